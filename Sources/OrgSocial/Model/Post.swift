@@ -1,0 +1,294 @@
+public import Foundation
+
+/// What a post is, derived from its properties and body (spec §7).
+public enum PostKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// An ordinary post.
+    case post
+    /// `:REPLY_TO:` with a body, or with no mood.
+    case reply
+    /// `:REPLY_TO:` + `:MOOD:` and an empty body.
+    case reaction
+    /// `:INCLUDE:` with an empty body.
+    case boost
+    /// `:INCLUDE:` with a body.
+    case quoteBoost = "quote-boost"
+    /// `:POLL_END:`.
+    case poll
+    /// `:REPLY_TO:` + `:POLL_OPTION:`.
+    case vote
+    /// `:MIGRATION:`.
+    case migration
+    /// `:BOT:`.
+    case bot
+}
+
+/// One post of a feed: a level-2 heading under `* Posts` (spec §4–§7).
+///
+/// A post is a read-only view of the bytes it was parsed from. Change a post through the editing
+/// functions of ``Feed`` (for example ``Feed/updatePost(id:_:)``), which touch only its bytes.
+public struct Post: Sendable {
+    /// The ID exactly as written (headline or `:ID:`), or `nil` when the post has none.
+    public let id: String?
+    /// The ID read as a timestamp.
+    public let timestamp: OrgTimestamp?
+    /// Headline text that is not the ID (a title some feeds put there), if any.
+    public let headlineText: String?
+    /// The drawer's entries in file order, unknown ones included.
+    public let properties: [Property]
+    /// The 1-based line of the headline.
+    public let line: Int
+    /// The post's position in the file (0-based), used to break sorting ties.
+    public let index: Int
+
+    let source: [UInt8]
+    let layout: PostLayout
+    let hasCarriageReturns: Bool
+
+    init(
+        id: String?, headlineText: String?, properties: [Property], line: Int, index: Int, source: [UInt8],
+        layout: PostLayout, hasCarriageReturns: Bool
+    ) {
+        self.id = id
+        self.timestamp = id.map(OrgTimestamp.init)
+        self.headlineText = headlineText
+        self.properties = properties
+        self.line = line
+        self.index = index
+        self.source = source
+        self.layout = layout
+        self.hasCarriageReturns = hasCarriageReturns
+    }
+
+    // MARK: - Text
+
+    /// The body: the text after the drawer up to the next post, without leading and trailing blank
+    /// lines, lines joined with `\n`. Org markup is kept as written.
+    public var body: String {
+        let parts = layout.bodySegments.map { decode($0) }
+        return parts.filter { !$0.isEmpty }.joined(separator: "\n\n")
+    }
+
+    /// The bytes of the whole post as they are in the file (headline through its last non-blank line).
+    public var rawBytes: ArraySlice<UInt8> { source[layout.start..<layout.contentEnd] }
+
+    /// The post's text as it is in the file.
+    public var rawText: String { decode(layout.start..<layout.contentEnd) }
+
+    private func decode(_ range: Range<Int>) -> String {
+        let text = String(decoding: source[range], as: UTF8.self)
+        guard hasCarriageReturns else { return text }
+        return text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+    }
+
+    // MARK: - Properties
+
+    /// The first non-empty value of a property (ASCII case ignored; first occurrence wins).
+    /// - Parameter name: the property name without colons, e.g. `LANG`.
+    public func value(of name: String) -> String? { properties.firstValue(name) }
+
+    /// The instant of the ID, when the ID is valid.
+    public var instant: Date? { timestamp?.instant }
+
+    /// `:LANG:`.
+    public var language: String? { value(of: "LANG") }
+    /// `:TAGS:` split on whitespace, a leading `#` dropped from each tag.
+    public var tags: [String] {
+        (value(of: "TAGS")?.tokens() ?? []).map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 }.filter {
+            !$0.isEmpty
+        }
+    }
+    /// `:CLIENT:`.
+    public var client: String? { value(of: "CLIENT") }
+    /// `:MOOD:`.
+    public var mood: String? { value(of: "MOOD") }
+    /// `:REPLY_TO:` as a reference.
+    public var replyTo: PostReference? { value(of: "REPLY_TO").flatMap(PostReference.init(parsing:)) }
+    /// `:INCLUDE:` as a reference (a boost or quote-boost).
+    public var include: PostReference? { value(of: "INCLUDE").flatMap(PostReference.init(parsing:)) }
+    /// `:POLL_END:` as a timestamp.
+    public var pollEnd: OrgTimestamp? { value(of: "POLL_END").map(OrgTimestamp.init) }
+    /// `:POLL_OPTION:`: the option this vote chooses.
+    public var pollOption: String? { value(of: "POLL_OPTION") }
+    /// `:GROUP:` as a group reference.
+    public var group: GroupReference? { value(of: "GROUP").flatMap(GroupReference.init(parsing:)) }
+    /// `:VISIBILITY:`; `.public` when absent.
+    public var visibility: Visibility { value(of: "VISIBILITY").map(Visibility.init(rawValue:)) ?? .public }
+    /// `:MIGRATION:` as old and new URL.
+    public var migration: Migration? { value(of: "MIGRATION").flatMap(Migration.init(parsing:)) }
+    /// `:BOT:` as type and parameters.
+    public var bot: BotPayload? { value(of: "BOT").flatMap(BotPayload.init(parsing:)) }
+
+    /// Whether the body is empty.
+    public var hasEmptyBody: Bool { layout.bodySegments.allSatisfy(\.isEmpty) }
+
+    /// What the post is (spec §7). A reply with a mood and text is a reply; with an empty body it is a
+    /// reaction (spec §15 case 31).
+    public var kind: PostKind {
+        if value(of: "MIGRATION") != nil { return .migration }
+        if value(of: "BOT") != nil { return .bot }
+        if value(of: "POLL_END") != nil { return .poll }
+        let replies = value(of: "REPLY_TO") != nil
+        if replies, value(of: "POLL_OPTION") != nil { return .vote }
+        if replies, value(of: "MOOD") != nil, hasEmptyBody { return .reaction }
+        if value(of: "INCLUDE") != nil { return hasEmptyBody ? .boost : .quoteBoost }
+        if replies { return .reply }
+        return .post
+    }
+
+    /// The `org-social:` links in the body, with or without a description.
+    public var mentions: [Mention] { MentionScanner.mentions(in: body) }
+
+    /// The options of a poll: `- [ ] Option` lines of the body (lenient form, trimmed; spec §7).
+    public var pollOptions: [String] {
+        body.split(separator: "\n", omittingEmptySubsequences: true).compactMap { PollOptionLine.option(in: $0) }
+    }
+
+    /// The post URL, `<feedURL>#<ID>`, when the post has an ID.
+    /// - Parameter feedURL: the URL the feed is published at.
+    public func url(in feedURL: String) -> String? { id.map { "\(feedURL)#\($0)" } }
+
+    /// The post as a reference inside the feed at `feedURL`.
+    public func reference(in feedURL: String) -> PostReference? {
+        id.map { PostReference(feedURL: feedURL, postID: $0) }
+    }
+}
+
+// MARK: - Conformances
+
+extension Post: Equatable {
+    public static func == (lhs: Post, rhs: Post) -> Bool {
+        lhs.id == rhs.id && lhs.headlineText == rhs.headlineText && lhs.properties == rhs.properties
+            && lhs.line == rhs.line && lhs.index == rhs.index && lhs.body == rhs.body
+    }
+}
+
+extension Post: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case id, instant, validID, headlineText, line, kind, properties, body, language, tags, client, mood
+        case replyTo, include, pollEnd, pollOption, pollOptions, group, visibility, migration, bot, mentions
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(id, forKey: .id)
+        try c.encodeIfPresent(instant.map(isoUTC), forKey: .instant)
+        try c.encode(instant != nil, forKey: .validID)
+        try c.encodeIfPresent(headlineText, forKey: .headlineText)
+        try c.encode(line, forKey: .line)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(properties, forKey: .properties)
+        try c.encode(body, forKey: .body)
+        try c.encodeIfPresent(language, forKey: .language)
+        try c.encode(tags, forKey: .tags)
+        try c.encodeIfPresent(client, forKey: .client)
+        try c.encodeIfPresent(mood, forKey: .mood)
+        try c.encodeIfPresent(replyTo?.description, forKey: .replyTo)
+        try c.encodeIfPresent(include?.description, forKey: .include)
+        try c.encodeIfPresent(pollEnd?.raw, forKey: .pollEnd)
+        try c.encodeIfPresent(pollOption, forKey: .pollOption)
+        try c.encode(pollOptions, forKey: .pollOptions)
+        try c.encodeIfPresent(group, forKey: .group)
+        try c.encode(visibility, forKey: .visibility)
+        try c.encodeIfPresent(migration, forKey: .migration)
+        try c.encodeIfPresent(bot, forKey: .bot)
+        try c.encode(mentions, forKey: .mentions)
+    }
+}
+
+/// `2025-05-01T11:00:00Z` for a date (UTC, whole seconds).
+func isoUTC(_ date: Date) -> String {
+    let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+    let (days, sod) = floorDivMod(seconds, 86_400)
+    let (y, m, d) = civilFromDays(days)
+    func p(_ v: Int, _ w: Int = 2) -> String {
+        let s = String(v)
+        return s.count >= w ? s : String(repeating: "0", count: w - s.count) + s
+    }
+    return "\(p(y, 4))-\(p(m))-\(p(d))T\(p(sod / 3600)):\(p(sod % 3600 / 60)):\(p(sod % 60))Z"
+}
+
+// MARK: - Layout
+
+/// Byte places of a post in its feed, for lossless editing.
+struct PostLayout: Sendable, Hashable {
+    /// Start of the headline line.
+    var start: Int
+    /// End of the headline's content (before the line break).
+    var headlineContentEnd: Int
+    /// Start of the line after the headline.
+    var headlineEnd: Int
+    /// The drawer, if any.
+    var drawer: DrawerLayout?
+    /// Where each property line is, parallel to ``Post/properties``.
+    var propertyLocations: [EntryLocation]
+    /// The body's pieces (without leading/trailing blank lines); two when a drawer sits inside the body.
+    var bodySegments: [Range<Int>]
+    /// Start of the line after the post's last non-blank line (or EOF).
+    var contentEnd: Int
+    /// Start of the next post or section (or EOF): `contentEnd` plus trailing blank lines.
+    var end: Int
+}
+
+/// Byte places of a `:PROPERTIES:` … `:END:` drawer.
+struct DrawerLayout: Sendable, Hashable {
+    /// Start of the `:PROPERTIES:` line.
+    var start: Int
+    /// Start of the `:END:` line (or where it would be when missing).
+    var endLineStart: Int
+    /// Start of the line after `:END:`.
+    var end: Int
+    /// Whether it directly follows the headline (no blank line or text between).
+    var isDirectlyAfterHeadline: Bool
+    /// Whether `:END:` was found.
+    var isClosed: Bool
+}
+
+// MARK: - Body scanners
+
+/// Finds `[[org-social:URL][name]]` and `[[org-social:URL]]` links.
+enum MentionScanner {
+    static func mentions(in text: String) -> [Mention] {
+        guard text.contains("[[org-social:") else { return [] }
+        var result: [Mention] = []
+        var rest = text[...]
+        while let open = rest.range(of: "[[org-social:") {
+            let after = rest[open.upperBound...]
+            guard let close = after.firstIndex(of: "]") else { break }
+            let url = String(after[..<close])
+            var next = after[close...]
+            var name: String?
+            if next.hasPrefix("]]") {
+                next = next.dropFirst(2)
+            } else if next.hasPrefix("]["), let end = next.range(of: "]]") {
+                let description = next[next.index(next.startIndex, offsetBy: 2)..<end.lowerBound]
+                name = String(description)
+                next = next[end.upperBound...]
+            } else {
+                rest = after
+                continue
+            }
+            if !url.isEmpty, !url.contains("\n") { result.append(Mention(feedURL: url, name: name)) }
+            rest = next
+        }
+        return result
+    }
+}
+
+/// Reads `- [ ] Option` lines leniently (`^\s*-\s*\[\s*\]\s*(.+)$`, spec §7).
+enum PollOptionLine {
+    static func option(in line: Substring) -> String? {
+        var scalars = line.unicodeScalars[...]
+        func skipSpace() { while let f = scalars.first, f == " " || f == "\t" { scalars = scalars.dropFirst() } }
+        skipSpace()
+        guard scalars.first == "-" else { return nil }
+        scalars = scalars.dropFirst()
+        skipSpace()
+        guard scalars.first == "[" else { return nil }
+        scalars = scalars.dropFirst()
+        skipSpace()
+        guard scalars.first == "]" else { return nil }
+        scalars = scalars.dropFirst()
+        let text = String(String.UnicodeScalarView(scalars)).trimmingSpacesAndTabs()
+        return text.isEmpty ? nil : text
+    }
+}

@@ -1,0 +1,34 @@
+public import Foundation
+
+/// Errors from composing and editing feeds. Parsing never throws.
+public enum OrgSocialError: Error, Sendable, Equatable, LocalizedError {
+    /// No post has this ID.
+    case postNotFound(id: String)
+    /// A value given to a composer or editor is not acceptable.
+    case invalidInput(field: String, value: String, reason: String)
+    /// The feed already follows this URL.
+    case alreadyFollowing(url: String)
+    /// The feed follows nothing matching this URL or label.
+    case notFollowing(String)
+    /// The feed has already joined this group.
+    case alreadyInGroup(name: String)
+    /// The feed has not joined a group of this name.
+    case notInGroup(name: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .postNotFound(let id):
+            "No post with the ID '\(id)' in this feed. IDs are compared exactly as written; run `orgsocial show` to list them."
+        case .invalidInput(let field, let value, let reason):
+            value.isEmpty ? "Invalid \(field): \(reason)" : "Invalid \(field) '\(value)': \(reason)"
+        case .alreadyFollowing(let url):
+            "This feed already follows \(url)."
+        case .notFollowing(let target):
+            "This feed follows nothing matching '\(target)'. Give the exact URL or label of a #+FOLLOW line."
+        case .alreadyInGroup(let name):
+            "This feed has already joined the group '\(name)'."
+        case .notInGroup(let name):
+            "This feed has not joined a group named '\(name)'."
+        }
+    }
+}

@@ -1,0 +1,276 @@
+/// Checks a feed against the rules of the Org Social format (spec §9) and those of the reference
+/// validator (org-social.el), on top of what the parser already reported.
+///
+/// Every diagnostic has a stable code (see ``DiagnosticCode``); the README lists them. Errors are rule
+/// violations other clients trip on; warnings are readable but unusual content.
+///
+/// ```swift
+/// let feed = OrgSocialParser().parse(text)
+/// for diagnostic in FeedValidator().validate(feed) { print(diagnostic) }
+/// ```
+public struct FeedValidator: Sendable {
+    /// Makes a validator.
+    public init() {}
+
+    /// All diagnostics for `feed`: the parser's plus the validator's, ordered by line and column.
+    /// - Parameter feed: a parsed feed.
+    /// - Returns: the diagnostics; empty for a clean feed.
+    public func validate(_ feed: Feed) -> [Diagnostic] {
+        var found = feed.diagnostics
+        checkHeader(feed, into: &found)
+        let ids = Set(feed.posts.compactMap(\.id))
+        if let pinned = feed.profile.keywords.first(where: { !$0.value.isEmpty && $0.hasName("PINNED") }) {
+            if !OrgTimestamp(pinned.value).isValid {
+                found.append(
+                    error(
+                        pinned, .invalidPinned, "`#+PINNED:` `\(pinned.value)` is not a post ID.",
+                        "Write the ID of one of your posts, e.g. `2025-05-01T12:00:00+0100`."))
+            } else if !ids.contains(pinned.value) {
+                found.append(
+                    warning(
+                        pinned, .pinnedPostMissing, "`#+PINNED:` names `\(pinned.value)`, but no post here has that ID.",
+                        "Pin one of your own posts (IDs are compared exactly as written)."))
+            }
+        }
+        for post in feed.posts { checkPost(post, into: &found) }
+        return found.sorted { ($0.line, $0.column, $0.code.rawValue) < ($1.line, $1.column, $1.code.rawValue) }
+    }
+
+    // MARK: - Header
+
+    private func checkHeader(_ feed: Feed, into found: inout [Diagnostic]) {
+        let profile = feed.profile
+        let firstLine = 1
+        if profile.title == nil {
+            found.append(
+                Diagnostic(
+                    severity: .error, line: line(of: "TITLE", in: profile) ?? firstLine, code: .missingTitle,
+                    message: "The feed has no `#+TITLE:` (it is required).",
+                    suggestion: "Add a line `#+TITLE: Your feed's title` at the top."))
+        }
+        if let nick = profile.keywords.first(where: { !$0.value.isEmpty && $0.hasName("NICK") }) {
+            if nick.value.contains(where: { $0 == " " || $0 == "\t" }) {
+                found.append(
+                    error(
+                        nick, .nickHasSpaces, "`#+NICK:` `\(nick.value)` contains spaces; a nick is one word.",
+                        "Use e.g. `\(nick.value.tokens().joined(separator: "_"))`."))
+            }
+        } else {
+            found.append(
+                Diagnostic(
+                    severity: .error, line: line(of: "NICK", in: profile) ?? firstLine, code: .missingNick,
+                    message: "The feed has no `#+NICK:` (it is required).",
+                    suggestion: "Add a line `#+NICK: yourname` (no spaces)."))
+        }
+        for keyword in profile.keywords where !keyword.value.isEmpty {
+            let value = keyword.value
+            switch keyword.name.uppercased() {
+            case "AVATAR":
+                if !value.isHTTPURL {
+                    found.append(
+                        error(
+                            keyword, .invalidAvatar, "`#+AVATAR:` `\(value)` is not an http(s) URL.",
+                            "Give the full URL of a square JPG or PNG image."))
+                } else if !hasImageExtension(value) {
+                    found.append(
+                        warning(
+                            keyword, .avatarFormat, "`#+AVATAR:` does not end in .jpg, .jpeg or .png.",
+                            "The spec asks for a JPG or PNG of at least 128×128 px; some clients check the extension."))
+                }
+            case "LINK":
+                if !hasURIScheme(value) || value.contains(" ") {
+                    found.append(
+                        warning(keyword, .invalidLink, "`#+LINK:` `\(value)` is not a URL.", "Write a full URL such as `https://example.org`."))
+                }
+            case "FOLLOW":
+                if let follow = Follow(value: value), !follow.url.isHTTPURL {
+                    found.append(
+                        error(
+                            keyword, .invalidFollow, "`#+FOLLOW:` URL `\(follow.url)` is not an http(s) URL.",
+                            "Write `#+FOLLOW: [label] https://…/social.org` with the URL last."))
+                }
+            case "GROUP":
+                if let group = GroupReference(parsing: value), group.relayURL.isHTTPURL {
+                    break
+                }
+                found.append(
+                    error(
+                        keyword, .invalidGroup, "`#+GROUP:` `\(value)` is not `<group name> <relay URL>`.",
+                        "Write e.g. `#+GROUP: Emacs https://relay.org-social.org`."))
+            case "CONTACT":
+                if !hasURIScheme(value) {
+                    found.append(
+                        warning(
+                            keyword, .invalidContact, "`#+CONTACT:` `\(value)` has no URI scheme.",
+                            value.contains("@") && !value.hasPrefix("@")
+                                ? "Write `mailto:\(value)`." : "Write a URI such as `mailto:…`, `xmpp:…` or `https://…`."))
+                }
+            case "BIRTHDAY":
+                if !isISODate(value) {
+                    found.append(
+                        error(
+                            keyword, .invalidBirthday, "`#+BIRTHDAY:` `\(value)` is not `YYYY-MM-DD`.",
+                            "Write the date with two-digit month and day, e.g. `2020-05-14`."))
+                }
+            case "LANGUAGE":
+                let bad = value.tokens().filter { !isLanguageCode($0) }
+                if !bad.isEmpty {
+                    found.append(
+                        warning(
+                            keyword, .invalidLanguage, "`#+LANGUAGE:` holds `\(bad.joined(separator: " "))`, not ISO 639-1 codes.",
+                            "List codes separated by spaces, e.g. `en es`."))
+                }
+            default:
+                break
+            }
+        }
+        var followed: Set<String> = []
+        for keyword in profile.keywords where !keyword.value.isEmpty && keyword.hasName("FOLLOW") {
+            guard let follow = Follow(value: keyword.value) else { continue }
+            if !followed.insert(follow.url).inserted {
+                found.append(
+                    warning(keyword, .duplicateFollow, "`\(follow.url)` is followed twice.", "Remove the repeated `#+FOLLOW:` line."))
+            }
+        }
+    }
+
+    // MARK: - Posts
+
+    private func checkPost(_ post: Post, into found: inout [Diagnostic]) {
+        for property in post.properties where !property.value.isEmpty {
+            let value = property.value
+            switch property.name.uppercased() {
+            case "REPLY_TO", "INCLUDE":
+                let isReply = property.hasName("REPLY_TO")
+                if !isValidReference(value) {
+                    found.append(
+                        error(
+                            property, isReply ? .invalidReplyTo : .invalidInclude,
+                            "`:\(property.name.uppercased()):` `\(value)` is not `<http(s) feed URL>#<post ID>`.",
+                            value.hasPrefix("http")
+                                ? "Copy the target post's URL exactly, e.g. `https://example.org/social.org#2025-05-01T12:00:00+0100`."
+                                : "Use the absolute URL of the feed, not a relative one."))
+                }
+            case "POLL_END":
+                if !OrgTimestamp(value).isValid {
+                    found.append(
+                        error(
+                            property, .invalidPollEnd, "`:POLL_END:` `\(value)` is not a timestamp.",
+                            "Write when the poll closes, e.g. `2025-05-08T12:00:00+0100`."))
+                }
+            case "LANG":
+                if !isLanguageCode(value) {
+                    found.append(
+                        warning(
+                            property, .invalidLang, "`:LANG:` `\(value)` is not a language code.",
+                            "Use an ISO 639-1 code such as `en` or `es`."))
+                }
+            case "TAGS":
+                let bad = value.tokens().filter { !isTagWord($0) }
+                if !bad.isEmpty {
+                    found.append(
+                        warning(
+                            property, .invalidTags, "`:TAGS:` holds `\(bad.joined(separator: " "))`; tags are plain words.",
+                            "Separate tags with spaces and drop `#` and punctuation, e.g. `emacs org-mode`."))
+                }
+            case "VISIBILITY":
+                if value != "public", value != "mention" {
+                    found.append(
+                        warning(
+                            property, .invalidVisibility, "`:VISIBILITY:` `\(value)` is neither `public` nor `mention`; it is read as public.",
+                            "Write `mention` (lower case) to show the post only to the people it mentions."))
+                }
+            case "GROUP":
+                if GroupReference(parsing: value).map({ $0.relayURL.isHTTPURL }) != true {
+                    found.append(
+                        error(
+                            property, .invalidGroup, "`:GROUP:` `\(value)` is not `<group name> <relay URL>`.",
+                            "Write e.g. `:GROUP: Emacs https://relay.org-social.org`."))
+                }
+            case "MIGRATION":
+                let valid = Migration(parsing: value).map { $0.oldURL.isHTTPURL && $0.newURL.isHTTPURL } ?? false
+                if !valid {
+                    found.append(
+                        error(
+                            property, .invalidMigration, "`:MIGRATION:` `\(value)` is not `<old URL> <new URL>`.",
+                            "Write the old and the new feed URL separated by a space."))
+                }
+            default:
+                break
+            }
+        }
+        if post.value(of: "POLL_OPTION") != nil, post.value(of: "REPLY_TO") == nil {
+            found.append(
+                Diagnostic(
+                    severity: .error, line: post.line, code: .voteWithoutPoll,
+                    message: "This vote (`:POLL_OPTION:`) has no `:REPLY_TO:` naming the poll.",
+                    suggestion: "Add `:REPLY_TO: <poll feed URL>#<poll ID>`."))
+        }
+        if post.value(of: "POLL_END") != nil, post.pollOptions.isEmpty {
+            found.append(
+                Diagnostic(
+                    severity: .warning, line: post.line, code: .pollWithoutOptions,
+                    message: "This poll has no options.",
+                    suggestion: "List the options in the body as `- [ ] Option` lines."))
+        }
+        for mention in post.mentions where !mention.feedURL.isHTTPURL {
+            found.append(
+                Diagnostic(
+                    severity: .warning, line: post.line, code: .invalidMention,
+                    message: "The mention `org-social:\(mention.feedURL)` does not point to an http(s) feed URL.",
+                    suggestion: "Write `[[org-social:https://…/social.org][name]]`."))
+        }
+        if post.kind == .post, post.hasEmptyBody {
+            found.append(
+                Diagnostic(
+                    severity: .warning, line: post.line, code: .emptyPost,
+                    message: "This post has no text and is not a reaction, boost, vote or migration.",
+                    suggestion: "Write the post's text below its drawer, or delete the post."))
+        }
+    }
+
+    // MARK: - Helpers
+
+    private func error(_ p: Property, _ code: DiagnosticCode, _ message: String, _ suggestion: String) -> Diagnostic {
+        Diagnostic(severity: .error, line: p.line, column: p.valueColumn, code: code, message: message, suggestion: suggestion)
+    }
+
+    private func warning(_ p: Property, _ code: DiagnosticCode, _ message: String, _ suggestion: String) -> Diagnostic {
+        Diagnostic(severity: .warning, line: p.line, column: p.valueColumn, code: code, message: message, suggestion: suggestion)
+    }
+
+    private func line(of keyword: String, in profile: Profile) -> Int? {
+        profile.keywords.first { $0.hasName(keyword) }?.line
+    }
+}
+
+/// `<http(s) URL>#<non-empty ID>` (the ID itself is not checked: references copy the target verbatim).
+func isValidReference(_ value: String) -> Bool {
+    guard let reference = PostReference(parsing: value) else { return false }
+    return reference.feedURL.isHTTPURL && !reference.postID.contains(where: { $0 == " " || $0 == "\t" })
+}
+
+/// A URI scheme `[a-zA-Z][a-zA-Z0-9+.-]*:` at the start.
+func hasURIScheme(_ value: String) -> Bool {
+    guard let colon = value.firstIndex(of: ":"), colon != value.startIndex else { return false }
+    let scheme = value[..<colon].unicodeScalars
+    guard let first = scheme.first, first.isASCII, first.properties.isAlphabetic else { return false }
+    return scheme.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+.-".unicodeScalars.contains($0)) }
+        && value[value.index(after: colon)...].count > 0
+}
+
+/// `YYYY-MM-DD` naming a real day.
+func isISODate(_ value: String) -> Bool {
+    let parts = value.split(separator: "-", omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+        let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+        parts.allSatisfy({ $0.allSatisfy(\.isASCII) })
+    else { return false }
+    return (1...12).contains(month) && day >= 1 && day <= TimestampGrammar.daysInMonth(year, month)
+}
+
+private func hasImageExtension(_ url: String) -> Bool {
+    var path = url.lowercased()
+    if let query = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = String(path[..<query]) }
+    return path.hasSuffix(".jpg") || path.hasSuffix(".jpeg") || path.hasSuffix(".png")
+}

@@ -1,0 +1,1 @@
+print("orgsocial: CLI not built yet")
