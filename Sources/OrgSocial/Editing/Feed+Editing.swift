@@ -296,6 +296,7 @@ extension Feed {
         let target =
             keywords.firstIndex { !$0.value.isEmpty && $0.hasName(upper) } ?? keywords.firstIndex { $0.hasName(upper) }
         if let target {
+            guard keywords[target].value != value else { return }
             let location = locations[target]
             self = applying([ByteEdit(range: location.afterKey..<location.contentEnd, replacement: encoded(" " + value))])
         } else {

@@ -27,7 +27,7 @@ public struct Property: Sendable, Hashable, Codable {
 
     /// Whether the entry's key is `key`, ignoring ASCII case.
     public func hasName(_ key: String) -> Bool {
-        name.utf8.count == key.utf8.count && name.uppercased() == key.uppercased()
+        asciiCaseInsensitiveEqual(name, key)
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -58,8 +58,7 @@ struct EntryLocation: Sendable, Hashable {
 extension Array where Element == Property {
     /// The first non-empty value for `key` (ASCII case ignored): first occurrence wins, empty means absent.
     func firstValue(_ key: String) -> String? {
-        let upper = key.uppercased()
-        for entry in self where !entry.value.isEmpty && entry.name.uppercased() == upper {
+        for entry in self where !entry.value.isEmpty && entry.hasName(key) {
             return entry.value
         }
         return nil
@@ -67,7 +66,23 @@ extension Array where Element == Property {
 
     /// Every non-empty value for `key`, in file order.
     func allValues(_ key: String) -> [String] {
-        let upper = key.uppercased()
-        return filter { !$0.value.isEmpty && $0.name.uppercased() == upper }.map(\.value)
+        filter { !$0.value.isEmpty && $0.hasName(key) }.map(\.value)
+    }
+}
+
+/// Whether two strings are equal ignoring ASCII case, without allocating.
+func asciiCaseInsensitiveEqual(_ a: String, _ b: String) -> Bool {
+    var a = a.utf8.makeIterator()
+    var b = b.utf8.makeIterator()
+    while true {
+        switch (a.next(), b.next()) {
+        case (nil, nil): return true
+        case let (x?, y?):
+            if x == y { continue }
+            let lx = x >= 0x41 && x <= 0x5A ? x | 0x20 : x
+            let ly = y >= 0x41 && y <= 0x5A ? y | 0x20 : y
+            if lx != ly { return false }
+        default: return false
+        }
     }
 }
