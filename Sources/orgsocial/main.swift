@@ -1,1 +1,4 @@
-print("orgsocial: CLI not built yet")
+import OrgSocialCLI
+
+// Everything lives in OrgSocialCLI so that tests can run commands in process.
+CLI.main()

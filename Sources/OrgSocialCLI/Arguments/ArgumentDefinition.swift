@@ -1,0 +1,20 @@
+/// One positional argument a command accepts (`<file>`, `<files> ...`).
+struct ArgumentDefinition {
+    /// The placeholder name without angle brackets, e.g. `file`.
+    var name: String
+    /// The help text.
+    var help: String
+    /// Whether the argument may be left out.
+    var isOptional = false
+    /// Whether it takes every remaining positional value (it must then be the last argument).
+    var isRepeating = false
+
+    /// `<name>`, as quoted in error messages.
+    var synopsis: String { "<\(name)>" }
+
+    /// The piece of the usage line: `<file>`, `[<file>]`, `<files> ...`.
+    var usage: String {
+        let repeated = isRepeating ? " ..." : ""
+        return isOptional ? "[\(synopsis)\(repeated)]" : synopsis + repeated
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// Everything that can go wrong in the `orgsocial` tool itself. Library failures arrive as
+/// `OrgSocialError` and are reported as they are.
+///
+/// Usage errors (``isUsageError``) exit with code 2 and are followed by the command's usage line; the
+/// others exit with code 1.
+package enum CLIError: Error, Equatable, LocalizedError {
+    // MARK: - Usage errors (exit code 2)
+
+    /// A subcommand name that does not exist, with the nearest valid one.
+    case unknownCommand(String, suggestion: String?)
+    /// An option the command does not accept, with the nearest valid one.
+    case unknownOption(String, suggestion: String?)
+    /// An option that takes a value was last on the line or followed by another option.
+    case missingValue(option: String)
+    /// A required option is absent (`--file <file>`).
+    case missingOption(String)
+    /// A required positional argument is absent (`<file>`).
+    case missingArgument(String)
+    /// More positional values than the command takes.
+    case unexpectedArgument(String)
+    /// A single-valued option was given more than once.
+    case duplicateOption(String)
+    /// A flag was given a value (`--json=yes`).
+    case flagWithValue(String, value: String)
+    /// An option's or argument's value has the wrong form.
+    case invalidValue(value: String, option: String, reason: String)
+    /// The values don't make sense together; the text says what to change.
+    case validation(String)
+
+    // MARK: - Runtime errors (exit code 1)
+
+    /// A file could not be read.
+    case cannotRead(path: String, reason: String)
+    /// A file could not be written.
+    case cannotWrite(path: String, reason: String)
+    /// `init` would overwrite a file.
+    case fileExists(path: String)
+    /// An environment variable holds an unusable value.
+    case invalidEnvironment(name: String, value: String, reason: String)
+    /// An edit would add format errors to the feed, so nothing was written.
+    case changeAddsErrors(path: String, problems: [String])
+    /// A referenced post is not a poll.
+    case notAPoll(id: String)
+    /// The command already reported its failure (e.g. `check` found errors); exit with this code silently.
+    case exit(Int32)
+
+    /// Whether this is a usage error (exit code 2, usage line shown).
+    package var isUsageError: Bool {
+        switch self {
+        case .unknownCommand, .unknownOption, .missingValue, .missingOption, .missingArgument, .unexpectedArgument,
+            .duplicateOption, .flagWithValue, .invalidValue, .validation:
+            true
+        case .cannotRead, .cannotWrite, .fileExists, .invalidEnvironment, .changeAddsErrors, .notAPoll, .exit:
+            false
+        }
+    }
+
+    /// The exit code the tool ends with.
+    package var exitCode: Int32 {
+        if case .exit(let code) = self { return code }
+        return isUsageError ? 2 : 1
+    }
+
+    /// The message printed after `Error: `: what failed, the token or file concerned, and what to do.
+    package var errorDescription: String? {
+        switch self {
+        case .unknownCommand(let name, let suggestion):
+            "Unknown command '\(name)'" + (suggestion.map { ". Did you mean '\($0)'?" } ?? "")
+        case .unknownOption(let name, let suggestion):
+            "Unknown option '\(name)'" + (suggestion.map { ". Did you mean '\($0)'?" } ?? "")
+        case .missingValue(let option):
+            "Missing value for '\(option)'"
+        case .missingOption(let option):
+            "Missing expected argument '\(option)'"
+        case .missingArgument(let argument):
+            "Missing expected argument '\(argument)'"
+        case .unexpectedArgument(let value):
+            "Unexpected argument '\(value)'"
+        case .duplicateOption(let option):
+            "The option '\(option)' was given more than once; give it once."
+        case .flagWithValue(let option, let value):
+            "The option '\(option)' does not take any value, but '\(value)' was specified."
+        case .invalidValue(let value, let option, let reason):
+            "The value '\(value)' is invalid for '\(option)'. \(reason)"
+        case .validation(let message):
+            message
+        case .cannotRead(let path, let reason):
+            "Cannot read '\(path)': \(reason)"
+        case .cannotWrite(let path, let reason):
+            "Cannot write '\(path)': \(reason). Check that the folder exists and is writable; the file was not changed."
+        case .fileExists(let path):
+            "'\(path)' already exists. Pass --force to replace it, or choose another --file."
+        case .invalidEnvironment(let name, let value, let reason):
+            "The environment variable \(name) is '\(value)': \(reason)"
+        case .changeAddsErrors(let path, let problems):
+            "Nothing was written to '\(path)': the change would add these errors:\n"
+                + problems.map { "  " + $0 }.joined(separator: "\n")
+        case .notAPoll(let id):
+            "The post '\(id)' is not a poll (it has no :POLL_END:). Vote with --poll <feed URL>#<poll ID>."
+        case .exit(let code):
+            "The command failed with exit code \(code)."
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package import Foundation
+import OrgSocial
+
+/// What a command may touch outside itself: its standard streams, its environment and the clock.
+///
+/// ``process()`` is the real process; tests make a context whose closures capture output in memory, so
+/// every command runs in process and its stdout, stderr and exit code can be checked.
+package struct CommandContext {
+    /// The environment variables (`ORGSOCIAL_FEED_URL`, `ORGSOCIAL_NOW`, `TZ`, …).
+    package var environment: [String: String]
+    /// Reads all of standard input.
+    package var readStandardInput: () throws -> [UInt8]
+    /// Writes bytes to standard output.
+    package var writeStandardOutput: ([UInt8]) -> Void
+    /// Writes bytes to standard error.
+    package var writeStandardError: ([UInt8]) -> Void
+    /// The current time, unless `ORGSOCIAL_NOW` overrides it.
+    package var clock: () -> Date
+
+    /// Makes a context from its parts.
+    /// - Parameters:
+    ///   - environment: the environment variables.
+    ///   - readStandardInput: reads all of standard input.
+    ///   - writeStandardOutput: receives standard output.
+    ///   - writeStandardError: receives standard error.
+    ///   - clock: the current time.
+    package init(
+        environment: [String: String] = [:],
+        readStandardInput: @escaping () throws -> [UInt8] = { [] },
+        writeStandardOutput: @escaping ([UInt8]) -> Void,
+        writeStandardError: @escaping ([UInt8]) -> Void,
+        clock: @escaping () -> Date = { Date() }
+    ) {
+        self.environment = environment
+        self.readStandardInput = readStandardInput
+        self.writeStandardOutput = writeStandardOutput
+        self.writeStandardError = writeStandardError
+        self.clock = clock
+    }
+
+    /// The context of the running process: its real streams, environment and clock.
+    package static func process() -> CommandContext {
+        CommandContext(
+            environment: ProcessInfo.processInfo.environment,
+            readStandardInput: { try Array(FileHandle.standardInput.readToEnd() ?? Data()) },
+            writeStandardOutput: { try? FileHandle.standardOutput.write(contentsOf: Data($0)) },
+            writeStandardError: { try? FileHandle.standardError.write(contentsOf: Data($0)) },
+            clock: { Date() })
+    }
+
+    // MARK: - Output
+
+    /// Writes text to standard output.
+    func write(_ text: String) { writeStandardOutput(Array(text.utf8)) }
+
+    /// Writes a line to standard output.
+    func writeLine(_ text: String) { write(text + "\n") }
+
+    /// Writes a line to standard error.
+    func report(_ text: String) { writeStandardError(Array((text + "\n").utf8)) }
+
+    // MARK: - Time
+
+    /// "Now": `ORGSOCIAL_NOW` (a timestamp such as `2026-01-02T03:04:05+0000`) when set, else the clock.
+    /// - Throws: ``CLIError/invalidEnvironment(name:value:reason:)`` when `ORGSOCIAL_NOW` is not a timestamp.
+    func now() throws -> Date {
+        guard let text = environment["ORGSOCIAL_NOW"], !text.isEmpty else { return clock() }
+        guard let date = OrgTimestamp(text).instant else {
+            throw CLIError.invalidEnvironment(
+                name: "ORGSOCIAL_NOW", value: text,
+                reason: "it must be a timestamp such as 2026-01-02T03:04:05+0000, or unset.")
+        }
+        return date
+    }
+
+    /// The zone new post IDs are written in: `TZ` from the environment when it names a zone, else the
+    /// system's.
+    var timeZone: TimeZone {
+        if var name = environment["TZ"], !name.isEmpty {
+            if name.hasPrefix(":") { name.removeFirst() }
+            if let zone = TimeZone(identifier: name) { return zone }
+        }
+        return TimeZone.current
+    }
+
+    // MARK: - Input
+
+    /// Reads standard input as text (invalid UTF-8 becomes U+FFFD).
+    func readStandardInputText() throws -> String {
+        let bytes: [UInt8]
+        do {
+            bytes = try readStandardInput()
+        } catch {
+            throw CLIError.cannotRead(
+                path: "-", reason: "\(error.localizedDescription). Pass the text directly instead.")
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,52 @@
+import OrgSocial
+
+/// `orgsocial boost --file <file> --post <post-url> [--text <text>]`: appends a boost or a quote boost.
+struct BoostCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "boost",
+            abstract: "Append a boost of a post (a quote boost with --text).",
+            options: [
+                FeedFileOptions.fileOption,
+                .value(
+                    "post", valueName: "post-url", help: "The post to share, <feed URL>#<post ID>, copied exactly.",
+                    isRequired: true),
+                .value("text", help: "A comment, making this a quote boost; '-' reads it from standard input."),
+                .value("lang", valueName: "code", help: "The comment's language, an ISO 639-1 code such as 'en'."),
+                FeedFileOptions.feedURLOption,
+            ])
+    }
+
+    /// `--file` and `--feed-url`.
+    var feedOptions: FeedFileOptions
+    /// `--post`.
+    var target: PostReference
+    /// `--text`.
+    var text: String?
+    /// `--lang`.
+    var language: String?
+
+    init(parsing arguments: ParsedArguments) throws {
+        feedOptions = try FeedFileOptions(parsing: arguments)
+        target = try DraftPublisher.postReference(try arguments.requiredValue("post"), option: "--post <post-url>")
+        text = arguments.value("text")
+        language = arguments.value("lang")
+    }
+
+    func validate() throws {
+        try feedOptions.validate()
+        if language != nil, text == nil {
+            throw CLIError.validation("'--lang' applies only to a quote boost; add '--text' or drop '--lang'.")
+        }
+    }
+
+    func run(in context: CommandContext) throws {
+        let draft =
+            if let text {
+                try PostDraft.quoteBoost(of: target, text: try TextInput.resolve(text, in: context), language: language)
+            } else {
+                try PostDraft.boost(of: target)
+            }
+        try DraftPublisher.publish(draft, options: feedOptions, in: context)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import OrgSocial
+
+/// `orgsocial check <files> ... [--json] [--strict]`: validates feeds and reports every diagnostic.
+struct CheckCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "check",
+            abstract: "Validate feeds and report their errors and warnings.",
+            discussion: """
+                Prints one line per problem, 'file:line:column: severity: message [code]', followed by \
+                a suggestion when there is one, and a summary on standard error. Exits with 0 when no \
+                file has errors, 1 otherwise.
+                """,
+            arguments: [
+                ArgumentDefinition(
+                    name: "files", help: "The social.org files to check; '-' reads standard input.", isRepeating: true)
+            ],
+            options: [
+                .flag(
+                    "json",
+                    help:
+                        "Print the problems as a JSON array (file, line, column, severity, code, message, suggestion)."),
+                .flag("strict", help: "Treat warnings as errors."),
+            ])
+    }
+
+    /// The files to check.
+    var paths: [String]
+    /// `--json`.
+    var printsJSON: Bool
+    /// `--strict`.
+    var isStrict: Bool
+
+    init(parsing arguments: ParsedArguments) throws {
+        paths = arguments.arguments("files")
+        printsJSON = arguments.flag("json")
+        isStrict = arguments.flag("strict")
+    }
+
+    func validate() throws {
+        if paths.filter({ $0 == FeedFile.standardInputPath }).count > 1 {
+            throw CLIError.validation("Standard input ('-') can be checked only once; give it once.")
+        }
+    }
+
+    func run(in context: CommandContext) throws {
+        var reports: [Report] = []
+        var unreadable = 0
+        for path in paths {
+            let feed: Feed
+            do {
+                feed = try FeedFile.read(at: path, in: context)
+            } catch let error as CLIError {
+                context.report("Error: \(error.localizedDescription)")
+                unreadable += 1
+                continue
+            }
+            for diagnostic in FeedValidator().validate(feed) {
+                var diagnostic = diagnostic
+                if isStrict { diagnostic.severity = .error }
+                reports.append(
+                    Report(file: path == FeedFile.standardInputPath ? "<stdin>" : path, diagnostic: diagnostic))
+            }
+        }
+        if printsJSON {
+            context.write(reports.isEmpty ? "[]\n" : try JSONOutput.text(reports))
+        } else {
+            for report in reports {
+                let d = report.diagnostic
+                context.writeLine(
+                    "\(report.file):\(d.line):\(d.column): \(d.severity.rawValue): \(d.message) [\(d.code)]")
+                if let suggestion = d.suggestion { context.writeLine("  suggestion: \(suggestion)") }
+            }
+        }
+        let errors = reports.filter { $0.diagnostic.severity == .error }.count + unreadable
+        let warnings = reports.count - reports.filter { $0.diagnostic.severity == .error }.count
+        let files = paths.count == 1 ? "1 file" : "\(paths.count) files"
+        context.report("\(files) checked: \(Self.countText(errors: errors, warnings: warnings))")
+        if errors > 0 { throw CLIError.exit(1) }
+    }
+
+    /// `1 error, 3 warnings`.
+    static func countText(errors: Int, warnings: Int) -> String {
+        "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+    }
+
+    /// One diagnostic of one file, as `--json` writes it.
+    struct Report: Encodable {
+        /// The file as named on the command line.
+        var file: String
+        /// The diagnostic.
+        var diagnostic: Diagnostic
+
+        private enum CodingKeys: String, CodingKey {
+            case file, line, column, severity, code, message, suggestion
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(file, forKey: .file)
+            try container.encode(diagnostic.line, forKey: .line)
+            try container.encode(diagnostic.column, forKey: .column)
+            try container.encode(diagnostic.severity.rawValue, forKey: .severity)
+            try container.encode(diagnostic.code.rawValue, forKey: .code)
+            try container.encode(diagnostic.message, forKey: .message)
+            try container.encode(diagnostic.suggestion, forKey: .suggestion)
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import OrgSocial
+
+/// `orgsocial delete --file <file> --id <id>`: removes a post.
+struct DeleteCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "delete",
+            abstract: "Remove a post.",
+            discussion: "Prints the removed post's URL (or ID). A pinned post is unpinned too.",
+            options: [
+                FeedFileOptions.fileOption,
+                .value("id", help: "The post's ID, exactly as written in the file.", isRequired: true),
+                FeedFileOptions.feedURLOption,
+            ])
+    }
+
+    /// `--file` and `--feed-url`.
+    var feedOptions: FeedFileOptions
+    /// `--id`.
+    var id: String
+
+    init(parsing arguments: ParsedArguments) throws {
+        feedOptions = try FeedFileOptions(parsing: arguments)
+        id = try arguments.requiredValue("id")
+    }
+
+    func validate() throws { try feedOptions.validate() }
+
+    func run(in context: CommandContext) throws {
+        let address = try feedOptions.address(ofPost: id, in: context)
+        try FeedFile.modify(at: feedOptions.path, in: context) { feed in
+            try feed.deletePost(id: id)
+            if feed.profile.pinned == id { feed.unpin() }
+        }
+        context.writeLine(address)
+    }
+}

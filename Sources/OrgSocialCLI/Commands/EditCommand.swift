@@ -1,0 +1,113 @@
+import OrgSocial
+
+/// `orgsocial edit --file <file> --id <id> [--text <text>] [--set KEY=VALUE ...] [--unset KEY ...]`.
+struct EditCommand: ParsableCommand {
+    /// `--set KEY=VALUE`.
+    static let setOption = OptionDefinition.value(
+        "set", valueName: "key=value", help: "Set a property, e.g. LANG=en or MOOD=🎉; repeat for several.",
+        isRepeatable: true)
+
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "edit",
+            abstract: "Change a post's text or properties, keeping its ID.",
+            discussion: """
+                Only what changes is rewritten; the rest of the file stays byte for byte. A change that \
+                would make the feed invalid (e.g. --set REPLY_TO=nonsense) is refused.
+                """,
+            options: [
+                FeedFileOptions.fileOption,
+                .value("id", help: "The post's ID, exactly as written in the file.", isRequired: true),
+                .value("text", help: "The new text (Org markup); '-' reads it from standard input."),
+                setOption,
+                .value(
+                    "unset", valueName: "key", help: "Remove a property, e.g. MOOD; repeat for several.",
+                    isRepeatable: true),
+                FeedFileOptions.feedURLOption,
+            ])
+    }
+
+    /// `--file` and `--feed-url`.
+    var feedOptions: FeedFileOptions
+    /// `--id`.
+    var id: String
+    /// `--text`.
+    var text: String?
+    /// `--set` pairs, upper-cased keys, in order.
+    var assignments: [(key: String, value: String)]
+    /// `--unset` keys, upper-cased.
+    var removals: [String]
+
+    init(parsing arguments: ParsedArguments) throws {
+        feedOptions = try FeedFileOptions(parsing: arguments)
+        id = try arguments.requiredValue("id")
+        text = arguments.value("text")
+        assignments = try arguments.values("set").map { pair in
+            guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                throw CLIError.invalidValue(
+                    value: pair, option: Self.setOption.synopsis, reason: "Write KEY=VALUE, e.g. LANG=en.")
+            }
+            return (String(pair[..<equals]).uppercased(), String(pair[pair.index(after: equals)...]))
+        }
+        removals = arguments.values("unset").map { $0.uppercased() }
+    }
+
+    func validate() throws {
+        try feedOptions.validate()
+        if text == nil, assignments.isEmpty, removals.isEmpty {
+            throw CLIError.validation("Nothing to change: give '--text', '--set KEY=VALUE' or '--unset KEY'.")
+        }
+        let keys = assignments.map(\.key) + removals
+        if keys.contains("ID") {
+            throw CLIError.validation(
+                "A post's ID never changes (replies point to it); delete the post and post again instead.")
+        }
+        if let key = keys.first(where: { key in keys.filter { $0 == key }.count > 1 }) {
+            throw CLIError.validation("The property '\(key)' is changed more than once; give it once.")
+        }
+    }
+
+    func run(in context: CommandContext) throws {
+        let newText = try text.map { try TextInput.resolve($0, in: context) }
+        if let newText, newText.allSatisfy(\.isWhitespace) {
+            throw CLIError.validation(
+                "The new text is empty; give some text, or delete the post with 'orgsocial delete'.")
+        }
+        let address = try feedOptions.address(ofPost: id, in: context)
+        try FeedFile.modify(at: feedOptions.path, in: context) { feed in
+            _ = try feed.existingPost(id: id)
+            if let newText { try feed.replaceBody(ofPost: id, with: newText) }
+            for (key, value) in assignments {
+                try feed.setProperty(key, to: value, inPost: id)
+                try Self.checkWritten(key, value, in: feed.existingPost(id: id))
+            }
+            for key in removals { try feed.setProperty(key, to: nil, inPost: id) }
+        }
+        context.writeLine(address)
+    }
+
+    /// Checks that a `--set` value reads back from the edited post. The library drops values of typed
+    /// properties it cannot read (e.g. a `REPLY_TO` that is not a post URL) instead of writing them.
+    /// - Throws: ``CLIError/invalidValue(value:option:reason:)`` when the value did not take.
+    static func checkWritten(_ key: String, _ value: String, in post: Post) throws {
+        let expected = value.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let written = post.value(of: key)?.split(whereSeparator: \.isWhitespace).joined(separator: " ") ?? ""
+        guard written == expected else {
+            throw CLIError.invalidValue(
+                value: "\(key)=\(value)", option: setOption.synopsis,
+                reason: """
+                    It is not a valid \(key) value (REPLY_TO and INCLUDE take <feed URL>#<post ID>, GROUP takes \
+                    '<name> <relay URL>', MIGRATION takes '<old URL> <new URL>'); nothing was written.
+                    """)
+        }
+    }
+}
+
+extension Feed {
+    /// The post with this ID.
+    /// - Throws: `OrgSocialError.postNotFound` when there is none.
+    func existingPost(id: String) throws -> Post {
+        guard let post = post(withID: id) else { throw OrgSocialError.postNotFound(id: id) }
+        return post
+    }
+}

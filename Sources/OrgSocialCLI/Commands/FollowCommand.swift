@@ -1,0 +1,41 @@
+import OrgSocial
+
+/// `orgsocial follow --file <file> <url> [--label <label>]`: adds a `#+FOLLOW` line.
+struct FollowCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "follow",
+            abstract: "Follow a feed.",
+            arguments: [ArgumentDefinition(name: "url", help: "The URL of the social.org file to follow.")],
+            options: [
+                FeedFileOptions.fileOption,
+                .value("label", help: "Your private label for this feed (may contain spaces)."),
+            ])
+    }
+
+    /// The feed file.
+    var path: String
+    /// The followed feed.
+    var url: String
+    /// `--label`.
+    var label: String?
+
+    init(parsing arguments: ParsedArguments) throws {
+        path = try arguments.requiredValue("file")
+        url = try arguments.requiredArgument("url")
+        label = arguments.value("label")
+    }
+
+    func validate() throws {
+        try FeedFileOptions(path: path).validate()
+        guard FeedFileOptions.isHTTPURL(url) else {
+            throw CLIError.invalidValue(
+                value: url, option: "<url>", reason: "Give the http:// or https:// URL of the feed's social.org file.")
+        }
+    }
+
+    func run(in context: CommandContext) throws {
+        try FeedFile.modify(at: path, in: context) { try $0.follow(url, label: label) }
+        context.writeLine(url)
+    }
+}

@@ -1,0 +1,42 @@
+import OrgSocial
+
+/// `orgsocial group join --file <file> <name> <relay-url>`: adds a `#+GROUP` line.
+struct GroupJoinCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "join",
+            abstract: "Join a relay group.",
+            arguments: [
+                ArgumentDefinition(
+                    name: "name", help: "The group's name as the relay lists it (quote it if it has spaces)."),
+                ArgumentDefinition(name: "relay-url", help: "The URL of the relay hosting the group."),
+            ],
+            options: [FeedFileOptions.fileOption])
+    }
+
+    /// The feed file.
+    var path: String
+    /// The group.
+    var group: GroupReference
+
+    init(parsing arguments: ParsedArguments) throws {
+        path = try arguments.requiredValue("file")
+        group = GroupReference(
+            name: try arguments.requiredArgument("name"), relayURL: try arguments.requiredArgument("relay-url"))
+    }
+
+    func validate() throws {
+        try FeedFileOptions(path: path).validate()
+        if group.name.allSatisfy(\.isWhitespace) {
+            throw CLIError.invalidValue(value: group.name, option: "<name>", reason: "Give the group's name.")
+        }
+        guard FeedFileOptions.isHTTPURL(group.relayURL) else {
+            throw CLIError.invalidValue(
+                value: group.relayURL, option: "<relay-url>", reason: "Give the relay's http:// or https:// URL.")
+        }
+    }
+
+    func run(in context: CommandContext) throws {
+        try FeedFile.modify(at: path, in: context) { try $0.joinGroup(group) }
+    }
+}

@@ -1,0 +1,30 @@
+import OrgSocial
+
+/// `orgsocial group leave --file <file> <name>`: removes the `#+GROUP` lines of a group.
+struct GroupLeaveCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "leave",
+            abstract: "Leave a relay group.",
+            arguments: [
+                ArgumentDefinition(name: "name", help: "The group's name (case and spaces as '-' are ignored).")
+            ],
+            options: [FeedFileOptions.fileOption])
+    }
+
+    /// The feed file.
+    var path: String
+    /// The group's name.
+    var name: String
+
+    init(parsing arguments: ParsedArguments) throws {
+        path = try arguments.requiredValue("file")
+        name = try arguments.requiredArgument("name")
+    }
+
+    func validate() throws { try FeedFileOptions(path: path).validate() }
+
+    func run(in context: CommandContext) throws {
+        try FeedFile.modify(at: path, in: context) { try $0.leaveGroup(named: name) }
+    }
+}

@@ -1,0 +1,49 @@
+import OrgSocial
+
+/// `orgsocial pin --file <file> --id <id>` or `orgsocial pin --file <file> --clear`.
+struct PinCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "pin",
+            abstract: "Pin one of your posts, or clear the pinned post.",
+            options: [
+                FeedFileOptions.fileOption,
+                .value("id", help: "The ID of the post to pin (#+PINNED)."),
+                .flag("clear", help: "Remove #+PINNED instead."),
+                FeedFileOptions.feedURLOption,
+            ])
+    }
+
+    /// `--file` and `--feed-url`.
+    var feedOptions: FeedFileOptions
+    /// `--id`.
+    var id: String?
+    /// `--clear`.
+    var clears: Bool
+
+    init(parsing arguments: ParsedArguments) throws {
+        feedOptions = try FeedFileOptions(parsing: arguments)
+        id = arguments.value("id")
+        clears = arguments.flag("clear")
+    }
+
+    func validate() throws {
+        try feedOptions.validate()
+        if id != nil, clears {
+            throw CLIError.validation("Please give either '--id' or '--clear', not both.")
+        }
+        if id == nil, !clears {
+            throw CLIError.validation("Please give '--id <id>' to pin a post, or '--clear' to unpin.")
+        }
+    }
+
+    func run(in context: CommandContext) throws {
+        guard let id else {
+            try FeedFile.modify(at: feedOptions.path, in: context) { $0.unpin() }
+            return
+        }
+        let address = try feedOptions.address(ofPost: id, in: context)
+        try FeedFile.modify(at: feedOptions.path, in: context) { try $0.pin(postID: id) }
+        context.writeLine(address)
+    }
+}

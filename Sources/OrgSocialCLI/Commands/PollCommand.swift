@@ -1,0 +1,94 @@
+import Foundation
+import OrgSocial
+
+/// `orgsocial poll --file <file> --question <q> --option <a> --option <b> [--ends-in <d> | --ends-at <t>]`.
+struct PollCommand: ParsableCommand {
+    /// `--ends-in <duration>`.
+    static let endsInOption = OptionDefinition.value(
+        "ends-in", valueName: "duration", help: "How long voting stays open: 30m, 12h, 1d, 2w or a mix such as 1d12h.",
+        defaultValue: "1d")
+    /// `--ends-at <timestamp>`.
+    static let endsAtOption = OptionDefinition.value(
+        "ends-at", valueName: "timestamp", help: "When voting closes, e.g. 2026-01-02T18:00:00+0100.")
+
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "poll",
+            abstract: "Append a poll.",
+            options: [
+                FeedFileOptions.fileOption,
+                .value("question", help: "The question; '-' reads it from standard input.", isRequired: true),
+                .value("option", help: "An answer; give two or more.", isRequired: true, isRepeatable: true),
+                endsInOption, endsAtOption,
+                .value("lang", valueName: "code", help: "The poll's language, an ISO 639-1 code such as 'en'."),
+                FeedFileOptions.feedURLOption,
+            ])
+    }
+
+    /// How the closing time is given.
+    enum End {
+        /// A duration from now.
+        case after(TimeInterval)
+        /// An instant.
+        case at(Date)
+    }
+
+    /// `--file` and `--feed-url`.
+    var feedOptions: FeedFileOptions
+    /// `--question`.
+    var question: String
+    /// `--option` values.
+    var options: [String]
+    /// `--ends-in` or `--ends-at`.
+    var end: End
+    /// Whether both `--ends-in` and `--ends-at` were given.
+    var hasConflictingEnds: Bool
+    /// `--lang`.
+    var language: String?
+
+    init(parsing arguments: ParsedArguments) throws {
+        feedOptions = try FeedFileOptions(parsing: arguments)
+        question = try arguments.requiredValue("question")
+        options = arguments.values("option")
+        language = arguments.value("lang")
+        let endsIn = arguments.value("ends-in")
+        let endsAt = arguments.value("ends-at")
+        hasConflictingEnds = endsIn != nil && endsAt != nil
+        if let endsAt {
+            guard let date = OrgTimestamp(endsAt).instant else {
+                throw CLIError.invalidValue(
+                    value: endsAt, option: Self.endsAtOption.synopsis,
+                    reason: "Write a timestamp such as 2026-01-02T18:00:00+0100.")
+            }
+            end = .at(date)
+        } else {
+            let text = endsIn ?? Self.endsInOption.defaultValue ?? "1d"
+            guard let seconds = PollDuration.seconds(in: text) else {
+                throw CLIError.invalidValue(
+                    value: text, option: Self.endsInOption.synopsis,
+                    reason: "Write a number followed by m, h, d or w, e.g. 30m, 12h or 1d.")
+            }
+            end = .after(seconds)
+        }
+    }
+
+    func validate() throws {
+        try feedOptions.validate()
+        if hasConflictingEnds {
+            throw CLIError.validation("Please give either '--ends-in' or '--ends-at', not both.")
+        }
+    }
+
+    func run(in context: CommandContext) throws {
+        let now = try context.now()
+        let endDate =
+            switch end {
+            case .after(let seconds): now.addingTimeInterval(seconds)
+            case .at(let date): date
+            }
+        let draft = try PostDraft.poll(
+            question: try TextInput.resolve(question, in: context), options: options, endsAt: endDate, now: now,
+            timeZone: context.timeZone, language: language)
+        try DraftPublisher.publish(draft, options: feedOptions, in: context)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import OrgSocial
+
+/// `orgsocial post --file <file> --text <text> …`: appends a post (or a group post).
+struct PostCommand: ParsableCommand {
+    /// `--text <text>`.
+    static let textOption = OptionDefinition.value(
+        "text", help: "The post's text (Org markup); '-' reads it from standard input.", isRequired: true)
+    /// `--group <group>`.
+    static let groupOption = OptionDefinition.value(
+        "group",
+        help: "Post into a relay group: its name, a space, the relay URL (\"Emacs https://relay.example.org\").")
+
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "post",
+            abstract: "Append a post.",
+            discussion: """
+                Prints the new post's URL, <feed URL>#<ID>, when the feed URL is known (--feed-url or \
+                $ORGSOCIAL_FEED_URL), otherwise its ID. The ID is the current time ($ORGSOCIAL_NOW \
+                overrides it) in the local time zone ($TZ).
+                """,
+            options: [FeedFileOptions.fileOption, textOption] + PostContentOptions.definitions + [
+                groupOption, FeedFileOptions.feedURLOption,
+            ])
+    }
+
+    /// `--file` and `--feed-url`.
+    var feedOptions: FeedFileOptions
+    /// `--text`.
+    var text: String
+    /// `--lang`, `--tag`, `--mood`, `--visibility`.
+    var content: PostContentOptions
+    /// `--group`.
+    var group: GroupReference?
+
+    init(parsing arguments: ParsedArguments) throws {
+        feedOptions = try FeedFileOptions(parsing: arguments)
+        text = try arguments.requiredValue("text")
+        content = PostContentOptions(parsing: arguments)
+        if let value = arguments.value("group") {
+            guard let group = GroupReference(parsing: value), FeedFileOptions.isHTTPURL(group.relayURL) else {
+                throw CLIError.invalidValue(
+                    value: value, option: Self.groupOption.synopsis,
+                    reason: "Give the group's name, then its relay URL, e.g. \"Emacs https://relay.example.org\".")
+            }
+            self.group = group
+        }
+    }
+
+    func validate() throws {
+        try feedOptions.validate()
+        if group != nil, content.visibility == .mention {
+            throw CLIError.validation(
+                "Visibility does not apply to group posts; drop '--visibility mention' or '--group'.")
+        }
+    }
+
+    func run(in context: CommandContext) throws {
+        let text = try TextInput.resolve(text, in: context)
+        var draft: PostDraft
+        if let group {
+            draft = try PostDraft.groupPost(in: group, text: text, language: content.language, tags: content.tags)
+            if let mood = content.mood?.trimmingCharacters(in: .whitespaces), !mood.isEmpty { draft.mood = mood }
+        } else {
+            draft = try PostDraft.post(
+                text, language: content.language, tags: content.tags, mood: content.mood,
+                visibility: content.visibility)
+        }
+        try DraftPublisher.publish(draft, options: feedOptions, in: context)
+    }
+}

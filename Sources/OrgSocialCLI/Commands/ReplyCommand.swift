@@ -1,0 +1,45 @@
+import OrgSocial
+
+/// `orgsocial reply --file <file> --to <post-url> --text <text> …`: appends a reply.
+struct ReplyCommand: ParsableCommand {
+    /// `--to <post-url>`.
+    static let targetOption = OptionDefinition.value(
+        "to", valueName: "post-url", help: "The post replied to, <feed URL>#<post ID>, copied exactly.",
+        isRequired: true)
+
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "reply",
+            abstract: "Append a reply to a post.",
+            options: [
+                FeedFileOptions.fileOption, targetOption,
+                .value(
+                    "text", help: "The reply's text (Org markup); '-' reads it from standard input.", isRequired: true),
+            ] + PostContentOptions.definitions + [FeedFileOptions.feedURLOption])
+    }
+
+    /// `--file` and `--feed-url`.
+    var feedOptions: FeedFileOptions
+    /// `--to`.
+    var target: PostReference
+    /// `--text`.
+    var text: String
+    /// `--lang`, `--tag`, `--mood`, `--visibility`.
+    var content: PostContentOptions
+
+    init(parsing arguments: ParsedArguments) throws {
+        feedOptions = try FeedFileOptions(parsing: arguments)
+        target = try DraftPublisher.postReference(try arguments.requiredValue("to"), option: Self.targetOption.synopsis)
+        text = try arguments.requiredValue("text")
+        content = PostContentOptions(parsing: arguments)
+    }
+
+    func validate() throws { try feedOptions.validate() }
+
+    func run(in context: CommandContext) throws {
+        let draft = try PostDraft.reply(
+            to: target, text: try TextInput.resolve(text, in: context), language: content.language,
+            tags: content.tags, mood: content.mood, visibility: content.visibility)
+        try DraftPublisher.publish(draft, options: feedOptions, in: context)
+    }
+}

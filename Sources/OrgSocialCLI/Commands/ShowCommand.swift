@@ -1,0 +1,142 @@
+import Foundation
+import OrgSocial
+
+/// `orgsocial show <file> [--json | --org]`: a feed's summary, its model as JSON, or its exact bytes.
+struct ShowCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "show",
+            abstract: "Print a feed's summary, its JSON model or its bytes.",
+            discussion: """
+                Without options, prints the profile (title, nick, description and the other header \
+                fields, follows and groups), the number of posts of each kind, and one line per post: \
+                its ID, its kind and the first line of its text.
+                """,
+            arguments: [
+                ArgumentDefinition(name: "file", help: "The social.org file to read; '-' reads standard input.")
+            ],
+            options: [
+                .flag("json", help: "Print the whole parsed model as JSON."),
+                .flag("org", help: "Print the file's bytes exactly as parsed (a lossless round trip)."),
+            ])
+    }
+
+    /// The file to read.
+    var path: String
+    /// `--json`.
+    var printsJSON: Bool
+    /// `--org`.
+    var printsOrg: Bool
+
+    init(parsing arguments: ParsedArguments) throws {
+        path = try arguments.requiredArgument("file")
+        printsJSON = arguments.flag("json")
+        printsOrg = arguments.flag("org")
+    }
+
+    func validate() throws {
+        if printsJSON, printsOrg {
+            throw CLIError.validation("Please choose one output: '--json' or '--org', not both.")
+        }
+    }
+
+    func run(in context: CommandContext) throws {
+        let feed = try FeedFile.read(at: path, in: context)
+        if printsOrg {
+            context.writeStandardOutput(feed.serialized())
+        } else if printsJSON {
+            context.write(try JSONOutput.text(feed))
+        } else {
+            context.write(FeedSummary(feed: feed).text)
+            let diagnostics = FeedValidator().validate(feed)
+            if !diagnostics.isEmpty {
+                let errors = diagnostics.filter { $0.severity == .error }.count
+                let counts = CheckCommand.countText(errors: errors, warnings: diagnostics.count - errors)
+                context.report("note: \(counts); run 'orgsocial check \(path)' to list them.")
+            }
+        }
+    }
+}
+
+/// The human-readable summary `orgsocial show` prints.
+struct FeedSummary {
+    /// The feed to describe.
+    let feed: Feed
+
+    /// The longest text shown for a post.
+    static let maximumExcerptLength = 60
+
+    /// The summary, ending with a line break.
+    var text: String {
+        let profile = feed.profile
+        var fields: [(String, String)] = []
+        fields.append(("Title", profile.title ?? "(missing)"))
+        fields.append(("Nick", profile.nick ?? "(missing)"))
+        if let description = profile.description { fields.append(("Description", description)) }
+        if let avatar = profile.avatar { fields.append(("Avatar", avatar)) }
+        for link in profile.links { fields.append(("Link", link)) }
+        if let location = profile.location { fields.append(("Location", location)) }
+        if let birthday = profile.birthday { fields.append(("Birthday", birthday)) }
+        if !profile.languages.isEmpty { fields.append(("Languages", profile.languages.joined(separator: " "))) }
+        for contact in profile.contacts { fields.append(("Contact", contact)) }
+        if let pinned = profile.pinned { fields.append(("Pinned", pinned)) }
+        var lines = fields.map { "\($0.0 + ":")\(String(repeating: " ", count: max(1, 13 - $0.0.count)))\($0.1)" }
+
+        lines.append("")
+        lines.append("Follows (\(profile.follows.count))" + (profile.follows.isEmpty ? "" : ":"))
+        lines += Self.table(profile.follows.map { [$0.label ?? "-", $0.url] }).map { "  " + $0 }
+        lines.append("Groups (\(profile.groups.count))" + (profile.groups.isEmpty ? "" : ":"))
+        lines += Self.table(profile.groups.map { [$0.name, $0.relayURL] }).map { "  " + $0 }
+
+        lines.append("")
+        lines.append("Posts (\(feed.posts.count))" + (feed.posts.isEmpty ? "" : ": " + kindCounts))
+        lines += Self.table(feed.posts.map { [$0.id ?? "(no ID)", $0.kind.rawValue, Self.excerpt(of: $0)] })
+            .map { "  " + $0 }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `2 posts, 1 reply, 1 reaction`, in the order of ``PostKind``.
+    var kindCounts: String {
+        PostKind.allCases.compactMap { kind in
+            let count = feed.posts.filter { $0.kind == kind }.count
+            guard count > 0 else { return nil }
+            return "\(count) \(count == 1 ? kind.rawValue : Self.plural(of: kind))"
+        }.joined(separator: ", ")
+    }
+
+    private static func plural(of kind: PostKind) -> String {
+        switch kind {
+        case .reply: "replies"
+        default: kind.rawValue + "s"
+        }
+    }
+
+    /// The first non-blank line of the body, or a description of a post without text.
+    static func excerpt(of post: Post) -> String {
+        if let line = post.body.split(separator: "\n").first(where: { !$0.allSatisfy(\.isWhitespace) }) {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            return text.count > maximumExcerptLength ? text.prefix(maximumExcerptLength - 1) + "…" : text
+        }
+        switch post.kind {
+        case .reaction: return "\(post.mood ?? "") on \(post.replyTo?.description ?? "?")"
+        case .boost: return "boost of \(post.include?.description ?? "?")"
+        case .vote: return "'\(post.pollOption ?? "")' on \(post.replyTo?.description ?? "?")"
+        case .migration: return post.migration.map { "moved from \($0.oldURL) to \($0.newURL)" } ?? ""
+        default: return "(no text)"
+        }
+    }
+
+    /// Left-aligned columns separated by two spaces (the last column is not padded).
+    static func table(_ rows: [[String]]) -> [String] {
+        guard let columns = rows.map(\.count).max() else { return [] }
+        var widths = Array(repeating: 0, count: columns)
+        for row in rows {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+        }
+        return rows.map { row in
+            row.enumerated().map { index, cell in
+                index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
+            }.joined(separator: "  ")
+        }
+    }
+}

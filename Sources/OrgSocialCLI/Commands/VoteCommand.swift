@@ -1,0 +1,59 @@
+import OrgSocial
+
+/// `orgsocial vote --file <file> --poll <post-url> --option <option> [--text <text>]`: appends a vote.
+struct VoteCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "vote",
+            abstract: "Append a vote on a poll.",
+            discussion: """
+                When the poll is in the same file (its feed URL is --feed-url or $ORGSOCIAL_FEED_URL, or \
+                a poll with its ID is in the file), the option must be one of the poll's options and the \
+                poll must still be open.
+                """,
+            options: [
+                FeedFileOptions.fileOption,
+                .value(
+                    "poll", valueName: "post-url", help: "The poll, <feed URL>#<post ID>, copied exactly.",
+                    isRequired: true),
+                .value("option", help: "The chosen option, exactly as the poll writes it.", isRequired: true),
+                .value("text", help: "An optional comment; '-' reads it from standard input."),
+                FeedFileOptions.feedURLOption,
+            ])
+    }
+
+    /// `--file` and `--feed-url`.
+    var feedOptions: FeedFileOptions
+    /// `--poll`.
+    var poll: PostReference
+    /// `--option`.
+    var option: String
+    /// `--text`.
+    var text: String?
+
+    init(parsing arguments: ParsedArguments) throws {
+        feedOptions = try FeedFileOptions(parsing: arguments)
+        poll = try DraftPublisher.postReference(try arguments.requiredValue("poll"), option: "--poll <post-url>")
+        option = try arguments.requiredValue("option")
+        text = arguments.value("text")
+    }
+
+    func validate() throws { try feedOptions.validate() }
+
+    func run(in context: CommandContext) throws {
+        let comment = try text.map { try TextInput.resolve($0, in: context) } ?? ""
+        try DraftPublisher.publish(options: feedOptions, in: context) { feed, feedURL, now in
+            var pollPost: Post?
+            if poll.feedURL == feedURL {
+                guard let post = feed.post(withID: poll.postID) else {
+                    throw OrgSocialError.postNotFound(id: poll.postID)
+                }
+                guard post.kind == .poll else { throw CLIError.notAPoll(id: poll.postID) }
+                pollPost = post
+            } else if let post = feed.post(withID: poll.postID), post.kind == .poll {
+                pollPost = post
+            }
+            return try PostDraft.vote(on: poll, option: option, pollPost: pollPost, text: comment, now: now)
+        }
+    }
+}

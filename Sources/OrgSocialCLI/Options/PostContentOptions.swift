@@ -1,0 +1,41 @@
+import OrgSocial
+
+/// The options that describe a post's content besides its text: `--lang`, `--tag`, `--mood`,
+/// `--visibility`.
+struct PostContentOptions {
+    /// `--lang <lang>`.
+    static let languageOption = OptionDefinition.value(
+        "lang", valueName: "code", help: "The post's language, an ISO 639-1 code such as 'en'.")
+    /// `--tag <tag>` (repeatable).
+    static let tagOption = OptionDefinition.value(
+        "tag", help: "A tag (a word of letters, digits, '-' or '_'); repeat for several tags.", isRepeatable: true)
+    /// `--mood <mood>`.
+    static let moodOption = OptionDefinition.value("mood", help: "A mood shown with the post, usually an emoji.")
+    /// `--visibility <visibility>`.
+    static let visibilityOption = OptionDefinition.value(
+        "visibility",
+        help: "Who clients show the post to; 'mention' needs an [[org-social:URL][name]] link in the text.",
+        allowedValues: ["public", "mention"], defaultValue: "public")
+
+    /// The four definitions, in help order.
+    static let definitions = [languageOption, tagOption, moodOption, visibilityOption]
+
+    /// `:LANG:`.
+    var language: String?
+    /// `:TAGS:`.
+    var tags: [String]
+    /// `:MOOD:`.
+    var mood: String?
+    /// `:VISIBILITY:`.
+    var visibility: Visibility
+
+    /// Reads the options; each `--tag` value may also hold several space-separated tags.
+    init(parsing arguments: ParsedArguments) {
+        language = arguments.value("lang")
+        tags = arguments.values("tag").flatMap {
+            $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        }
+        mood = arguments.value("mood")
+        visibility = arguments.value("visibility").map(Visibility.init(rawValue:)) ?? .public
+    }
+}

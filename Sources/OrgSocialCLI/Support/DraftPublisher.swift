@@ -1,0 +1,65 @@
+import Foundation
+import OrgSocial
+
+/// Appends a composed post to a feed file and prints its address.
+enum DraftPublisher {
+    /// Appends `draft` to the file of `options`, with an ID made from "now" (see
+    /// ``CommandContext/now()``) in the context's time zone, and prints `<feed URL>#<ID>` (or the ID).
+    /// - Parameters:
+    ///   - draft: the post, made by a `PostDraft` composer.
+    ///   - options: the file and feed URL.
+    ///   - context: streams, environment and clock.
+    /// - Throws: ``CLIError`` when the file cannot be read or written.
+    static func publish(_ draft: PostDraft, options: FeedFileOptions, in context: CommandContext) throws {
+        try publish(options: options, in: context) { _, _ in draft }
+    }
+
+    /// Like ``publish(_:options:in:)``, for a draft that depends on the feed (a vote checked against a
+    /// poll of the same file).
+    /// - Parameters:
+    ///   - options: the file and feed URL.
+    ///   - context: streams, environment and clock.
+    ///   - makeDraft: composes the post from the current feed, its URL (when known) and "now".
+    /// - Throws: ``CLIError``, or what `makeDraft` throws.
+    static func publish(
+        options: FeedFileOptions, in context: CommandContext,
+        makeDraft: (_ feed: Feed, _ feedURL: String?, _ now: Date) throws -> PostDraft
+    ) throws {
+        try publish(options: options, in: context) { feed, feedURL in
+            try makeDraft(feed, feedURL, try context.now())
+        }
+    }
+
+    private static func publish(
+        options: FeedFileOptions, in context: CommandContext,
+        _ makeDraft: (_ feed: Feed, _ feedURL: String?) throws -> PostDraft
+    ) throws {
+        let feedURL = try options.feedURL(in: context)
+        let now = try context.now()
+        let timeZone = context.timeZone
+        let id = try FeedFile.modify(at: options.path, in: context) { feed in
+            let draft = try makeDraft(feed, feedURL)
+            return feed.append(draft, at: now, timeZone: timeZone).id ?? feed.uniqueID(for: now, timeZone: timeZone)
+        }
+        context.writeLine(feedURL.map { "\($0)#\(id)" } ?? id)
+    }
+
+    /// Reads a `<feed URL>#<post ID>` option value.
+    /// - Parameters:
+    ///   - value: the value as given.
+    ///   - option: the option's synopsis, for the error message.
+    /// - Returns: the reference, both parts kept byte for byte.
+    /// - Throws: ``CLIError/invalidValue(value:option:reason:)`` when it is not a post URL.
+    static func postReference(_ value: String, option: String) throws -> PostReference {
+        guard let reference = PostReference(parsing: value), FeedFileOptions.isHTTPURL(reference.feedURL),
+            !reference.postID.contains(where: \.isWhitespace)
+        else {
+            throw CLIError.invalidValue(
+                value: value, option: option,
+                reason:
+                    "Give a post URL, <feed URL>#<post ID>, e.g. https://example.org/social.org#2026-01-02T03:04:05+0100."
+            )
+        }
+        return reference
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import OrgSocial
+
+/// Reading feeds from disk (or standard input) and writing changed feeds back safely.
+enum FeedFile {
+    /// The path that stands for standard input.
+    static let standardInputPath = "-"
+
+    /// Reads a file's raw bytes; `-` reads standard input.
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - context: provides standard input.
+    /// - Returns: the bytes, unchanged.
+    /// - Throws: ``CLIError/cannotRead(path:reason:)`` saying why and what to do.
+    static func readBytes(at path: String, in context: CommandContext) throws -> [UInt8] {
+        if path == standardInputPath {
+            do {
+                return try context.readStandardInput()
+            } catch {
+                throw CLIError.cannotRead(path: path, reason: error.localizedDescription)
+            }
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CLIError.cannotRead(
+                path: path,
+                reason:
+                    "no such file. Check the path, or create a feed with 'orgsocial init --file \(path) --title … --nick …'."
+            )
+        }
+        guard !isDirectory.boolValue else {
+            throw CLIError.cannotRead(path: path, reason: "it is a folder. Give the path of a social.org file.")
+        }
+        do {
+            return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            let reason =
+                FileManager.default.isReadableFile(atPath: path)
+                ? error.localizedDescription : "permission denied. Check the file's permissions."
+            throw CLIError.cannotRead(path: path, reason: reason)
+        }
+    }
+
+    /// Reads and parses a feed.
+    /// - Parameters:
+    ///   - path: the file; `-` reads standard input.
+    ///   - context: provides standard input.
+    /// - Returns: the parsed feed (lossless: it serializes back to the same bytes).
+    /// - Throws: ``CLIError/cannotRead(path:reason:)``.
+    static func read(at path: String, in context: CommandContext) throws -> Feed {
+        OrgSocialParser().parse(bytes: try readBytes(at: path, in: context))
+    }
+
+    /// Reads the feed at `path`, lets `change` edit it, and writes the result atomically.
+    ///
+    /// Nothing is written when `change` throws, when the bytes did not change, or when the change adds
+    /// format errors (errors the validator did not report before). Warnings the change adds are reported
+    /// on standard error and the file is written.
+    /// - Parameters:
+    ///   - path: the feed file.
+    ///   - context: for reporting warnings.
+    ///   - change: edits the feed and returns what the command prints.
+    /// - Returns: what `change` returned.
+    /// - Throws: ``CLIError`` or whatever `change` throws (`OrgSocialError`).
+    static func modify<Result>(
+        at path: String, in context: CommandContext, _ change: (inout Feed) throws -> Result
+    ) throws -> Result {
+        let original = try read(at: path, in: context)
+        var feed = original
+        let result = try change(&feed)
+        guard feed.serialized() != original.serialized() else { return result }
+        let validator = FeedValidator()
+        let added = addedDiagnostics(before: validator.validate(original), after: validator.validate(feed))
+        let errors = added.filter { $0.severity == .error }
+        guard errors.isEmpty else {
+            throw CLIError.changeAddsErrors(path: path, problems: errors.map(\.description))
+        }
+        try AtomicFile.write(feed.serialized(), to: path)
+        for warning in added {
+            context.report("warning: \(path):\(warning.line):\(warning.column): \(warning.message) [\(warning.code)]")
+        }
+        return result
+    }
+
+    /// The diagnostics of `after` that `before` did not have (matched by severity, code and message,
+    /// since lines move when text is inserted).
+    static func addedDiagnostics(before: [Diagnostic], after: [Diagnostic]) -> [Diagnostic] {
+        var remaining: [String: Int] = [:]
+        for diagnostic in before { remaining[key(diagnostic), default: 0] += 1 }
+        return after.filter { diagnostic in
+            let key = key(diagnostic)
+            if let count = remaining[key], count > 0 {
+                remaining[key] = count - 1
+                return false
+            }
+            return true
+        }
+    }
+
+    private static func key(_ diagnostic: Diagnostic) -> String {
+        "\(diagnostic.severity.rawValue)|\(diagnostic.code.rawValue)|\(diagnostic.message)"
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import OrgSocial
+@testable import OrgSocialCLI
+
+/// What one in-process run of the tool produced.
+struct CLIResult {
+    /// The exit code.
+    var status: Int32
+    /// Standard output, raw.
+    var outputBytes: [UInt8]
+    /// Standard error, raw.
+    var errorBytes: [UInt8]
+
+    /// Standard output as text.
+    var output: String { String(decoding: outputBytes, as: UTF8.self) }
+    /// Standard error as text.
+    var error: String { String(decoding: errorBytes, as: UTF8.self) }
+}
+
+/// "Now" in every test: 2026-01-02T03:04:05+0000, written in UTC.
+let testEnvironment = ["ORGSOCIAL_NOW": "2026-01-02T03:04:05+0000", "TZ": "UTC"]
+
+/// The feed URL tests publish at.
+let testFeedURL = "https://ana.example.org/social.org"
+
+/// Runs `orgsocial <arguments>` in process, capturing its output.
+/// - Parameters:
+///   - arguments: the tokens after `orgsocial`.
+///   - input: what standard input holds.
+///   - environment: the environment (fixed clock and UTC by default).
+/// - Returns: the exit code and what was written to stdout and stderr.
+func runCLI(_ arguments: [String], input: [UInt8] = [], environment: [String: String] = testEnvironment) -> CLIResult {
+    var output: [UInt8] = []
+    var error: [UInt8] = []
+    let context = CommandContext(
+        environment: environment,
+        readStandardInput: { input },
+        writeStandardOutput: { output += $0 },
+        writeStandardError: { error += $0 },
+        clock: { Date(timeIntervalSince1970: 0) })
+    let status = CLI.run(arguments, context: context)
+    return CLIResult(status: status, outputBytes: output, errorBytes: error)
+}
+
+/// A fresh folder under the system's temporary directory, removed by ``remove()``.
+struct TemporaryFolder {
+    /// The folder.
+    let url: URL
+
+    /// Creates `orgsocial-cli-<UUID>` in the temporary directory.
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("orgsocial-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// The path of a file in the folder.
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    /// Writes bytes to a file of the folder and returns its path.
+    @discardableResult
+    func write(_ bytes: [UInt8], to name: String) throws -> String {
+        try Data(bytes).write(to: url.appendingPathComponent(name))
+        return path(name)
+    }
+
+    /// Writes text to a file of the folder and returns its path.
+    @discardableResult
+    func write(_ text: String, to name: String) throws -> String { try write(Array(text.utf8), to: name) }
+
+    /// The bytes of a file of the folder.
+    func bytes(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: url.appendingPathComponent(name))) }
+
+    /// The text of a file of the folder.
+    func text(_ name: String) throws -> String { String(decoding: try bytes(name), as: UTF8.self) }
+
+    /// The names of the files in the folder, sorted.
+    func fileNames() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: url.path).sorted() }
+
+    /// Deletes the folder.
+    func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// A folder holding `social.org` made by `orgsocial init` (title "Ana's journal", nick `ana`).
+func makeFeedFolder() throws -> (folder: TemporaryFolder, file: String) {
+    let folder = try TemporaryFolder()
+    let file = folder.path("social.org")
+    let result = runCLI(["init", "--file", file, "--title", "Ana's journal", "--nick", "ana"])
+    guard result.status == 0 else { throw TestSetupError(message: result.error) }
+    return (folder, file)
+}
+
+/// A setup step failed.
+struct TestSetupError: Error {
+    /// What went wrong.
+    var message: String
+}
+
+/// The root of the package (this file is `Tests/OrgSocialCLITests/CLITestSupport.swift`).
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()

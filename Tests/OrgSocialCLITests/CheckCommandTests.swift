@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+
+/// `orgsocial check`: diagnostic lines, JSON, summary and exit codes.
+struct CheckCommandTests {
+    /// Missing `#+NICK` (error) and a `:LANG:` that is not a code (warning).
+    static let brokenFeed = """
+        #+TITLE: Broken
+
+        * Posts
+        ** 2026-01-10T09:15:00+0100
+        :PROPERTIES:
+        :LANG: English
+        :END:
+
+        Hello.
+
+        """
+
+    /// Only a warning: an avatar without an image extension.
+    static let warningFeed = """
+        #+TITLE: Warned
+        #+NICK: warned
+        #+AVATAR: https://example.org/avatar
+
+        * Posts
+
+        """
+
+    static let cleanFeed = """
+        #+TITLE: Clean
+        #+NICK: clean
+
+        * Posts
+        ** 2026-01-10T09:15:00+0100
+        :PROPERTIES:
+        :END:
+
+        Hello.
+
+        """
+
+    @Test func printsOneLinePerDiagnosticWithSuggestionAndSummary() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = try folder.write(Self.brokenFeed, to: "broken.org")
+        let result = runCLI(["check", file])
+        #expect(result.status == 1)
+        #expect(
+            result.output == """
+                \(file):1:1: error: The feed has no `#+NICK:` (it is required). [missing-nick]
+                  suggestion: Add a line `#+NICK: yourname` (no spaces).
+                \(file):6:8: warning: `:LANG:` `English` is not a language code. [invalid-lang]
+                  suggestion: Use an ISO 639-1 code such as `en` or `es`.
+
+                """)
+        #expect(result.error == "1 file checked: 1 error, 1 warning\n")
+    }
+
+    @Test func cleanFilesExitWithZero() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let a = try folder.write(Self.cleanFeed, to: "a.org")
+        let b = try folder.write(Self.cleanFeed, to: "b.org")
+        let result = runCLI(["check", a, b])
+        #expect(result.status == 0)
+        #expect(result.output.isEmpty)
+        #expect(result.error == "2 files checked: 0 errors, 0 warnings\n")
+    }
+
+    @Test func warningsPassUnlessStrict() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = try folder.write(Self.warningFeed, to: "w.org")
+        let relaxed = runCLI(["check", file])
+        #expect(relaxed.status == 0)
+        #expect(
+            relaxed.output.contains(":3:11: warning: `#+AVATAR:` does not end in .jpg, .jpeg or .png. [avatar-format]"))
+        #expect(relaxed.error == "1 file checked: 0 errors, 1 warning\n")
+        let strict = runCLI(["check", "--strict", file])
+        #expect(strict.status == 1)
+        #expect(strict.output.contains(":3:11: error: `#+AVATAR:` does not end in"))
+        #expect(strict.error == "1 file checked: 1 error, 0 warnings\n")
+    }
+
+    @Test func jsonListsEveryFieldIncludingNullSuggestions() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let broken = try folder.write(Self.brokenFeed, to: "broken.org")
+        let clean = try folder.write(Self.cleanFeed, to: "clean.org")
+        let result = runCLI(["check", "--json", clean, broken])
+        #expect(result.status == 1)
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(result.outputBytes)) as? [[String: Any]])
+        #expect(array.count == 2)
+        #expect(array[0]["file"] as? String == broken)
+        #expect(array[0]["line"] as? Int == 1)
+        #expect(array[0]["column"] as? Int == 1)
+        #expect(array[0]["severity"] as? String == "error")
+        #expect(array[0]["code"] as? String == "missing-nick")
+        #expect(array[0]["message"] as? String == "The feed has no `#+NICK:` (it is required).")
+        #expect(array[1]["code"] as? String == "invalid-lang")
+        #expect(Set(array[1].keys) == ["file", "line", "column", "severity", "code", "message", "suggestion"])
+        #expect(result.error == "2 files checked: 1 error, 1 warning\n")
+
+        let empty = runCLI(["check", "--json", clean])
+        #expect(empty.status == 0)
+        #expect(empty.output == "[]\n")
+    }
+
+    @Test func unreadableFileIsAnErrorForThatFileOnly() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let clean = try folder.write(Self.cleanFeed, to: "clean.org")
+        let missing = folder.path("missing.org")
+        let result = runCLI(["check", missing, clean])
+        #expect(result.status == 1)
+        #expect(result.output.isEmpty)
+        #expect(result.error.hasPrefix("Error: Cannot read '\(missing)': no such file."))
+        #expect(result.error.hasSuffix("2 files checked: 1 error, 0 warnings\n"))
+    }
+
+    @Test func checksStandardInput() {
+        let result = runCLI(["check", "-"], input: Array(Self.brokenFeed.utf8))
+        #expect(result.status == 1)
+        #expect(result.output.hasPrefix("<stdin>:1:1: error: "))
+    }
+
+    @Test func usageErrorsExitWithTwo() {
+        #expect(runCLI(["check"]).status == 2)
+        #expect(runCLI(["check", "--jsn", "x.org"]).status == 2)
+        #expect(runCLI(["check", "-", "-"]).status == 2)
+    }
+
+    @Test func exampleFeedHasNoProblems() {
+        let example = packageRoot.appendingPathComponent("Examples/social.org").path
+        let result = runCLI(["check", "--strict", example])
+        #expect(result.status == 0)
+        #expect(result.output.isEmpty)
+        #expect(result.error == "1 file checked: 0 errors, 0 warnings\n")
+        let kinds = runCLI(["show", example]).output
+        #expect(kinds.contains("2 posts, 1 reply, 1 reaction, 1 boost, 1 poll, 1 vote"))
+    }
+}

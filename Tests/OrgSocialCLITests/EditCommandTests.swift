@@ -1,0 +1,70 @@
+import Testing
+
+/// `orgsocial edit`: text and property changes in place.
+struct EditCommandTests {
+    private static let id = "2026-01-02T03:04:05+0000"
+
+    private func feedWithPost() throws -> (TemporaryFolder, String) {
+        let (folder, file) = try makeFeedFolder()
+        let result = runCLI(["post", "--file", file, "--text", "First draft", "--lang", "en", "--mood", "😊"])
+        guard result.status == 0 else { throw TestSetupError(message: result.error) }
+        return (folder, file)
+    }
+
+    @Test func changesTextAndPropertiesKeepingTheID() throws {
+        let (folder, file) = try feedWithPost()
+        defer { folder.remove() }
+        let result = runCLI([
+            "edit", "--file", file, "--id", Self.id, "--text", "Final text", "--set", "LANG=es", "--set",
+            "category=bread",
+            "--unset", "MOOD", "--feed-url", testFeedURL,
+        ])
+        #expect(result.status == 0)
+        #expect(result.output == "\(testFeedURL)#\(Self.id)\n")
+        #expect(
+            try folder.text("social.org") == """
+                #+TITLE: Ana's journal
+                #+NICK: ana
+
+                * Posts
+                ** \(Self.id)
+                :PROPERTIES:
+                :LANG: es
+                :CLIENT: orgsocial
+                :CATEGORY: bread
+                :END:
+
+                Final text
+
+                """)
+    }
+
+    @Test func refusesInvalidChangesAndLeavesTheFileUntouched() throws {
+        let (folder, file) = try feedWithPost()
+        defer { folder.remove() }
+        let before = try folder.bytes("social.org")
+        let badReference = runCLI(["edit", "--file", file, "--id", Self.id, "--set", "REPLY_TO=nonsense"])
+        #expect(badReference.status == 2)
+        #expect(
+            badReference.error.hasPrefix("Error: The value 'REPLY_TO=nonsense' is invalid for '--set <key=value>'."))
+        let unknownPost = runCLI(["edit", "--file", file, "--id", "2020-01-01T00:00:00+0000", "--text", "x"])
+        #expect(unknownPost.status == 1)
+        #expect(unknownPost.error.hasPrefix("Error: No post with the ID '2020-01-01T00:00:00+0000' in this feed."))
+        #expect(runCLI(["edit", "--file", file, "--id", Self.id]).status == 2)
+        #expect(runCLI(["edit", "--file", file, "--id", Self.id, "--set", "ID=2026-01-01T00:00:00+0000"]).status == 2)
+        #expect(runCLI(["edit", "--file", file, "--id", Self.id, "--set", "LANG"]).status == 2)
+        #expect(runCLI(["edit", "--file", file, "--id", Self.id, "--set", "LANG=es", "--unset", "lang"]).status == 2)
+        #expect(runCLI(["edit", "--file", file, "--id", Self.id, "--text", " "]).status == 2)
+        #expect(try folder.bytes("social.org") == before)
+    }
+
+    @Test func newWarningsAreReportedButWritten() throws {
+        let (folder, file) = try feedWithPost()
+        defer { folder.remove() }
+        let result = runCLI(["edit", "--file", file, "--id", Self.id, "--set", "VISIBILITY=friends"])
+        #expect(result.status == 0)
+        #expect(result.error.hasPrefix("warning: \(file):"))
+        #expect(result.error.contains("[invalid-visibility]"))
+        #expect(try folder.text("social.org").contains(":VISIBILITY: friends\n"))
+    }
+}

@@ -1,0 +1,171 @@
+import Testing
+@testable import OrgSocialCLI
+
+/// Help and version output (house rule 17: every level accepts -h/--help, `help <sub>` equals `<sub> --help`).
+struct HelpTests {
+    static let rootHelp = """
+        OVERVIEW: Read, check and write Org Social feeds (social.org files).
+
+        USAGE: orgsocial <subcommand>
+
+        OPTIONS:
+          --version               Show the version.
+          -h, --help              Show help information.
+
+        SUBCOMMANDS:
+          show                    Print a feed's summary, its JSON model or its bytes.
+          check                   Validate feeds and report their errors and warnings.
+          init                    Create a new feed file.
+          post                    Append a post.
+          reply                   Append a reply to a post.
+          react                   Append an emoji reaction to a post.
+          boost                   Append a boost of a post (a quote boost with --text).
+          poll                    Append a poll.
+          vote                    Append a vote on a poll.
+          edit                    Change a post's text or properties, keeping its ID.
+          delete                  Remove a post.
+          pin                     Pin one of your posts, or clear the pinned post.
+          follow                  Follow a feed.
+          unfollow                Stop following a feed.
+          group                   Join or leave a relay group.
+          migrate                 Announce that the feed moved to a new URL.
+
+          See 'orgsocial help <subcommand>' for detailed help.
+
+        """
+
+    static let reactHelp = """
+        OVERVIEW: Append an emoji reaction to a post.
+
+        USAGE: orgsocial react --file <file> --to <post-url> --emoji <emoji>
+                               [--feed-url <url>]
+
+        OPTIONS:
+          -f, --file <file>       The social.org file to change.
+          --to <post-url>         The post reacted to, <feed URL>#<post ID>, copied
+                                  exactly.
+          --emoji <emoji>         One emoji, e.g. 👍.
+          --feed-url <url>        The URL the feed is published at, used to print post
+                                  URLs (default: $ORGSOCIAL_FEED_URL).
+          -h, --help              Show help information.
+
+        """
+
+    /// Every command path below the root.
+    static let commandPaths: [[String]] = [
+        ["show"], ["check"], ["init"], ["post"], ["reply"], ["react"], ["boost"], ["poll"], ["vote"], ["edit"],
+        ["delete"], ["pin"], ["follow"], ["unfollow"], ["group"], ["group", "join"], ["group", "leave"],
+        ["migrate"], ["help"],
+    ]
+
+    @Test func rootHelpIsPinned() {
+        let result = runCLI(["--help"])
+        #expect(result.status == 0)
+        #expect(result.output == Self.rootHelp)
+        #expect(result.error.isEmpty)
+    }
+
+    @Test func rootWithoutArgumentsAndShortFlagAndHelpCommandPrintRootHelp() {
+        #expect(runCLI([]).output == Self.rootHelp)
+        #expect(runCLI(["-h"]).output == Self.rootHelp)
+        #expect(runCLI(["help"]).output == Self.rootHelp)
+    }
+
+    @Test func subcommandHelpIsPinned() {
+        let result = runCLI(["react", "--help"])
+        #expect(result.status == 0)
+        #expect(result.output == Self.reactHelp)
+    }
+
+    @Test(arguments: commandPaths)
+    func everyCommandHasHelpInTheFixedLayout(path: [String]) {
+        let long = runCLI(path + ["--help"])
+        let short = runCLI(path + ["-h"])
+        let viaHelp = runCLI(["help"] + path)
+        #expect(long.status == 0)
+        #expect(long.error.isEmpty)
+        #expect(long.output.hasPrefix("OVERVIEW: "))
+        #expect(long.output.contains("\nUSAGE: orgsocial \(path.joined(separator: " "))"))
+        #expect(long.output.contains("\nOPTIONS:\n"))
+        #expect(long.output.contains("  -h, --help              Show help information.\n"))
+        #expect(short.output == long.output)
+        #expect(viaHelp.status == 0)
+        #expect(viaHelp.output == long.output)
+    }
+
+    @Test func helpWinsOverOtherArgumentsAndErrors() {
+        let result = runCLI(["post", "--bogus", "--help"])
+        #expect(result.status == 0)
+        #expect(result.output.hasPrefix("OVERVIEW: Append a post."))
+    }
+
+    @Test func helpAfterDoubleDashIsAnArgument() {
+        let result = runCLI(["show", "--", "--help"])
+        #expect(result.status == 1)
+        #expect(result.error.contains("Cannot read '--help'"))
+    }
+
+    @Test func groupHelpListsItsSubcommands() {
+        let result = runCLI(["group"])
+        #expect(result.status == 0)
+        #expect(result.output.contains("SUBCOMMANDS:\n  join                    Join a relay group.\n"))
+        #expect(result.output.contains("See 'orgsocial help group <subcommand>' for detailed help."))
+    }
+
+    /// A root-level command with every kind of option and argument.
+    private struct DemoCommand: ParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(
+                name: "demo", abstract: "Do a demo.", discussion: "A longer paragraph.",
+                arguments: [ArgumentDefinition(name: "files", help: "The files.", isRepeating: true)],
+                options: [
+                    .value("file", short: "f", help: "A file.", isRequired: true),
+                    .value("tag", help: "A tag; repeat for several.", isRepeatable: true),
+                    .value(
+                        "visibility", help: "Who sees it.", allowedValues: ["public", "mention"], defaultValue: "public"
+                    ),
+                    .flag("json", help: "Print JSON."),
+                ])
+        }
+        init(parsing arguments: ParsedArguments) throws {}
+        func run(in context: CommandContext) throws {}
+    }
+
+    @Test func helpGeneratorLaysOutEverySection() {
+        let help = HelpGenerator(command: DemoCommand.self, path: ["tool", "demo"]).help
+        #expect(
+            help == """
+                OVERVIEW: Do a demo.
+
+                A longer paragraph.
+
+                USAGE: tool demo --file <file> [--tag <tag> ...] [--visibility <visibility>]
+                                 [--json] <files> ...
+
+                ARGUMENTS:
+                  <files>                 The files.
+
+                OPTIONS:
+                  -f, --file <file>       A file.
+                  --tag <tag>             A tag; repeat for several.
+                  --visibility <visibility>
+                                          Who sees it. (values: public, mention; default:
+                                          public)
+                  --json                  Print JSON.
+                  -h, --help              Show help information.
+
+                """)
+    }
+
+    @Test func versionPrintsNameAndVersion() {
+        let result = runCLI(["--version"])
+        #expect(result.status == 0)
+        #expect(result.output == "orgsocial 0.1.0\n")
+    }
+
+    @Test func helpForUnknownCommandIsAUsageError() {
+        let result = runCLI(["help", "pots"])
+        #expect(result.status == 2)
+        #expect(result.error.hasPrefix("Error: Unknown command 'pots'. Did you mean 'post'?\n"))
+    }
+}

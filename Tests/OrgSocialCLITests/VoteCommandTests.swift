@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// `orgsocial vote`, checked against a poll of the same file when it can be found.
+struct VoteCommandTests {
+    /// A feed holding a poll `2026-01-02T03:04:05+0000` (closing a day later) and its URL.
+    private func feedWithPoll() throws -> (TemporaryFolder, String, String) {
+        let (folder, file) = try makeFeedFolder()
+        let result = runCLI([
+            "poll", "--file", file, "--question", "Tabs or spaces?", "--option", "Tabs", "--option", "Spaces",
+            "--feed-url",
+            testFeedURL,
+        ])
+        guard result.status == 0 else { throw TestSetupError(message: result.error) }
+        return (folder, file, result.output.trimmingCharacters(in: .newlines))
+    }
+
+    @Test func votesOnAPollOfTheSameFeed() throws {
+        let (folder, file, poll) = try feedWithPoll()
+        defer { folder.remove() }
+        let result = runCLI([
+            "vote", "--file", file, "--poll", poll, "--option", "Tabs", "--text", "Always.", "--feed-url", testFeedURL,
+        ])
+        #expect(result.status == 0)
+        #expect(result.output == "\(testFeedURL)#2026-01-02T03:04:06+0000\n")
+        #expect(
+            try folder.text("social.org").hasSuffix(
+                ":PROPERTIES:\n:CLIENT: orgsocial\n:REPLY_TO: \(poll)\n:POLL_OPTION: Tabs\n:END:\n\nAlways.\n"))
+    }
+
+    @Test func rejectsAnUnknownOptionOrAClosedPoll() throws {
+        let (folder, file, poll) = try feedWithPoll()
+        defer { folder.remove() }
+        let before = try folder.bytes("social.org")
+        let unknown = runCLI(["vote", "--file", file, "--poll", poll, "--option", "Emacs", "--feed-url", testFeedURL])
+        #expect(unknown.status == 1)
+        #expect(unknown.error == "Error: Invalid poll option 'Emacs': the poll's options are: 'Tabs', 'Spaces'.\n")
+        // Without a feed URL the poll is still found in the same file by its ID.
+        #expect(runCLI(["vote", "--file", file, "--poll", poll, "--option", "Emacs"]).status == 1)
+        var later = testEnvironment
+        later["ORGSOCIAL_NOW"] = "2026-02-01T00:00:00+0000"
+        let closed = runCLI(
+            ["vote", "--file", file, "--poll", poll, "--option", "Tabs", "--feed-url", testFeedURL], environment: later)
+        #expect(closed.status == 1)
+        #expect(closed.error.contains("the poll closed at 2026-01-03T03:04:05+0000"))
+        let missing = runCLI([
+            "vote", "--file", file, "--poll", "\(testFeedURL)#2020-01-01T00:00:00+0000", "--option", "Tabs",
+            "--feed-url", testFeedURL,
+        ])
+        #expect(missing.status == 1)
+        #expect(missing.error.hasPrefix("Error: No post with the ID '2020-01-01T00:00:00+0000' in this feed."))
+        #expect(try folder.bytes("social.org") == before)
+    }
+
+    @Test func votesOnAnotherFeedsPollWithoutChecking() throws {
+        let (folder, file) = try makeFeedFolder()
+        defer { folder.remove() }
+        let poll = "https://bob.example.org/social.org#2026-01-01T09:00:00+0100"
+        let result = runCLI(["vote", "--file", file, "--poll", poll, "--option", "Emacs"])
+        #expect(result.status == 0)
+        #expect(try folder.text("social.org").hasSuffix(":REPLY_TO: \(poll)\n:POLL_OPTION: Emacs\n:END:\n"))
+        #expect(runCLI(["show", file]).output.contains("vote  'Emacs' on \(poll)"))
+    }
+
+    @Test func refusesToVoteOnAPostThatIsNotAPoll() throws {
+        let (folder, file) = try makeFeedFolder()
+        defer { folder.remove() }
+        _ = runCLI(["post", "--file", file, "--text", "not a poll"])
+        let result = runCLI([
+            "vote", "--file", file, "--poll", "\(testFeedURL)#2026-01-02T03:04:05+0000", "--option", "x", "--feed-url",
+            testFeedURL,
+        ])
+        #expect(result.status == 1)
+        #expect(result.error.hasPrefix("Error: The post '2026-01-02T03:04:05+0000' is not a poll"))
+    }
+}
