@@ -116,7 +116,7 @@ extension Feed {
     /// `change` receives the post as a ``PostDraft``. Only what differs is rewritten: a changed property
     /// value replaces that value, a new property is added before `:END:`, a removed one loses its line, a
     /// new body replaces the body. A post whose drawer is not right under its headline is rewritten in the
-    /// canonical layout.
+    /// canonical layout (a title in its headline is kept).
     /// - Parameters:
     ///   - id: the post's ID, exactly as written.
     ///   - change: edits the draft.
@@ -129,11 +129,14 @@ extension Feed {
         try change(&new)
         guard new != old else { return }
         let layout = post.layout
-        let canonicalLayout = (layout.drawer.map { $0.isDirectlyAfterHeadline && $0.isClosed } ?? true)
+        // Without a drawer, a body line `:PROPERTIES:` would be read as the post's drawer: write one first.
+        let canonicalLayout =
+            (layout.drawer.map { $0.isDirectlyAfterHeadline && $0.isClosed } ?? !Self.opensDrawer(new.escapedBody))
             && layout.bodySegments.count <= 1
         guard canonicalLayout else {
             self = applying([
-                ByteEdit(range: layout.start..<layout.contentEnd, replacement: encoded(new.render(id: id)))
+                ByteEdit(
+                    range: layout.start..<layout.contentEnd, replacement: encoded(rewritten(post, as: new, id: id)))
             ])
             return
         }
@@ -142,6 +145,24 @@ extension Feed {
             edits.append(bodyEdit(post: post, body: new.escapedBody))
         }
         self = applying(edits)
+    }
+
+    /// Whether a line of `body` is `:PROPERTIES:`, which opens a drawer in a post that has none.
+    private static func opensDrawer(_ body: String) -> Bool {
+        body.split(separator: "\n").contains { $0.trimmingSpacesAndTabs().uppercased() == ":PROPERTIES:" }
+    }
+
+    /// `draft` in the canonical layout under the post's own headline when that headline holds a title, so
+    /// the title survives the rewrite (spec §15 case 4); an ID that was only in the drawer stays there.
+    private func rewritten(_ post: Post, as draft: PostDraft, id: String) -> String {
+        let rendered = draft.render(id: id)
+        let renderedHead = "** \(id)\n:PROPERTIES:\n"
+        guard post.headlineText != nil, rendered.hasPrefix(renderedHead) else { return rendered }
+        let headlineBytes = post.source[post.layout.start..<post.layout.headlineContentEnd]
+        let headline = String(decoding: headlineBytes, as: UTF8.self)
+        let idInHeadline = headline.drop { $0 == "*" }.tokens().first == id
+        return headline + "\n:PROPERTIES:\n" + (idInHeadline ? "" : ":ID: \(id)\n")
+            + rendered.dropFirst(renderedHead.count)
     }
 
     /// Replaces a post's body, keeping its ID and properties.

@@ -426,7 +426,16 @@ private struct ParseRun {
     /// Header ID wins over `:ID:` unless only the drawer's is valid (spec §4.2, §15 case 3).
     mutating func resolveID(_ post: PostBuilder) -> String? {
         let drawerIndex = post.properties.firstIndex { !$0.value.isEmpty && $0.hasName("ID") }
-        let drawerID = drawerIndex.map { post.properties[$0].value }
+        var drawerID = drawerIndex.map { post.properties[$0].value }
+        // An Org UUID in `:ID:` (from org-id) is not a timestamp, hence not a post ID (spec §15 case 45).
+        if let uuid = drawerID, let index = drawerIndex, isUUID(uuid) {
+            drawerID = nil
+            if post.headlineID == nil {
+                let property = post.properties[index]
+                diagnostics.append(invalidIDDiagnostic(uuid, line: property.line, column: property.valueColumn))
+                return nil
+            }
+        }
         var chosen: String?
         var column = 1
         var line = post.line
