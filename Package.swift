@@ -31,5 +31,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "OrgSocialCLITests", dependencies: ["OrgSocialCLI", "OrgSocial"], swiftSettings: strictSettings),
+        // libmicrohttpd, as a C module: a modulemap and a shim.h. Only HTTPServer imports it.
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // HTTP server: pure-Swift request, response, responder and router, plus the libmicrohttpd adapter.
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strictSettings),
+        // OpenSSL 3 libcrypto, as a C module. Only Crypto imports it.
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // SHA-256, HMAC-SHA-256, secure random bytes and constant-time comparison over libcrypto.
+        .target(name: "Crypto", dependencies: ["CLibCrypto"], swiftSettings: strictSettings),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Crypto"], swiftSettings: strictSettings),
+        .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strictSettings),
     ]
 )

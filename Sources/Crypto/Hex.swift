@@ -1,0 +1,45 @@
+/// Lowercase hexadecimal encoding of byte strings, as used for digests and tokens.
+package enum Hex {
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    /// Encodes `bytes` as lowercase hexadecimal, two digits per byte.
+    ///
+    /// - Parameter bytes: The bytes to encode.
+    /// - Returns: A string of `2 * bytes.count` characters from `0-9a-f`.
+    package static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.underestimatedCount * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Decodes hexadecimal text (either case) into bytes.
+    ///
+    /// - Parameter text: An even number of hexadecimal digits, with nothing else around them.
+    /// - Returns: The bytes, or `nil` if `text` has an odd length or a character that is not a hex digit.
+    package static func decode(_ text: some StringProtocol) -> [UInt8]? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count.isMultiple(of: 2) else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count / 2)
+        var index = 0
+        while index < utf8.count {
+            guard let high = value(of: utf8[index]), let low = value(of: utf8[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
+
+    private static func value(of digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import Synchronization
+
+/// The state libmicrohttpd's callbacks reach through their `void *` context: the responder, the
+/// configuration, and the bookkeeping `HTTPDaemon.stop` needs (requests in flight, connection threads
+/// waiting on handlers, open streams).
+///
+/// ``HTTPDaemon`` owns it and passes it unretained to the daemon, which it always stops before
+/// releasing it.
+final class DaemonCore: Sendable {
+    /// How far shutdown has gone.
+    enum Phase: Sendable {
+        /// Serving normally.
+        case running
+        /// Not accepting connections; requests in flight may finish, responses close their connection.
+        case draining
+        /// Giving up: waiting threads are released, streams cut, new requests refused.
+        case closing
+    }
+
+    private struct State: Sendable {
+        var phase = Phase.running
+        var requestsInFlight = 0
+        var waitingSlots: [ObjectIdentifier: ResponseSlot] = [:]
+        var streams: [ObjectIdentifier: StreamChannel] = [:]
+        var lastLogMessage: String?
+    }
+
+    let responder: any HTTPResponder
+    let configuration: HTTPDaemon.Configuration
+    private let log: (@Sendable (String) -> Void)?
+    private let state = Mutex(State())
+
+    init(responder: any HTTPResponder, configuration: HTTPDaemon.Configuration, log: (@Sendable (String) -> Void)?) {
+        self.responder = responder
+        self.configuration = configuration
+        self.log = log
+    }
+
+    // MARK: - Logging
+
+    /// Passes a message to the log closure and remembers it for start-up errors.
+    func record(_ message: String) {
+        state.withLock { $0.lastLogMessage = message }
+        log?(message)
+    }
+
+    /// The most recent message libmicrohttpd or the adapter logged.
+    var lastLogMessage: String? {
+        state.withLock(\.lastLogMessage)
+    }
+
+    // MARK: - Requests in flight
+
+    var phase: Phase {
+        state.withLock(\.phase)
+    }
+
+    /// The number of requests whose handling began and whose response is not yet fully sent.
+    var requestsInFlight: Int {
+        state.withLock(\.requestsInFlight)
+    }
+
+    func requestStarted() {
+        state.withLock { $0.requestsInFlight += 1 }
+    }
+
+    func requestCompleted() {
+        state.withLock { $0.requestsInFlight -= 1 }
+    }
+
+    /// Registers a connection thread about to block on `slot`. Returns `false` once the server is
+    /// closing, in which case the caller must not block.
+    func register(_ slot: ResponseSlot) -> Bool {
+        state.withLock { state in
+            guard state.phase != .closing else { return false }
+            state.waitingSlots[ObjectIdentifier(slot)] = slot
+            return true
+        }
+    }
+
+    func unregister(_ slot: ResponseSlot) {
+        _ = state.withLock { $0.waitingSlots.removeValue(forKey: ObjectIdentifier(slot)) }
+    }
+
+    /// Registers an open stream so that stopping can close it. Returns the closure to apply at once if
+    /// the server is already stopping.
+    func register(_ stream: StreamChannel) -> StreamChannel.Closure? {
+        state.withLock { state in
+            switch state.phase {
+            case .running:
+                state.streams[ObjectIdentifier(stream)] = stream
+                return nil
+            case .draining:
+                return .serverStopping
+            case .closing:
+                return .clientGone
+            }
+        }
+    }
+
+    func unregister(_ stream: StreamChannel) {
+        _ = state.withLock { $0.streams.removeValue(forKey: ObjectIdentifier(stream)) }
+    }
+
+    // MARK: - Shutdown
+
+    /// Enters `.draining` and ends every open stream gracefully.
+    func beginDraining() {
+        let streams = state.withLock { state -> [StreamChannel] in
+            if state.phase == .running {
+                state.phase = .draining
+            }
+            return Array(state.streams.values)
+        }
+        for stream in streams {
+            stream.close(.serverStopping)
+        }
+    }
+
+    /// Enters `.closing`: wakes every thread waiting on a handler (it then drops its connection) and cuts
+    /// every open stream, so that `MHD_stop_daemon` can join the connection threads.
+    func close() {
+        let (slots, streams) = state.withLock { state -> ([ResponseSlot], [StreamChannel]) in
+            state.phase = .closing
+            defer {
+                state.waitingSlots = [:]
+                state.streams = [:]
+            }
+            return (Array(state.waitingSlots.values), Array(state.streams.values))
+        }
+        for slot in slots {
+            slot.abandon()
+        }
+        for stream in streams {
+            stream.close(.clientGone)
+        }
+    }
+}

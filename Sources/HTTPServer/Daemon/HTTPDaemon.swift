@@ -1,0 +1,248 @@
+internal import CMicroHTTPD
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An HTTP/1.1 server: the one adapter between libmicrohttpd and an ``HTTPResponder``.
+///
+/// ```swift
+/// var router = Router()
+/// router.get("/healthz") { _ in .text("ok") }
+/// let server = try HTTPDaemon(configuration: .init(host: "127.0.0.1", port: 0), responder: router)
+/// print("listening on port \(server.port)")
+/// // ...
+/// await server.stop()
+/// ```
+///
+/// ## Threading model
+///
+/// The daemon runs with `MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION` (with
+/// `poll(2)`): one libmicrohttpd thread accepts connections and every connection gets its own thread.
+/// When a request is complete, its connection thread starts a `Task` that runs the responder on the
+/// Swift concurrency pool and blocks on a semaphore until the response arrives, then queues it.
+///
+/// This model was chosen over `MHD_ALLOW_SUSPEND_RESUME` with a single polling thread because:
+/// - libmicrohttpd's callbacks are synchronous and must queue a response before they return. Blocking is
+///   only safe on a thread we don't share: here it is the connection's own thread, never a thread of
+///   the Swift pool, so a slow handler delays only its own connection and cannot starve other tasks.
+/// - Streams stay simple. A Server-Sent Events body is pulled by the content-reader callback, which may
+///   block until the producer writes (returning 0 is forbidden in internal-thread modes) while also
+///   watching the client socket, so a disconnect cancels the producer at once.
+/// - Suspended connections must all be resumed before `MHD_stop_daemon`, and are not watched for
+///   disconnects or timeouts, which makes shutdown and slow-client handling harder to get right.
+///
+/// The cost is a thread per open connection (about 200 for 200 clients, with the system's default
+/// stack reserved but mostly untouched). ``Configuration/connectionLimit`` bounds it. A semaphore (and
+/// small `Mutex`es) are used in this bridging layer only, where C threads meet Swift tasks.
+///
+/// ## Limits
+///
+/// Request bodies are read in full before the responder runs and are capped by
+/// ``Configuration/maximumBodyBytes`` (413). Headers are capped by libmicrohttpd's per-connection memory
+/// (431). The `Date` header is added by libmicrohttpd; `Content-Length` is derived from byte bodies.
+///
+/// ## Stopping
+///
+/// ``stop(gracePeriod:)`` is graceful and idempotent. If the object is released without it, `deinit`
+/// stops the daemon at once, dropping requests in flight.
+package final class HTTPDaemon: Sendable {
+    private enum Lifecycle: Sendable {
+        case running
+        case stopping
+        case stopped
+    }
+
+    /// The configuration the server was started with.
+    package let configuration: Configuration
+    /// The port the server listens on; useful when ``Configuration/port`` was 0.
+    package let port: Int
+
+    private let core: DaemonCore
+    private let socket: ListeningSocket
+    private let daemon: DaemonHandle
+    private let lifecycle = Mutex(Lifecycle.running)
+
+    /// Binds the address and starts serving `responder` on libmicrohttpd's threads.
+    ///
+    /// - Parameters:
+    ///   - configuration: The address and limits.
+    ///   - responder: Answers every request; called concurrently from many tasks.
+    ///   - log: Receives libmicrohttpd's diagnostics and the adapter's own (dropped headers, oversized
+    ///     bodies), one line each; `nil` discards them. Called from libmicrohttpd's threads.
+    /// - Throws: `HTTPServerError`: `.invalidPort`, `.invalidHost`, `.addressInUse` (the port is taken),
+    ///   `.permissionDenied`, `.addressNotAvailable`, `.socketFailure` or `.daemonStartFailed`.
+    package init(
+        configuration: Configuration,
+        responder: some HTTPResponder,
+        log: (@Sendable (String) -> Void)? = nil
+    ) throws(HTTPServerError) {
+        guard (0...65535).contains(configuration.port) else { throw .invalidPort(configuration.port) }
+        let socket = try ListeningSocket(
+            host: configuration.host,
+            port: configuration.port,
+            backlog: configuration.listenBacklog
+        )
+        let core = DaemonCore(responder: responder, configuration: configuration, log: log)
+        guard let daemonSocket = socket.duplicate() else {
+            throw .socketFailure(
+                host: configuration.host,
+                port: configuration.port,
+                operation: "fcntl(F_DUPFD_CLOEXEC)",
+                message: String(cString: strerror(errno))
+            )
+        }
+        // If libmicrohttpd refuses to start, `daemonSocket` may or may not have been closed by it; it is
+        // left alone rather than risk closing a descriptor another thread has reused.
+        guard
+            let daemon = DaemonHandle(
+                flags: Self.flags(ipv6: socket.isIPv6),
+                context: core,
+                options: Self.options(configuration, listenSocket: daemonSocket, context: core)
+            )
+        else {
+            throw .daemonStartFailed(
+                host: configuration.host,
+                port: configuration.port,
+                reason: core.lastLogMessage ?? "libmicrohttpd did not start"
+            )
+        }
+        self.configuration = configuration
+        self.core = core
+        self.socket = socket
+        self.daemon = daemon
+        self.port = daemon.boundPort != 0 ? daemon.boundPort : (socket.boundPort ?? configuration.port)
+    }
+
+    deinit {
+        // Without a graceful stop, release every thread blocked in a callback, then stop the daemon.
+        daemon.quiesce()
+        socket.shutdownListening()
+        core.close()
+        daemon.stop()
+    }
+
+    /// Whether the server is still serving (``stop(gracePeriod:)`` has not been called).
+    package var isRunning: Bool {
+        lifecycle.withLock { $0 == .running }
+    }
+
+    /// Stops the server gracefully.
+    ///
+    /// 1. The listening socket is shut at once: new connections are refused.
+    /// 2. Requests in flight get up to `gracePeriod` to finish and send their responses, which carry
+    ///    `Connection: close`. Streamed bodies (Server-Sent Events) are ended right away: their producers
+    ///    are cancelled and what they already wrote is sent.
+    /// 3. Connection threads still waiting on a handler are released and their connections dropped
+    ///    (the handler's task is cancelled), and the daemon is stopped.
+    ///
+    /// Calling it again, even concurrently, waits for the first call to finish. If the calling task is
+    /// cancelled, the grace period is cut short.
+    ///
+    /// - Parameter gracePeriod: How long requests in flight may take to finish.
+    package func stop(gracePeriod: Duration = .seconds(10)) async {
+        let isFirstCall = lifecycle.withLock { lifecycle in
+            guard lifecycle == .running else { return false }
+            lifecycle = .stopping
+            return true
+        }
+        guard isFirstCall else {
+            while lifecycle.withLock({ $0 != .stopped }) {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+            return
+        }
+        core.beginDraining()
+        daemon.quiesce()
+        socket.shutdownListening()
+        let deadline = ContinuousClock.now + gracePeriod
+        while core.requestsInFlight > 0, ContinuousClock.now < deadline, !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        core.close()
+        daemon.stop()
+        lifecycle.withLock { $0 = .stopped }
+    }
+
+    // MARK: - Daemon options
+
+    private static func flags(ipv6: Bool) -> UInt32 {
+        var flags =
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue
+            | MHD_USE_POLL.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+        if ipv6 {
+            flags |= MHD_USE_IPv6.rawValue
+        }
+        return flags
+    }
+
+    private static func options(
+        _ configuration: Configuration,
+        listenSocket: Int32,
+        context: DaemonCore
+    ) -> [MHD_OptionItem] {
+        let opaqueContext = Unmanaged.passUnretained(context).toOpaque()
+        var options = [
+            // The logger comes first so that messages from start-up reach it too.
+            cmhd_option_external_logger(
+                { context, format, arguments in
+                    guard let context, let format, let arguments else { return }
+                    var buffer = [CChar](repeating: 0, count: 1024)
+                    _ = vsnprintf(&buffer, buffer.count, format, arguments)
+                    let line = String(nulTerminated: buffer).trimmingSuffix { $0.isNewline }
+                    Unmanaged<DaemonCore>.fromOpaque(context).takeUnretainedValue().record(line)
+                },
+                opaqueContext
+            ),
+            cmhd_option_uri_log(
+                { _, uri, _ in
+                    let target = uri.map { String(cString: $0) } ?? "/"
+                    return Unmanaged.passRetained(Exchange(target: target)).toOpaque()
+                },
+                opaqueContext
+            ),
+            cmhd_option_notify_completed(
+                { context, _, exchangeSlot, _ in
+                    guard let context, let exchangeSlot, let raw = exchangeSlot.pointee else { return }
+                    exchangeSlot.pointee = nil
+                    let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeRetainedValue()
+                    if exchange.isCountedInFlight {
+                        Unmanaged<DaemonCore>.fromOpaque(context).takeUnretainedValue().requestCompleted()
+                    }
+                },
+                opaqueContext
+            ),
+            option(.LISTEN_SOCKET, Int(listenSocket)),
+            option(.CONNECTION_MEMORY_LIMIT, configuration.connectionMemoryLimit),
+            option(.CONNECTION_LIMIT, configuration.connectionLimit),
+            option(.CONNECTION_TIMEOUT, configuration.connectionTimeoutSeconds),
+        ]
+        if let perAddress = configuration.connectionsPerAddressLimit {
+            options.append(option(.PER_IP_CONNECTION_LIMIT, perAddress))
+        }
+        options.append(option(.END, 0))
+        return options
+    }
+
+    /// An option that takes one integer argument.
+    private static func option(_ option: MHD_OPTION, _ value: Int) -> MHD_OptionItem {
+        MHD_OptionItem(option: option, value: value, ptr_value: nil)
+    }
+}
+
+extension String {
+    /// Decodes the UTF-8 text before the first NUL of a C buffer.
+    init(nulTerminated buffer: [CChar]) {
+        self.init(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// This string without the trailing characters that match `predicate`.
+    fileprivate func trimmingSuffix(while predicate: (Character) -> Bool) -> String {
+        var result = self
+        while let last = result.last, predicate(last) {
+            result.removeLast()
+        }
+        return result
+    }
+}

@@ -1,0 +1,77 @@
+/// An HTTP request as the responder sees it: pure Swift, with the body already read in full.
+///
+/// The adapter builds it from libmicrohttpd's callbacks; tests can build one directly and hand it to a
+/// responder without a socket.
+///
+/// ```swift
+/// let request = HTTPRequest(method: .get, target: "/feeds/?feed=https%3A%2F%2Fa.example%2Fsocial.org")
+/// request.path                // "/feeds/"
+/// request.queryValue("feed")  // "https://a.example/social.org"
+/// ```
+package struct HTTPRequest: Sendable, Equatable {
+    /// The request method.
+    package let method: HTTPMethod
+    /// The request target exactly as sent on the request line, for example `"/a%20b?x=1"`.
+    package let target: String
+    /// The target's path, percent-decoded (`"/a b"`). `%2F` decodes to `/`; use `pathSegments` to
+    /// tell an encoded slash from a separator.
+    package let path: String
+    /// The path split on `/`, each segment percent-decoded, without the leading empty segment:
+    /// `/feeds/` gives `["feeds", ""]` and `/` gives `[""]`.
+    package let pathSegments: [String]
+    /// The query's `name=value` pairs, percent-decoded (`+` as a space), in order.
+    package let queryItems: [HTTPQueryItem]
+    /// The header fields, in the order received.
+    package var headers: HTTPHeaders
+    /// The request body; empty if there was none.
+    package var body: [UInt8]
+    /// The client's IP address as text (`"127.0.0.1"`, `"::1"`), or `""` if unknown.
+    package let remoteAddress: String
+    /// Values captured by the route pattern (`:name` segments, `*` for a trailing wildcard).
+    /// The router fills these in before it calls a route's handler.
+    package var pathParameters: [String: String]
+
+    /// Creates a request, parsing the path and query from `target`.
+    ///
+    /// - Parameters:
+    ///   - method: The request method.
+    ///   - target: The request target in origin form (`/path?query`) or absolute form
+    ///     (`http://host/path?query`).
+    ///   - headers: The header fields.
+    ///   - body: The body bytes.
+    ///   - remoteAddress: The client's IP address as text.
+    package init(
+        method: HTTPMethod,
+        target: String,
+        headers: HTTPHeaders = [:],
+        body: [UInt8] = [],
+        remoteAddress: String = ""
+    ) {
+        let parts = RequestTarget(target)
+        self.method = method
+        self.target = target
+        self.path = parts.path
+        self.pathSegments = parts.pathSegments
+        self.queryItems = parts.queryItems
+        self.headers = headers
+        self.body = body
+        self.remoteAddress = remoteAddress
+        self.pathParameters = [:]
+    }
+
+    /// The value of the first query item called `name`, or `nil` if there is none.
+    ///
+    /// - Parameter name: The decoded item name, compared exactly.
+    /// - Returns: The decoded value.
+    package func queryValue(_ name: String) -> String? {
+        queryItems.first { $0.name == name }?.value
+    }
+
+    /// Every value of the query items called `name`, in order.
+    ///
+    /// - Parameter name: The decoded item name, compared exactly.
+    /// - Returns: The decoded values; empty if there is none.
+    package func queryValues(_ name: String) -> [String] {
+        queryItems.filter { $0.name == name }.map(\.value)
+    }
+}
