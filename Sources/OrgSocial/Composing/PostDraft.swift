@@ -294,13 +294,14 @@ extension PostDraft {
     ///   - text: the body; must not be blank.
     ///   - language: optional language code.
     ///   - tags: optional tags.
+    ///   - mood: optional mood.
     /// - Throws: ``OrgSocialError/invalidInput(field:value:reason:)``.
     public static func groupPost(
-        in group: GroupReference, text: String, language: String? = nil, tags: [String] = []
+        in group: GroupReference, text: String, language: String? = nil, tags: [String] = [], mood: String? = nil
     ) throws -> PostDraft {
         var draft = PostDraft(body: try Check.text(text, field: "group post text"))
         draft.group = try Check.group(group)
-        try draft.applyCommon(language: language, tags: tags, mood: nil, visibility: .public)
+        try draft.applyCommon(language: language, tags: tags, mood: mood, visibility: .public)
         return draft
     }
 

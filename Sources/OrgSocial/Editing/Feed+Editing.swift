@@ -192,21 +192,30 @@ extension Feed {
         }
         let value = try value.map { try Check.singleLine($0.trimmingSpacesAndTabs(), field: upper) }
         try updatePost(id: id) { draft in
-            draft.setRawProperty(upper, value: value)
+            try draft.setRawProperty(upper, value: value)
         }
     }
 
     /// Removes a post (its bytes and the blank line that separated it from the previous one).
     /// - Parameter id: the post's ID.
     /// - Throws: ``OrgSocialError/postNotFound(id:)``.
+    ///
+    /// When `#+PINNED` names the deleted post (and no other post keeps that ID), the pin is removed too.
     public mutating func deletePost(id: String) throws {
         let index = try postIndex(id: id)
         let post = posts[index]
+        var edits: [ByteEdit]
         if index > 0, posts[index - 1].layout.end == post.layout.start {
-            self = applying([removal(posts[index - 1].layout.contentEnd..<post.layout.contentEnd)])
+            edits = [removal(posts[index - 1].layout.contentEnd..<post.layout.contentEnd)]
         } else {
-            self = applying([removal(post.layout.start..<post.layout.end)])
+            edits = [removal(post.layout.start..<post.layout.end)]
         }
+        if profile.pinned == id, posts.filter({ $0.id == id }).count == 1 {
+            edits += profile.keywords.indices.filter { profile.keywords[$0].hasName("PINNED") }.map {
+                removal(profile.locations[$0].lineStart..<profile.locations[$0].lineEnd)
+            }
+        }
+        self = applying(edits)
     }
 
     // MARK: Property and body edits
@@ -259,20 +268,29 @@ extension Feed {
 
 extension PostDraft {
     /// Sets a property by name, on the typed field when it is a known one.
-    mutating func setRawProperty(_ upper: String, value: String?) {
+    /// - Throws: ``OrgSocialError/invalidInput(field:value:reason:)`` when a known property's value does not
+    ///   have its form (a reference without `#`, a group without a relay URL, …), rather than dropping it.
+    mutating func setRawProperty(_ upper: String, value: String?) throws {
         let value = (value?.isEmpty ?? true) ? nil : value
+        func typed<T>(_ parse: (String) -> T?, _ form: String) throws -> T? {
+            guard let value else { return nil }
+            guard let parsed = parse(value) else {
+                throw OrgSocialError.invalidInput(field: ":\(upper):", value: value, reason: "it must be \(form).")
+            }
+            return parsed
+        }
         switch upper {
         case "LANG": language = value
         case "TAGS": tags = value?.tokens() ?? []
         case "CLIENT": client = value
-        case "REPLY_TO": replyTo = value.flatMap(PostReference.init(parsing:))
-        case "INCLUDE": include = value.flatMap(PostReference.init(parsing:))
+        case "REPLY_TO": replyTo = try typed(PostReference.init(parsing:), "<feed URL>#<post ID>")
+        case "INCLUDE": include = try typed(PostReference.init(parsing:), "<feed URL>#<post ID>")
         case "POLL_END": pollEnd = value
         case "POLL_OPTION": pollOption = value
-        case "GROUP": group = value.flatMap(GroupReference.init(parsing:))
+        case "GROUP": group = try typed(GroupReference.init(parsing:), "<group name> <relay URL>")
         case "VISIBILITY": visibility = value.map(Visibility.init(rawValue:))
-        case "MIGRATION": migration = value.flatMap(Migration.init(parsing:))
-        case "BOT": bot = value.flatMap(BotPayload.init(parsing:))
+        case "MIGRATION": migration = try typed(Migration.init(parsing:), "<old feed URL> <new feed URL>")
+        case "BOT": bot = try typed(BotPayload.init(parsing:), "<type> [parameter …]")
         case "MOOD": mood = value
         default:
             if let index = extraProperties.firstIndex(where: { $0.hasName(upper) }) {
