@@ -12,7 +12,7 @@ import Foundation
 /// failures into messages and exit codes (see docs/STYLE.md, house rule 17).
 ///
 /// ```swift
-/// let status = CLI.run(["check", "social.org"], context: .process())
+/// let status = await CLI.run(["check", "social.org"], context: .process())
 /// ```
 package enum CLI {
     /// The tool's name, as shown in usage lines.
@@ -21,8 +21,8 @@ package enum CLI {
     package static let version = "0.1.0"
 
     /// Runs the tool in the real process and exits with its status. `main.swift` calls this.
-    package static func main() -> Never {
-        let status = run(Array(CommandLine.arguments.dropFirst()), context: .process())
+    package static func main() async -> Never {
+        let status = await run(Array(CommandLine.arguments.dropFirst()), context: .process())
         exit(status)
     }
 
@@ -33,7 +33,7 @@ package enum CLI {
     ///   - arguments: the command-line tokens after `orgsocial`.
     ///   - context: the streams, environment and clock to use.
     /// - Returns: the exit code.
-    package static func run(_ arguments: [String], context: CommandContext) -> Int32 {
+    package static func run(_ arguments: [String], context: CommandContext) async -> Int32 {
         var path = [name]
         var command: any ParsableCommand.Type = RootCommand.self
         var rest = arguments[...]
@@ -84,7 +84,7 @@ package enum CLI {
             return 0
         }
 
-        return command.execute(tokens: tokens, path: path, context: context)
+        return await command.execute(tokens: tokens, path: path, context: context)
     }
 
     /// Prints `Error: …`, the usage line and where to find help, on standard error; returns 2.
@@ -114,7 +114,7 @@ package enum CLI {
 
 extension ParsableCommand {
     /// Parses, validates and runs one command; returns the exit code.
-    static func execute(tokens: [String], path: [String], context: CommandContext) -> Int32 {
+    static func execute(tokens: [String], path: [String], context: CommandContext) async -> Int32 {
         let type = Self.self
         // Parse and validate: failures are usage errors.
         let command: Self
@@ -130,7 +130,7 @@ extension ParsableCommand {
 
         // Run: failures are runtime errors.
         do {
-            try command.run(in: context)
+            try await command.run(in: context)
             return 0
         } catch let error as CLIError where error.isUsageError {
             return CLI.reportUsageError(error, command: type, path: path, context: context)

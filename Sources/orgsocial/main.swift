@@ -1,4 +1,4 @@
 import OrgSocialCLI
 
 // Everything lives in OrgSocialCLI so that tests can run commands in process.
-CLI.main()
+await CLI.main()

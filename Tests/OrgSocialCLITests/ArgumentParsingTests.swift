@@ -66,8 +66,8 @@ struct ArgumentParsingTests {
         #expect(NameSuggester.suggestion(for: "--x", among: ["--tag"]) == nil)
     }
 
-    @Test func unknownCommandSuggestsAndExitsWithTwo() {
-        let result = runCLI(["pots"])
+    @Test func unknownCommandSuggestsAndExitsWithTwo() async {
+        let result = await runCLI(["pots"])
         #expect(result.status == 2)
         #expect(result.output.isEmpty)
         #expect(
@@ -79,8 +79,8 @@ struct ArgumentParsingTests {
                 """)
     }
 
-    @Test func unknownOptionQuotesTheTokenAndShowsUsage() {
-        let result = runCLI(["follow", "--file", "x.org", "--foo", "https://bob.example.org/social.org"])
+    @Test func unknownOptionQuotesTheTokenAndShowsUsage() async {
+        let result = await runCLI(["follow", "--file", "x.org", "--foo", "https://bob.example.org/social.org"])
         #expect(result.status == 2)
         #expect(
             result.error == """
@@ -91,34 +91,34 @@ struct ArgumentParsingTests {
                 """)
     }
 
-    @Test func unknownRootOptionAndNestedUnknownCommand() {
-        let root = runCLI(["--verison"])
+    @Test func unknownRootOptionAndNestedUnknownCommand() async {
+        let root = await runCLI(["--verison"])
         #expect(root.status == 2)
         #expect(root.error.hasPrefix("Error: Unknown option '--verison'. Did you mean '--version'?\n"))
-        let nested = runCLI(["group", "jion"])
+        let nested = await runCLI(["group", "jion"])
         #expect(nested.status == 2)
         #expect(nested.error.hasPrefix("Error: Unknown command 'jion'. Did you mean 'join'?\n"))
         #expect(nested.error.contains("See 'orgsocial group --help' for more information."))
     }
 
-    @Test func missingRequiredOptionExitsWithTwo() {
-        let result = runCLI(["post", "--text", "hi"])
+    @Test func missingRequiredOptionExitsWithTwo() async {
+        let result = await runCLI(["post", "--text", "hi"])
         #expect(result.status == 2)
         #expect(result.error.hasPrefix("Error: Missing expected argument '--file <file>'\nUsage: orgsocial post "))
         #expect(result.error.hasSuffix("  See 'orgsocial post --help' for more information.\n"))
     }
 
-    @Test func missingArgumentAndExtraArgumentExitWithTwo() {
-        let missing = runCLI(["show"])
+    @Test func missingArgumentAndExtraArgumentExitWithTwo() async {
+        let missing = await runCLI(["show"])
         #expect(missing.status == 2)
         #expect(missing.error.hasPrefix("Error: Missing expected argument '<file>'\n"))
-        let extra = runCLI(["show", "a.org", "b.org"])
+        let extra = await runCLI(["show", "a.org", "b.org"])
         #expect(extra.status == 2)
         #expect(extra.error.hasPrefix("Error: Unexpected argument 'b.org'\n"))
     }
 
-    @Test func invalidAllowedValueExitsWithTwo() {
-        let result = runCLI(["post", "--file", "x.org", "--text", "hi", "--visibility", "private"])
+    @Test func invalidAllowedValueExitsWithTwo() async {
+        let result = await runCLI(["post", "--file", "x.org", "--text", "hi", "--visibility", "private"])
         #expect(result.status == 2)
         #expect(
             result.error.hasPrefix(
@@ -126,11 +126,11 @@ struct ArgumentParsingTests {
             ))
     }
 
-    @Test func validationErrorsExitWithTwo() {
-        let both = runCLI(["show", "--json", "--org", "x.org"])
+    @Test func validationErrorsExitWithTwo() async {
+        let both = await runCLI(["show", "--json", "--org", "x.org"])
         #expect(both.status == 2)
         #expect(both.error.hasPrefix("Error: Please choose one output: '--json' or '--org', not both.\n"))
-        let poll = runCLI([
+        let poll = await runCLI([
             "poll", "--file", "x.org", "--question", "Q?", "--option", "A", "--option", "B", "--ends-in", "1d",
             "--ends-at", "2026-02-01T00:00:00+0000",
         ])

@@ -16,11 +16,11 @@ struct AtomicFileTests {
         #expect(try folder.fileNames() == ["social.org"])
     }
 
-    @Test func commandsKeepTheFilePermissions() throws {
-        let (folder, file) = try makeFeedFolder()
+    @Test func commandsKeepTheFilePermissions() async throws {
+        let (folder, file) = try await makeFeedFolder()
         defer { folder.remove() }
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
-        #expect(runCLI(["post", "--file", file, "--text", "private file"]).status == 0)
+        #expect(await runCLI(["post", "--file", file, "--text", "private file"]).status == 0)
         let permissions = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
         #expect(permissions == 0o600)
     }

@@ -29,7 +29,9 @@ let testFeedURL = "https://ana.example.org/social.org"
 ///   - input: what standard input holds.
 ///   - environment: the environment (fixed clock and UTC by default).
 /// - Returns: the exit code and what was written to stdout and stderr.
-func runCLI(_ arguments: [String], input: [UInt8] = [], environment: [String: String] = testEnvironment) -> CLIResult {
+func runCLI(
+    _ arguments: [String], input: [UInt8] = [], environment: [String: String] = testEnvironment
+) async -> CLIResult {
     var output: [UInt8] = []
     var error: [UInt8] = []
     let context = CommandContext(
@@ -38,7 +40,7 @@ func runCLI(_ arguments: [String], input: [UInt8] = [], environment: [String: St
         writeStandardOutput: { output += $0 },
         writeStandardError: { error += $0 },
         clock: { Date(timeIntervalSince1970: 0) })
-    let status = CLI.run(arguments, context: context)
+    let status = await CLI.run(arguments, context: context)
     return CLIResult(status: status, outputBytes: output, errorBytes: error)
 }
 
@@ -81,10 +83,10 @@ struct TemporaryFolder {
 }
 
 /// A folder holding `social.org` made by `orgsocial init` (title "Ana's journal", nick `ana`).
-func makeFeedFolder() throws -> (folder: TemporaryFolder, file: String) {
+func makeFeedFolder() async throws -> (folder: TemporaryFolder, file: String) {
     let folder = try TemporaryFolder()
     let file = folder.path("social.org")
-    let result = runCLI(["init", "--file", file, "--title", "Ana's journal", "--nick", "ana"])
+    let result = await runCLI(["init", "--file", file, "--title", "Ana's journal", "--nick", "ana"])
     guard result.status == 0 else { throw TestSetupError(message: result.error) }
     return (folder, file)
 }

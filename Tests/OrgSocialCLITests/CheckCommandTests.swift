@@ -40,11 +40,11 @@ struct CheckCommandTests {
 
         """
 
-    @Test func printsOneLinePerDiagnosticWithSuggestionAndSummary() throws {
+    @Test func printsOneLinePerDiagnosticWithSuggestionAndSummary() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let file = try folder.write(Self.brokenFeed, to: "broken.org")
-        let result = runCLI(["check", file])
+        let result = await runCLI(["check", file])
         #expect(result.status == 1)
         #expect(
             result.output == """
@@ -57,38 +57,38 @@ struct CheckCommandTests {
         #expect(result.error == "1 file checked: 1 error, 1 warning\n")
     }
 
-    @Test func cleanFilesExitWithZero() throws {
+    @Test func cleanFilesExitWithZero() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let a = try folder.write(Self.cleanFeed, to: "a.org")
         let b = try folder.write(Self.cleanFeed, to: "b.org")
-        let result = runCLI(["check", a, b])
+        let result = await runCLI(["check", a, b])
         #expect(result.status == 0)
         #expect(result.output.isEmpty)
         #expect(result.error == "2 files checked: 0 errors, 0 warnings\n")
     }
 
-    @Test func warningsPassUnlessStrict() throws {
+    @Test func warningsPassUnlessStrict() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let file = try folder.write(Self.warningFeed, to: "w.org")
-        let relaxed = runCLI(["check", file])
+        let relaxed = await runCLI(["check", file])
         #expect(relaxed.status == 0)
         #expect(
             relaxed.output.contains(":3:11: warning: `#+AVATAR:` does not end in .jpg, .jpeg or .png. [avatar-format]"))
         #expect(relaxed.error == "1 file checked: 0 errors, 1 warning\n")
-        let strict = runCLI(["check", "--strict", file])
+        let strict = await runCLI(["check", "--strict", file])
         #expect(strict.status == 1)
         #expect(strict.output.contains(":3:11: error: `#+AVATAR:` does not end in"))
         #expect(strict.error == "1 file checked: 1 error, 0 warnings\n")
     }
 
-    @Test func jsonListsEveryFieldIncludingNullSuggestions() throws {
+    @Test func jsonListsEveryFieldIncludingNullSuggestions() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let broken = try folder.write(Self.brokenFeed, to: "broken.org")
         let clean = try folder.write(Self.cleanFeed, to: "clean.org")
-        let result = runCLI(["check", "--json", clean, broken])
+        let result = await runCLI(["check", "--json", clean, broken])
         #expect(result.status == 1)
         let array = try #require(try JSONSerialization.jsonObject(with: Data(result.outputBytes)) as? [[String: Any]])
         #expect(array.count == 2)
@@ -102,42 +102,42 @@ struct CheckCommandTests {
         #expect(Set(array[1].keys) == ["file", "line", "column", "severity", "code", "message", "suggestion"])
         #expect(result.error == "2 files checked: 1 error, 1 warning\n")
 
-        let empty = runCLI(["check", "--json", clean])
+        let empty = await runCLI(["check", "--json", clean])
         #expect(empty.status == 0)
         #expect(empty.output == "[]\n")
     }
 
-    @Test func unreadableFileIsAnErrorForThatFileOnly() throws {
+    @Test func unreadableFileIsAnErrorForThatFileOnly() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let clean = try folder.write(Self.cleanFeed, to: "clean.org")
         let missing = folder.path("missing.org")
-        let result = runCLI(["check", missing, clean])
+        let result = await runCLI(["check", missing, clean])
         #expect(result.status == 1)
         #expect(result.output.isEmpty)
         #expect(result.error.hasPrefix("Error: Cannot read '\(missing)': no such file."))
         #expect(result.error.hasSuffix("2 files checked: 1 error, 0 warnings\n"))
     }
 
-    @Test func checksStandardInput() {
-        let result = runCLI(["check", "-"], input: Array(Self.brokenFeed.utf8))
+    @Test func checksStandardInput() async {
+        let result = await runCLI(["check", "-"], input: Array(Self.brokenFeed.utf8))
         #expect(result.status == 1)
         #expect(result.output.hasPrefix("<stdin>:1:1: error: "))
     }
 
-    @Test func usageErrorsExitWithTwo() {
-        #expect(runCLI(["check"]).status == 2)
-        #expect(runCLI(["check", "--jsn", "x.org"]).status == 2)
-        #expect(runCLI(["check", "-", "-"]).status == 2)
+    @Test func usageErrorsExitWithTwo() async {
+        #expect(await runCLI(["check"]).status == 2)
+        #expect(await runCLI(["check", "--jsn", "x.org"]).status == 2)
+        #expect(await runCLI(["check", "-", "-"]).status == 2)
     }
 
-    @Test func exampleFeedHasNoProblems() {
+    @Test func exampleFeedHasNoProblems() async {
         let example = packageRoot.appendingPathComponent("Examples/social.org").path
-        let result = runCLI(["check", "--strict", example])
+        let result = await runCLI(["check", "--strict", example])
         #expect(result.status == 0)
         #expect(result.output.isEmpty)
         #expect(result.error == "1 file checked: 0 errors, 0 warnings\n")
-        let kinds = runCLI(["show", example]).output
+        let kinds = await runCLI(["show", example]).output
         #expect(kinds.contains("2 posts, 1 reply, 1 reaction, 1 boost, 1 poll, 1 vote"))
     }
 }

@@ -2,30 +2,31 @@ import Testing
 
 /// `orgsocial delete`.
 struct DeleteCommandTests {
-    @Test func removesThePostAndItsPin() throws {
-        let (folder, file) = try makeFeedFolder()
+    @Test func removesThePostAndItsPin() async throws {
+        let (folder, file) = try await makeFeedFolder()
         defer { folder.remove() }
         let initial = try folder.text("social.org")
-        #expect(runCLI(["post", "--file", file, "--text", "keep"]).status == 0)
+        #expect(await runCLI(["post", "--file", file, "--text", "keep"]).status == 0)
         let afterFirst = try folder.text("social.org")
-        #expect(runCLI(["post", "--file", file, "--text", "remove me"]).status == 0)
-        #expect(runCLI(["pin", "--file", file, "--id", "2026-01-02T03:04:06+0000"]).status == 0)
+        #expect(await runCLI(["post", "--file", file, "--text", "remove me"]).status == 0)
+        #expect(await runCLI(["pin", "--file", file, "--id", "2026-01-02T03:04:06+0000"]).status == 0)
 
-        let result = runCLI(["delete", "--file", file, "--id", "2026-01-02T03:04:06+0000", "--feed-url", testFeedURL])
+        let result = await runCLI(
+            ["delete", "--file", file, "--id", "2026-01-02T03:04:06+0000", "--feed-url", testFeedURL])
         #expect(result.status == 0)
         #expect(result.output == "\(testFeedURL)#2026-01-02T03:04:06+0000\n")
         #expect(result.error.isEmpty)
         #expect(try folder.text("social.org") == afterFirst)
 
-        #expect(runCLI(["delete", "--file", file, "--id", "2026-01-02T03:04:05+0000"]).status == 0)
+        #expect(await runCLI(["delete", "--file", file, "--id", "2026-01-02T03:04:05+0000"]).status == 0)
         #expect(try folder.text("social.org") == initial)
     }
 
-    @Test func unknownIDIsARuntimeError() throws {
-        let (folder, file) = try makeFeedFolder()
+    @Test func unknownIDIsARuntimeError() async throws {
+        let (folder, file) = try await makeFeedFolder()
         defer { folder.remove() }
         let before = try folder.bytes("social.org")
-        let result = runCLI(["delete", "--file", file, "--id", "nope"])
+        let result = await runCLI(["delete", "--file", file, "--id", "nope"])
         #expect(result.status == 1)
         #expect(
             result.error

@@ -4,17 +4,17 @@ import Testing
 struct EditCommandTests {
     private static let id = "2026-01-02T03:04:05+0000"
 
-    private func feedWithPost() throws -> (TemporaryFolder, String) {
-        let (folder, file) = try makeFeedFolder()
-        let result = runCLI(["post", "--file", file, "--text", "First draft", "--lang", "en", "--mood", "😊"])
+    private func feedWithPost() async throws -> (TemporaryFolder, String) {
+        let (folder, file) = try await makeFeedFolder()
+        let result = await runCLI(["post", "--file", file, "--text", "First draft", "--lang", "en", "--mood", "😊"])
         guard result.status == 0 else { throw TestSetupError(message: result.error) }
         return (folder, file)
     }
 
-    @Test func changesTextAndPropertiesKeepingTheID() throws {
-        let (folder, file) = try feedWithPost()
+    @Test func changesTextAndPropertiesKeepingTheID() async throws {
+        let (folder, file) = try await feedWithPost()
         defer { folder.remove() }
-        let result = runCLI([
+        let result = await runCLI([
             "edit", "--file", file, "--id", Self.id, "--text", "Final text", "--set", "LANG=es", "--set",
             "category=bread",
             "--unset", "MOOD", "--feed-url", testFeedURL,
@@ -39,29 +39,31 @@ struct EditCommandTests {
                 """)
     }
 
-    @Test func refusesInvalidChangesAndLeavesTheFileUntouched() throws {
-        let (folder, file) = try feedWithPost()
+    @Test func refusesInvalidChangesAndLeavesTheFileUntouched() async throws {
+        let (folder, file) = try await feedWithPost()
         defer { folder.remove() }
         let before = try folder.bytes("social.org")
-        let badReference = runCLI(["edit", "--file", file, "--id", Self.id, "--set", "REPLY_TO=nonsense"])
+        let badReference = await runCLI(["edit", "--file", file, "--id", Self.id, "--set", "REPLY_TO=nonsense"])
         #expect(badReference.status == 2)
         #expect(
             badReference.error.hasPrefix("Error: The value 'REPLY_TO=nonsense' is invalid for '--set <key=value>'."))
-        let unknownPost = runCLI(["edit", "--file", file, "--id", "2020-01-01T00:00:00+0000", "--text", "x"])
+        let unknownPost = await runCLI(["edit", "--file", file, "--id", "2020-01-01T00:00:00+0000", "--text", "x"])
         #expect(unknownPost.status == 1)
         #expect(unknownPost.error.hasPrefix("Error: No post with the ID '2020-01-01T00:00:00+0000' in this feed."))
-        #expect(runCLI(["edit", "--file", file, "--id", Self.id]).status == 2)
-        #expect(runCLI(["edit", "--file", file, "--id", Self.id, "--set", "ID=2026-01-01T00:00:00+0000"]).status == 2)
-        #expect(runCLI(["edit", "--file", file, "--id", Self.id, "--set", "LANG"]).status == 2)
-        #expect(runCLI(["edit", "--file", file, "--id", Self.id, "--set", "LANG=es", "--unset", "lang"]).status == 2)
-        #expect(runCLI(["edit", "--file", file, "--id", Self.id, "--text", " "]).status == 2)
+        #expect(await runCLI(["edit", "--file", file, "--id", Self.id]).status == 2)
+        #expect(await runCLI(
+            ["edit", "--file", file, "--id", Self.id, "--set", "ID=2026-01-01T00:00:00+0000"]).status == 2)
+        #expect(await runCLI(["edit", "--file", file, "--id", Self.id, "--set", "LANG"]).status == 2)
+        #expect(await runCLI(
+            ["edit", "--file", file, "--id", Self.id, "--set", "LANG=es", "--unset", "lang"]).status == 2)
+        #expect(await runCLI(["edit", "--file", file, "--id", Self.id, "--text", " "]).status == 2)
         #expect(try folder.bytes("social.org") == before)
     }
 
-    @Test func newWarningsAreReportedButWritten() throws {
-        let (folder, file) = try feedWithPost()
+    @Test func newWarningsAreReportedButWritten() async throws {
+        let (folder, file) = try await feedWithPost()
         defer { folder.remove() }
-        let result = runCLI(["edit", "--file", file, "--id", Self.id, "--set", "VISIBILITY=friends"])
+        let result = await runCLI(["edit", "--file", file, "--id", Self.id, "--set", "VISIBILITY=friends"])
         #expect(result.status == 0)
         #expect(result.error.hasPrefix("warning: \(file):"))
         #expect(result.error.contains("[invalid-visibility]"))

@@ -2,15 +2,15 @@ import Testing
 
 /// `orgsocial follow` and `orgsocial unfollow`.
 struct FollowCommandTests {
-    @Test func followsWithAndWithoutLabelAndUnfollowsByURLOrLabel() throws {
-        let (folder, file) = try makeFeedFolder()
+    @Test func followsWithAndWithoutLabelAndUnfollowsByURLOrLabel() async throws {
+        let (folder, file) = try await makeFeedFolder()
         defer { folder.remove() }
         let bob = "https://bob.example.org/social.org"
         let carla = "https://carla.example.net/social.org"
-        let followed = runCLI(["follow", "--file", file, bob])
+        let followed = await runCLI(["follow", "--file", file, bob])
         #expect(followed.status == 0)
         #expect(followed.output == "\(bob)\n")
-        #expect(runCLI(["follow", "--file", file, carla, "--label", "Carla (bread club)"]).status == 0)
+        #expect(await runCLI(["follow", "--file", file, carla, "--label", "Carla (bread club)"]).status == 0)
         #expect(
             try folder.text("social.org") == """
                 #+TITLE: Ana's journal
@@ -21,29 +21,29 @@ struct FollowCommandTests {
                 * Posts
 
                 """)
-        let unfollowLabel = runCLI(["unfollow", "--file", file, "Carla (bread club)"])
+        let unfollowLabel = await runCLI(["unfollow", "--file", file, "Carla (bread club)"])
         #expect(unfollowLabel.status == 0)
         #expect(unfollowLabel.output.isEmpty)
-        #expect(runCLI(["unfollow", "--file", file, bob]).status == 0)
+        #expect(await runCLI(["unfollow", "--file", file, bob]).status == 0)
         #expect(try folder.text("social.org") == "#+TITLE: Ana's journal\n#+NICK: ana\n\n* Posts\n")
     }
 
-    @Test func reportsDuplicatesUnknownTargetsAndBadURLs() throws {
-        let (folder, file) = try makeFeedFolder()
+    @Test func reportsDuplicatesUnknownTargetsAndBadURLs() async throws {
+        let (folder, file) = try await makeFeedFolder()
         defer { folder.remove() }
         let bob = "https://bob.example.org/social.org"
-        #expect(runCLI(["follow", "--file", file, bob]).status == 0)
+        #expect(await runCLI(["follow", "--file", file, bob]).status == 0)
         let before = try folder.bytes("social.org")
-        let again = runCLI(["follow", "--file", file, bob])
+        let again = await runCLI(["follow", "--file", file, bob])
         #expect(again.status == 1)
         #expect(again.error == "Error: This feed already follows \(bob).\n")
-        let unknown = runCLI(["unfollow", "--file", file, "nobody"])
+        let unknown = await runCLI(["unfollow", "--file", file, "nobody"])
         #expect(unknown.status == 1)
         #expect(unknown.error.hasPrefix("Error: This feed follows nothing matching 'nobody'."))
-        let badURL = runCLI(["follow", "--file", file, "bob.example.org"])
+        let badURL = await runCLI(["follow", "--file", file, "bob.example.org"])
         #expect(badURL.status == 2)
         #expect(badURL.error.hasPrefix("Error: The value 'bob.example.org' is invalid for '<url>'."))
-        #expect(runCLI(["follow", "--file", file]).status == 2)
+        #expect(await runCLI(["follow", "--file", file]).status == 2)
         #expect(try folder.bytes("social.org") == before)
     }
 }

@@ -58,30 +58,30 @@ struct HelpTests {
         ["migrate"], ["help"],
     ]
 
-    @Test func rootHelpIsPinned() {
-        let result = runCLI(["--help"])
+    @Test func rootHelpIsPinned() async {
+        let result = await runCLI(["--help"])
         #expect(result.status == 0)
         #expect(result.output == Self.rootHelp)
         #expect(result.error.isEmpty)
     }
 
-    @Test func rootWithoutArgumentsAndShortFlagAndHelpCommandPrintRootHelp() {
-        #expect(runCLI([]).output == Self.rootHelp)
-        #expect(runCLI(["-h"]).output == Self.rootHelp)
-        #expect(runCLI(["help"]).output == Self.rootHelp)
+    @Test func rootWithoutArgumentsAndShortFlagAndHelpCommandPrintRootHelp() async {
+        #expect(await runCLI([]).output == Self.rootHelp)
+        #expect(await runCLI(["-h"]).output == Self.rootHelp)
+        #expect(await runCLI(["help"]).output == Self.rootHelp)
     }
 
-    @Test func subcommandHelpIsPinned() {
-        let result = runCLI(["react", "--help"])
+    @Test func subcommandHelpIsPinned() async {
+        let result = await runCLI(["react", "--help"])
         #expect(result.status == 0)
         #expect(result.output == Self.reactHelp)
     }
 
     @Test(arguments: commandPaths)
-    func everyCommandHasHelpInTheFixedLayout(path: [String]) {
-        let long = runCLI(path + ["--help"])
-        let short = runCLI(path + ["-h"])
-        let viaHelp = runCLI(["help"] + path)
+    func everyCommandHasHelpInTheFixedLayout(path: [String]) async {
+        let long = await runCLI(path + ["--help"])
+        let short = await runCLI(path + ["-h"])
+        let viaHelp = await runCLI(["help"] + path)
         #expect(long.status == 0)
         #expect(long.error.isEmpty)
         #expect(long.output.hasPrefix("OVERVIEW: "))
@@ -93,20 +93,20 @@ struct HelpTests {
         #expect(viaHelp.output == long.output)
     }
 
-    @Test func helpWinsOverOtherArgumentsAndErrors() {
-        let result = runCLI(["post", "--bogus", "--help"])
+    @Test func helpWinsOverOtherArgumentsAndErrors() async {
+        let result = await runCLI(["post", "--bogus", "--help"])
         #expect(result.status == 0)
         #expect(result.output.hasPrefix("OVERVIEW: Append a post."))
     }
 
-    @Test func helpAfterDoubleDashIsAnArgument() {
-        let result = runCLI(["show", "--", "--help"])
+    @Test func helpAfterDoubleDashIsAnArgument() async {
+        let result = await runCLI(["show", "--", "--help"])
         #expect(result.status == 1)
         #expect(result.error.contains("Cannot read '--help'"))
     }
 
-    @Test func groupHelpListsItsSubcommands() {
-        let result = runCLI(["group"])
+    @Test func groupHelpListsItsSubcommands() async {
+        let result = await runCLI(["group"])
         #expect(result.status == 0)
         #expect(result.output.contains("SUBCOMMANDS:\n  join                    Join a relay group.\n"))
         #expect(result.output.contains("See 'orgsocial help group <subcommand>' for detailed help."))
@@ -157,14 +157,14 @@ struct HelpTests {
                 """)
     }
 
-    @Test func versionPrintsNameAndVersion() {
-        let result = runCLI(["--version"])
+    @Test func versionPrintsNameAndVersion() async {
+        let result = await runCLI(["--version"])
         #expect(result.status == 0)
         #expect(result.output == "orgsocial 0.1.0\n")
     }
 
-    @Test func helpForUnknownCommandIsAUsageError() {
-        let result = runCLI(["help", "pots"])
+    @Test func helpForUnknownCommandIsAUsageError() async {
+        let result = await runCLI(["help", "pots"])
         #expect(result.status == 2)
         #expect(result.error.hasPrefix("Error: Unknown command 'pots'. Did you mean 'post'?\n"))
     }

@@ -2,10 +2,10 @@ import Testing
 
 /// `orgsocial poll`: options, closing time and its checks.
 struct PollCommandTests {
-    @Test func appendsAPollEndingAfterADuration() throws {
-        let (folder, file) = try makeFeedFolder()
+    @Test func appendsAPollEndingAfterADuration() async throws {
+        let (folder, file) = try await makeFeedFolder()
         defer { folder.remove() }
-        let result = runCLI([
+        let result = await runCLI([
             "poll", "--file", file, "--question", "Which loaf?", "--option", "Rye", "--option", "Spelt", "--ends-in",
             "1d12h",
         ])
@@ -28,12 +28,13 @@ struct PollCommandTests {
                 """))
     }
 
-    @Test func defaultsToOneDayAndAcceptsAnEndTimestamp() throws {
-        let (folder, file) = try makeFeedFolder()
+    @Test func defaultsToOneDayAndAcceptsAnEndTimestamp() async throws {
+        let (folder, file) = try await makeFeedFolder()
         defer { folder.remove() }
-        #expect(runCLI(["poll", "--file", file, "--question", "A?", "--option", "x", "--option", "y"]).status == 0)
+        #expect(await runCLI(
+            ["poll", "--file", file, "--question", "A?", "--option", "x", "--option", "y"]).status == 0)
         #expect(try folder.text("social.org").contains(":POLL_END: 2026-01-03T03:04:05+0000\n"))
-        let at = runCLI([
+        let at = await runCLI([
             "poll", "--file", file, "--question", "B?", "--option", "x", "--option", "y", "--ends-at",
             "2026-02-01T12:00:00+0100",
         ])
@@ -41,26 +42,27 @@ struct PollCommandTests {
         #expect(try folder.text("social.org").contains(":POLL_END: 2026-02-01T11:00:00+0000\n"))
     }
 
-    @Test func rejectsBadPolls() throws {
-        let (folder, file) = try makeFeedFolder()
+    @Test func rejectsBadPolls() async throws {
+        let (folder, file) = try await makeFeedFolder()
         defer { folder.remove() }
         let before = try folder.bytes("social.org")
-        let one = runCLI(["poll", "--file", file, "--question", "Q?", "--option", "only"])
+        let one = await runCLI(["poll", "--file", file, "--question", "Q?", "--option", "only"])
         #expect(one.status == 1)
         #expect(one.error.contains("a poll needs at least two options"))
-        #expect(runCLI(["poll", "--file", file, "--question", "Q?", "--option", "a", "--option", "a"]).status == 1)
-        let past = runCLI([
+        #expect(await runCLI(
+            ["poll", "--file", file, "--question", "Q?", "--option", "a", "--option", "a"]).status == 1)
+        let past = await runCLI([
             "poll", "--file", file, "--question", "Q?", "--option", "a", "--option", "b", "--ends-at",
             "2025-01-01T00:00:00+0000",
         ])
         #expect(past.status == 1)
         #expect(past.error.contains("the poll would already be closed"))
-        let duration = runCLI([
+        let duration = await runCLI([
             "poll", "--file", file, "--question", "Q?", "--option", "a", "--option", "b", "--ends-in", "soon",
         ])
         #expect(duration.status == 2)
         #expect(duration.error.hasPrefix("Error: The value 'soon' is invalid for '--ends-in <duration>'."))
-        #expect(runCLI(["poll", "--file", file, "--question", "Q?"]).status == 2)
+        #expect(await runCLI(["poll", "--file", file, "--question", "Q?"]).status == 2)
         #expect(try folder.bytes("social.org") == before)
     }
 }

@@ -3,10 +3,10 @@ import Testing
 
 /// `orgsocial post`: appends a post with its properties and prints its URL.
 struct PostCommandTests {
-    @Test func appendsAPostAndPrintsItsURL() throws {
-        let (folder, file) = try makeFeedFolder()
+    @Test func appendsAPostAndPrintsItsURL() async throws {
+        let (folder, file) = try await makeFeedFolder()
         defer { folder.remove() }
-        let result = runCLI([
+        let result = await runCLI([
             "post", "--file", file, "--text", "Hello *world*", "--lang", "en", "--tag", "emacs", "--tag", "#org",
             "--mood", "😊", "--feed-url", testFeedURL,
         ])
@@ -32,61 +32,62 @@ struct PostCommandTests {
                 """)
     }
 
-    @Test func printsTheIDWithoutAFeedURLAndUsesTheEnvironmentURL() throws {
-        let (folder, file) = try makeFeedFolder()
+    @Test func printsTheIDWithoutAFeedURLAndUsesTheEnvironmentURL() async throws {
+        let (folder, file) = try await makeFeedFolder()
         defer { folder.remove() }
-        #expect(runCLI(["post", "--file", file, "--text", "one"]).output == "2026-01-02T03:04:05+0000\n")
+        #expect(await runCLI(["post", "--file", file, "--text", "one"]).output == "2026-01-02T03:04:05+0000\n")
         var environment = testEnvironment
         environment["ORGSOCIAL_FEED_URL"] = testFeedURL
         // Same second: the ID moves forward until it is unique.
         #expect(
-            runCLI(["post", "--file", file, "--text", "two"], environment: environment).output
+            await runCLI(["post", "--file", file, "--text", "two"], environment: environment).output
                 == "\(testFeedURL)#2026-01-02T03:04:06+0000\n")
     }
 
-    @Test func writesIDsInTheTimeZoneFromTZ() throws {
-        let (folder, file) = try makeFeedFolder()
+    @Test func writesIDsInTheTimeZoneFromTZ() async throws {
+        let (folder, file) = try await makeFeedFolder()
         defer { folder.remove() }
         let environment = ["ORGSOCIAL_NOW": "2026-01-02T03:04:05+0000", "TZ": "Europe/Madrid"]
         #expect(
-            runCLI(["post", "--file", file, "--text", "hola"], environment: environment).output
+            await runCLI(["post", "--file", file, "--text", "hola"], environment: environment).output
                 == "2026-01-02T04:04:05+0100\n")
     }
 
-    @Test func readsTheTextFromStandardInput() throws {
-        let (folder, file) = try makeFeedFolder()
+    @Test func readsTheTextFromStandardInput() async throws {
+        let (folder, file) = try await makeFeedFolder()
         defer { folder.remove() }
-        let result = runCLI(["post", "--file", file, "--text", "-"], input: Array("Line one\n* not a heading\n".utf8))
+        let result = await runCLI(
+            ["post", "--file", file, "--text", "-"], input: Array("Line one\n* not a heading\n".utf8))
         #expect(result.status == 0)
         #expect(try folder.text("social.org").hasSuffix(":END:\n\nLine one\n * not a heading\n"))
     }
 
-    @Test func postsIntoAGroup() throws {
-        let (folder, file) = try makeFeedFolder()
+    @Test func postsIntoAGroup() async throws {
+        let (folder, file) = try await makeFeedFolder()
         defer { folder.remove() }
-        let result = runCLI([
+        let result = await runCLI([
             "post", "--file", file, "--text", "Hi group", "--group", "Emacs Lovers https://relay.example.org",
         ])
         #expect(result.status == 0)
         #expect(try folder.text("social.org").contains(":GROUP: Emacs Lovers https://relay.example.org\n"))
-        let conflicting = runCLI([
+        let conflicting = await runCLI([
             "post", "--file", file, "--text", "x", "--group", "Emacs https://relay.example.org", "--visibility",
             "mention",
         ])
         #expect(conflicting.status == 2)
-        #expect(runCLI(["post", "--file", file, "--text", "x", "--group", "Emacs"]).status == 2)
+        #expect(await runCLI(["post", "--file", file, "--text", "x", "--group", "Emacs"]).status == 2)
     }
 
-    @Test func mentionVisibilityNeedsAMention() throws {
-        let (folder, file) = try makeFeedFolder()
+    @Test func mentionVisibilityNeedsAMention() async throws {
+        let (folder, file) = try await makeFeedFolder()
         defer { folder.remove() }
         let before = try folder.bytes("social.org")
-        let refused = runCLI(["post", "--file", file, "--text", "secret", "--visibility", "mention"])
+        let refused = await runCLI(["post", "--file", file, "--text", "secret", "--visibility", "mention"])
         #expect(refused.status == 1)
         #expect(
             refused.error.hasPrefix("Error: Invalid visibility 'mention': a mention-only post must mention someone"))
         #expect(try folder.bytes("social.org") == before)
-        let accepted = runCLI([
+        let accepted = await runCLI([
             "post", "--file", file, "--text", "Hi [[org-social:https://bob.example.org/social.org][bob]]",
             "--visibility",
             "mention",
@@ -95,38 +96,38 @@ struct PostCommandTests {
         #expect(try folder.text("social.org").contains(":VISIBILITY: mention\n"))
     }
 
-    @Test func failuresLeaveTheFileUntouched() throws {
-        let (folder, file) = try makeFeedFolder()
+    @Test func failuresLeaveTheFileUntouched() async throws {
+        let (folder, file) = try await makeFeedFolder()
         defer { folder.remove() }
         let before = try folder.bytes("social.org")
-        let blank = runCLI(["post", "--file", file, "--text", "   "])
+        let blank = await runCLI(["post", "--file", file, "--text", "   "])
         #expect(blank.status == 1)
         #expect(blank.error == "Error: Invalid post text: it is empty; write some text.\n")
-        let badLanguage = runCLI(["post", "--file", file, "--text", "x", "--lang", "English"])
+        let badLanguage = await runCLI(["post", "--file", file, "--text", "x", "--lang", "English"])
         #expect(badLanguage.status == 1)
-        let badTag = runCLI(["post", "--file", file, "--text", "x", "--tag", "a.b"])
+        let badTag = await runCLI(["post", "--file", file, "--text", "x", "--tag", "a.b"])
         #expect(badTag.status == 1)
         var environment = testEnvironment
         environment["ORGSOCIAL_NOW"] = "yesterday"
-        let badClock = runCLI(["post", "--file", file, "--text", "x"], environment: environment)
+        let badClock = await runCLI(["post", "--file", file, "--text", "x"], environment: environment)
         #expect(badClock.status == 1)
         #expect(badClock.error.hasPrefix("Error: The environment variable ORGSOCIAL_NOW is 'yesterday'"))
         #expect(try folder.bytes("social.org") == before)
         #expect(try folder.fileNames() == ["social.org"])  // no temporary files left behind
     }
 
-    @Test func missingFeedFileIsARuntimeError() throws {
+    @Test func missingFeedFileIsARuntimeError() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let result = runCLI(["post", "--file", folder.path("social.org"), "--text", "hi"])
+        let result = await runCLI(["post", "--file", folder.path("social.org"), "--text", "hi"])
         #expect(result.status == 1)
         #expect(result.error.contains("no such file. Check the path, or create a feed with 'orgsocial init"))
         #expect(try folder.fileNames().isEmpty)
     }
 
-    @Test func rejectsStandardInputAsTheFileAndABadFeedURL() {
-        #expect(runCLI(["post", "--file", "-", "--text", "hi"]).status == 2)
-        let badURL = runCLI(["post", "--file", "x.org", "--text", "hi", "--feed-url", "ana.example.org"])
+    @Test func rejectsStandardInputAsTheFileAndABadFeedURL() async {
+        #expect(await runCLI(["post", "--file", "-", "--text", "hi"]).status == 2)
+        let badURL = await runCLI(["post", "--file", "x.org", "--text", "hi", "--feed-url", "ana.example.org"])
         #expect(badURL.status == 2)
         #expect(badURL.error.hasPrefix("Error: The value 'ana.example.org' is invalid for '--feed-url <url>'."))
     }

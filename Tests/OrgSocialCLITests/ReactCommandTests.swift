@@ -2,11 +2,11 @@ import Testing
 
 /// `orgsocial react`.
 struct ReactCommandTests {
-    @Test func appendsAReactionWithAnEmptyBody() throws {
-        let (folder, file) = try makeFeedFolder()
+    @Test func appendsAReactionWithAnEmptyBody() async throws {
+        let (folder, file) = try await makeFeedFolder()
         defer { folder.remove() }
         let target = "https://bob.example.org/social.org#2025-12-01T10:00:00+0100"
-        let result = runCLI(["react", "--file", file, "--to", target, "--emoji", "👍"])
+        let result = await runCLI(["react", "--file", file, "--to", target, "--emoji", "👍"])
         #expect(result.status == 0)
         #expect(result.output == "2026-01-02T03:04:05+0000\n")
         #expect(
@@ -20,14 +20,14 @@ struct ReactCommandTests {
                 :END:
 
                 """))
-        #expect(runCLI(["show", file]).output.contains("reaction  👍 on \(target)"))
+        #expect(await runCLI(["show", file]).output.contains("reaction  👍 on \(target)"))
     }
 
-    @Test func rejectsTextAsAnEmojiAndLeavesTheFileUntouched() throws {
-        let (folder, file) = try makeFeedFolder()
+    @Test func rejectsTextAsAnEmojiAndLeavesTheFileUntouched() async throws {
+        let (folder, file) = try await makeFeedFolder()
         defer { folder.remove() }
         let before = try folder.bytes("social.org")
-        let result = runCLI([
+        let result = await runCLI([
             "react", "--file", file, "--to", "https://bob.example.org/social.org#2025-12-01T10:00:00+0100", "--emoji",
             "like",
         ])

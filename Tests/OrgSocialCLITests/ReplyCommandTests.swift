@@ -4,10 +4,10 @@ import Testing
 struct ReplyCommandTests {
     static let target = "https://bob.example.org/social.org#2025-12-01T10:00:00+0100"
 
-    @Test func appendsAReplyCopyingTheTargetExactly() throws {
-        let (folder, file) = try makeFeedFolder()
+    @Test func appendsAReplyCopyingTheTargetExactly() async throws {
+        let (folder, file) = try await makeFeedFolder()
         defer { folder.remove() }
-        let result = runCLI([
+        let result = await runCLI([
             "reply", "--file", file, "--to", Self.target, "--text", "Nice bread!", "--mood", "😋", "--feed-url",
             testFeedURL,
         ])
@@ -27,19 +27,19 @@ struct ReplyCommandTests {
                 Nice bread!
 
                 """))
-        #expect(runCLI(["show", "--json", file]).output.contains("\"kind\" : \"reply\""))
+        #expect(await runCLI(["show", "--json", file]).output.contains("\"kind\" : \"reply\""))
     }
 
-    @Test func rejectsATargetThatIsNotAPostURL() throws {
-        let (folder, file) = try makeFeedFolder()
+    @Test func rejectsATargetThatIsNotAPostURL() async throws {
+        let (folder, file) = try await makeFeedFolder()
         defer { folder.remove() }
         let before = try folder.bytes("social.org")
-        let result = runCLI(["reply", "--file", file, "--to", "bob.example.org/social.org", "--text", "hi"])
+        let result = await runCLI(["reply", "--file", file, "--to", "bob.example.org/social.org", "--text", "hi"])
         #expect(result.status == 2)
         #expect(
             result.error.hasPrefix(
                 "Error: The value 'bob.example.org/social.org' is invalid for '--to <post-url>'. Give a post URL"))
-        #expect(runCLI(["reply", "--file", file, "--to", Self.target, "--text", ""]).status == 1)
+        #expect(await runCLI(["reply", "--file", file, "--to", Self.target, "--text", ""]).status == 1)
         #expect(try folder.bytes("social.org") == before)
     }
 }

@@ -38,11 +38,11 @@ struct ShowCommandTests {
 
         """
 
-    @Test func summaryListsProfileFollowsGroupsCountsAndPosts() throws {
+    @Test func summaryListsProfileFollowsGroupsCountsAndPosts() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let file = try folder.write(Self.feed, to: "social.org")
-        let result = runCLI(["show", file])
+        let result = await runCLI(["show", file])
         #expect(result.status == 0)
         #expect(result.error.isEmpty)
         #expect(
@@ -66,21 +66,21 @@ struct ShowCommandTests {
                 """)
     }
 
-    @Test func summaryNotesProblemsOnStandardError() throws {
+    @Test func summaryNotesProblemsOnStandardError() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let file = try folder.write("#+TITLE: T\n\n* Posts\n", to: "social.org")
-        let result = runCLI(["show", file])
+        let result = await runCLI(["show", file])
         #expect(result.status == 0)
         #expect(result.output.hasPrefix("Title:        T\nNick:         (missing)\n"))
         #expect(result.error == "note: 1 error, 0 warnings; run 'orgsocial check \(file)' to list them.\n")
     }
 
-    @Test func jsonPrintsTheModelWithSortedKeys() throws {
+    @Test func jsonPrintsTheModelWithSortedKeys() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let file = try folder.write(Self.feed, to: "social.org")
-        let result = runCLI(["show", "--json", file])
+        let result = await runCLI(["show", "--json", file])
         #expect(result.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.outputBytes)) as? [String: Any])
         let profile = try #require(object["profile"] as? [String: Any])
@@ -90,10 +90,10 @@ struct ShowCommandTests {
         #expect(posts[2]["pollOptions"] as? [String] == ["Rye", "Spelt"])
         #expect(result.output.contains("\"https://bob.example.org/social.org\""))  // slashes not escaped
         #expect(result.output.hasPrefix("{\n  \"diagnostics\" : ["))  // sorted keys, pretty printed
-        #expect(runCLI(["show", "--json", file]).output == result.output)  // stable
+        #expect(await runCLI(["show", "--json", file]).output == result.output)  // stable
     }
 
-    @Test func orgOutputIsByteIdenticalForUnusualBytes() throws {
+    @Test func orgOutputIsByteIdenticalForUnusualBytes() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         // BOM, CRLF, an invalid UTF-8 byte, a TAB and no final line break.
@@ -102,32 +102,32 @@ struct ShowCommandTests {
             + Array("#+TITLE: Ana\r\n#+NICK: ana\r\n\r\n* Posts\r\n** 2026-01-10T09:15:00+0100\r\n".utf8)
             + Array(":PROPERTIES:\r\n:END:\r\n\r\nCaf".utf8) + [0xE9, 0x09] + Array(" ok".utf8)
         let file = try folder.write(bytes, to: "weird.org")
-        let result = runCLI(["show", "--org", file])
+        let result = await runCLI(["show", "--org", file])
         #expect(result.status == 0)
         #expect(result.outputBytes == bytes)
         #expect(result.error.isEmpty)
     }
 
-    @Test func readsStandardInputForDash() {
+    @Test func readsStandardInputForDash() async {
         let input = Array("#+TITLE: From stdin\n#+NICK: pipe\n\n* Posts\n".utf8)
-        let result = runCLI(["show", "-"], input: input)
+        let result = await runCLI(["show", "-"], input: input)
         #expect(result.status == 0)
         #expect(result.output.hasPrefix("Title:        From stdin\nNick:         pipe\n"))
-        #expect(runCLI(["show", "--org", "-"], input: input).outputBytes == input)
+        #expect(await runCLI(["show", "--org", "-"], input: input).outputBytes == input)
     }
 
-    @Test func missingFileIsARuntimeError() throws {
+    @Test func missingFileIsARuntimeError() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let missing = folder.path("nope.org")
-        let result = runCLI(["show", missing])
+        let result = await runCLI(["show", missing])
         #expect(result.status == 1)
         #expect(result.output.isEmpty)
         #expect(
             result.error
                 == "Error: Cannot read '\(missing)': no such file. Check the path, or create a feed with 'orgsocial init --file \(missing) --title … --nick …'.\n"
         )
-        let directory = runCLI(["show", folder.url.path])
+        let directory = await runCLI(["show", folder.url.path])
         #expect(directory.status == 1)
         #expect(directory.error.contains("it is a folder"))
     }

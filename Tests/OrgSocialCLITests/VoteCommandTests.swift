@@ -4,9 +4,9 @@ import Testing
 /// `orgsocial vote`, checked against a poll of the same file when it can be found.
 struct VoteCommandTests {
     /// A feed holding a poll `2026-01-02T03:04:05+0000` (closing a day later) and its URL.
-    private func feedWithPoll() throws -> (TemporaryFolder, String, String) {
-        let (folder, file) = try makeFeedFolder()
-        let result = runCLI([
+    private func feedWithPoll() async throws -> (TemporaryFolder, String, String) {
+        let (folder, file) = try await makeFeedFolder()
+        let result = await runCLI([
             "poll", "--file", file, "--question", "Tabs or spaces?", "--option", "Tabs", "--option", "Spaces",
             "--feed-url",
             testFeedURL,
@@ -15,10 +15,10 @@ struct VoteCommandTests {
         return (folder, file, result.output.trimmingCharacters(in: .newlines))
     }
 
-    @Test func votesOnAPollOfTheSameFeed() throws {
-        let (folder, file, poll) = try feedWithPoll()
+    @Test func votesOnAPollOfTheSameFeed() async throws {
+        let (folder, file, poll) = try await feedWithPoll()
         defer { folder.remove() }
-        let result = runCLI([
+        let result = await runCLI([
             "vote", "--file", file, "--poll", poll, "--option", "Tabs", "--text", "Always.", "--feed-url", testFeedURL,
         ])
         #expect(result.status == 0)
@@ -28,22 +28,23 @@ struct VoteCommandTests {
                 ":PROPERTIES:\n:CLIENT: orgsocial\n:REPLY_TO: \(poll)\n:POLL_OPTION: Tabs\n:END:\n\nAlways.\n"))
     }
 
-    @Test func rejectsAnUnknownOptionOrAClosedPoll() throws {
-        let (folder, file, poll) = try feedWithPoll()
+    @Test func rejectsAnUnknownOptionOrAClosedPoll() async throws {
+        let (folder, file, poll) = try await feedWithPoll()
         defer { folder.remove() }
         let before = try folder.bytes("social.org")
-        let unknown = runCLI(["vote", "--file", file, "--poll", poll, "--option", "Emacs", "--feed-url", testFeedURL])
+        let unknown = await runCLI(
+            ["vote", "--file", file, "--poll", poll, "--option", "Emacs", "--feed-url", testFeedURL])
         #expect(unknown.status == 1)
         #expect(unknown.error == "Error: Invalid poll option 'Emacs': the poll's options are: 'Tabs', 'Spaces'.\n")
         // Without a feed URL the poll is still found in the same file by its ID.
-        #expect(runCLI(["vote", "--file", file, "--poll", poll, "--option", "Emacs"]).status == 1)
+        #expect(await runCLI(["vote", "--file", file, "--poll", poll, "--option", "Emacs"]).status == 1)
         var later = testEnvironment
         later["ORGSOCIAL_NOW"] = "2026-02-01T00:00:00+0000"
-        let closed = runCLI(
+        let closed = await runCLI(
             ["vote", "--file", file, "--poll", poll, "--option", "Tabs", "--feed-url", testFeedURL], environment: later)
         #expect(closed.status == 1)
         #expect(closed.error.contains("the poll closed at 2026-01-03T03:04:05+0000"))
-        let missing = runCLI([
+        let missing = await runCLI([
             "vote", "--file", file, "--poll", "\(testFeedURL)#2020-01-01T00:00:00+0000", "--option", "Tabs",
             "--feed-url", testFeedURL,
         ])
@@ -52,21 +53,21 @@ struct VoteCommandTests {
         #expect(try folder.bytes("social.org") == before)
     }
 
-    @Test func votesOnAnotherFeedsPollWithoutChecking() throws {
-        let (folder, file) = try makeFeedFolder()
+    @Test func votesOnAnotherFeedsPollWithoutChecking() async throws {
+        let (folder, file) = try await makeFeedFolder()
         defer { folder.remove() }
         let poll = "https://bob.example.org/social.org#2026-01-01T09:00:00+0100"
-        let result = runCLI(["vote", "--file", file, "--poll", poll, "--option", "Emacs"])
+        let result = await runCLI(["vote", "--file", file, "--poll", poll, "--option", "Emacs"])
         #expect(result.status == 0)
         #expect(try folder.text("social.org").hasSuffix(":REPLY_TO: \(poll)\n:POLL_OPTION: Emacs\n:END:\n"))
-        #expect(runCLI(["show", file]).output.contains("vote  'Emacs' on \(poll)"))
+        #expect(await runCLI(["show", file]).output.contains("vote  'Emacs' on \(poll)"))
     }
 
-    @Test func refusesToVoteOnAPostThatIsNotAPoll() throws {
-        let (folder, file) = try makeFeedFolder()
+    @Test func refusesToVoteOnAPostThatIsNotAPoll() async throws {
+        let (folder, file) = try await makeFeedFolder()
         defer { folder.remove() }
-        _ = runCLI(["post", "--file", file, "--text", "not a poll"])
-        let result = runCLI([
+        _ = await runCLI(["post", "--file", file, "--text", "not a poll"])
+        let result = await runCLI([
             "vote", "--file", file, "--poll", "\(testFeedURL)#2026-01-02T03:04:05+0000", "--option", "x", "--feed-url",
             testFeedURL,
         ])

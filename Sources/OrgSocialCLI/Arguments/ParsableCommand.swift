@@ -14,9 +14,10 @@ protocol ParsableCommand {
     /// - Throws: ``CLIError`` (a usage error) saying what to change.
     func validate() throws
 
-    /// Does the work, writing results to the context's standard output.
+    /// Does the work, writing results to the context's standard output. Commands that don't wait for
+    /// anything implement it as a synchronous method, which satisfies this requirement.
     /// - Throws: ``CLIError`` or `OrgSocialError` when the command fails.
-    func run(in context: CommandContext) throws
+    func run(in context: CommandContext) async throws
 }
 
 extension ParsableCommand {
