@@ -820,4 +820,24 @@ struct EditorTests {
                 .replacingOccurrences(of: ":Unknown: thing\n", with: ":Unknown: thing\n:MOOD: 🙂\n")
                 .replacingOccurrences(of: "#+NICK: messy", with: "#+NICK: tidy"))
     }
+
+    // MARK: - Regressions found by fuzzing
+
+    @Test func appendPutsThePostAfterStrayTextUnderThePostsHeading() {
+        var feed = Feed(parsing: "* Posts\n5")
+        let post = feed.append(
+            PostDraft(body: "fuzz"), at: Date(timeIntervalSince1970: 0), timeZone: TimeZone(secondsFromGMT: 0)!)
+        #expect(post.body == "fuzz")
+        #expect(feed.text == "* Posts\n5\n\n** 1970-01-01T00:00:00+0000\n:PROPERTIES:\n:CLIENT: orgsocial\n:END:\n\nfuzz\n")
+    }
+
+    @Test func rewritingAPostKeepsAnIDThatIsNotATimestamp() throws {
+        let text = "* Posts\n**\nBody\n:PROPERTIES:\n:ID: legacy-id-1\n:END:\n"
+        var feed = Feed(parsing: text)
+
+        try feed.replaceBody(ofPost: "legacy-id-1", with: "New")
+
+        #expect(feed.text == "* Posts\n**\n:PROPERTIES:\n:ID: legacy-id-1\n:END:\n\nNew\n")
+        #expect(feed.posts.map(\.id) == ["legacy-id-1"])
+    }
 }

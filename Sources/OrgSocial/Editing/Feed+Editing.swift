@@ -72,6 +72,9 @@ extension Feed {
         if let heading = layout.postsHeadings.last {
             if let last = posts.last {
                 edit = insertion(at: last.layout.contentEnd, "\n" + rendered)
+            } else if heading.contentEnd > heading.end {
+                // Stray text under `* Posts`: the post goes after it, so the text does not become its body.
+                edit = insertion(at: heading.contentEnd, "\n" + rendered)
             } else {
                 edit = insertion(at: heading.end, rendered)
             }
@@ -152,15 +155,20 @@ extension Feed {
         body.split(separator: "\n").contains { $0.trimmingSpacesAndTabs().uppercased() == ":PROPERTIES:" }
     }
 
-    /// `draft` in the canonical layout under the post's own headline when that headline holds a title, so
-    /// the title survives the rewrite (spec §15 case 4); an ID that was only in the drawer stays there.
+    /// `draft` in the canonical layout. A bare `**` headline with a valid ID becomes `** <ID>`; any other
+    /// headline line is kept verbatim, so a title in it survives the rewrite (spec §15 case 4), and an ID
+    /// that is not the headline's first token (an invalid legacy `:ID:`, or one that won over the
+    /// headline's) is written as `:ID:` so the post keeps it exactly.
     private func rewritten(_ post: Post, as draft: PostDraft, id: String) -> String {
         let rendered = draft.render(id: id)
         let renderedHead = "** \(id)\n:PROPERTIES:\n"
-        guard post.headlineText != nil, rendered.hasPrefix(renderedHead) else { return rendered }
+        guard rendered.hasPrefix(renderedHead) else { return rendered }
         let headlineBytes = post.source[post.layout.start..<post.layout.headlineContentEnd]
         let headline = String(decoding: headlineBytes, as: UTF8.self)
-        let idInHeadline = headline.drop { $0 == "*" }.tokens().first == id
+        let headlineTokens = headline.drop { $0 == "*" }.tokens()
+        // A bare `**` with a valid timestamp ID takes the canonical form `** <ID>`.
+        if headlineTokens.isEmpty, OrgTimestamp(id).isValid { return rendered }
+        let idInHeadline = headlineTokens.first == id
         return headline + "\n:PROPERTIES:\n" + (idInHeadline ? "" : ":ID: \(id)\n")
             + rendered.dropFirst(renderedHead.count)
     }

@@ -137,8 +137,9 @@ public struct SectionHeading: Sendable, Hashable, Codable {
 struct FeedLayout: Sendable, Hashable {
     /// Where the content starts (after a byte-order mark).
     var contentStart: Int
-    /// Each `* Posts` heading: start of its line and start of the next line.
-    var postsHeadings: [(start: Int, end: Int)]
+    /// Each `* Posts` heading: start of its line, start of the next line, and the end (start of the next
+    /// line) of the section's last non-blank line.
+    var postsHeadings: [(start: Int, end: Int, contentEnd: Int)]
     /// Where the header zone ends (start of the first `* Posts` line, or EOF).
     var headerEnd: Int
     /// Whether the last line has a line break.
@@ -149,6 +150,7 @@ struct FeedLayout: Sendable, Hashable {
             && lhs.endsWithLineBreak == rhs.endsWithLineBreak
             && lhs.postsHeadings.map(\.start) == rhs.postsHeadings.map(\.start)
             && lhs.postsHeadings.map(\.end) == rhs.postsHeadings.map(\.end)
+            && lhs.postsHeadings.map(\.contentEnd) == rhs.postsHeadings.map(\.contentEnd)
     }
 
     func hash(into hasher: inout Hasher) {

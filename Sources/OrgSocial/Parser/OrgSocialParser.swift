@@ -71,7 +71,7 @@ private struct ParseRun {
     var keywords: [Property] = []
     var keywordLocations: [EntryLocation] = []
     var posts: [Post] = []
-    var postsHeadings: [(start: Int, end: Int)] = []
+    var postsHeadings: [(start: Int, end: Int, contentEnd: Int)] = []
     var otherSections: [SectionHeading] = []
     var headerEnd: Int
     var hasCR = false
@@ -203,6 +203,7 @@ private struct ParseRun {
             if current != nil {
                 postLine(start: start, contentEnd: contentEnd, end: end, line: line)
             } else if !isBlank(start..<contentEnd) {
+                postsHeadings[postsHeadings.count - 1].contentEnd = end
                 diagnostics.append(
                     Diagnostic(
                         severity: .warning, line: line, code: .strayText,
@@ -235,7 +236,7 @@ private struct ParseRun {
             } else {
                 headerEnd = start
             }
-            postsHeadings.append((start, end))
+            postsHeadings.append((start, end, end))
             zone = .posts
             afterPostsHeading = true
         } else {
