@@ -21,14 +21,17 @@ public struct OrgTimestamp: Sendable, Hashable, Codable, CustomStringConvertible
     /// Reads a timestamp from its text. Leading and trailing spaces are ignored.
     /// - Parameter text: the timestamp as written, e.g. `2025-05-01T12:00:00+0100`.
     public init(_ text: String) {
-        let trimmed = text.trimmingSpacesAndTabs()
+        var trimmed = text.trimmingSpacesAndTabs()
         raw = trimmed
-        let bytes = Array(trimmed.utf8)
-        if let strict = TimestampGrammar.parse(bytes, lenient: false) {
+        let (strict, loose) = trimmed.withUTF8 { bytes in
+            if let strict = TimestampGrammar.parse(bytes, lenient: false) { return (Optional(strict), Optional(strict)) }
+            return (nil, TimestampGrammar.parse(bytes, lenient: true))
+        }
+        if let strict {
             instant = strict.date
             lenientInstant = strict.date
             utcOffsetSeconds = strict.offset
-        } else if let loose = TimestampGrammar.parse(bytes, lenient: true) {
+        } else if let loose {
             instant = nil
             lenientInstant = loose.date
             utcOffsetSeconds = loose.offset
@@ -86,7 +89,7 @@ enum TimestampGrammar {
 
     /// Parses `YYYY-MM-DDThh:mm:ss±hh[:]mm`. In lenient mode also accepts a one-digit offset hour,
     /// `Z`, a missing offset (read as UTC), missing seconds, fractional seconds and a space separator.
-    static func parse(_ b: [UInt8], lenient: Bool) -> Result? {
+    static func parse(_ b: UnsafeBufferPointer<UInt8>, lenient: Bool) -> Result? {
         var i = 0
         func digits(_ count: Int) -> Int? {
             guard i + count <= b.count else { return nil }

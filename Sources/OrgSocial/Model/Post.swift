@@ -45,11 +45,11 @@ public struct Post: Sendable {
     let hasCarriageReturns: Bool
 
     init(
-        id: String?, headlineText: String?, properties: [Property], line: Int, index: Int, source: [UInt8],
-        layout: PostLayout, hasCarriageReturns: Bool
+        timestamp: OrgTimestamp?, headlineText: String?, properties: [Property], line: Int, index: Int,
+        source: [UInt8], layout: PostLayout, hasCarriageReturns: Bool
     ) {
-        self.id = id
-        self.timestamp = id.map(OrgTimestamp.init)
+        self.id = timestamp?.raw
+        self.timestamp = timestamp
         self.headlineText = headlineText
         self.properties = properties
         self.line = line

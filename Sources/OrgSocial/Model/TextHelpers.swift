@@ -1,16 +1,16 @@
-extension StringProtocol {
+extension StringProtocol where UTF8View: BidirectionalCollection {
     /// The text without leading and trailing spaces and TABs (the separators of Org Social values).
     func trimmingSpacesAndTabs() -> String {
-        let scalars = unicodeScalars
-        var start = scalars.startIndex
-        var end = scalars.endIndex
-        while start < end, scalars[start] == " " || scalars[start] == "\t" { start = scalars.index(after: start) }
+        let bytes = utf8
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start = bytes.index(after: start) }
         while end > start {
-            let before = scalars.index(before: end)
-            guard scalars[before] == " " || scalars[before] == "\t" else { break }
+            let before = bytes.index(before: end)
+            guard bytes[before] == 0x20 || bytes[before] == 0x09 else { break }
             end = before
         }
-        return String(String.UnicodeScalarView(scalars[start..<end]))
+        return String(self[start..<end])
     }
 
     /// The whitespace-separated tokens (spaces and TABs).

@@ -37,8 +37,14 @@ public struct OrgSocialParser: Sendable {
     /// - Parameter bytes: the file's bytes.
     /// - Returns: the feed; see ``Feed/diagnostics`` for problems.
     public func parse(bytes: some Sequence<UInt8>) -> Feed {
-        let array = Array(bytes)
-        return array.withUnsafeBufferPointer { buffer in
+        parse(bytes: bytes.withContiguousStorageIfAvailable { Array($0) } ?? Array(bytes))
+    }
+
+    /// Parses raw bytes (invalid UTF-8 is read as U+FFFD and reported as `invalid-utf8`).
+    /// - Parameter array: the file's bytes.
+    /// - Returns: the feed; see ``Feed/diagnostics`` for problems.
+    public func parse(bytes array: [UInt8]) -> Feed {
+        array.withUnsafeBufferPointer { buffer in
             var run = ParseRun(buffer: buffer, source: array)
             return run.run()
         }
@@ -81,7 +87,9 @@ private struct ParseRun {
     enum Zone { case header, posts, other }
     var zone = Zone.header
     var inHeaderBlock = false
-    var current: PostBuilder?
+    /// The post being read (valid while `inPost`); a stored property mutated in place, never copied.
+    var post = PostBuilder(start: 0, headlineContentEnd: 0, headlineEnd: 0, line: 0)
+    var inPost = false
     var afterPostsHeading = false
 
     init(buffer: UnsafeBufferPointer<UInt8>, source: [UInt8]) {
@@ -200,7 +208,7 @@ private struct ParseRun {
                             suggestion: "Delete the blank line so the first post follows `* Posts` directly."))
                 }
             }
-            if current != nil {
+            if inPost {
                 postLine(start: start, contentEnd: contentEnd, end: end, line: line)
             } else if !isBlank(start..<contentEnd) {
                 postsHeadings[postsHeadings.count - 1].contentEnd = end
@@ -300,12 +308,12 @@ private struct ParseRun {
                         suggestion: "Move the title into the body as a `*** Title` sub-heading."))
             }
         }
-        current = builder
+        post = builder
+        inPost = true
     }
 
     mutating func postLine(start: Int, contentEnd: Int, end: Int, line: Int) {
-        guard var post = current else { return }
-        defer { current = post }
+        guard inPost else { return }
         let blank = isBlank(start..<contentEnd)
         switch post.phase {
         case .afterHeadline:
@@ -314,11 +322,11 @@ private struct ParseRun {
                 return
             }
             if isDrawerMarker(start..<contentEnd, "properties") {
-                openDrawer(&post, start: start, end: end, line: line, late: false)
+                openDrawer(start: start, end: end, line: line, late: false)
                 return
             }
             post.phase = .body
-            bodyLine(&post, start: start, contentEnd: contentEnd, end: end, line: line)
+            bodyLine(start: start, contentEnd: contentEnd, end: end, line: line)
         case .drawer:
             post.contentEnd = end
             if isDrawerMarker(start..<contentEnd, "end") {
@@ -330,17 +338,17 @@ private struct ParseRun {
                 return
             }
             if blank { return }
-            propertyLine(&post, start: start, contentEnd: contentEnd, end: end, line: line)
+            propertyLine(start: start, contentEnd: contentEnd, end: end, line: line)
         case .body:
             if blank { return }
-            bodyLine(&post, start: start, contentEnd: contentEnd, end: end, line: line)
+            bodyLine(start: start, contentEnd: contentEnd, end: end, line: line)
         }
     }
 
-    mutating func bodyLine(_ post: inout PostBuilder, start: Int, contentEnd: Int, end: Int, line: Int) {
+    mutating func bodyLine(start: Int, contentEnd: Int, end: Int, line: Int) {
         if post.drawer == nil, isDrawerMarker(start..<contentEnd, "properties") {
             post.closeSegment()
-            openDrawer(&post, start: start, end: end, line: line, late: true)
+            openDrawer(start: start, end: end, line: line, late: true)
             return
         }
         if post.segmentStart == nil { post.segmentStart = start }
@@ -348,7 +356,7 @@ private struct ParseRun {
         post.contentEnd = end
     }
 
-    mutating func openDrawer(_ post: inout PostBuilder, start: Int, end: Int, line: Int, late: Bool) {
+    mutating func openDrawer(start: Int, end: Int, line: Int, late: Bool) {
         let direct = !late && !post.blankLinesBeforeDrawer
         post.drawer = DrawerLayout(start: start, endLineStart: end, end: end, isDirectlyAfterHeadline: direct, isClosed: false)
         post.drawerLine = line
@@ -365,7 +373,7 @@ private struct ParseRun {
         }
     }
 
-    mutating func propertyLine(_ post: inout PostBuilder, start: Int, contentEnd: Int, end: Int, line: Int) {
+    mutating func propertyLine(start: Int, contentEnd: Int, end: Int, line: Int) {
         var i = start
         while i < contentEnd, buf[i] == asciiSpace || buf[i] == asciiTab { i += 1 }
         if i < contentEnd, buf[i] == asciiColon {
@@ -401,8 +409,8 @@ private struct ParseRun {
     }
 
     mutating func finishPost(at end: Int) {
-        guard var post = current else { return }
-        current = nil
+        guard inPost else { return }
+        inPost = false
         post.closeSegment()
         if post.phase == .drawer {
             post.drawer?.endLineStart = post.contentEnd
@@ -413,19 +421,20 @@ private struct ParseRun {
                     message: "The properties drawer is never closed with `:END:`.",
                     suggestion: "Add a line `:END:` after the last property."))
         }
-        let id = resolveID(post)
+        let timestamp = resolveID(post)
         let layout = PostLayout(
             start: post.start, headlineContentEnd: post.headlineContentEnd, headlineEnd: post.headlineEnd,
             drawer: post.drawer, propertyLocations: post.locations, bodySegments: post.segments,
             contentEnd: post.contentEnd, end: end)
         posts.append(
             Post(
-                id: id, headlineText: post.headlineText, properties: post.properties, line: post.line,
+                timestamp: timestamp, headlineText: post.headlineText, properties: post.properties, line: post.line,
                 index: posts.count, source: source, layout: layout, hasCarriageReturns: hasCR))
     }
 
-    /// Header ID wins over `:ID:` unless only the drawer's is valid (spec §4.2, §15 case 3).
-    mutating func resolveID(_ post: PostBuilder) -> String? {
+    /// Header ID wins over `:ID:` unless only the drawer's is valid (spec §4.2, §15 case 3). Each candidate
+    /// is read as a timestamp once.
+    mutating func resolveID(_ post: PostBuilder) -> OrgTimestamp? {
         let drawerIndex = post.properties.firstIndex { !$0.value.isEmpty && $0.hasName("ID") }
         var drawerID = drawerIndex.map { post.properties[$0].value }
         // An Org UUID in `:ID:` (from org-id) is not a timestamp, hence not a post ID (spec §15 case 45).
@@ -437,35 +446,38 @@ private struct ParseRun {
                 return nil
             }
         }
-        var chosen: String?
+        let chosen: OrgTimestamp
         var column = 1
         var line = post.line
         switch (post.headlineID, drawerID) {
         case let (head?, drawer?):
-            let headValid = OrgTimestamp(head).isValid
+            let headStamp = OrgTimestamp(head)
             if head != drawer {
-                let drawerWins = !headValid && OrgTimestamp(drawer).isValid
+                let drawerStamp = headStamp.isValid ? nil : OrgTimestamp(drawer)
+                let drawerWins = drawerStamp?.isValid ?? false
                 diagnostics.append(
                     Diagnostic(
                         severity: .warning, line: post.line, column: post.headlineIDColumn,
                         code: .conflictingPostIDs,
                         message: "The headline ID `\(head)` and the `:ID:` property `\(drawer)` differ; the \(drawerWins ? "valid drawer" : "headline") ID is used.",
                         suggestion: "Keep one ID: the headline form `** \(drawerWins ? drawer : head)`."))
-                chosen = drawerWins ? drawer : head
+                if drawerWins, let drawerStamp, let index = drawerIndex {
+                    chosen = drawerStamp
+                    line = post.properties[index].line
+                    column = post.properties[index].valueColumn
+                } else {
+                    chosen = headStamp
+                    column = post.headlineIDColumn
+                }
             } else {
-                chosen = head
-            }
-            if chosen == drawer, chosen != head, let index = drawerIndex {
-                line = post.properties[index].line
-                column = post.properties[index].valueColumn
-            } else {
+                chosen = headStamp
                 column = post.headlineIDColumn
             }
         case let (head?, nil):
-            chosen = head
+            chosen = OrgTimestamp(head)
             column = post.headlineIDColumn
         case let (nil, drawer?):
-            chosen = drawer
+            chosen = OrgTimestamp(drawer)
             if let index = drawerIndex {
                 line = post.properties[index].line
                 column = post.properties[index].valueColumn
@@ -478,8 +490,8 @@ private struct ParseRun {
                     suggestion: "Write the post's timestamp in the headline, e.g. `** 2025-05-01T12:00:00+0100`."))
             return nil
         }
-        if let id = chosen, !OrgTimestamp(id).isValid {
-            diagnostics.append(invalidIDDiagnostic(id, line: line, column: column))
+        if !chosen.isValid {
+            diagnostics.append(invalidIDDiagnostic(chosen.raw, line: line, column: column))
         }
         return chosen
     }
@@ -721,7 +733,17 @@ private struct PostBuilder {
 
 /// Whether `text` is an Org UUID such as `a73d3c63-eb1e-4a55-8f5e-0e0e0e0e0e0e` (spec §15 case 45).
 func isUUID(_ text: String) -> Bool {
-    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-    guard parts.map(\.count) == [8, 4, 4, 4, 12] else { return false }
-    return parts.allSatisfy { $0.allSatisfy(\.isHexDigit) }
+    var count = 0
+    for byte in text.utf8 {
+        switch count {
+        case 8, 13, 18, 23:
+            guard byte == 0x2D else { return false }
+        default:
+            let isHex = (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66)
+            guard isHex else { return false }
+        }
+        count += 1
+        if count > 36 { return false }
+    }
+    return count == 36
 }
