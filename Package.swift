@@ -19,7 +19,7 @@ let package = Package(
         // Pure model, lossless parser/serializer, editor, composers and validator. Foundation only, no I/O.
         .target(name: "OrgSocial", swiftSettings: strictSettings),
         // Every CLI subcommand, as a library so tests can run commands in process.
-        .target(name: "OrgSocialCLI", dependencies: ["OrgSocial"], swiftSettings: strictSettings),
+        .target(name: "OrgSocialCLI", dependencies: ["OrgSocial", "FeedHosting"], swiftSettings: strictSettings),
         // The `orgsocial` binary: one entry point that hands over to OrgSocialCLI.
         .executableTarget(name: "orgsocial", dependencies: ["OrgSocialCLI"], swiftSettings: strictSettings),
         // Parser/serializer benchmark (run it in release mode).
@@ -41,5 +41,21 @@ let package = Package(
         .target(name: "Crypto", dependencies: ["CLibCrypto"], swiftSettings: strictSettings),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Crypto"], swiftSettings: strictSettings),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strictSettings),
+        // zlib, as a C module. Only Gzip imports it.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // gzip compression and decompression over zlib.
+        .target(name: "Gzip", dependencies: ["CZlib"], swiftSettings: strictSettings),
+        // The `orgsocial serve` node: feed hosting with conditional GET, safe PUT and the Org Social Host API.
+        .target(
+            name: "FeedHosting",
+            dependencies: ["OrgSocial", "HTTPServer", "Crypto", "Gzip"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "GzipTests", dependencies: ["Gzip"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "FeedHostingTests",
+            dependencies: ["FeedHosting", "HTTPServer", "Crypto", "Gzip", "OrgSocial"],
+            swiftSettings: strictSettings
+        ),
     ]
 )

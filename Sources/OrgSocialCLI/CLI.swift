@@ -40,6 +40,11 @@ package enum CLI {
 
         // Walk down the command tree.
         while command.configuration.isGroup {
+            if command.configuration.runsWithoutSubcommand,
+                rest.first.map({ command.configuration.subcommand(named: $0) == nil }) ?? true
+            {
+                break
+            }
             guard let token = rest.first else {
                 context.write(HelpGenerator(command: command, path: path).help)
                 return 0

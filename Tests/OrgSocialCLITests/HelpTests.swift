@@ -29,6 +29,7 @@ struct HelpTests {
           unfollow                Stop following a feed.
           group                   Join or leave a relay group.
           migrate                 Announce that the feed moved to a new URL.
+          serve                   Host social.org feeds over HTTP, with safe uploads.
 
           See 'orgsocial help <subcommand>' for detailed help.
 
@@ -55,7 +56,7 @@ struct HelpTests {
     static let commandPaths: [[String]] = [
         ["show"], ["check"], ["init"], ["post"], ["reply"], ["react"], ["boost"], ["poll"], ["vote"], ["edit"],
         ["delete"], ["pin"], ["follow"], ["unfollow"], ["group"], ["group", "join"], ["group", "leave"],
-        ["migrate"], ["help"],
+        ["migrate"], ["serve"], ["serve", "token"], ["help"],
     ]
 
     @Test func rootHelpIsPinned() async {

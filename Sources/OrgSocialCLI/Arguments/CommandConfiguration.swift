@@ -13,6 +13,9 @@ struct CommandConfiguration {
     var options: [OptionDefinition] = []
     /// The subcommands of a command group; empty for a command that runs.
     var subcommands: [any ParsableCommand.Type] = []
+    /// Whether a command with subcommands also runs itself when its first token names none of them
+    /// (`orgsocial serve --root …` next to `orgsocial serve token …`).
+    var runsWithoutSubcommand = false
 
     /// Whether this command only groups subcommands.
     var isGroup: Bool { !subcommands.isEmpty }

@@ -51,7 +51,7 @@ struct HelpGenerator {
     /// The command path followed by one token per option and argument (kept whole when wrapping).
     private var usageTokens: [String] {
         var tokens = [path.joined(separator: " ")]
-        if configuration.isGroup {
+        if configuration.isGroup, !configuration.runsWithoutSubcommand {
             tokens.append("<subcommand>")
         } else {
             tokens += configuration.options.map(\.usage)

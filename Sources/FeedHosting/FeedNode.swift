@@ -1,0 +1,204 @@
+import Foundation
+import HTTPServer
+import Synchronization
+
+/// The Org Social node behind `orgsocial serve`: hosts every `social.org` and `*/social.org` under a
+/// root folder over HTTP, accepts safe uploads, and speaks the Org Social Host API.
+///
+/// ```swift
+/// var configuration = FeedNode.Configuration(root: "/srv/feeds")
+/// configuration.port = 0
+/// let node = try FeedNode(configuration: configuration, accessLog: { print($0.line) })
+/// print("listening on \(node.siteURL)")
+/// // ...
+/// await node.stop()
+/// ```
+///
+/// What it answers (see spec §10 and §11, and the README section "Hosting your feed"):
+///
+/// - `GET`/`HEAD /social.org` and `/<name>/social.org`: the file as `text/plain; charset=utf-8` with a
+///   strong `ETag` (SHA-256), `Last-Modified`, 304 for `If-None-Match`/`If-Modified-Since`, single
+///   byte ranges (206/416), gzip, CORS and `Cache-Control` (``FeedReadHandler``). Nothing else under
+///   the root is ever served: no other file names, no dot-files, no links that leave the root.
+/// - `PUT` to the same URLs with a bearer token and `If-Match`/`If-None-Match: *`
+///   (``FeedWriteHandler``).
+/// - The Host API: `GET /`, `POST /signup`, `/upload`, `/delete`, `/redirect`, `/remove-redirect`,
+///   `GET /public-routes`, `GET /<nick>/` (301) (``HostAPI``).
+/// - `OPTIONS` on any path: the CORS preflight.
+///
+/// File contents and their hashes are cached in memory and revalidated with one `stat` per request;
+/// writes are serialised per feed and atomic on disk.
+package final class FeedNode: Sendable {
+    /// Where the node listens, what it serves, and its limits.
+    package struct Configuration: Sendable, Equatable {
+        /// The folder holding the feeds.
+        package var root: String
+        /// The address to bind (`127.0.0.1` by default; `0.0.0.0` for every interface).
+        package var host = "127.0.0.1"
+        /// The TCP port; 0 picks a free one (read it back from ``FeedNode/port``).
+        package var port = 8080
+        /// The token file; `nil` for `<root>/.orgsocial/tokens.json`.
+        package var tokenFile: String?
+        /// The public base URL used in vfiles and public URLs (`https://social.example.org`); `nil` for
+        /// `http://<host>:<port>`.
+        package var siteURL: String?
+        /// The largest feed accepted by `PUT` and `POST /upload`, in bytes (5 MiB by default, as the
+        /// reference host).
+        package var maximumUploadBytes = 5 * 1024 * 1024
+        /// The `Cache-Control` sent with feeds.
+        package var cacheControl = "public, max-age=60"
+
+        /// A configuration with the defaults for everything but the root.
+        ///
+        /// - Parameter root: The folder holding the feeds.
+        package init(root: String) {
+            self.root = root
+        }
+    }
+
+    /// The configuration the node was started with.
+    package let configuration: Configuration
+    /// The port the node listens on.
+    package let port: Int
+    /// The root folder, made absolute.
+    package let rootPath: String
+    /// The token file in use.
+    package let tokenFilePath: String
+    /// The temporary files of interrupted writes that start-up removed.
+    package let sweptTemporaryFiles: [String]
+    private let site: SiteAddress
+    private let daemon: HTTPDaemon
+
+    /// Opens the root, loads the node's state (creating `<root>/.orgsocial/` on first run) and starts
+    /// serving.
+    ///
+    /// - Parameters:
+    ///   - configuration: The root, address and limits.
+    ///   - accessLog: Receives one entry per request; `nil` logs nothing.
+    ///   - log: Receives operational messages (storage failures, a damaged token file); called from
+    ///     request handlers.
+    /// - Throws: ``FeedHostingError`` if the root or the state files are unusable or the site URL is
+    ///   invalid; `HTTPServerError` if the address cannot be bound (for example, the port is taken).
+    package init(
+        configuration: Configuration,
+        accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil,
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws {
+        let directory = try FeedDirectory(rootPath: configuration.root)
+        if let siteURL = configuration.siteURL {
+            guard let url = URL(string: siteURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                url.host != nil, url.query == nil
+            else { throw FeedHostingError.invalidSiteURL(siteURL) }
+        }
+        try StateFolder.ensure(directory.stateFolderPath)
+        let tokenFilePath = configuration.tokenFile ?? FeedTokenStore.defaultPath(root: directory.rootPath)
+        let accounts = try AccountStore(path: "\(directory.stateFolderPath)/accounts.json")
+        let secret = try HostSecret.loadOrCreate(at: "\(directory.stateFolderPath)/host-secret")
+        let swept = directory.sweepTemporaryFiles()
+
+        let store = FeedStore(directory: directory)
+        let site = SiteAddress()
+        let api = HostAPI(
+            store: store,
+            accounts: accounts,
+            secret: secret,
+            site: site,
+            maximumUploadBytes: configuration.maximumUploadBytes,
+            clock: { Int(Date().timeIntervalSince1970) },
+            log: log
+        )
+        let reader = FeedReadHandler(
+            store: store,
+            accounts: accounts.directory,
+            cacheControl: configuration.cacheControl,
+            log: log
+        )
+        let writer = FeedWriteHandler(
+            store: store,
+            tokens: FeedTokenVerifier(store: FeedTokenStore(path: tokenFilePath), log: log),
+            accounts: accounts.directory,
+            maximumUploadBytes: configuration.maximumUploadBytes,
+            log: log
+        )
+        let responder = NodeResponder(router: Self.makeRouter(api: api, reader: reader, writer: writer), accessLog: accessLog)
+
+        var daemonConfiguration = HTTPDaemon.Configuration(host: configuration.host, port: configuration.port)
+        // Room for multipart framing around a maximum-size upload, so that the handlers, not the server,
+        // answer oversized feeds (with the Host API's JSON message).
+        daemonConfiguration.maximumBodyBytes = configuration.maximumUploadBytes + 1024 * 1024
+        let daemon = try HTTPDaemon(configuration: daemonConfiguration, responder: responder, log: log)
+
+        let displayHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        var siteURL = configuration.siteURL ?? "http://\(displayHost):\(daemon.port)"
+        while siteURL.hasSuffix("/") {
+            siteURL.removeLast()
+        }
+        site.set(siteURL)
+
+        self.configuration = configuration
+        self.port = daemon.port
+        self.rootPath = directory.rootPath
+        self.tokenFilePath = tokenFilePath
+        self.sweptTemporaryFiles = swept
+        self.site = site
+        self.daemon = daemon
+    }
+
+    /// The base URL of public feed URLs and vfiles, without a trailing slash.
+    package var siteURL: String { site.url }
+
+    /// Stops serving: new connections are refused, requests in flight get `gracePeriod` to finish.
+    ///
+    /// - Parameter gracePeriod: How long requests in flight may take.
+    package func stop(gracePeriod: Duration = .seconds(5)) async {
+        await daemon.stop(gracePeriod: gracePeriod)
+    }
+
+    private static func makeRouter(api: HostAPI, reader: FeedReadHandler, writer: FeedWriteHandler) -> Router {
+        var router = Router()
+        router.notFound = { _ in Envelope.error("Not found", status: .notFound) }
+        router.methodNotAllowed = { _, _ in Envelope.error("Method not allowed", status: .methodNotAllowed) }
+
+        router.get("/") { api.info($0) }
+        router.post("/signup") { await api.signup($0) }
+        router.post("/upload") { await api.upload($0) }
+        router.post("/delete") { await api.delete($0) }
+        router.post("/redirect") { await api.redirect($0) }
+        router.post("/remove-redirect") { await api.removeRedirect($0) }
+        router.get("/public-routes") { api.publicRoutes($0) }
+
+        router.get("/\(FeedPath.fileName)") { reader.respond(to: $0, feed: .top) }
+        router.put("/\(FeedPath.fileName)") { await writer.respond(to: $0, feed: .top) }
+        router.get("/:name/\(FeedPath.fileName)") { request in
+            guard let feed = FeedPath(folder: request.pathParameters["name"] ?? "") else {
+                return Envelope.error("File not found", status: .notFound)
+            }
+            return reader.respond(to: request, feed: feed)
+        }
+        router.put("/:name/\(FeedPath.fileName)") { request in
+            guard let feed = FeedPath(folder: request.pathParameters["name"] ?? "") else {
+                return Envelope.error("File not found", status: .notFound)
+            }
+            return await writer.respond(to: request, feed: feed)
+        }
+        router.get("/:name/") { request in
+            guard let feed = FeedPath(folder: request.pathParameters["name"] ?? "") else {
+                return Envelope.error("Not found", status: .notFound)
+            }
+            return HTTPResponse(status: .movedPermanently, headers: ["Location": feed.urlPath])
+        }
+        return router
+    }
+}
+
+/// The site URL, known only once the server has bound its port (it may be 0).
+final class SiteAddress: Sendable {
+    // A Mutex around one string that is set once at start-up and read by handlers.
+    private let value = Mutex("")
+
+    var url: String { value.withLock { $0 } }
+
+    func set(_ url: String) {
+        value.withLock { $0 = url }
+    }
+}

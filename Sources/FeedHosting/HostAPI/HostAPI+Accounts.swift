@@ -1,0 +1,172 @@
+import Crypto
+import Foundation
+import HTTPServer
+
+extension HostAPI {
+    // MARK: - POST /signup
+
+    /// `POST /signup` with `{"nick": "<nick>"}` (or a form field): creates the account and its feed from
+    /// the template, and returns the vfile and the public URL.
+    func signup(_ request: HTTPRequest) async -> HTTPResponse {
+        let form = RequestForm(request)
+        guard let nick = form.fields["nick"], !nick.isEmpty else {
+            return Envelope.error("Nickname is required", status: .badRequest)
+        }
+        if let problem = Nickname.problem(with: nick) {
+            return Envelope.error(problem, status: .badRequest)
+        }
+        guard let feed = FeedPath(folder: nick) else {
+            return Envelope.error("Nickname can only contain letters, numbers, hyphens, and underscores", status: .badRequest)
+        }
+        let token: String
+        do {
+            token = Hex.encode(try SecureRandom.bytes(count: 32))
+        } catch {
+            log("Cannot sign up '\(nick)': \(error.localizedDescription)")
+            return Envelope.error("Internal server error", status: .internalServerError)
+        }
+        let timestamp = clock()
+        let vfile = VFile(
+            token: token,
+            timestamp: timestamp,
+            signature: secret.signature(token: token, timestamp: timestamp, nick: nick)
+        )
+        let account = HostAccount(
+            nick: nick,
+            tokenSHA256: FeedTokenStore.hash(token),
+            timestamp: timestamp,
+            redirectURL: nil,
+            created: StateFolder.timestamp(.init(timeIntervalSince1970: Double(timestamp)))
+        )
+        let directory = store.directory
+        let isRegistered: Bool
+        do {
+            // A folder that already exists (a feed placed by hand, or created by PUT) also takes the nick.
+            isRegistered = try await accounts.register(account) { _ in
+                (try? FileStatus.of(path: directory.folderPath(of: feed))) ?? nil != nil
+            }
+        } catch {
+            log("Cannot sign up '\(nick)': \(error.localizedDescription)")
+            return Envelope.error("Internal server error", status: .internalServerError)
+        }
+        guard isRegistered else {
+            return Envelope.error("Nickname '\(nick)' is already taken", status: .badRequest)
+        }
+        let template = Self.template(nick: nick)
+        let written: Bool = await store.withWriteLock(feed) {
+            do {
+                if try store.snapshot(of: feed) == nil {
+                    _ = try store.replace(feed, with: template)
+                }
+                return true
+            } catch {
+                log("Cannot write the new feed of '\(nick)': \(error).")
+                return false
+            }
+        }
+        guard written else {
+            try? await accounts.remove(nick: nick)
+            return Envelope.error("Internal server error", status: .internalServerError)
+        }
+        return Envelope.success(
+            .object([("vfile", .string(vfile.url(siteURL: siteURL))), ("public-url", .string(publicURL(nick: nick)))])
+        )
+    }
+
+    /// The feed a new account starts with (spec §11).
+    static func template(nick: String) -> [UInt8] {
+        Array(
+            """
+            #+TITLE: \(nick)'s journal
+            #+NICK: \(nick)
+            #+DESCRIPTION:
+            #+FOLLOW: https://org-social.org/social.org
+            #+FOLLOW: https://andros.dev/static/social.org
+
+            * Posts
+
+            """.utf8)
+    }
+
+    // MARK: - POST /delete
+
+    /// `POST /delete` with `{"vfile": …}`: removes the feed and the account, releasing the nick.
+    func delete(_ request: HTTPRequest) async -> HTTPResponse {
+        let form = RequestForm(request)
+        let account: HostAccount
+        switch await authenticate(form.fields["vfile"], unknown: .byTokenShape) {
+        case .success(let found): account = found
+        case .failure(let refusal): return refusal.response
+        }
+        if let feed = account.feed {
+            let removed: Bool = await store.withWriteLock(feed) {
+                do {
+                    try store.remove(feed)
+                    return true
+                } catch {
+                    log("Cannot delete \(feed.relativePath): \(error).")
+                    return false
+                }
+            }
+            guard removed else { return Envelope.error("Internal server error", status: .internalServerError) }
+        }
+        do {
+            try await accounts.remove(nick: account.nick)
+        } catch {
+            log("Cannot delete the account '\(account.nick)': \(error.localizedDescription)")
+            return Envelope.error("Internal server error", status: .internalServerError)
+        }
+        return Envelope.success(.object([("message", "File deleted successfully")]))
+    }
+
+    // MARK: - POST /redirect, /remove-redirect
+
+    /// `POST /redirect` with `{"vfile": …, "new-url": "https://…"}`: the public URL then answers 301 and
+    /// uploads are refused.
+    func redirect(_ request: HTTPRequest) async -> HTTPResponse {
+        let form = RequestForm(request)
+        guard let vfile = form.fields["vfile"], !vfile.isEmpty else {
+            return Envelope.error("vfile parameter is required", status: .badRequest)
+        }
+        guard let newURL = form.fields["new-url"], !newURL.isEmpty else {
+            return Envelope.error("new-url parameter is required", status: .badRequest)
+        }
+        guard newURL.hasPrefix("http://") || newURL.hasPrefix("https://") else {
+            return Envelope.error("Invalid URL format. Must start with http:// or https://", status: .badRequest)
+        }
+        let account: HostAccount
+        switch await authenticate(vfile, unknown: .fileNotFound) {
+        case .success(let found): account = found
+        case .failure(let refusal): return refusal.response
+        }
+        do {
+            try await accounts.setRedirect(newURL, forNick: account.nick)
+        } catch {
+            log("Cannot set the redirect of '\(account.nick)': \(error.localizedDescription)")
+            return Envelope.error("Internal server error", status: .internalServerError)
+        }
+        return Envelope.success(
+            .object([("message", "Redirect configured successfully"), ("redirect-url", .string(newURL))])
+        )
+    }
+
+    /// `POST /remove-redirect` with `{"vfile": …}`: serves and accepts the feed again.
+    func removeRedirect(_ request: HTTPRequest) async -> HTTPResponse {
+        let form = RequestForm(request)
+        let account: HostAccount
+        switch await authenticate(form.fields["vfile"], unknown: .fileNotFound) {
+        case .success(let found): account = found
+        case .failure(let refusal): return refusal.response
+        }
+        guard account.redirectURL != nil else {
+            return Envelope.error("No redirect configured for this account", status: .badRequest)
+        }
+        do {
+            try await accounts.setRedirect(nil, forNick: account.nick)
+        } catch {
+            log("Cannot remove the redirect of '\(account.nick)': \(error.localizedDescription)")
+            return Envelope.error("Internal server error", status: .internalServerError)
+        }
+        return Envelope.success(.object([("message", "Redirect removed successfully")]))
+    }
+}

@@ -1,0 +1,215 @@
+import HTTPServer
+import OrgSocial
+
+/// Answers `PUT` to a feed's own URL: the safe way to publish, with no lost updates.
+///
+/// The request must carry `Authorization: Bearer <token>` with one of the feed's tokens (see
+/// ``FeedTokenStore``), and a precondition: `If-Match: "<etag>"` with the ETag the client last read
+/// (or `*`), or `If-None-Match: *` to create a feed that does not exist yet. The body is the whole new
+/// file, which must be UTF-8 and parse as an Org Social feed without errors (warnings are fine).
+///
+/// | Outcome | Status |
+/// |---|---|
+/// | Saved; the response's `ETag` is the new version's | 200, or 201 when created |
+/// | Missing or wrong token | 401 with `WWW-Authenticate: Bearer` |
+/// | Not a feed path | 404 |
+/// | The account has a redirect (Host API) | 409 |
+/// | Body over the upload limit | 413 |
+/// | `Content-Encoding` other than identity | 415 |
+/// | No `If-Match` and no `If-None-Match: *` | 428 |
+/// | The ETag is stale, or the feed exists for `If-None-Match: *`, or does not for `If-Match` | 412 with the current `ETag` |
+/// | Not UTF-8, or the feed has errors | 422 with the diagnostics |
+///
+/// The precondition is checked and the file written while holding the feed's write lock, which every
+/// writer of the feed takes (PUT, Host API upload, signup, delete), so of several PUTs sent with the
+/// same `If-Match` exactly one wins and the others get 412. The body has been received in full before
+/// any of this runs, and the file is replaced atomically (``AtomicFile``): a client or a server that
+/// dies mid-upload leaves the old file as it was.
+struct FeedWriteHandler: Sendable {
+    let store: FeedStore
+    let tokens: FeedTokenVerifier
+    let accounts: AccountDirectory
+    let maximumUploadBytes: Int
+    let log: @Sendable (String) -> Void
+
+    func respond(to request: HTTPRequest, feed: FeedPath) async -> HTTPResponse {
+        guard let token = Self.bearerToken(request.headers["Authorization"]), tokens.isAuthorized(token, for: feed)
+        else {
+            let challenge =
+                request.headers["Authorization"] == nil
+                ? "Bearer realm=\"orgsocial\"" : "Bearer realm=\"orgsocial\", error=\"invalid_token\""
+            return Envelope.error(
+                "A valid bearer token for \(feed.relativePath) is required",
+                status: .unauthorized,
+                headers: ["WWW-Authenticate": challenge]
+            )
+        }
+        if let nick = feed.folder, accounts.account(nick: nick)?.redirectURL != nil {
+            return Envelope.error(
+                "Cannot upload file while redirect is active. Remove redirect first.",
+                status: .conflict
+            )
+        }
+        guard request.body.count <= maximumUploadBytes else {
+            return Envelope.error(
+                "File too large. Maximum size is \(maximumUploadBytes) bytes",
+                status: .contentTooLarge
+            )
+        }
+        if let coding = request.headers["Content-Encoding"], coding.trimmingSpaces().lowercased() != "identity" {
+            return Envelope.error(
+                "Content-Encoding '\(coding)' is not supported; send the feed uncompressed",
+                status: .unsupportedMediaType
+            )
+        }
+        let precondition = WritePrecondition(request)
+        guard precondition != .none else {
+            return Envelope.error(
+                "Precondition Required: send If-Match with the ETag you last read, or If-None-Match: * to "
+                    + "create the feed",
+                status: .preconditionRequired
+            )
+        }
+        // Check the content before taking the lock (parsing a large feed takes a while), but report a
+        // failed precondition first, as RFC 9110 orders them.
+        let problems = Self.contentProblems(request.body)
+        return await store.withWriteLock(feed) {
+            let current: FeedSnapshot?
+            do throws(FeedDirectory.AccessError) {
+                current = try store.snapshot(of: feed)
+            } catch {
+                return Self.storageFailure(error, feed: feed, log: log)
+            }
+            if let refusal = precondition.refusal(current: current) {
+                return refusal
+            }
+            if let problems {
+                return problems
+            }
+            do throws(FeedDirectory.AccessError) {
+                let saved = try store.replace(feed, with: request.body)
+                return Envelope.success(
+                    .object([
+                        ("message", current == nil ? "Feed created" : "Feed saved"),
+                        ("etag", .string(saved.entityTag)), ("size", .int(saved.bytes.count)),
+                    ]),
+                    status: current == nil ? .created : .ok,
+                    headers: ["ETag": saved.entityTag, "Last-Modified": saved.lastModified]
+                )
+            } catch {
+                return Self.storageFailure(error, feed: feed, log: log)
+            }
+        }
+    }
+
+    /// The token of an `Authorization: Bearer <token>` header (scheme compared case-insensitively).
+    static func bearerToken(_ header: String?) -> String? {
+        guard let header else { return nil }
+        let parts = header.trimmingSpaces().split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        let token = String(parts[1]).trimmingSpaces()
+        return token.isEmpty ? nil : token
+    }
+
+    /// The 422 response for a body that is not UTF-8 or does not parse as a feed without errors, or `nil`
+    /// when the body is acceptable.
+    static func contentProblems(_ body: [UInt8]) -> HTTPResponse? {
+        guard String(validating: body, as: UTF8.self) != nil else {
+            return Envelope.error(
+                "The feed is not valid UTF-8 text",
+                status: .unprocessableContent,
+                data: .object([("diagnostics", .array([]))])
+            )
+        }
+        let diagnostics = FeedValidator().validate(OrgSocialParser().parse(bytes: body))
+        let errors = diagnostics.filter { $0.severity == .error }
+        guard !errors.isEmpty else { return nil }
+        return Envelope.error(
+            "The feed has \(errors.count) error\(errors.count == 1 ? "" : "s"); nothing was written",
+            status: .unprocessableContent,
+            data: .object([("diagnostics", .array(diagnostics.map(\.json)))])
+        )
+    }
+
+    static func storageFailure(
+        _ error: FeedDirectory.AccessError,
+        feed: FeedPath,
+        log: @Sendable (String) -> Void
+    ) -> HTTPResponse {
+        switch error {
+        case .notServable(let reason):
+            log("Refusing to write \(feed.relativePath): \(reason).")
+            return Envelope.error("File not found", status: .notFound)
+        case .system(let failure):
+            log("Cannot write \(feed.relativePath): \(failure).")
+            return Envelope.error("Internal server error", status: .internalServerError)
+        }
+    }
+}
+
+/// The precondition a write carries: `If-Match`, `If-None-Match: *`, or nothing.
+enum WritePrecondition: Equatable {
+    /// No usable precondition.
+    case none
+    /// `If-Match`: the current version must have one of these tags (or exist, for `*`).
+    case ifMatch(EntityTagCondition)
+    /// `If-None-Match: *`: the feed must not exist yet.
+    case ifNoneMatchAny
+
+    /// Reads the precondition headers of `request`; `If-Match` wins when both are sent.
+    init(_ request: HTTPRequest) {
+        if let condition = EntityTagCondition(fieldValues: request.headers.values(for: "If-Match")) {
+            self = .ifMatch(condition)
+        } else if EntityTagCondition(fieldValues: request.headers.values(for: "If-None-Match")) == .any {
+            self = .ifNoneMatchAny
+        } else {
+            self = .none
+        }
+    }
+
+    /// The 412 response if the precondition fails against `current`, else `nil`.
+    ///
+    /// `If-Match` compares strongly with the identity tag and accepts the gzip tag too: a client that
+    /// read the gzip representation holds the same content.
+    func refusal(current: FeedSnapshot?) -> HTTPResponse? {
+        switch self {
+        case .none:
+            return nil
+        case .ifMatch(let condition):
+            guard let current else {
+                return Envelope.error(
+                    "Precondition Failed: the feed does not exist; create it with If-None-Match: *",
+                    status: .preconditionFailed,
+                    data: .object([("etag", .null)])
+                )
+            }
+            guard condition.strongMatch(in: [current.entityTag, current.gzipEntityTag]) else {
+                return Self.stale(current)
+            }
+            return nil
+        case .ifNoneMatchAny:
+            guard let current else { return nil }
+            return Self.stale(current)
+        }
+    }
+
+    private static func stale(_ current: FeedSnapshot) -> HTTPResponse {
+        Envelope.error(
+            "Precondition Failed: the feed has changed; its current ETag is \(current.entityTag)",
+            status: .preconditionFailed,
+            data: .object([("etag", .string(current.entityTag))]),
+            headers: ["ETag": current.entityTag]
+        )
+    }
+}
+
+extension Diagnostic {
+    /// The diagnostic as a JSON object: severity, line, column, code, message, suggestion.
+    var json: JSONValue {
+        .object([
+            ("severity", .string(severity.rawValue)), ("line", .int(line)), ("column", .int(column)),
+            ("code", .string(code.rawValue)), ("message", .string(message)),
+            ("suggestion", .string(orNull: suggestion)),
+        ])
+    }
+}

@@ -1,0 +1,171 @@
+import Dispatch
+import FeedHosting
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `orgsocial serve --root <dir> [...]`: runs the Org Social node (see `FeedNode`) until SIGINT or
+/// SIGTERM; `orgsocial serve token` manages upload tokens.
+struct ServeCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "serve",
+            abstract: "Host social.org feeds over HTTP, with safe uploads.",
+            discussion: """
+                Serves every social.org and */social.org under the root folder (nothing else) with ETag, \
+                Last-Modified, conditional GET (304), byte ranges, gzip and CORS. Feeds are updated with \
+                PUT to their own URL, with 'Authorization: Bearer <token>' (create tokens with 'orgsocial \
+                serve token') and 'If-Match: <etag>' (or 'If-None-Match: *' to create a feed): a stale \
+                ETag gets 412, so no edit is ever lost. The Org Social Host API (POST /signup, /upload, \
+                /delete, /redirect, /remove-redirect, GET /public-routes) is served too.
+
+                Logs one line per request to standard error (unless --quiet). Stops gracefully on \
+                SIGINT or SIGTERM. The node keeps its state in <root>/.orgsocial/.
+                """,
+            options: [
+                .value("root", valueName: "dir", help: "The folder holding the feeds.", isRequired: true),
+                .value("host", help: "The address to listen on.", defaultValue: "127.0.0.1"),
+                .value("port", help: "The TCP port; 0 picks a free one.", defaultValue: "8080"),
+                .value(
+                    "token-file", valueName: "file", help: "The upload token file.",
+                    defaultValue: "<root>/.orgsocial/tokens.json"),
+                .value(
+                    "site-url", valueName: "url",
+                    help: "The public base URL, used in Host API vfiles and public URLs.",
+                    defaultValue: "http://<host>:<port>"),
+                .value(
+                    "max-upload-bytes", valueName: "n", help: "The largest feed accepted by uploads.",
+                    defaultValue: "5242880"),
+                .flag("quiet", help: "Do not log requests."),
+            ],
+            subcommands: [ServeTokenCommand.self],
+            runsWithoutSubcommand: true)
+    }
+
+    /// `--root`.
+    var root: String
+    /// `--host`.
+    var host: String
+    /// `--port`.
+    var port: Int
+    /// `--token-file`.
+    var tokenFile: String?
+    /// `--site-url`.
+    var siteURL: String?
+    /// `--max-upload-bytes`.
+    var maximumUploadBytes: Int
+    /// `--quiet`.
+    var isQuiet: Bool
+
+    init(parsing arguments: ParsedArguments) throws {
+        root = try arguments.requiredValue("root")
+        host = arguments.value("host") ?? "127.0.0.1"
+        port = try Self.integer(arguments.value("port") ?? "8080", option: "--port <port>", range: 0...65535)
+        tokenFile = arguments.value("token-file")
+        siteURL = arguments.value("site-url")
+        maximumUploadBytes = try Self.integer(
+            arguments.value("max-upload-bytes") ?? "5242880", option: "--max-upload-bytes <n>", range: 1...Int(Int32.max))
+        isQuiet = arguments.flag("quiet")
+    }
+
+    func validate() throws {
+        if let siteURL {
+            guard let url = URL(string: siteURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                url.host != nil, url.query == nil
+            else {
+                throw CLIError.invalidValue(
+                    value: siteURL, option: "--site-url <url>",
+                    reason: "Give an absolute http:// or https:// URL without a query, e.g. https://social.example.org.")
+            }
+        }
+    }
+
+    func run(in context: CommandContext) async throws {
+        var configuration = FeedNode.Configuration(root: root)
+        configuration.host = host
+        configuration.port = port
+        configuration.tokenFile = tokenFile
+        configuration.siteURL = siteURL
+        configuration.maximumUploadBytes = maximumUploadBytes
+
+        let errorOutput = SerializedOutput(context.writeStandardError)
+        let (signals, continuation) = AsyncStream.makeStream(of: Int32.self)
+        let sources = Self.forwardTerminationSignals(to: continuation)
+        defer {
+            for source in sources {
+                source.cancel()
+            }
+        }
+        var accessLog: (@Sendable (AccessLogEntry) -> Void)?
+        if !isQuiet {
+            accessLog = { entry in errorOutput.line(entry.line) }
+        }
+        let node = try FeedNode(
+            configuration: configuration,
+            accessLog: accessLog,
+            log: { message in errorOutput.line("serve: \(message)") })
+        for path in node.sweptTemporaryFiles {
+            errorOutput.line("serve: removed \(path), left by an interrupted upload")
+        }
+        errorOutput.line(
+            "serve: listening on \(Self.listenURL(host: host, port: node.port)) (root \(node.rootPath); site URL "
+                + "\(node.siteURL); tokens \(node.tokenFilePath))")
+
+        for await number in signals {
+            errorOutput.line("serve: stopping (signal \(number)); requests in flight get 5 seconds")
+            break
+        }
+        await node.stop(gracePeriod: .seconds(5))
+        errorOutput.line("serve: stopped")
+    }
+
+    /// Delivers SIGINT and SIGTERM to `continuation` as they arrive, instead of ending the process.
+    /// Cancel the returned sources when done.
+    static func forwardTerminationSignals(to continuation: AsyncStream<Int32>.Continuation) -> [any DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { number in
+            // Turn the default action off first, so that a signal arriving during start-up is not fatal.
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            return source
+        }
+    }
+
+    /// `http://127.0.0.1:8080`, with IPv6 hosts in brackets.
+    static func listenURL(host: String, port: Int) -> String {
+        "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+    }
+
+    /// Parses an integer option within `range`.
+    /// - Throws: ``CLIError/invalidValue(value:option:reason:)`` (a usage error).
+    static func integer(_ text: String, option: String, range: ClosedRange<Int>) throws -> Int {
+        guard let value = Int(text), range.contains(value) else {
+            throw CLIError.invalidValue(
+                value: text, option: option,
+                reason: "Give a whole number from \(range.lowerBound) to \(range.upperBound).")
+        }
+        return value
+    }
+}
+
+/// Standard error shared by the server's threads: one whole line at a time.
+///
+/// `@unchecked Sendable`: the wrapped closure is only ever called with the lock held, so calls never
+/// overlap, and while the server runs the command writes only through this object too.
+final class SerializedOutput: @unchecked Sendable {
+    private let lock = Mutex(())
+    private let write: ([UInt8]) -> Void
+
+    init(_ write: @escaping ([UInt8]) -> Void) {
+        self.write = write
+    }
+
+    /// Writes `text` and a line break.
+    func line(_ text: String) {
+        lock.withLock { _ in write(Array((text + "\n").utf8)) }
+    }
+}

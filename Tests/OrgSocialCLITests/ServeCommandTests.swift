@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+
+@testable import OrgSocialCLI
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `orgsocial serve` and `orgsocial serve token`: help, token files, and a real server started from the
+/// built binary.
+struct ServeCommandTests {
+    static let serveHelp = """
+        OVERVIEW: Host social.org feeds over HTTP, with safe uploads.
+
+        Serves every social.org and */social.org under the root folder (nothing else)
+        with ETag, Last-Modified, conditional GET (304), byte ranges, gzip and CORS.
+        Feeds are updated with PUT to their own URL, with 'Authorization: Bearer
+        <token>' (create tokens with 'orgsocial serve token') and 'If-Match: <etag>' (or
+        'If-None-Match: *' to create a feed): a stale ETag gets 412, so no edit is ever
+        lost. The Org Social Host API (POST /signup, /upload, /delete, /redirect,
+        /remove-redirect, GET /public-routes) is served too.
+
+        Logs one line per request to standard error (unless --quiet). Stops gracefully
+        on SIGINT or SIGTERM. The node keeps its state in <root>/.orgsocial/.
+
+        USAGE: orgsocial serve --root <dir> [--host <host>] [--port <port>]
+                               [--token-file <file>] [--site-url <url>]
+                               [--max-upload-bytes <n>] [--quiet]
+
+        OPTIONS:
+          --root <dir>            The folder holding the feeds.
+          --host <host>           The address to listen on. (default: 127.0.0.1)
+          --port <port>           The TCP port; 0 picks a free one. (default: 8080)
+          --token-file <file>     The upload token file. (default:
+                                  <root>/.orgsocial/tokens.json)
+          --site-url <url>        The public base URL, used in Host API vfiles and
+                                  public URLs. (default: http://<host>:<port>)
+          --max-upload-bytes <n>  The largest feed accepted by uploads. (default:
+                                  5242880)
+          --quiet                 Do not log requests.
+          -h, --help              Show help information.
+
+        SUBCOMMANDS:
+          token                   Create or revoke a token that may upload a feed with
+                                  PUT.
+
+          See 'orgsocial help serve <subcommand>' for detailed help.
+
+        """
+
+    @Test func serveHelpIsPinned() async {
+        let result = await runCLI(["serve", "--help"])
+        #expect(result.status == 0)
+        #expect(result.output == Self.serveHelp)
+        #expect(await runCLI(["help", "serve"]).output == Self.serveHelp)
+    }
+
+    @Test func tokenPrintsANewTokenAndStoresOnlyItsHash() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = await runCLI(["serve", "token", "--root", folder.url.path, "--feed", "alice/social.org"])
+        #expect(result.status == 0)
+        let token = result.output.trimmingCharacters(in: .newlines)
+        #expect(token.count == 64 && token.allSatisfy(\.isHexDigit))
+        #expect(result.error.hasPrefix("note: created a token for alice/social.org"))
+        let file = folder.path(".orgsocial/tokens.json")
+        let stored = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(stored.contains("\"feed\": \"alice/social.org\""))
+        #expect(!stored.contains(token))
+        let attributes = try FileManager.default.attributesOfItem(atPath: file)
+        #expect(attributes[.posixPermissions] as? Int == 0o600)
+
+        let second = await runCLI(["serve", "token", "--root", folder.url.path, "--feed", "/alice/social.org"])
+        #expect(second.output != result.output)
+        let revoked = await runCLI(["serve", "token", "--root", folder.url.path, "--feed", "alice/social.org", "--revoke"])
+        #expect(revoked.status == 0)
+        #expect(revoked.output == "Revoked 2 tokens of alice/social.org.\n")
+    }
+
+    @Test func tokenRejectsBadFeedPathsAndMissingFolders() async throws {
+        let badPath = await runCLI(["serve", "token", "--root", "/tmp", "--feed", "../etc/social.org"])
+        #expect(badPath.status == 2)
+        #expect(badPath.error.hasPrefix("Error: The value '../etc/social.org' is invalid for '--feed <path>'."))
+        let otherName = await runCLI(["serve", "token", "--root", "/tmp", "--feed", "alice/notes.txt"])
+        #expect(otherName.status == 2)
+        let noRoot = await runCLI(["serve", "token", "--feed", "alice/social.org"])
+        #expect(noRoot.status == 2)
+        #expect(noRoot.error.hasPrefix("Error: Please give the feed folder with '--root <dir>'"))
+        let missing = await runCLI(["serve", "token", "--root", "/nonexistent/orgsocial", "--feed", "social.org"])
+        #expect(missing.status == 1)
+        #expect(missing.error.hasPrefix("Error: The feed root '/nonexistent/orgsocial' is not a folder."))
+    }
+
+    @Test func serveRejectsBadOptionsAsUsageErrors() async {
+        let noRoot = await runCLI(["serve"])
+        #expect(noRoot.status == 2)
+        #expect(noRoot.error.hasPrefix("Error: Missing expected argument '--root <dir>'"))
+        let badPort = await runCLI(["serve", "--root", "/tmp", "--port", "70000"])
+        #expect(badPort.status == 2)
+        #expect(badPort.error.hasPrefix("Error: The value '70000' is invalid for '--port <port>'."))
+        let badSite = await runCLI(["serve", "--root", "/tmp", "--site-url", "example.org"])
+        #expect(badSite.status == 2)
+        let missingRoot = await runCLI(["serve", "--root", "/nonexistent/orgsocial", "--port", "0"])
+        #expect(missingRoot.status == 1)
+        #expect(missingRoot.error.contains("is not a folder"))
+    }
+
+    /// The `orgsocial` binary next to the test bundle, when this build produced it.
+    static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("orgsocial")
+    static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: binary.path) }
+
+    @Test(.enabled(if: isBuilt), .timeLimit(.minutes(1)))
+    func serveLogsRequestsAndStopsOnSIGTERM() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("#+TITLE: Ana\n#+NICK: ana\n\n* Posts\n", to: "social.org")
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = ["serve", "--root", folder.url.path, "--port", "0"]
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = Pipe()
+        try process.run()
+        defer {
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+            }
+        }
+        let reader = stderr.fileHandleForReading
+        // The start-up line names the address (with the real port) and the root.
+        var log = ""
+        while !log.contains("\n") {
+            let chunk = reader.availableData
+            guard !chunk.isEmpty else { break }
+            log += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(log.hasPrefix("serve: listening on http://127.0.0.1:"))
+        #expect(log.contains("(root \(folder.url.path);"))
+        let port = try #require(
+            log.split(separator: "\n")[0].split(separator: " ")[3].split(separator: ":").last.flatMap { Int($0) })
+
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)/social.org"))
+        let (data, _) = try await URLSession.shared.data(from: url)
+        #expect(String(decoding: data, as: UTF8.self).hasPrefix("#+TITLE: Ana"))
+
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        log += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("\"GET /social.org\" 200 "))
+        #expect(log.contains("serve: stopping (signal 15)"))
+        #expect(log.hasSuffix("serve: stopped\n"))
+    }
+}
