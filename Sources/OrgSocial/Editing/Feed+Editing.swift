@@ -234,12 +234,13 @@ extension Feed {
         let newNames = Set(newList.map(\.name))
         var edits: [ByteEdit] = []
         var additions = ""
-        let locations = post.layout.propertyLocations
+        let locations = post.propertyLocations
+        let properties = post.properties
         for (name, value) in newList where oldValues[name] != value {
             // The line that carries the current value, else the first (empty) line of that name.
             let index =
-                post.properties.firstIndex { !$0.value.isEmpty && $0.hasName(name) }
-                ?? post.properties.firstIndex { $0.hasName(name) }
+                properties.firstIndex { !$0.value.isEmpty && $0.hasName(name) }
+                ?? properties.firstIndex { $0.hasName(name) }
             if let index {
                 let location = locations[index]
                 edits.append(ByteEdit(range: location.afterKey..<location.contentEnd, replacement: encoded(" " + value)))
@@ -247,7 +248,7 @@ extension Feed {
                 additions += ":\(name): \(value)\n"
             }
         }
-        for (index, property) in post.properties.enumerated() where !property.value.isEmpty {
+        for (index, property) in properties.enumerated() where !property.value.isEmpty {
             let upper = property.name.uppercased()
             guard upper != "ID", oldValues[upper] != nil, !newNames.contains(upper) else { continue }
             let location = locations[index]

@@ -90,6 +90,49 @@ enum TimestampGrammar {
     /// Parses `YYYY-MM-DDThh:mm:ss±hh[:]mm`. In lenient mode also accepts a one-digit offset hour,
     /// `Z`, a missing offset (read as UTC), missing seconds, fractional seconds and a space separator.
     static func parse(_ b: UnsafeBufferPointer<UInt8>, lenient: Bool) -> Result? {
+        if !lenient { return parseStrict(b) }
+        return parseGeneral(b, lenient: true)
+    }
+
+    /// The strict form only, as straight-line code: `YYYY-MM-DDThh:mm:ss±hh[:]mm`.
+    static func parseStrict(_ b: UnsafeBufferPointer<UInt8>) -> Result? {
+        let n = b.count
+        guard n == 24 || n == 25 else { return nil }
+        @inline(__always) func d(_ k: Int) -> Int? {
+            let c = b[k] &- 0x30
+            return c < 10 ? Int(c) : nil
+        }
+        guard b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A,
+            let y0 = d(0), let y1 = d(1), let y2 = d(2), let y3 = d(3), let m0 = d(5), let m1 = d(6),
+            let d0 = d(8), let d1 = d(9), let h0 = d(11), let h1 = d(12), let i0 = d(14), let i1 = d(15),
+            let s0 = d(17), let s1 = d(18), let oh0 = d(20), let oh1 = d(21)
+        else { return nil }
+        let sign = b[19]
+        guard sign == 0x2B || sign == 0x2D else { return nil }
+        let om0: Int, om1: Int
+        if n == 25 {
+            guard b[22] == 0x3A, let a = d(23), let c = d(24) else { return nil }
+            om0 = a
+            om1 = c
+        } else {
+            guard let a = d(22), let c = d(23) else { return nil }
+            om0 = a
+            om1 = c
+        }
+        let year = y0 * 1000 + y1 * 100 + y2 * 10 + y3, month = m0 * 10 + m1, day = d0 * 10 + d1
+        let hour = h0 * 10 + h1, minute = i0 * 10 + i1, second = s0 * 10 + s1
+        let offHour = oh0 * 10 + oh1, offMinute = om0 * 10 + om1
+        guard (1...12).contains(month), day >= 1, day <= daysInMonth(year, month), hour < 24, minute < 60,
+            second < 60, offHour < 24, offMinute < 60
+        else { return nil }
+        let magnitude = offHour * 3600 + offMinute * 60
+        let offset = sign == 0x2D ? -magnitude : magnitude
+        let local = daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second
+        return Result(date: Date(timeIntervalSince1970: TimeInterval(local - offset)), offset: offset)
+    }
+
+    /// The general grammar, strict or lenient.
+    static func parseGeneral(_ b: UnsafeBufferPointer<UInt8>, lenient: Bool) -> Result? {
         var i = 0
         func digits(_ count: Int) -> Int? {
             guard i + count <= b.count else { return nil }

@@ -31,33 +31,58 @@ public struct Post: Sendable {
     public let id: String?
     /// The ID read as a timestamp.
     public let timestamp: OrgTimestamp?
-    /// Headline text that is not the ID (a title some feeds put there), if any.
-    public let headlineText: String?
-    /// The drawer's entries in file order, unknown ones included.
-    public let properties: [Property]
     /// The 1-based line of the headline.
     public let line: Int
     /// The post's position in the file (0-based), used to break sorting ties.
     public let index: Int
 
     let source: [UInt8]
+    /// The drawer entries of every post of the feed (shared, not copied); this post's are `entryRange`.
+    let entries: [EntrySpan]
+    let entryRange: Range<Int>
+    let headlineTextRange: Range<Int>?
     let layout: PostLayout
     let hasCarriageReturns: Bool
 
     init(
-        timestamp: OrgTimestamp?, headlineText: String?, properties: [Property], line: Int, index: Int,
-        source: [UInt8], layout: PostLayout, hasCarriageReturns: Bool
+        timestamp: OrgTimestamp?, line: Int, index: Int, source: [UInt8], entries: [EntrySpan],
+        entryRange: Range<Int>, headlineTextRange: Range<Int>?, layout: PostLayout, hasCarriageReturns: Bool
     ) {
         self.id = timestamp?.raw
         self.timestamp = timestamp
-        self.headlineText = headlineText
-        self.properties = properties
         self.line = line
         self.index = index
         self.source = source
+        self.entries = entries
+        self.entryRange = entryRange
+        self.headlineTextRange = headlineTextRange
         self.layout = layout
         self.hasCarriageReturns = hasCarriageReturns
     }
+
+    /// Headline text that is not the ID (a title some feeds put there), if any.
+    public var headlineText: String? { headlineTextRange.map { String(decoding: source[$0], as: UTF8.self) } }
+
+    /// The drawer's entries in file order, unknown ones included (built from the file on each access;
+    /// use ``value(of:)`` to read one property).
+    public var properties: [Property] {
+        entries[entryRange].map { entry in
+            Property(
+                name: String(decoding: source[entry.nameStart..<entry.nameEnd], as: UTF8.self),
+                value: String(decoding: source[entry.valueStart..<entry.valueEnd], as: UTF8.self),
+                line: entry.line, valueColumn: column(of: entry))
+        }
+    }
+
+    /// The 1-based column (Unicode scalars) where an entry's value starts.
+    private func column(of entry: EntrySpan) -> Int {
+        var column = 1
+        for byte in source[entry.location.lineStart..<entry.valueStart] where byte & 0xC0 != 0x80 { column += 1 }
+        return column
+    }
+
+    /// Where each property line is, parallel to ``properties``.
+    var propertyLocations: [EntryLocation] { entries[entryRange].map(\.location) }
 
     // MARK: - Text
 
@@ -84,7 +109,23 @@ public struct Post: Sendable {
 
     /// The first non-empty value of a property (ASCII case ignored; first occurrence wins).
     /// - Parameter name: the property name without colons, e.g. `LANG`.
-    public func value(of name: String) -> String? { properties.firstValue(name) }
+    public func value(of name: String) -> String? {
+        guard let entry = firstEntry(named: name) else { return nil }
+        return String(decoding: source[entry.valueStart..<entry.valueEnd], as: UTF8.self)
+    }
+
+    /// Whether the post has a non-empty value for the property.
+    func hasValue(_ name: String) -> Bool { firstEntry(named: name) != nil }
+
+    private func firstEntry(named name: String) -> EntrySpan? {
+        for index in entryRange {
+            let entry = entries[index]
+            if entry.valueEnd > entry.valueStart, source.asciiCaseInsensitiveEquals(entry.nameStart..<entry.nameEnd, name) {
+                return entry
+            }
+        }
+        return nil
+    }
 
     /// The instant of the ID, when the ID is valid.
     public var instant: Date? { timestamp?.instant }
@@ -119,18 +160,20 @@ public struct Post: Sendable {
     public var bot: BotPayload? { value(of: "BOT").flatMap(BotPayload.init(parsing:)) }
 
     /// Whether the body is empty.
-    public var hasEmptyBody: Bool { layout.bodySegments.allSatisfy(\.isEmpty) }
+    public var hasEmptyBody: Bool {
+        (layout.firstBodySegment?.isEmpty ?? true) && (layout.secondBodySegment?.isEmpty ?? true)
+    }
 
     /// What the post is (spec §7). A reply with a mood and text is a reply; with an empty body it is a
     /// reaction (spec §15 case 31).
     public var kind: PostKind {
-        if value(of: "MIGRATION") != nil { return .migration }
-        if value(of: "BOT") != nil { return .bot }
-        if value(of: "POLL_END") != nil { return .poll }
-        let replies = value(of: "REPLY_TO") != nil
-        if replies, value(of: "POLL_OPTION") != nil { return .vote }
-        if replies, value(of: "MOOD") != nil, hasEmptyBody { return .reaction }
-        if value(of: "INCLUDE") != nil { return hasEmptyBody ? .boost : .quoteBoost }
+        if hasValue("MIGRATION") { return .migration }
+        if hasValue("BOT") { return .bot }
+        if hasValue("POLL_END") { return .poll }
+        let replies = hasValue("REPLY_TO")
+        if replies, hasValue("POLL_OPTION") { return .vote }
+        if replies, hasValue("MOOD"), hasEmptyBody { return .reaction }
+        if hasValue("INCLUDE") { return hasEmptyBody ? .boost : .quoteBoost }
         if replies { return .reply }
         return .post
     }
@@ -219,14 +262,47 @@ struct PostLayout: Sendable, Hashable {
     var headlineEnd: Int
     /// The drawer, if any.
     var drawer: DrawerLayout?
-    /// Where each property line is, parallel to ``Post/properties``.
-    var propertyLocations: [EntryLocation]
-    /// The body's pieces (without leading/trailing blank lines); two when a drawer sits inside the body.
-    var bodySegments: [Range<Int>]
+    /// The body's first piece (without leading/trailing blank lines).
+    var firstBodySegment: Range<Int>?
+    /// The body's second piece, when a drawer sits inside the body.
+    var secondBodySegment: Range<Int>?
     /// Start of the line after the post's last non-blank line (or EOF).
     var contentEnd: Int
     /// Start of the next post or section (or EOF): `contentEnd` plus trailing blank lines.
     var end: Int
+}
+
+extension PostLayout {
+    /// The body's pieces (without leading/trailing blank lines); two when a drawer sits inside the body.
+    var bodySegments: [Range<Int>] { [firstBodySegment, secondBodySegment].compactMap { $0 } }
+}
+
+/// Byte places of one drawer entry (`:NAME: value`).
+struct EntrySpan: Sendable, Hashable {
+    var nameStart: Int
+    var nameEnd: Int
+    var valueStart: Int
+    var valueEnd: Int
+    var line: Int
+    var location: EntryLocation
+}
+
+extension Array where Element == UInt8 {
+    /// Whether the bytes in `range` equal `name`'s UTF-8, ignoring ASCII case.
+    func asciiCaseInsensitiveEquals(_ range: Range<Int>, _ name: String) -> Bool {
+        var i = range.lowerBound
+        for c in name.utf8 {
+            guard i < range.upperBound else { return false }
+            let b = self[i]
+            if b != c {
+                let lb = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
+                let lc = c >= 0x41 && c <= 0x5A ? c | 0x20 : c
+                guard lb == lc else { return false }
+            }
+            i += 1
+        }
+        return i == range.upperBound
+    }
 }
 
 /// Byte places of a `:PROPERTIES:` … `:END:` drawer.

@@ -70,13 +70,17 @@ private let singleValuedKeywords: Set<String> = [
 /// One pass over the bytes. Lives only inside `withUnsafeBufferPointer`.
 private struct ParseRun {
     let buf: UnsafeBufferPointer<UInt8>
+    let bytes: ByteView
     let source: [UInt8]
     let count: Int
 
     var diagnostics: [Diagnostic] = []
     var keywords: [Property] = []
     var keywordLocations: [EntryLocation] = []
-    var posts: [Post] = []
+    /// Drawer entries of all posts, in file order (posts refer to slices of it).
+    var entries: [EntrySpan] = []
+    /// The posts read so far; turned into ``Post`` values once `entries` is complete.
+    var records: [PostRecord] = []
     var postsHeadings: [(start: Int, end: Int, contentEnd: Int)] = []
     var otherSections: [SectionHeading] = []
     var headerEnd: Int
@@ -88,12 +92,13 @@ private struct ParseRun {
     var zone = Zone.header
     var inHeaderBlock = false
     /// The post being read (valid while `inPost`); a stored property mutated in place, never copied.
-    var post = PostBuilder(start: 0, headlineContentEnd: 0, headlineEnd: 0, line: 0)
+    var post = PostBuilder(start: 0, headlineContentEnd: 0, headlineEnd: 0, line: 0, entryStart: 0)
     var inPost = false
     var afterPostsHeading = false
 
     init(buffer: UnsafeBufferPointer<UInt8>, source: [UInt8]) {
         buf = buffer
+        bytes = ByteView(buf: buffer)
         self.source = source
         count = buffer.count
         headerEnd = buffer.count
@@ -102,6 +107,9 @@ private struct ParseRun {
     // MARK: Driver
 
     mutating func run() -> Feed {
+        // Rough sizes of typical feeds (a post every few hundred bytes) keep array growth copies low.
+        records.reserveCapacity(count / 1024)
+        entries.reserveCapacity(count / 256)
         let hasBOM = count >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF
         let contentStart = hasBOM ? 3 : 0
         scanEncoding(from: contentStart)
@@ -119,7 +127,7 @@ private struct ParseRun {
         var endsWithLineBreak = true
         while pos < count {
             lineNumber += 1
-            let contentEnd = findLineBreak(from: pos)
+            let contentEnd = bytes.findLineBreak(from: pos, hasCR: hasCR)
             var next = contentEnd
             if contentEnd < count {
                 if buf[contentEnd] == asciiCR {
@@ -166,7 +174,7 @@ private struct ParseRun {
             contentStart: contentStart, postsHeadings: postsHeadings, headerEnd: headerEnd,
             endsWithLineBreak: endsWithLineBreak)
         return Feed(
-            bytes: source, profile: Profile(keywords: keywords, locations: keywordLocations), posts: posts,
+            bytes: source, profile: Profile(keywords: keywords, locations: keywordLocations), posts: makePosts(),
             diagnostics: diagnostics, lineEnding: lineEnding ?? .lf, hasByteOrderMark: hasBOM,
             otherSections: otherSections, layout: layout)
     }
@@ -200,7 +208,7 @@ private struct ParseRun {
         case .posts:
             if afterPostsHeading {
                 afterPostsHeading = false
-                if isBlank(start..<contentEnd) {
+                if bytes.isBlank(start..<contentEnd) {
                     diagnostics.append(
                         Diagnostic(
                             severity: .warning, line: line, code: .blankLineAfterPostsHeading,
@@ -210,7 +218,7 @@ private struct ParseRun {
             }
             if inPost {
                 postLine(start: start, contentEnd: contentEnd, end: end, line: line)
-            } else if !isBlank(start..<contentEnd) {
+            } else if !bytes.isBlank(start..<contentEnd) {
                 postsHeadings[postsHeadings.count - 1].contentEnd = end
                 diagnostics.append(
                     Diagnostic(
@@ -226,7 +234,7 @@ private struct ParseRun {
     mutating func levelOneHeading(start: Int, titleRange: Range<Int>, end: Int, line: Int) {
         finishPost(at: start)
         afterPostsHeading = false
-        let title = string(trim(titleRange))
+        let title = bytes.string(bytes.trim(titleRange))
         if title == "Posts" || title.lowercased() == "posts" {
             if title != "Posts" {
                 diagnostics.append(
@@ -262,17 +270,17 @@ private struct ParseRun {
         while j < contentEnd, buf[j] != asciiColon, buf[j] != asciiSpace, buf[j] != asciiTab { j += 1 }
         if j < contentEnd, buf[j] == asciiColon, j > keyStart {
             guard !inHeaderBlock else { return }
-            let valueRange = trim(j + 1..<contentEnd)
+            let valueRange = bytes.trim(j + 1..<contentEnd)
             keywords.append(
                 Property(
-                    name: string(keyStart..<j), value: string(valueRange), line: line,
-                    valueColumn: column(lineStart: start, offset: valueRange.lowerBound)))
+                    name: bytes.string(keyStart..<j), value: bytes.string(valueRange), line: line,
+                    valueColumn: bytes.column(lineStart: start, offset: valueRange.lowerBound)))
             keywordLocations.append(EntryLocation(lineStart: start, afterKey: j + 1, contentEnd: contentEnd, lineEnd: end))
             return
         }
-        if hasPrefixIgnoringCase(keyStart..<contentEnd, "begin_") {
+        if bytes.hasPrefixIgnoringCase(keyStart..<contentEnd, "begin_") {
             inHeaderBlock = true
-        } else if hasPrefixIgnoringCase(keyStart..<contentEnd, "end_") {
+        } else if bytes.hasPrefixIgnoringCase(keyStart..<contentEnd, "end_") {
             inHeaderBlock = false
         }
     }
@@ -280,48 +288,48 @@ private struct ParseRun {
     // MARK: Posts
 
     mutating func startPost(start: Int, textRange: Range<Int>, contentEnd: Int, end: Int, line: Int) {
-        var builder = PostBuilder(start: start, headlineContentEnd: contentEnd, headlineEnd: end, line: line)
-        let text = trim(textRange)
+        post = PostBuilder(
+            start: start, headlineContentEnd: contentEnd, headlineEnd: end, line: line, entryStart: entries.count)
+        inPost = true
+        let text = bytes.trim(textRange)
         if !text.isEmpty {
             var tokenEnd = text.lowerBound
             while tokenEnd < text.upperBound, buf[tokenEnd] != asciiSpace, buf[tokenEnd] != asciiTab { tokenEnd += 1 }
-            if looksLikeTimestamp(text.lowerBound..<tokenEnd) {
-                builder.headlineID = string(text.lowerBound..<tokenEnd)
-                builder.headlineIDColumn = column(lineStart: start, offset: text.lowerBound)
-                let rest = trim(tokenEnd..<text.upperBound)
+            if bytes.looksLikeTimestamp(text.lowerBound..<tokenEnd) {
+                post.headlineID = bytes.string(text.lowerBound..<tokenEnd)
+                post.headlineIDColumn = bytes.column(lineStart: start, offset: text.lowerBound)
+                let rest = bytes.trim(tokenEnd..<text.upperBound)
                 if !rest.isEmpty {
-                    builder.headlineText = string(rest)
+                    post.headlineText = rest
                     diagnostics.append(
                         Diagnostic(
-                            severity: .warning, line: line, column: column(lineStart: start, offset: rest.lowerBound),
+                            severity: .warning, line: line, column: bytes.column(lineStart: start, offset: rest.lowerBound),
                             code: .headlineTextAfterID,
                             message: "Text follows the ID in the headline; some clients will not find this post's ID.",
                             suggestion: "Keep only the ID in the headline and put a title in a `***` sub-heading."))
                 }
             } else {
-                builder.headlineText = string(text)
+                post.headlineText = text
                 diagnostics.append(
                     Diagnostic(
-                        severity: .warning, line: line, column: column(lineStart: start, offset: text.lowerBound),
+                        severity: .warning, line: line, column: bytes.column(lineStart: start, offset: text.lowerBound),
                         code: .headlineTitle,
                         message: "The headline holds text that is not a post ID; the headline is reserved for the ID.",
                         suggestion: "Move the title into the body as a `*** Title` sub-heading."))
             }
         }
-        post = builder
-        inPost = true
     }
 
     mutating func postLine(start: Int, contentEnd: Int, end: Int, line: Int) {
         guard inPost else { return }
-        let blank = isBlank(start..<contentEnd)
+        let blank = bytes.isBlank(start..<contentEnd)
         switch post.phase {
         case .afterHeadline:
             if blank {
                 post.blankLinesBeforeDrawer = true
                 return
             }
-            if isDrawerMarker(start..<contentEnd, "properties") {
+            if bytes.isDrawerMarker(start..<contentEnd, .properties) {
                 openDrawer(start: start, end: end, line: line, late: false)
                 return
             }
@@ -329,7 +337,7 @@ private struct ParseRun {
             bodyLine(start: start, contentEnd: contentEnd, end: end, line: line)
         case .drawer:
             post.contentEnd = end
-            if isDrawerMarker(start..<contentEnd, "end") {
+            if bytes.isDrawerMarker(start..<contentEnd, .end) {
                 post.drawer?.endLineStart = start
                 post.drawer?.end = end
                 post.drawer?.isClosed = true
@@ -346,7 +354,7 @@ private struct ParseRun {
     }
 
     mutating func bodyLine(start: Int, contentEnd: Int, end: Int, line: Int) {
-        if post.drawer == nil, isDrawerMarker(start..<contentEnd, "properties") {
+        if post.drawer == nil, bytes.isDrawerMarker(start..<contentEnd, .properties) {
             post.closeSegment()
             openDrawer(start: start, end: end, line: line, late: true)
             return
@@ -381,28 +389,27 @@ private struct ParseRun {
             var j = nameStart
             while j < contentEnd, buf[j] != asciiColon, buf[j] != asciiSpace, buf[j] != asciiTab { j += 1 }
             if j < contentEnd, buf[j] == asciiColon, j > nameStart {
-                let valueRange = trim(j + 1..<contentEnd)
-                let property = Property(
-                    name: string(nameStart..<j), value: string(valueRange), line: line,
-                    valueColumn: column(lineStart: start, offset: valueRange.lowerBound))
-                if !property.value.isEmpty,
-                    post.properties.contains(where: { !$0.value.isEmpty && $0.hasName(property.name) })
-                {
+                let valueRange = bytes.trim(j + 1..<contentEnd)
+                if !valueRange.isEmpty, Self.hasEntry(in: entries, from: post.entryStart, named: nameStart..<j, bytes: bytes) {
+                    let name = bytes.string(nameStart..<j)
                     diagnostics.append(
                         Diagnostic(
-                            severity: .warning, line: line, column: column(lineStart: start, offset: nameStart - 1),
+                            severity: .warning, line: line, column: bytes.column(lineStart: start, offset: nameStart - 1),
                             code: .duplicateProperty,
-                            message: "`:\(property.name):` appears again in this drawer; the first value is used.",
+                            message: "`:\(name):` appears again in this drawer; the first value is used.",
                             suggestion: "Remove the repeated property."))
                 }
-                post.properties.append(property)
-                post.locations.append(EntryLocation(lineStart: start, afterKey: j + 1, contentEnd: contentEnd, lineEnd: end))
+                entries.append(
+                    EntrySpan(
+                        nameStart: nameStart, nameEnd: j, valueStart: valueRange.lowerBound, valueEnd: valueRange.upperBound,
+                        line: line,
+                        location: EntryLocation(lineStart: start, afterKey: j + 1, contentEnd: contentEnd, lineEnd: end)))
                 return
             }
         }
         diagnostics.append(
             Diagnostic(
-                severity: .warning, line: line, column: column(lineStart: start, offset: i),
+                severity: .warning, line: line, column: bytes.column(lineStart: start, offset: i),
                 code: .malformedProperty,
                 message: "A line inside the properties drawer is not of the form `:KEY: value`.",
                 suggestion: "Fix the line or move it below `:END:`."))
@@ -424,25 +431,70 @@ private struct ParseRun {
         let timestamp = resolveID(post)
         let layout = PostLayout(
             start: post.start, headlineContentEnd: post.headlineContentEnd, headlineEnd: post.headlineEnd,
-            drawer: post.drawer, propertyLocations: post.locations, bodySegments: post.segments,
+            drawer: post.drawer, firstBodySegment: post.firstSegment, secondBodySegment: post.secondSegment,
             contentEnd: post.contentEnd, end: end)
-        posts.append(
-            Post(
-                timestamp: timestamp, headlineText: post.headlineText, properties: post.properties, line: post.line,
-                index: posts.count, source: source, layout: layout, hasCarriageReturns: hasCR))
+        records.append(
+            PostRecord(
+                timestamp: timestamp, line: post.line, entryRange: post.entryStart..<entries.count,
+                headlineTextRange: post.headlineText, layout: layout))
+    }
+
+    /// The posts, sharing the finished `entries` array.
+    func makePosts() -> [Post] {
+        records.indices.map { index in
+            let record = records[index]
+            return Post(
+                timestamp: record.timestamp, line: record.line, index: index, source: source, entries: entries,
+                entryRange: record.entryRange, headlineTextRange: record.headlineTextRange, layout: record.layout,
+                hasCarriageReturns: hasCR)
+        }
+    }
+
+    /// The 1-based column where an entry's value starts.
+    func valueColumn(_ entry: EntrySpan) -> Int {
+        bytes.column(lineStart: entry.location.lineStart, offset: entry.valueStart)
+    }
+
+    /// Whether an entry from `start` on has this name and a value.
+    static func hasEntry(in entries: [EntrySpan], from start: Int, named name: Range<Int>, bytes: ByteView) -> Bool {
+        var index = start
+        while index < entries.count {
+            if entries[index].valueEnd > entries[index].valueStart,
+                bytes.equalIgnoringCase(entries[index].nameStart..<entries[index].nameEnd, name)
+            {
+                return true
+            }
+            index += 1
+        }
+        return false
+    }
+
+    /// The first entry from `start` on named `ID` with a value.
+    static func idEntry(in entries: [EntrySpan], from start: Int, bytes: ByteView) -> EntrySpan? {
+        let buf = bytes.buf
+        var index = start
+        while index < entries.count {
+            let entry = entries[index]
+            if entry.valueEnd > entry.valueStart, entry.nameEnd - entry.nameStart == 2,
+                buf[entry.nameStart] | 0x20 == 0x69, buf[entry.nameStart + 1] | 0x20 == 0x64
+            {
+                return entry
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// Header ID wins over `:ID:` unless only the drawer's is valid (spec §4.2, §15 case 3). Each candidate
     /// is read as a timestamp once.
     mutating func resolveID(_ post: PostBuilder) -> OrgTimestamp? {
-        let drawerIndex = post.properties.firstIndex { !$0.value.isEmpty && $0.hasName("ID") }
-        var drawerID = drawerIndex.map { post.properties[$0].value }
+        let drawerEntry = Self.idEntry(in: entries, from: post.entryStart, bytes: bytes)
+        var drawerID = drawerEntry.map { bytes.string($0.valueStart..<$0.valueEnd) }
         // An Org UUID in `:ID:` (from org-id) is not a timestamp, hence not a post ID (spec §15 case 45).
-        if let uuid = drawerID, let index = drawerIndex, isUUID(uuid) {
+        if let uuid = drawerID, let entry = drawerEntry, isUUID(uuid) {
             drawerID = nil
             if post.headlineID == nil {
-                let property = post.properties[index]
-                diagnostics.append(invalidIDDiagnostic(uuid, line: property.line, column: property.valueColumn))
+                diagnostics.append(invalidIDDiagnostic(uuid, line: entry.line, column: valueColumn(entry)))
                 return nil
             }
         }
@@ -461,10 +513,10 @@ private struct ParseRun {
                         code: .conflictingPostIDs,
                         message: "The headline ID `\(head)` and the `:ID:` property `\(drawer)` differ; the \(drawerWins ? "valid drawer" : "headline") ID is used.",
                         suggestion: "Keep one ID: the headline form `** \(drawerWins ? drawer : head)`."))
-                if drawerWins, let drawerStamp, let index = drawerIndex {
+                if drawerWins, let drawerStamp, let entry = drawerEntry {
                     chosen = drawerStamp
-                    line = post.properties[index].line
-                    column = post.properties[index].valueColumn
+                    line = entry.line
+                    column = valueColumn(entry)
                 } else {
                     chosen = headStamp
                     column = post.headlineIDColumn
@@ -478,9 +530,9 @@ private struct ParseRun {
             column = post.headlineIDColumn
         case let (nil, drawer?):
             chosen = OrgTimestamp(drawer)
-            if let index = drawerIndex {
-                line = post.properties[index].line
-                column = post.properties[index].valueColumn
+            if let entry = drawerEntry {
+                line = entry.line
+                column = valueColumn(entry)
             }
         case (nil, nil):
             diagnostics.append(
@@ -529,19 +581,30 @@ private struct ParseRun {
         }
     }
 
+    /// Reports IDs used twice. Keys on the instant first (cheap integer hashing) and compares strings only
+    /// when instants collide; IDs without an instant are compared as strings.
     mutating func reportDuplicatePostIDs() {
-        var seen: [String: Int] = [:]
-        seen.reserveCapacity(posts.count)
-        for post in posts {
-            guard let id = post.id else { continue }
-            if let first = seen[id] {
+        var byInstant: [Int: Int] = [:]
+        byInstant.reserveCapacity(records.count)
+        var byText: [String: Int] = [:]
+        for index in records.indices {
+            guard let timestamp = records[index].timestamp else { continue }
+            if let instant = timestamp.instant {
+                let key = Int(instant.timeIntervalSince1970)
+                guard let first = byInstant[key] else {
+                    byInstant[key] = index
+                    continue
+                }
+                if let firstID = records[first].timestamp?.raw, byText[firstID] == nil { byText[firstID] = first }
+            }
+            if let first = byText[timestamp.raw] {
                 diagnostics.append(
                     Diagnostic(
-                        severity: .error, line: post.line, code: .duplicatePostID,
-                        message: "The ID `\(id)` is already used by the post on line \(first); replies will go to the first one.",
+                        severity: .error, line: records[index].line, code: .duplicatePostID,
+                        message: "The ID `\(timestamp.raw)` is already used by the post on line \(records[first].line); replies will go to the first one.",
                         suggestion: "Give this post another ID (e.g. one second later)."))
             } else {
-                seen[id] = post.line
+                byText[timestamp.raw] = index
             }
         }
     }
@@ -551,19 +614,30 @@ private struct ParseRun {
     /// Finds invalid UTF-8 and whether the file has CR bytes, eight bytes at a time where it is ASCII.
     mutating func scanEncoding(from start: Int) {
         var i = start
+        guard let base = buf.baseAddress else { return }
+        let raw = UnsafeRawPointer(base)
         let high: UInt64 = 0x8080_8080_8080_8080
         let ones: UInt64 = 0x0101_0101_0101_0101
         let crs: UInt64 = 0x0D0D_0D0D_0D0D_0D0D
-        guard let base = buf.baseAddress else { return }
-        let raw = UnsafeRawPointer(base)
         while i < count {
-            if i + 8 <= count {
-                let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                if word & high == 0 {
+            // Sixteen ASCII bytes at a time (two words); only blocks with a byte ≥ 0x80 take the slow path.
+            if i + 16 <= count {
+                let a = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                let b = raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)
+                if (a | b) & high == 0 {
                     if !hasCR {
-                        let x = word ^ crs
-                        if (x &- ones) & ~x & high != 0 { hasCR = true }
+                        let x = a ^ crs, y = b ^ crs
+                        if ((x &- ones) & ~x | (y &- ones) & ~y) & high != 0 { hasCR = true }
                     }
+                    i += 16
+                    continue
+                }
+            }
+            if i + 8 <= count {
+                let a = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                if a & high == 0 {
+                    let x = a ^ crs
+                    if (x &- ones) & ~x & high != 0 { hasCR = true }
                     i += 8
                     continue
                 }
@@ -574,31 +648,13 @@ private struct ParseRun {
                 i += 1
                 continue
             }
-            let length = validSequenceLength(at: i)
+            let length = bytes.validSequenceLength(at: i)
             if length == 0 {
                 invalidOffsets.append(i)
                 i += 1
             } else {
                 i += length
             }
-        }
-    }
-
-    /// The length of the valid UTF-8 sequence at `i`, or 0.
-    func validSequenceLength(at i: Int) -> Int {
-        let b0 = buf[i]
-        func cont(_ k: Int, _ low: UInt8 = 0x80, _ high: UInt8 = 0xBF) -> Bool {
-            i + k < count && buf[i + k] >= low && buf[i + k] <= high
-        }
-        switch b0 {
-        case 0xC2...0xDF: return cont(1) ? 2 : 0
-        case 0xE0: return cont(1, 0xA0) && cont(2) ? 3 : 0
-        case 0xE1...0xEC, 0xEE...0xEF: return cont(1) && cont(2) ? 3 : 0
-        case 0xED: return cont(1, 0x80, 0x9F) && cont(2) ? 3 : 0
-        case 0xF0: return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0
-        case 0xF1...0xF3: return cont(1) && cont(2) && cont(3) ? 4 : 0
-        case 0xF4: return cont(1, 0x80, 0x8F) && cont(2) && cont(3) ? 4 : 0
-        default: return 0
         }
     }
 
@@ -612,16 +668,49 @@ private struct ParseRun {
         }
         diagnostics.append(
             Diagnostic(
-                severity: .error, line: line, column: column(lineStart: lineStart, offset: first), code: .invalidUTF8,
+                severity: .error, line: line, column: bytes.column(lineStart: lineStart, offset: first), code: .invalidUTF8,
                 message: inLine == 1
                     ? "A byte that is not UTF-8; it reads as U+FFFD."
                     : "\(inLine) bytes that are not UTF-8; they read as U+FFFD.",
                 suggestion: "Save the file as UTF-8 (it may be in Latin-1 or another encoding)."))
     }
 
-    // MARK: Byte helpers
+}
 
-    func findLineBreak(from start: Int) -> Int {
+/// Read-only helpers over the file's bytes. Kept apart from the mutable parse state so that calling them
+/// never copies that state.
+private struct ByteView {
+    let buf: UnsafeBufferPointer<UInt8>
+    var count: Int { buf.count }
+
+    /// The length of the valid UTF-8 sequence at `i`, or 0.
+    @inline(__always)
+    func validSequenceLength(at i: Int) -> Int {
+        let b0 = buf[i]
+        // The first continuation byte's allowed range depends on the lead byte (no overlongs, no
+        // surrogates, nothing above U+10FFFF); later ones are 0x80...0xBF.
+        let length: Int
+        var low: UInt8 = 0x80, high: UInt8 = 0xBF
+        switch b0 {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: return 0
+        }
+        guard i + length <= count else { return 0 }
+        let b1 = buf[i + 1]
+        guard b1 >= low, b1 <= high else { return 0 }
+        if length >= 3, buf[i + 2] & 0xC0 != 0x80 { return 0 }
+        if length == 4, buf[i + 3] & 0xC0 != 0x80 { return 0 }
+        return length
+    }
+
+
+    func findLineBreak(from start: Int, hasCR: Bool) -> Int {
         guard let base = buf.baseAddress else { return count }
         if !hasCR {
             guard let found = memchr(base + start, Int32(asciiLF), count - start) else { return count }
@@ -653,13 +742,24 @@ private struct ParseRun {
     }
 
     /// Whether the line is `:PROPERTIES:` / `:END:` (ASCII case ignored, surrounding spaces allowed).
-    func isDrawerMarker(_ range: Range<Int>, _ name: String) -> Bool {
-        let r = trim(range)
-        let utf8 = name.utf8
-        guard r.count == utf8.count + 2, buf[r.lowerBound] == asciiColon, buf[r.upperBound - 1] == asciiColon else {
-            return false
+    func isDrawerMarker(_ range: Range<Int>, _ name: DrawerMarker) -> Bool {
+        var lower = range.lowerBound
+        while lower < range.upperBound, buf[lower] == asciiSpace || buf[lower] == asciiTab { lower += 1 }
+        // Most lines are rejected here: a marker starts with `:`.
+        guard lower < range.upperBound, buf[lower] == asciiColon else { return false }
+        var upper = range.upperBound
+        while upper > lower, buf[upper - 1] == asciiSpace || buf[upper - 1] == asciiTab { upper -= 1 }
+        @inline(__always) func letter(_ k: Int, _ c: UInt8) -> Bool { buf[lower + k] | 0x20 == c }
+        switch name {
+        case .end:
+            return upper - lower == 5 && buf[upper - 1] == asciiColon && letter(1, 0x65) && letter(2, 0x6E)
+                && letter(3, 0x64)
+        case .properties:
+            // p r o p e r t i e s
+            return upper - lower == 12 && buf[upper - 1] == asciiColon && letter(1, 0x70) && letter(2, 0x72)
+                && letter(3, 0x6F) && letter(4, 0x70) && letter(5, 0x65) && letter(6, 0x72) && letter(7, 0x74)
+                && letter(8, 0x69) && letter(9, 0x65) && letter(10, 0x73)
         }
-        return hasPrefixIgnoringCase(r.lowerBound + 1..<r.upperBound - 1, name)
     }
 
     func hasPrefixIgnoringCase(_ range: Range<Int>, _ prefix: String) -> Bool {
@@ -693,6 +793,34 @@ private struct ParseRun {
         }
         return n
     }
+
+    func equalIgnoringCase(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
+        guard a.count == b.count else { return false }
+        var i = a.lowerBound, j = b.lowerBound
+        while i < a.upperBound {
+            var x = buf[i], y = buf[j]
+            if x >= 0x41, x <= 0x5A { x |= 0x20 }
+            if y >= 0x41, y <= 0x5A { y |= 0x20 }
+            guard x == y else { return false }
+            i += 1
+            j += 1
+        }
+        return true
+    }
+}
+
+/// The two drawer marker lines, `:PROPERTIES:` and `:END:` (matched ignoring ASCII case).
+enum DrawerMarker {
+    case properties, end
+}
+
+/// A post read by the pass, before the shared `entries` array is final.
+private struct PostRecord {
+    var timestamp: OrgTimestamp?
+    var line: Int
+    var entryRange: Range<Int>
+    var headlineTextRange: Range<Int>?
+    var layout: PostLayout
 }
 
 /// What a post being read has seen so far.
@@ -703,30 +831,34 @@ private struct PostBuilder {
     let headlineContentEnd: Int
     let headlineEnd: Int
     let line: Int
+    /// Index in `entries` of this post's first drawer entry.
+    let entryStart: Int
     var headlineID: String?
     var headlineIDColumn = 1
-    var headlineText: String?
+    var headlineText: Range<Int>?
     var phase = Phase.afterHeadline
     var blankLinesBeforeDrawer = false
     var drawer: DrawerLayout?
     var drawerLine = 0
-    var properties: [Property] = []
-    var locations: [EntryLocation] = []
-    var segments: [Range<Int>] = []
+    var firstSegment: Range<Int>?
+    var secondSegment: Range<Int>?
     var segmentStart: Int?
     var segmentEnd = 0
     var contentEnd: Int
 
-    init(start: Int, headlineContentEnd: Int, headlineEnd: Int, line: Int) {
+    init(start: Int, headlineContentEnd: Int, headlineEnd: Int, line: Int, entryStart: Int) {
         self.start = start
         self.headlineContentEnd = headlineContentEnd
         self.headlineEnd = headlineEnd
         self.line = line
+        self.entryStart = entryStart
         contentEnd = headlineEnd
     }
 
     mutating func closeSegment() {
-        if let s = segmentStart { segments.append(s..<segmentEnd) }
+        if let s = segmentStart {
+            if firstSegment == nil { firstSegment = s..<segmentEnd } else { secondSegment = s..<segmentEnd }
+        }
         segmentStart = nil
     }
 }
