@@ -12,6 +12,7 @@ let package = Package(
     name: "orgsocial",
     products: [
         .library(name: "OrgSocial", targets: ["OrgSocial"]),
+        .library(name: "OrgSocialClient", targets: ["OrgSocialClient"]),
         .executable(name: "orgsocial", targets: ["orgsocial"]),
         .executable(name: "orgsocial-bench", targets: ["orgsocial-bench"]),
     ],
@@ -19,7 +20,10 @@ let package = Package(
         // Pure model, lossless parser/serializer, editor, composers and validator. Foundation only, no I/O.
         .target(name: "OrgSocial", swiftSettings: strictSettings),
         // Every CLI subcommand, as a library so tests can run commands in process.
-        .target(name: "OrgSocialCLI", dependencies: ["OrgSocial", "FeedHosting"], swiftSettings: strictSettings),
+        .target(
+            name: "OrgSocialCLI", dependencies: ["OrgSocial", "FeedHosting", "OrgSocialClient", "Crypto"],
+            swiftSettings: strictSettings
+        ),
         // The `orgsocial` binary: one entry point that hands over to OrgSocialCLI.
         .executableTarget(name: "orgsocial", dependencies: ["OrgSocialCLI"], swiftSettings: strictSettings),
         // Parser/serializer benchmark (run it in release mode).
@@ -55,6 +59,19 @@ let package = Package(
         .testTarget(
             name: "FeedHostingTests",
             dependencies: ["FeedHosting", "HTTPServer", "Crypto", "Gzip", "OrgSocial"],
+            swiftSettings: strictSettings
+        ),
+        // The client layer: HTTP transport, publishing (PUT with If-Match, the Org Social Host API), PostWriter.
+        .target(name: "OrgSocialClient", dependencies: ["OrgSocial"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "OrgSocialClientTests",
+            dependencies: ["OrgSocialClient", "OrgSocial", "OrgSocialCLI", "HTTPServer", "Crypto"],
+            swiftSettings: strictSettings
+        ),
+        // End-to-end publishing against the real node (FeedHosting): concurrency, 412/401/422, the Host API.
+        .testTarget(
+            name: "PublishingTests",
+            dependencies: ["OrgSocialClient", "OrgSocial", "FeedHosting", "HTTPServer", "OrgSocialCLI"],
             swiftSettings: strictSettings
         ),
     ]

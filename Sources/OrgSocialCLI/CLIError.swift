@@ -43,6 +43,21 @@ package enum CLIError: Error, Equatable, LocalizedError {
     case changeAddsErrors(path: String, problems: [String])
     /// A referenced post is not a poll.
     case notAPoll(id: String)
+    /// The configuration file cannot be read or holds something unusable.
+    case invalidConfiguration(path: String, reason: String)
+    /// There is nowhere to keep the configuration (no `HOME`, `XDG_CONFIG_HOME` or `ORGSOCIAL_CONFIG`).
+    case noConfigurationLocation
+    /// Publishing was asked for, but where or how to publish is not configured; the text says what is missing.
+    case publishingNotConfigured(String)
+    /// `publish`: the remote feed changed since it was last published from here (or, when nothing was
+    /// published from here yet, it differs from the local file).
+    case remoteChanged(url: String, publishedBefore: Bool)
+    /// `--publish`: the local file has changes that are not on the server.
+    case unpublishedLocalChanges(path: String, url: String)
+    /// `signup`: the configuration already holds a vfile.
+    case accountExists(path: String, publicURL: String)
+    /// `signup` succeeded but its vfile could not be saved; the vfile is shown so that it is not lost.
+    case vfileNotSaved(path: String, reason: String, vfile: String)
     /// The command already reported its failure (e.g. `check` found errors); exit with this code silently.
     case exit(Int32)
 
@@ -52,7 +67,9 @@ package enum CLIError: Error, Equatable, LocalizedError {
         case .unknownCommand, .unknownOption, .missingValue, .missingOption, .missingArgument, .unexpectedArgument,
             .duplicateOption, .flagWithValue, .invalidValue, .validation:
             true
-        case .cannotRead, .cannotWrite, .fileExists, .invalidEnvironment, .changeAddsErrors, .notAPoll, .exit:
+        case .cannotRead, .cannotWrite, .fileExists, .invalidEnvironment, .changeAddsErrors, .notAPoll,
+            .invalidConfiguration, .noConfigurationLocation, .publishingNotConfigured, .remoteChanged,
+            .unpublishedLocalChanges, .accountExists, .vfileNotSaved, .exit:
             false
         }
     }
@@ -99,6 +116,31 @@ package enum CLIError: Error, Equatable, LocalizedError {
                 + problems.map { "  " + $0 }.joined(separator: "\n")
         case .notAPoll(let id):
             "The post '\(id)' is not a poll (it has no :POLL_END:). Vote with --poll <feed URL>#<poll ID>."
+        case .invalidConfiguration(let path, let reason):
+            "The configuration file '\(path)' cannot be used: \(reason). Fix it, or delete it and run "
+                + "'orgsocial signup' again."
+        case .noConfigurationLocation:
+            "There is nowhere to keep the configuration: HOME is not set. Set XDG_CONFIG_HOME or ORGSOCIAL_CONFIG."
+        case .publishingNotConfigured(let message):
+            message
+        case .remoteChanged(let url, let publishedBefore):
+            (publishedBefore
+                ? "The feed at \(url) changed since you last published from here, and uploading would replace "
+                    + "those changes. "
+                : "The feed at \(url) differs from your file and was never published from here, so uploading "
+                    + "could replace posts you don't have. ")
+                + "Merge its changes into your file first (download \(url)), or pass --force to replace the "
+                + "remote feed with yours."
+        case .unpublishedLocalChanges(let path, let url):
+            "'\(path)' differs from the feed at \(url) and was not published from here, so replacing it with "
+                + "the published feed could lose changes. Run 'orgsocial publish --file \(path)' first, or pass "
+                + "--no-publish to change only the local file."
+        case .accountExists(let path, let publicURL):
+            "'\(path)' already holds a vfile, for \(publicURL). Signing up again would replace it, and a lost "
+                + "vfile cannot be recovered. Keep a copy of it, then pass --force."
+        case .vfileNotSaved(let path, let reason, let vfile):
+            "Signed up, but the vfile could not be saved in '\(path)': \(reason). Save it yourself now (it cannot "
+                + "be recovered; keep it secret): \(vfile)"
         case .exit(let code):
             "The command failed with exit code \(code)."
         }

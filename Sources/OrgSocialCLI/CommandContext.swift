@@ -1,10 +1,14 @@
 package import Foundation
 import OrgSocial
+package import OrgSocialClient
 
-/// What a command may touch outside itself: its standard streams, its environment and the clock.
+/// What a command may touch outside itself: its standard streams, its environment, the clock and the
+/// network.
 ///
 /// ``process()`` is the real process; tests make a context whose closures capture output in memory, so
-/// every command runs in process and its stdout, stderr and exit code can be checked.
+/// every command runs in process and its stdout, stderr and exit code can be checked. Commands reach
+/// servers only through ``makeTransport``, and find the configuration file through ``environment`` only
+/// (`ORGSOCIAL_CONFIG`, `XDG_CONFIG_HOME`, `HOME`), so tests point them at local servers and folders.
 package struct CommandContext {
     /// The environment variables (`ORGSOCIAL_FEED_URL`, `ORGSOCIAL_NOW`, `TZ`, …).
     package var environment: [String: String]
@@ -16,6 +20,8 @@ package struct CommandContext {
     package var writeStandardError: ([UInt8]) -> Void
     /// The current time, unless `ORGSOCIAL_NOW` overrides it.
     package var clock: () -> Date
+    /// Makes the HTTP transport for commands that publish (called only when one is needed).
+    package var makeTransport: () -> any HTTPTransport
 
     /// Makes a context from its parts.
     /// - Parameters:
@@ -24,18 +30,22 @@ package struct CommandContext {
     ///   - writeStandardOutput: receives standard output.
     ///   - writeStandardError: receives standard error.
     ///   - clock: the current time.
+    ///   - makeTransport: makes the HTTP transport; `URLSession` with `User-Agent: orgsocial/<version>` by
+    ///     default.
     package init(
         environment: [String: String] = [:],
         readStandardInput: @escaping () throws -> [UInt8] = { [] },
         writeStandardOutput: @escaping ([UInt8]) -> Void,
         writeStandardError: @escaping ([UInt8]) -> Void,
-        clock: @escaping () -> Date = { Date() }
+        clock: @escaping () -> Date = { Date() },
+        makeTransport: @escaping () -> any HTTPTransport = { URLSessionTransport(userAgent: CLI.userAgent) }
     ) {
         self.environment = environment
         self.readStandardInput = readStandardInput
         self.writeStandardOutput = writeStandardOutput
         self.writeStandardError = writeStandardError
         self.clock = clock
+        self.makeTransport = makeTransport
     }
 
     /// The context of the running process: its real streams, environment and clock.

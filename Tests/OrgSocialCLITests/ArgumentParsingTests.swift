@@ -85,7 +85,8 @@ struct ArgumentParsingTests {
         #expect(
             result.error == """
                 Error: Unknown option '--foo'. Did you mean '--file'?
-                Usage: orgsocial follow --file <file> [--label <label>] <url>
+                Usage: orgsocial follow --file <file> [--label <label>] [--publish]
+                                        [--no-publish] <url>
                   See 'orgsocial follow --help' for more information.
 
                 """)

@@ -21,6 +21,9 @@ struct GroupCommandTests {
     @Test func badRelayURLIsAUsageError() async {
         let result = await runCLI(["group", "join", "--file", "x.org", "Emacs", "relay"])
         #expect(result.status == 2)
-        #expect(result.error.contains("Usage: orgsocial group join --file <file> <name> <relay-url>\n"))
+        #expect(
+            result.error.contains(
+                "Usage: orgsocial group join --file <file> [--publish] [--no-publish] <name>\n"
+                    + "                            <relay-url>\n"))
     }
 }

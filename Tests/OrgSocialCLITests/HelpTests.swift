@@ -30,6 +30,8 @@ struct HelpTests {
           group                   Join or leave a relay group.
           migrate                 Announce that the feed moved to a new URL.
           serve                   Host social.org feeds over HTTP, with safe uploads.
+          signup                  Sign up on an Org Social Host and keep the vfile.
+          publish                 Upload the feed file to its server.
 
           See 'orgsocial help <subcommand>' for detailed help.
 
@@ -39,7 +41,7 @@ struct HelpTests {
         OVERVIEW: Append an emoji reaction to a post.
 
         USAGE: orgsocial react --file <file> --to <post-url> --emoji <emoji>
-                               [--feed-url <url>]
+                               [--feed-url <url>] [--publish] [--no-publish]
 
         OPTIONS:
           -f, --file <file>       The social.org file to change.
@@ -47,7 +49,12 @@ struct HelpTests {
                                   exactly.
           --emoji <emoji>         One emoji, e.g. 👍.
           --feed-url <url>        The URL the feed is published at, used to print post
-                                  URLs (default: $ORGSOCIAL_FEED_URL).
+                                  URLs and to publish (default: $ORGSOCIAL_FEED_URL,
+                                  else "feedURL" in the configuration).
+          --publish               Also publish the change to the feed's server, then
+                                  update the file to match.
+          --no-publish            Only change the file, even if the configuration
+                                  publishes automatically.
           -h, --help              Show help information.
 
         """
@@ -56,7 +63,7 @@ struct HelpTests {
     static let commandPaths: [[String]] = [
         ["show"], ["check"], ["init"], ["post"], ["reply"], ["react"], ["boost"], ["poll"], ["vote"], ["edit"],
         ["delete"], ["pin"], ["follow"], ["unfollow"], ["group"], ["group", "join"], ["group", "leave"],
-        ["migrate"], ["serve"], ["serve", "token"], ["help"],
+        ["migrate"], ["serve"], ["serve", "token"], ["signup"], ["publish"], ["help"],
     ]
 
     @Test func rootHelpIsPinned() async {

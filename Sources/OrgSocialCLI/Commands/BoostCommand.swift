@@ -14,11 +14,13 @@ struct BoostCommand: ParsableCommand {
                 .value("text", help: "A comment, making this a quote boost; '-' reads it from standard input."),
                 .value("lang", valueName: "code", help: "The comment's language, an ISO 639-1 code such as 'en'."),
                 FeedFileOptions.feedURLOption,
-            ])
+            ] + PublishOptions.definitions)
     }
 
     /// `--file` and `--feed-url`.
     var feedOptions: FeedFileOptions
+    /// `--publish`, `--no-publish`.
+    var publishing: PublishOptions
     /// `--post`.
     var target: PostReference
     /// `--text`.
@@ -28,6 +30,7 @@ struct BoostCommand: ParsableCommand {
 
     init(parsing arguments: ParsedArguments) throws {
         feedOptions = try FeedFileOptions(parsing: arguments)
+        publishing = PublishOptions(parsing: arguments)
         target = try DraftPublisher.postReference(try arguments.requiredValue("post"), option: "--post <post-url>")
         text = arguments.value("text")
         language = arguments.value("lang")
@@ -35,18 +38,19 @@ struct BoostCommand: ParsableCommand {
 
     func validate() throws {
         try feedOptions.validate()
+        try publishing.validate()
         if language != nil, text == nil {
             throw CLIError.validation("'--lang' applies only to a quote boost; add '--text' or drop '--lang'.")
         }
     }
 
-    func run(in context: CommandContext) throws {
+    func run(in context: CommandContext) async throws {
         let draft =
             if let text {
                 try PostDraft.quoteBoost(of: target, text: try TextInput.resolve(text, in: context), language: language)
             } else {
                 try PostDraft.boost(of: target)
             }
-        try DraftPublisher.publish(draft, options: feedOptions, in: context)
+        try await DraftPublisher.publish(draft, options: feedOptions, publishing: publishing, in: context)
     }
 }

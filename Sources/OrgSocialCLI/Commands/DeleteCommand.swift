@@ -11,24 +11,32 @@ struct DeleteCommand: ParsableCommand {
                 FeedFileOptions.fileOption,
                 .value("id", help: "The post's ID, exactly as written in the file.", isRequired: true),
                 FeedFileOptions.feedURLOption,
-            ])
+            ] + PublishOptions.definitions)
     }
 
     /// `--file` and `--feed-url`.
     var feedOptions: FeedFileOptions
+    /// `--publish`, `--no-publish`.
+    var publishing: PublishOptions
     /// `--id`.
     var id: String
 
     init(parsing arguments: ParsedArguments) throws {
         feedOptions = try FeedFileOptions(parsing: arguments)
+        publishing = PublishOptions(parsing: arguments)
         id = try arguments.requiredValue("id")
     }
 
-    func validate() throws { try feedOptions.validate() }
+    func validate() throws {
+        try feedOptions.validate()
+        try publishing.validate()
+    }
 
-    func run(in context: CommandContext) throws {
+    func run(in context: CommandContext) async throws {
         let address = try feedOptions.address(ofPost: id, in: context)
-        try FeedFile.modify(at: feedOptions.path, in: context) { feed in
+        try await FeedChange.apply(
+            to: feedOptions.path, publishing: publishing, feedURLOption: feedOptions.feedURLOption, in: context
+        ) { feed in
             try feed.deletePost(id: id)
             if feed.profile.pinned == id { feed.unpin() }
         }

@@ -24,11 +24,13 @@ struct EditCommand: ParsableCommand {
                     "unset", valueName: "key", help: "Remove a property, e.g. MOOD; repeat for several.",
                     isRepeatable: true),
                 FeedFileOptions.feedURLOption,
-            ])
+            ] + PublishOptions.definitions)
     }
 
     /// `--file` and `--feed-url`.
     var feedOptions: FeedFileOptions
+    /// `--publish`, `--no-publish`.
+    var publishing: PublishOptions
     /// `--id`.
     var id: String
     /// `--text`.
@@ -40,6 +42,7 @@ struct EditCommand: ParsableCommand {
 
     init(parsing arguments: ParsedArguments) throws {
         feedOptions = try FeedFileOptions(parsing: arguments)
+        publishing = PublishOptions(parsing: arguments)
         id = try arguments.requiredValue("id")
         text = arguments.value("text")
         assignments = try arguments.values("set").map { pair in
@@ -54,6 +57,7 @@ struct EditCommand: ParsableCommand {
 
     func validate() throws {
         try feedOptions.validate()
+        try publishing.validate()
         if text == nil, assignments.isEmpty, removals.isEmpty {
             throw CLIError.validation("Nothing to change: give '--text', '--set KEY=VALUE' or '--unset KEY'.")
         }
@@ -67,14 +71,16 @@ struct EditCommand: ParsableCommand {
         }
     }
 
-    func run(in context: CommandContext) throws {
+    func run(in context: CommandContext) async throws {
         let newText = try text.map { try TextInput.resolve($0, in: context) }
         if let newText, newText.allSatisfy(\.isWhitespace) {
             throw CLIError.validation(
                 "The new text is empty; give some text, or delete the post with 'orgsocial delete'.")
         }
         let address = try feedOptions.address(ofPost: id, in: context)
-        try FeedFile.modify(at: feedOptions.path, in: context) { feed in
+        try await FeedChange.apply(
+            to: feedOptions.path, publishing: publishing, feedURLOption: feedOptions.feedURLOption, in: context
+        ) { feed in
             _ = try feed.existingPost(id: id)
             if let newText { try feed.replaceBody(ofPost: id, with: newText) }
             for (key, value) in assignments {

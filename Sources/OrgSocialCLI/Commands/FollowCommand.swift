@@ -10,11 +10,13 @@ struct FollowCommand: ParsableCommand {
             options: [
                 FeedFileOptions.fileOption,
                 .value("label", help: "Your private label for this feed (may contain spaces)."),
-            ])
+            ] + PublishOptions.definitions)
     }
 
     /// The feed file.
     var path: String
+    /// `--publish`, `--no-publish`.
+    var publishing: PublishOptions
     /// The followed feed.
     var url: String
     /// `--label`.
@@ -22,20 +24,24 @@ struct FollowCommand: ParsableCommand {
 
     init(parsing arguments: ParsedArguments) throws {
         path = try arguments.requiredValue("file")
+        publishing = PublishOptions(parsing: arguments)
         url = try arguments.requiredArgument("url")
         label = arguments.value("label")
     }
 
     func validate() throws {
         try FeedFileOptions(path: path).validate()
+        try publishing.validate()
         guard FeedFileOptions.isHTTPURL(url) else {
             throw CLIError.invalidValue(
                 value: url, option: "<url>", reason: "Give the http:// or https:// URL of the feed's social.org file.")
         }
     }
 
-    func run(in context: CommandContext) throws {
-        try FeedFile.modify(at: path, in: context) { try $0.follow(url, label: label) }
+    func run(in context: CommandContext) async throws {
+        try await FeedChange.apply(to: path, publishing: publishing, feedURLOption: nil, in: context) {
+            try $0.follow(url, label: label)
+        }
         context.writeLine(url)
     }
 }

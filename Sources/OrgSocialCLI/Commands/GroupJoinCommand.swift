@@ -11,22 +11,26 @@ struct GroupJoinCommand: ParsableCommand {
                     name: "name", help: "The group's name as the relay lists it (quote it if it has spaces)."),
                 ArgumentDefinition(name: "relay-url", help: "The URL of the relay hosting the group."),
             ],
-            options: [FeedFileOptions.fileOption])
+            options: [FeedFileOptions.fileOption] + PublishOptions.definitions)
     }
 
     /// The feed file.
     var path: String
+    /// `--publish`, `--no-publish`.
+    var publishing: PublishOptions
     /// The group.
     var group: GroupReference
 
     init(parsing arguments: ParsedArguments) throws {
         path = try arguments.requiredValue("file")
+        publishing = PublishOptions(parsing: arguments)
         group = GroupReference(
             name: try arguments.requiredArgument("name"), relayURL: try arguments.requiredArgument("relay-url"))
     }
 
     func validate() throws {
         try FeedFileOptions(path: path).validate()
+        try publishing.validate()
         if group.name.allSatisfy(\.isWhitespace) {
             throw CLIError.invalidValue(value: group.name, option: "<name>", reason: "Give the group's name.")
         }
@@ -36,7 +40,9 @@ struct GroupJoinCommand: ParsableCommand {
         }
     }
 
-    func run(in context: CommandContext) throws {
-        try FeedFile.modify(at: path, in: context) { try $0.joinGroup(group) }
+    func run(in context: CommandContext) async throws {
+        try await FeedChange.apply(to: path, publishing: publishing, feedURLOption: nil, in: context) {
+            try $0.joinGroup(group)
+        }
     }
 }

@@ -9,22 +9,30 @@ struct GroupLeaveCommand: ParsableCommand {
             arguments: [
                 ArgumentDefinition(name: "name", help: "The group's name (case and spaces as '-' are ignored).")
             ],
-            options: [FeedFileOptions.fileOption])
+            options: [FeedFileOptions.fileOption] + PublishOptions.definitions)
     }
 
     /// The feed file.
     var path: String
+    /// `--publish`, `--no-publish`.
+    var publishing: PublishOptions
     /// The group's name.
     var name: String
 
     init(parsing arguments: ParsedArguments) throws {
         path = try arguments.requiredValue("file")
+        publishing = PublishOptions(parsing: arguments)
         name = try arguments.requiredArgument("name")
     }
 
-    func validate() throws { try FeedFileOptions(path: path).validate() }
+    func validate() throws {
+        try FeedFileOptions(path: path).validate()
+        try publishing.validate()
+    }
 
-    func run(in context: CommandContext) throws {
-        try FeedFile.modify(at: path, in: context) { try $0.leaveGroup(named: name) }
+    func run(in context: CommandContext) async throws {
+        try await FeedChange.apply(to: path, publishing: publishing, feedURLOption: nil, in: context) {
+            try $0.leaveGroup(named: name)
+        }
     }
 }

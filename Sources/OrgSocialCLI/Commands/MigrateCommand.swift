@@ -15,11 +15,13 @@ struct MigrateCommand: ParsableCommand {
                 .value("from", valueName: "old-url", help: "The URL the feed was published at.", isRequired: true),
                 .value("to", valueName: "new-url", help: "The URL the feed is published at now.", isRequired: true),
                 FeedFileOptions.feedURLOption,
-            ])
+            ] + PublishOptions.definitions)
     }
 
     /// `--file` and `--feed-url`.
     var feedOptions: FeedFileOptions
+    /// `--publish`, `--no-publish`.
+    var publishing: PublishOptions
     /// `--from`.
     var oldURL: String
     /// `--to`.
@@ -27,12 +29,14 @@ struct MigrateCommand: ParsableCommand {
 
     init(parsing arguments: ParsedArguments) throws {
         feedOptions = try FeedFileOptions(parsing: arguments)
+        publishing = PublishOptions(parsing: arguments)
         oldURL = try arguments.requiredValue("from")
         newURL = try arguments.requiredValue("to")
     }
 
     func validate() throws {
         try feedOptions.validate()
+        try publishing.validate()
         for (option, url) in [("--from <old-url>", oldURL), ("--to <new-url>", newURL)]
         where !FeedFileOptions.isHTTPURL(url) {
             throw CLIError.invalidValue(value: url, option: option, reason: "Give an http:// or https:// URL.")
@@ -43,7 +47,8 @@ struct MigrateCommand: ParsableCommand {
         }
     }
 
-    func run(in context: CommandContext) throws {
-        try DraftPublisher.publish(try PostDraft.migration(from: oldURL, to: newURL), options: feedOptions, in: context)
+    func run(in context: CommandContext) async throws {
+        let draft = try PostDraft.migration(from: oldURL, to: newURL)
+        try await DraftPublisher.publish(draft, options: feedOptions, publishing: publishing, in: context)
     }
 }

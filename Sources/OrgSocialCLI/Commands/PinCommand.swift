@@ -11,11 +11,13 @@ struct PinCommand: ParsableCommand {
                 .value("id", help: "The ID of the post to pin (#+PINNED)."),
                 .flag("clear", help: "Remove #+PINNED instead."),
                 FeedFileOptions.feedURLOption,
-            ])
+            ] + PublishOptions.definitions)
     }
 
     /// `--file` and `--feed-url`.
     var feedOptions: FeedFileOptions
+    /// `--publish`, `--no-publish`.
+    var publishing: PublishOptions
     /// `--id`.
     var id: String?
     /// `--clear`.
@@ -23,12 +25,14 @@ struct PinCommand: ParsableCommand {
 
     init(parsing arguments: ParsedArguments) throws {
         feedOptions = try FeedFileOptions(parsing: arguments)
+        publishing = PublishOptions(parsing: arguments)
         id = arguments.value("id")
         clears = arguments.flag("clear")
     }
 
     func validate() throws {
         try feedOptions.validate()
+        try publishing.validate()
         if id != nil, clears {
             throw CLIError.validation("Please give either '--id' or '--clear', not both.")
         }
@@ -37,13 +41,18 @@ struct PinCommand: ParsableCommand {
         }
     }
 
-    func run(in context: CommandContext) throws {
+    func run(in context: CommandContext) async throws {
+        let (path, feedURLOption) = (feedOptions.path, feedOptions.feedURLOption)
         guard let id else {
-            try FeedFile.modify(at: feedOptions.path, in: context) { $0.unpin() }
+            try await FeedChange.apply(to: path, publishing: publishing, feedURLOption: feedURLOption, in: context) {
+                $0.unpin()
+            }
             return
         }
         let address = try feedOptions.address(ofPost: id, in: context)
-        try FeedFile.modify(at: feedOptions.path, in: context) { try $0.pin(postID: id) }
+        try await FeedChange.apply(to: path, publishing: publishing, feedURLOption: feedURLOption, in: context) {
+            try $0.pin(postID: id)
+        }
         context.writeLine(address)
     }
 }

@@ -22,7 +22,7 @@ struct PollCommand: ParsableCommand {
                 endsInOption, endsAtOption,
                 .value("lang", valueName: "code", help: "The poll's language, an ISO 639-1 code such as 'en'."),
                 FeedFileOptions.feedURLOption,
-            ])
+            ] + PublishOptions.definitions)
     }
 
     /// How the closing time is given.
@@ -35,6 +35,8 @@ struct PollCommand: ParsableCommand {
 
     /// `--file` and `--feed-url`.
     var feedOptions: FeedFileOptions
+    /// `--publish`, `--no-publish`.
+    var publishing: PublishOptions
     /// `--question`.
     var question: String
     /// `--option` values.
@@ -48,6 +50,7 @@ struct PollCommand: ParsableCommand {
 
     init(parsing arguments: ParsedArguments) throws {
         feedOptions = try FeedFileOptions(parsing: arguments)
+        publishing = PublishOptions(parsing: arguments)
         question = try arguments.requiredValue("question")
         options = arguments.values("option")
         language = arguments.value("lang")
@@ -74,12 +77,13 @@ struct PollCommand: ParsableCommand {
 
     func validate() throws {
         try feedOptions.validate()
+        try publishing.validate()
         if hasConflictingEnds {
             throw CLIError.validation("Please give either '--ends-in' or '--ends-at', not both.")
         }
     }
 
-    func run(in context: CommandContext) throws {
+    func run(in context: CommandContext) async throws {
         let now = try context.now()
         let endDate =
             switch end {
@@ -89,6 +93,6 @@ struct PollCommand: ParsableCommand {
         let draft = try PostDraft.poll(
             question: try TextInput.resolve(question, in: context), options: options, endsAt: endDate, now: now,
             timeZone: context.timeZone, language: language)
-        try DraftPublisher.publish(draft, options: feedOptions, in: context)
+        try await DraftPublisher.publish(draft, options: feedOptions, publishing: publishing, in: context)
     }
 }

@@ -22,11 +22,13 @@ struct PostCommand: ParsableCommand {
                 """,
             options: [FeedFileOptions.fileOption, textOption] + PostContentOptions.definitions + [
                 groupOption, FeedFileOptions.feedURLOption,
-            ])
+            ] + PublishOptions.definitions)
     }
 
     /// `--file` and `--feed-url`.
     var feedOptions: FeedFileOptions
+    /// `--publish`, `--no-publish`.
+    var publishing: PublishOptions
     /// `--text`.
     var text: String
     /// `--lang`, `--tag`, `--mood`, `--visibility`.
@@ -36,6 +38,7 @@ struct PostCommand: ParsableCommand {
 
     init(parsing arguments: ParsedArguments) throws {
         feedOptions = try FeedFileOptions(parsing: arguments)
+        publishing = PublishOptions(parsing: arguments)
         text = try arguments.requiredValue("text")
         content = PostContentOptions(parsing: arguments)
         if let value = arguments.value("group") {
@@ -50,13 +53,14 @@ struct PostCommand: ParsableCommand {
 
     func validate() throws {
         try feedOptions.validate()
+        try publishing.validate()
         if group != nil, content.visibility == .mention {
             throw CLIError.validation(
                 "Visibility does not apply to group posts; drop '--visibility mention' or '--group'.")
         }
     }
 
-    func run(in context: CommandContext) throws {
+    func run(in context: CommandContext) async throws {
         let text = try TextInput.resolve(text, in: context)
         var draft: PostDraft
         if let group {
@@ -67,6 +71,6 @@ struct PostCommand: ParsableCommand {
                 text, language: content.language, tags: content.tags, mood: content.mood,
                 visibility: content.visibility)
         }
-        try DraftPublisher.publish(draft, options: feedOptions, in: context)
+        try await DraftPublisher.publish(draft, options: feedOptions, publishing: publishing, in: context)
     }
 }

@@ -13,11 +13,13 @@ struct ReactCommand: ParsableCommand {
                     isRequired: true),
                 .value("emoji", help: "One emoji, e.g. 👍.", isRequired: true),
                 FeedFileOptions.feedURLOption,
-            ])
+            ] + PublishOptions.definitions)
     }
 
     /// `--file` and `--feed-url`.
     var feedOptions: FeedFileOptions
+    /// `--publish`, `--no-publish`.
+    var publishing: PublishOptions
     /// `--to`.
     var target: PostReference
     /// `--emoji`.
@@ -25,13 +27,18 @@ struct ReactCommand: ParsableCommand {
 
     init(parsing arguments: ParsedArguments) throws {
         feedOptions = try FeedFileOptions(parsing: arguments)
+        publishing = PublishOptions(parsing: arguments)
         target = try DraftPublisher.postReference(try arguments.requiredValue("to"), option: "--to <post-url>")
         emoji = try arguments.requiredValue("emoji")
     }
 
-    func validate() throws { try feedOptions.validate() }
+    func validate() throws {
+        try feedOptions.validate()
+        try publishing.validate()
+    }
 
-    func run(in context: CommandContext) throws {
-        try DraftPublisher.publish(try PostDraft.reaction(to: target, emoji: emoji), options: feedOptions, in: context)
+    func run(in context: CommandContext) async throws {
+        let draft = try PostDraft.reaction(to: target, emoji: emoji)
+        try await DraftPublisher.publish(draft, options: feedOptions, publishing: publishing, in: context)
     }
 }

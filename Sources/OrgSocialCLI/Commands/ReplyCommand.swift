@@ -15,11 +15,14 @@ struct ReplyCommand: ParsableCommand {
                 FeedFileOptions.fileOption, targetOption,
                 .value(
                     "text", help: "The reply's text (Org markup); '-' reads it from standard input.", isRequired: true),
-            ] + PostContentOptions.definitions + [FeedFileOptions.feedURLOption])
+            ] + PostContentOptions.definitions + [FeedFileOptions.feedURLOption] + PublishOptions.definitions
+        )
     }
 
     /// `--file` and `--feed-url`.
     var feedOptions: FeedFileOptions
+    /// `--publish`, `--no-publish`.
+    var publishing: PublishOptions
     /// `--to`.
     var target: PostReference
     /// `--text`.
@@ -29,17 +32,21 @@ struct ReplyCommand: ParsableCommand {
 
     init(parsing arguments: ParsedArguments) throws {
         feedOptions = try FeedFileOptions(parsing: arguments)
+        publishing = PublishOptions(parsing: arguments)
         target = try DraftPublisher.postReference(try arguments.requiredValue("to"), option: Self.targetOption.synopsis)
         text = try arguments.requiredValue("text")
         content = PostContentOptions(parsing: arguments)
     }
 
-    func validate() throws { try feedOptions.validate() }
+    func validate() throws {
+        try feedOptions.validate()
+        try publishing.validate()
+    }
 
-    func run(in context: CommandContext) throws {
+    func run(in context: CommandContext) async throws {
         let draft = try PostDraft.reply(
             to: target, text: try TextInput.resolve(text, in: context), language: content.language,
             tags: content.tags, mood: content.mood, visibility: content.visibility)
-        try DraftPublisher.publish(draft, options: feedOptions, in: context)
+        try await DraftPublisher.publish(draft, options: feedOptions, publishing: publishing, in: context)
     }
 }

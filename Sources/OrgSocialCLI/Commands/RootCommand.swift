@@ -8,7 +8,7 @@ struct RootCommand: CommandGroup {
                 ShowCommand.self, CheckCommand.self, InitCommand.self, PostCommand.self, ReplyCommand.self,
                 ReactCommand.self, BoostCommand.self, PollCommand.self, VoteCommand.self, EditCommand.self,
                 DeleteCommand.self, PinCommand.self, FollowCommand.self, UnfollowCommand.self, GroupCommand.self,
-                MigrateCommand.self, ServeCommand.self,
+                MigrateCommand.self, ServeCommand.self, SignupCommand.self, PublishCommand.self,
             ])
     }
 }

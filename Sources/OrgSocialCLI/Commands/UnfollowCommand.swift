@@ -7,22 +7,30 @@ struct UnfollowCommand: ParsableCommand {
             name: "unfollow",
             abstract: "Stop following a feed.",
             arguments: [ArgumentDefinition(name: "feed", help: "The followed URL or its label, exactly as written.")],
-            options: [FeedFileOptions.fileOption])
+            options: [FeedFileOptions.fileOption] + PublishOptions.definitions)
     }
 
     /// The feed file.
     var path: String
+    /// `--publish`, `--no-publish`.
+    var publishing: PublishOptions
     /// The URL or label.
     var target: String
 
     init(parsing arguments: ParsedArguments) throws {
         path = try arguments.requiredValue("file")
+        publishing = PublishOptions(parsing: arguments)
         target = try arguments.requiredArgument("feed")
     }
 
-    func validate() throws { try FeedFileOptions(path: path).validate() }
+    func validate() throws {
+        try FeedFileOptions(path: path).validate()
+        try publishing.validate()
+    }
 
-    func run(in context: CommandContext) throws {
-        try FeedFile.modify(at: path, in: context) { try $0.unfollow(target) }
+    func run(in context: CommandContext) async throws {
+        try await FeedChange.apply(to: path, publishing: publishing, feedURLOption: nil, in: context) {
+            try $0.unfollow(target)
+        }
     }
 }

@@ -19,11 +19,13 @@ struct VoteCommand: ParsableCommand {
                 .value("option", help: "The chosen option, exactly as the poll writes it.", isRequired: true),
                 .value("text", help: "An optional comment; '-' reads it from standard input."),
                 FeedFileOptions.feedURLOption,
-            ])
+            ] + PublishOptions.definitions)
     }
 
     /// `--file` and `--feed-url`.
     var feedOptions: FeedFileOptions
+    /// `--publish`, `--no-publish`.
+    var publishing: PublishOptions
     /// `--poll`.
     var poll: PostReference
     /// `--option`.
@@ -33,16 +35,21 @@ struct VoteCommand: ParsableCommand {
 
     init(parsing arguments: ParsedArguments) throws {
         feedOptions = try FeedFileOptions(parsing: arguments)
+        publishing = PublishOptions(parsing: arguments)
         poll = try DraftPublisher.postReference(try arguments.requiredValue("poll"), option: "--poll <post-url>")
         option = try arguments.requiredValue("option")
         text = arguments.value("text")
     }
 
-    func validate() throws { try feedOptions.validate() }
+    func validate() throws {
+        try feedOptions.validate()
+        try publishing.validate()
+    }
 
-    func run(in context: CommandContext) throws {
+    func run(in context: CommandContext) async throws {
         let comment = try text.map { try TextInput.resolve($0, in: context) } ?? ""
-        try DraftPublisher.publish(options: feedOptions, in: context) { feed, feedURL, now in
+        try await DraftPublisher.publish(options: feedOptions, publishing: publishing, in: context) {
+            feed, feedURL, now in
             var pollPost: Post?
             if poll.feedURL == feedURL {
                 guard let post = feed.post(withID: poll.postID) else {

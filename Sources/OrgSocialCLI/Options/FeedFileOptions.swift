@@ -9,7 +9,8 @@ struct FeedFileOptions {
     /// `--feed-url <url>`.
     static let feedURLOption = OptionDefinition.value(
         "feed-url", valueName: "url",
-        help: "The URL the feed is published at, used to print post URLs (default: $ORGSOCIAL_FEED_URL).")
+        help: "The URL the feed is published at, used to print post URLs and to publish (default: "
+            + "$ORGSOCIAL_FEED_URL, else \"feedURL\" in the configuration).")
 
     /// Both definitions, in help order.
     static let definitions = [fileOption, feedURLOption]
@@ -52,11 +53,15 @@ struct FeedFileOptions {
         }
     }
 
-    /// The feed's URL: `--feed-url`, else `ORGSOCIAL_FEED_URL`, else `nil`.
-    /// - Throws: ``CLIError/invalidEnvironment(name:value:reason:)`` for a malformed `ORGSOCIAL_FEED_URL`.
+    /// The feed's URL: `--feed-url`, else `ORGSOCIAL_FEED_URL`, else `feedURL` in the configuration file,
+    /// else `nil`.
+    /// - Throws: ``CLIError/invalidEnvironment(name:value:reason:)`` for a malformed `ORGSOCIAL_FEED_URL`,
+    ///   ``CLIError/invalidConfiguration(path:reason:)`` for a broken configuration file.
     func feedURL(in context: CommandContext) throws -> String? {
         if let feedURLOption { return feedURLOption }
-        guard let url = context.environment["ORGSOCIAL_FEED_URL"], !url.isEmpty else { return nil }
+        guard let url = context.environment["ORGSOCIAL_FEED_URL"], !url.isEmpty else {
+            return try ConfigurationFile.load(in: context).feedURL.flatMap { Self.isHTTPURL($0) ? $0 : nil }
+        }
         guard Self.isHTTPURL(url) else {
             throw CLIError.invalidEnvironment(
                 name: "ORGSOCIAL_FEED_URL", value: url, reason: "it must be an http:// or https:// URL, or unset.")

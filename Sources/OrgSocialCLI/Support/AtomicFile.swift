@@ -19,11 +19,13 @@ enum AtomicFile {
     /// - Parameters:
     ///   - bytes: the complete new content.
     ///   - path: the file to create or replace.
+    ///   - permissions: the new file's permission bits (e.g. `0o600` for secrets); `nil` keeps an existing
+    ///     file's bits and gives a new file the default ones.
     /// - Throws: ``CLIError/cannotWrite(path:reason:)`` naming the path and the system's reason.
-    static func write(_ bytes: [UInt8], to path: String) throws {
+    static func write(_ bytes: [UInt8], to path: String, permissions: UInt16? = nil) throws {
         let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-            try writePOSIX(bytes, to: target, reportedAs: path)
+            try writePOSIX(bytes, to: target, reportedAs: path, permissions: permissions.map { mode_t($0) })
         #else
             do {
                 try Data(bytes).write(to: URL(fileURLWithPath: target), options: .atomic)
@@ -34,7 +36,9 @@ enum AtomicFile {
     }
 
     #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
-        private static func writePOSIX(_ bytes: [UInt8], to target: String, reportedAs path: String) throws {
+        private static func writePOSIX(
+            _ bytes: [UInt8], to target: String, reportedAs path: String, permissions: mode_t?
+        ) throws {
             func failure(_ what: String) -> CLIError {
                 CLIError.cannotWrite(path: path, reason: "\(what) failed: \(String(cString: strerror(errno)))")
             }
@@ -54,7 +58,10 @@ enum AtomicFile {
                     unlink(temporary)
                 }
             }
-            if exists {
+            if let permissions {
+                guard fchmod(descriptor, permissions) == 0 else { throw failure("Setting permissions") }
+                if exists { _ = fchown(descriptor, existing.st_uid, existing.st_gid) }
+            } else if exists {
                 // Same permissions as before; keeping the owner only works for root and is best effort.
                 guard fchmod(descriptor, existing.st_mode & 0o7777) == 0 else { throw failure("Setting permissions") }
                 _ = fchown(descriptor, existing.st_uid, existing.st_gid)

@@ -1,44 +1,43 @@
 import Foundation
 import OrgSocial
 
-/// Appends a composed post to a feed file and prints its address.
+/// Appends a composed post to a feed file (and with publishing, to the remote feed) and prints its address.
 enum DraftPublisher {
     /// Appends `draft` to the file of `options`, with an ID made from "now" (see
     /// ``CommandContext/now()``) in the context's time zone, and prints `<feed URL>#<ID>` (or the ID).
     /// - Parameters:
     ///   - draft: the post, made by a `PostDraft` composer.
     ///   - options: the file and feed URL.
+    ///   - publishing: `--publish`/`--no-publish`.
     ///   - context: streams, environment and clock.
-    /// - Throws: ``CLIError`` when the file cannot be read or written.
-    static func publish(_ draft: PostDraft, options: FeedFileOptions, in context: CommandContext) throws {
-        try publish(options: options, in: context) { _, _ in draft }
+    /// - Throws: ``CLIError`` when the file cannot be read or written, `OrgSocialClientError` when
+    ///   publishing fails.
+    static func publish(
+        _ draft: PostDraft, options: FeedFileOptions, publishing: PublishOptions, in context: CommandContext
+    ) async throws {
+        try await publish(options: options, publishing: publishing, in: context) { _, _, _ in draft }
     }
 
-    /// Like ``publish(_:options:in:)``, for a draft that depends on the feed (a vote checked against a
-    /// poll of the same file).
+    /// Like ``publish(_:options:publishing:in:)``, for a draft that depends on the feed (a vote checked
+    /// against a poll of the same file).
     /// - Parameters:
     ///   - options: the file and feed URL.
+    ///   - publishing: `--publish`/`--no-publish`.
     ///   - context: streams, environment and clock.
-    ///   - makeDraft: composes the post from the current feed, its URL (when known) and "now".
-    /// - Throws: ``CLIError``, or what `makeDraft` throws.
+    ///   - makeDraft: composes the post from the current feed (the remote one when publishing, at every
+    ///     attempt), its URL (when known) and "now".
+    /// - Throws: ``CLIError``, `OrgSocialClientError`, or what `makeDraft` throws.
     static func publish(
-        options: FeedFileOptions, in context: CommandContext,
-        makeDraft: (_ feed: Feed, _ feedURL: String?, _ now: Date) throws -> PostDraft
-    ) throws {
-        try publish(options: options, in: context) { feed, feedURL in
-            try makeDraft(feed, feedURL, try context.now())
-        }
-    }
-
-    private static func publish(
-        options: FeedFileOptions, in context: CommandContext,
-        _ makeDraft: (_ feed: Feed, _ feedURL: String?) throws -> PostDraft
-    ) throws {
+        options: FeedFileOptions, publishing: PublishOptions, in context: CommandContext,
+        makeDraft: @escaping @Sendable (_ feed: Feed, _ feedURL: String?, _ now: Date) throws -> PostDraft
+    ) async throws {
         let feedURL = try options.feedURL(in: context)
         let now = try context.now()
         let timeZone = context.timeZone
-        let id = try FeedFile.modify(at: options.path, in: context) { feed in
-            let draft = try makeDraft(feed, feedURL)
+        let id = try await FeedChange.apply(
+            to: options.path, publishing: publishing, feedURLOption: options.feedURLOption, in: context
+        ) { feed in
+            let draft = try makeDraft(feed, feedURL, now)
             return feed.append(draft, at: now, timeZone: timeZone).id ?? feed.uniqueID(for: now, timeZone: timeZone)
         }
         context.writeLine(feedURL.map { "\($0)#\(id)" } ?? id)

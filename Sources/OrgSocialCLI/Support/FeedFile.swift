@@ -67,19 +67,37 @@ enum FeedFile {
     ) throws -> Result {
         let original = try read(at: path, in: context)
         var feed = original
-        let result = try change(&feed)
+        let (result, warnings) = try checkedChange(of: &feed, reportingAs: path, change)
         guard feed.serialized() != original.serialized() else { return result }
-        let validator = FeedValidator()
-        let added = addedDiagnostics(before: validator.validate(original), after: validator.validate(feed))
-        let errors = added.filter { $0.severity == .error }
-        guard errors.isEmpty else {
-            throw CLIError.changeAddsErrors(path: path, problems: errors.map(\.description))
-        }
         try AtomicFile.write(feed.serialized(), to: path)
-        for warning in added {
+        for warning in warnings {
             context.report("warning: \(path):\(warning.line):\(warning.column): \(warning.message) [\(warning.code)]")
         }
         return result
+    }
+
+    /// Lets `change` edit `feed`, refusing the change when it adds format errors.
+    /// - Parameters:
+    ///   - feed: the feed, changed in place (left as it was when the change is refused).
+    ///   - location: the file or URL named in the error.
+    ///   - change: the edit.
+    /// - Returns: what `change` returned, and the warnings the change added.
+    /// - Throws: ``CLIError/changeAddsErrors(path:problems:)``, or what `change` throws.
+    static func checkedChange<Result>(
+        of feed: inout Feed, reportingAs location: String, _ change: (inout Feed) throws -> Result
+    ) throws -> (Result, [Diagnostic]) {
+        let original = feed
+        var edited = feed
+        let result = try change(&edited)
+        guard edited.serialized() != original.serialized() else { return (result, []) }
+        let validator = FeedValidator()
+        let added = addedDiagnostics(before: validator.validate(original), after: validator.validate(edited))
+        let errors = added.filter { $0.severity == .error }
+        guard errors.isEmpty else {
+            throw CLIError.changeAddsErrors(path: location, problems: errors.map(\.description))
+        }
+        feed = edited
+        return (result, added)
     }
 
     /// The diagnostics of `after` that `before` did not have (matched by severity, code and message,

@@ -1,0 +1,97 @@
+import Foundation
+import OrgSocial
+import OrgSocialClient
+
+/// `orgsocial publish [--file <file>] [--force]`: uploads the local feed file to its server.
+struct PublishCommand: ParsableCommand {
+    /// `-f, --file <file>`.
+    static let fileOption = OptionDefinition.value(
+        "file", short: "f",
+        help: "The social.org file to upload (default: $ORGSOCIAL_FILE, else \"file\" in the configuration).")
+
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "publish",
+            abstract: "Upload the feed file to its server.",
+            discussion: """
+                With a server that accepts PUT (such as 'orgsocial serve'; $ORGSOCIAL_TOKEN or \
+                "publish.token" in the configuration), the upload only replaces the version read just \
+                before (If-Match). When the remote feed changed since you last published from here, nothing \
+                is uploaded: merge its changes into your file, or pass --force to replace it.
+
+                After 'orgsocial signup', the file is uploaded to the Org Social Host with the saved vfile.
+
+                Prints the feed's URL.
+                """,
+            options: [
+                fileOption, FeedFileOptions.feedURLOption,
+                .flag("force", help: "Replace the remote feed even if it changed since you last published."),
+            ])
+    }
+
+    /// `--file`, if given.
+    var path: String?
+    /// `--feed-url`, if given.
+    var feedURLOption: String?
+    /// `--force`.
+    var replacesRemoteChanges: Bool
+
+    init(parsing arguments: ParsedArguments) throws {
+        path = arguments.value("file")
+        feedURLOption = arguments.value("feed-url")
+        replacesRemoteChanges = arguments.flag("force")
+    }
+
+    func validate() throws {
+        if let path { try FeedFileOptions(path: path).validate() }
+        if let url = feedURLOption, !FeedFileOptions.isHTTPURL(url) {
+            throw CLIError.invalidValue(
+                value: url, option: FeedFileOptions.feedURLOption.synopsis,
+                reason: "Give the http:// or https:// URL your social.org file is published at.")
+        }
+    }
+
+    func run(in context: CommandContext) async throws {
+        let path = try localPath(in: context)
+        let target = try PublishTarget.resolve(in: context, feedURLOption: feedURLOption)
+        let publisher = FeedPublisher(transport: context.makeTransport())
+        let local = try FeedFile.readBytes(at: path, in: context)
+        let versions = PublishedVersions(environment: context.environment)
+        let location = target.feedURL.absoluteString
+
+        let precondition: WritePrecondition
+        if let remote = try await publisher.fetch(target.feedURL) {
+            if remote.feed.bytes == local {
+                versions.record(local, for: target.feedURL)
+                context.writeLine(location)
+                context.report("Nothing to publish: \(location) already has this file.")
+                return
+            }
+            let known = versions.digest(for: target.feedURL)
+            if case .put = target.method, !replacesRemoteChanges,
+                known != PublishedVersions.digest(of: remote.feed.bytes)
+            {
+                throw CLIError.remoteChanged(url: location, publishedBefore: known != nil)
+            }
+            precondition = remote.etag.map(WritePrecondition.matching) ?? .none
+        } else {
+            precondition = .noExistingFile
+        }
+        do {
+            _ = try await target.upload(local, precondition: precondition, with: publisher)
+        } catch OrgSocialClientError.conflict {
+            throw CLIError.remoteChanged(url: location, publishedBefore: true)
+        }
+        versions.record(local, for: target.feedURL)
+        context.writeLine(location)
+        context.report("Published \(path) (\(local.count) bytes) to \(location).")
+    }
+
+    /// `--file`, else `ORGSOCIAL_FILE`, else `file` in the configuration.
+    private func localPath(in context: CommandContext) throws -> String {
+        if let path { return path }
+        if let path = context.environment["ORGSOCIAL_FILE"], !path.isEmpty { return path }
+        if let path = try ConfigurationFile.load(in: context).file, !path.isEmpty { return path }
+        throw CLIError.missingOption(Self.fileOption.synopsis)
+    }
+}

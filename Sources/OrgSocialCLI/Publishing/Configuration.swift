@@ -1,0 +1,139 @@
+import Foundation
+
+/// The settings kept in `config.json`: where the feed lives and how to publish it.
+///
+/// ```json
+/// {
+///   "feedURL" : "https://host.example.org/ana/social.org",
+///   "file" : "/home/ana/social.org",
+///   "publish" : {
+///     "automatic" : true,
+///     "method" : "host",
+///     "publicURL" : "https://host.example.org/ana/social.org",
+///     "vfile" : "https://host.example.org/vfile?token=…&ts=…&sig=…"
+///   }
+/// }
+/// ```
+///
+/// Environment variables override the file: `ORGSOCIAL_FEED_URL`, `ORGSOCIAL_FILE`, `ORGSOCIAL_TOKEN`,
+/// `ORGSOCIAL_VFILE` and `ORGSOCIAL_PUBLISH_METHOD` (see ``PublishTarget``).
+struct Configuration: Codable, Equatable {
+    /// How to publish.
+    struct Publishing: Codable, Equatable {
+        /// `put` (a node such as `orgsocial serve`: PUT with a bearer token) or `host` (the Org Social Host
+        /// API with a vfile); inferred from `token`/`vfile` when absent.
+        var method: String?
+        /// The bearer token for `put`.
+        var token: String?
+        /// The vfile (secret upload URL) for `host`.
+        var vfile: String?
+        /// Where the feed is read for `host` (returned by sign-up).
+        var publicURL: String?
+        /// Whether the editing commands publish without `--publish` (`--no-publish` opts out).
+        var automatic: Bool?
+    }
+
+    /// The feed's public URL.
+    var feedURL: String?
+    /// The local feed file `orgsocial publish` uploads when `--file` is not given.
+    var file: String?
+    /// How to publish, if set up.
+    var publish: Publishing?
+}
+
+/// The configuration file: `$ORGSOCIAL_CONFIG`, else `$XDG_CONFIG_HOME/orgsocial/config.json`, else
+/// `~/.config/orgsocial/config.json`. It holds secrets, so it is written with mode 0600 (its folder
+/// 0700), atomically.
+struct ConfigurationFile {
+    /// The file's path.
+    let path: String
+
+    /// The configuration file for an environment, or `nil` when neither `ORGSOCIAL_CONFIG`,
+    /// `XDG_CONFIG_HOME` nor `HOME` is set. Only `environment` is consulted, never the process's own.
+    /// - Parameter environment: the environment variables.
+    init?(environment: [String: String]) {
+        if let explicit = environment["ORGSOCIAL_CONFIG"], !explicit.isEmpty {
+            path = explicit
+        } else if let folder = Self.absolute(environment["XDG_CONFIG_HOME"]) {
+            path = folder + "/orgsocial/config.json"
+        } else if let home = Self.absolute(environment["HOME"]) {
+            path = home + "/.config/orgsocial/config.json"
+        } else {
+            return nil
+        }
+    }
+
+    /// The configuration file of a command's context.
+    /// - Throws: ``CLIError/noConfigurationLocation`` when there is none.
+    static func required(in context: CommandContext) throws -> ConfigurationFile {
+        guard let file = ConfigurationFile(environment: context.environment) else {
+            throw CLIError.noConfigurationLocation
+        }
+        return file
+    }
+
+    /// The configuration of a context, empty when there is no file.
+    /// - Throws: ``CLIError/invalidConfiguration(path:reason:)``.
+    static func load(in context: CommandContext) throws -> Configuration {
+        try ConfigurationFile(environment: context.environment)?.load() ?? Configuration()
+    }
+
+    /// Reads the file; an absent file is an empty configuration.
+    /// - Throws: ``CLIError/invalidConfiguration(path:reason:)`` when it cannot be read or decoded.
+    func load() throws -> Configuration {
+        guard FileManager.default.fileExists(atPath: path) else { return Configuration() }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw CLIError.invalidConfiguration(path: path, reason: "it cannot be read (\(error.localizedDescription))")
+        }
+        if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return Configuration() }
+        do {
+            return try JSONDecoder().decode(Configuration.self, from: data)
+        } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
+            let key = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw CLIError.invalidConfiguration(path: path, reason: "\"\(key)\" has the wrong type")
+        } catch {
+            throw CLIError.invalidConfiguration(path: path, reason: "it is not valid JSON")
+        }
+    }
+
+    /// Writes `configuration` atomically with mode 0600, creating the folder (mode 0700) if needed.
+    /// - Throws: ``CLIError/cannotWrite(path:reason:)``.
+    func save(_ configuration: Configuration) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw CLIError.cannotWrite(
+                    path: path, reason: "creating the folder failed: \(error.localizedDescription)")
+            }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data: Data
+        do {
+            data = try encoder.encode(configuration)
+        } catch {
+            throw CLIError.cannotWrite(path: path, reason: "encoding failed: \(error.localizedDescription)")
+        }
+        try AtomicFile.write(Array(data) + [0x0A], to: path, permissions: 0o600)
+    }
+
+    /// Whether group or others may read the file (it should be 0600 when it holds a token or vfile).
+    var isReadableByOthers: Bool {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue
+        else { return false }
+        return mode & 0o077 != 0
+    }
+
+    /// `value` when it is an absolute path (the XDG rule: relative paths are ignored).
+    private static func absolute(_ value: String?) -> String? {
+        guard let value, value.hasPrefix("/") else { return nil }
+        return value.count > 1 && value.hasSuffix("/") ? String(value.dropLast()) : value
+    }
+}

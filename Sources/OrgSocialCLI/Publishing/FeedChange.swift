@@ -1,0 +1,60 @@
+import Foundation
+import OrgSocial
+import OrgSocialClient
+
+/// Applies an editing command's change: to the local file, or with publishing to the remote feed first
+/// (fetch, edit, conditional upload, retried on conflicts) and then to the local file, so that both
+/// hold the same bytes.
+enum FeedChange {
+    /// Applies `change` to the feed file at `path`, publishing it when `publishing` (or the configuration's
+    /// `publish.automatic`) says so.
+    ///
+    /// When publishing, the local file must not hold unpublished changes (it is replaced by the published
+    /// feed); the change is applied to the remote content, checked like a local change (no new format
+    /// errors), uploaded, then written locally. What the command prints comes from the attempt that
+    /// landed, so a post ID is the one the server has.
+    /// - Parameters:
+    ///   - path: the local feed file.
+    ///   - publishing: the command's `--publish`/`--no-publish`.
+    ///   - feedURLOption: the command's `--feed-url`, if it has one.
+    ///   - context: streams, environment and transport.
+    ///   - change: the edit; runs once locally, or once per attempt on remote content.
+    /// - Returns: what `change` returned (on the last attempt).
+    /// - Throws: ``CLIError``, `OrgSocialError`, `OrgSocialClientError`.
+    @discardableResult
+    static func apply<Result: Sendable>(
+        to path: String, publishing: PublishOptions, feedURLOption: String?, in context: CommandContext,
+        _ change: @escaping @Sendable (inout Feed) throws -> Result
+    ) async throws -> Result {
+        guard try publishing.isEnabled(in: context) else {
+            return try FeedFile.modify(at: path, in: context, change)
+        }
+        let target = try PublishTarget.resolve(in: context, feedURLOption: feedURLOption)
+        let publisher = FeedPublisher(transport: context.makeTransport())
+        let local = try FeedFile.read(at: path, in: context)
+        let versions = PublishedVersions(environment: context.environment)
+        if versions.digest(for: target.feedURL) != PublishedVersions.digest(of: local.bytes),
+            let remote = try await publisher.fetch(target.feedURL), remote.feed.bytes != local.bytes
+        {
+            throw CLIError.unpublishedLocalChanges(path: path, url: target.feedURL.absoluteString)
+        }
+        let location = target.feedURL.absoluteString
+        let result = try await target.publish(with: publisher, creating: local) { feed in
+            try FeedFile.checkedChange(of: &feed, reportingAs: location, change)
+        }
+        try AtomicFile.write(result.feed.bytes, to: path)
+        versions.record(result.feed.bytes, for: target.feedURL)
+        let (value, warnings) = result.value
+        for warning in warnings {
+            context.report(
+                "warning: \(location):\(warning.line):\(warning.column): \(warning.message) [\(warning.code)]")
+        }
+        if result.didUpload {
+            let retries = result.attempts > 1 ? " (after \(result.attempts - 1) conflicting edit(s) by others)" : ""
+            context.report("Published to \(location)\(retries).")
+        } else {
+            context.report("Nothing to publish: \(location) already has this change.")
+        }
+        return value
+    }
+}

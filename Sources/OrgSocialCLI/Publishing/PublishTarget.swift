@@ -1,0 +1,149 @@
+import Foundation
+import OrgSocial
+import OrgSocialClient
+
+/// Where and how a feed is published, resolved from the command line, the environment and the
+/// configuration file, in that order of precedence.
+///
+/// | Setting | Option | Environment | `config.json` |
+/// |---|---|---|---|
+/// | feed URL | `--feed-url` | `ORGSOCIAL_FEED_URL` | `feedURL` (`publish.publicURL` first for `host`) |
+/// | method | | `ORGSOCIAL_PUBLISH_METHOD` | `publish.method` (else inferred) |
+/// | token (`put`) | | `ORGSOCIAL_TOKEN` | `publish.token` |
+/// | vfile (`host`) | | `ORGSOCIAL_VFILE` | `publish.vfile` |
+struct PublishTarget: Sendable {
+    /// How the feed is written.
+    enum Method: Sendable, Equatable {
+        /// `PUT` to the feed URL with a bearer token and `If-Match`.
+        case put(token: String)
+        /// The Org Social Host API with a vfile.
+        case host(vfile: URL)
+    }
+
+    /// Where the feed is read, and for `put` written.
+    let feedURL: URL
+    /// How it is written.
+    let method: Method
+
+    /// Resolves the target of a command.
+    /// - Parameters:
+    ///   - context: the environment.
+    ///   - feedURLOption: the command's `--feed-url`, if given.
+    /// - Throws: ``CLIError/publishingNotConfigured(_:)`` saying what is missing, or
+    ///   ``CLIError/invalidConfiguration(path:reason:)`` / ``CLIError/invalidEnvironment(name:value:reason:)``.
+    static func resolve(in context: CommandContext, feedURLOption: String?) throws -> PublishTarget {
+        let environment = context.environment
+        func env(_ name: String) -> String? {
+            guard let value = environment[name], !value.isEmpty else { return nil }
+            return value
+        }
+        let file = ConfigurationFile(environment: environment)
+        let configuration = try file?.load() ?? Configuration()
+        let configPath = file?.path ?? "the configuration file"
+        let publishing = configuration.publish
+        if let file, publishing?.token != nil || publishing?.vfile != nil, file.isReadableByOthers {
+            context.report("warning: \(file.path) holds a secret but others can read it; run 'chmod 600 \(file.path)'.")
+        }
+        let token = env("ORGSOCIAL_TOKEN") ?? publishing?.token.flatMap { $0.isEmpty ? nil : $0 }
+        let vfile = env("ORGSOCIAL_VFILE") ?? publishing?.vfile.flatMap { $0.isEmpty ? nil : $0 }
+
+        let methodName: String
+        if let name = env("ORGSOCIAL_PUBLISH_METHOD") {
+            guard name == "put" || name == "host" else {
+                throw CLIError.invalidEnvironment(
+                    name: "ORGSOCIAL_PUBLISH_METHOD", value: name, reason: "it must be 'put' or 'host', or unset.")
+            }
+            methodName = name
+        } else if let name = publishing?.method {
+            guard name == "put" || name == "host" else {
+                throw CLIError.invalidConfiguration(
+                    path: configPath, reason: "\"publish.method\" must be \"put\" or \"host\"")
+            }
+            methodName = name
+        } else if vfile != nil {
+            methodName = "host"
+        } else if token != nil {
+            methodName = "put"
+        } else {
+            throw CLIError.publishingNotConfigured(
+                "Publishing is not set up. Run 'orgsocial signup --host <url> --nick <nick>' to use an Org Social "
+                    + "Host, or set ORGSOCIAL_FEED_URL and ORGSOCIAL_TOKEN (or \"feedURL\" and \"publish.token\" in "
+                    + "\(configPath)) for a server that accepts PUT, such as 'orgsocial serve'.")
+        }
+
+        let explicitURL = feedURLOption ?? env("ORGSOCIAL_FEED_URL")
+        if methodName == "host" {
+            guard let vfile else {
+                throw CLIError.publishingNotConfigured(
+                    "No vfile to publish with. Run 'orgsocial signup --host <url> --nick <nick>', or set "
+                        + "ORGSOCIAL_VFILE (or \"publish.vfile\" in \(configPath)).")
+            }
+            guard let vfileURL = URL(string: vfile), FeedFileOptions.isHTTPURL(vfile) else {
+                throw CLIError.publishingNotConfigured(
+                    "The vfile is not an http:// or https:// URL; check ORGSOCIAL_VFILE or \"publish.vfile\" in "
+                        + "\(configPath).")
+            }
+            let publicURL = explicitURL ?? publishing?.publicURL ?? configuration.feedURL
+            return PublishTarget(feedURL: try url(publicURL, configPath: configPath), method: .host(vfile: vfileURL))
+        }
+        guard let token else {
+            throw CLIError.publishingNotConfigured(
+                "No token to publish with. Set ORGSOCIAL_TOKEN (or \"publish.token\" in \(configPath)) to the token "
+                    + "the server gave this feed.")
+        }
+        return PublishTarget(
+            feedURL: try url(explicitURL ?? configuration.feedURL, configPath: configPath), method: .put(token: token))
+    }
+
+    private static func url(_ text: String?, configPath: String) throws -> URL {
+        guard let text else {
+            throw CLIError.publishingNotConfigured(
+                "No feed URL to publish to. Pass --feed-url, or set ORGSOCIAL_FEED_URL (or \"feedURL\" in "
+                    + "\(configPath)).")
+        }
+        guard FeedFileOptions.isHTTPURL(text), let url = URL(string: text) else {
+            throw CLIError.publishingNotConfigured(
+                "The feed URL '\(text)' is not an http:// or https:// URL; check --feed-url, ORGSOCIAL_FEED_URL "
+                    + "and \(configPath).")
+        }
+        return url
+    }
+
+    // MARK: - Publishing
+
+    /// Applies `edit` to the remote feed and uploads the result, retrying on conflicts.
+    /// - Parameters:
+    ///   - publisher: the publisher.
+    ///   - newFeed: what to start from when the remote feed does not exist yet.
+    ///   - edit: the change.
+    /// - Returns: the publisher's result.
+    /// - Throws: `OrgSocialClientError`, or what `edit` throws.
+    func publish<Value: Sendable>(
+        with publisher: FeedPublisher, creating newFeed: Feed?, edit: @Sendable (inout Feed) throws -> Value
+    ) async throws -> PublishResult<Value> {
+        switch method {
+        case .put(let token):
+            try await publisher.publish(to: feedURL, token: token, creating: newFeed, edit: edit)
+        case .host(let vfile):
+            try await publisher.publishViaHost(vfile: vfile, publicURL: feedURL, creating: newFeed, edit: edit)
+        }
+    }
+
+    /// Uploads a whole file once.
+    /// - Parameters:
+    ///   - bytes: the feed.
+    ///   - precondition: `If-Match` or `If-None-Match: *`.
+    ///   - publisher: the publisher.
+    /// - Returns: the new `ETag`, if any.
+    /// - Throws: `OrgSocialClientError`.
+    func upload(_ bytes: [UInt8], precondition: WritePrecondition, with publisher: FeedPublisher) async throws
+        -> String?
+    {
+        switch method {
+        case .put(let token):
+            try await publisher.upload(bytes, to: feedURL, token: token, precondition: precondition)
+        case .host(let vfile):
+            try await publisher.uploadViaHost(bytes, vfile: vfile, precondition: precondition)
+        }
+    }
+}

@@ -1,0 +1,99 @@
+public import Foundation
+
+/// Everything that can go wrong while talking to a feed's server: the one error type of this module.
+///
+/// Each case names the URL involved and its `errorDescription` says what to do next. Errors thrown by
+/// an edit closure (such as `OrgSocialError.postNotFound`) are passed through unchanged instead.
+///
+/// ```swift
+/// do {
+///     try await publisher.publish(to: feedURL, token: token) { try $0.deletePost(id: id) }
+/// } catch OrgSocialClientError.unauthorized(let url, _) {
+///     print("The server at \(url) refused the token.")
+/// }
+/// ```
+public enum OrgSocialClientError: Error, Sendable, Hashable, LocalizedError {
+    /// The URL cannot be used (not http or https, or no host).
+    case invalidURL(String, reason: String)
+    /// The options describing a new post are not acceptable (the message says which and why).
+    case invalidOptions(String)
+    /// No response arrived: the server could not be reached, or it did not answer in time.
+    case networkError(url: String, message: String)
+    /// The feed does not exist at this URL (404 or 410), and creating it was not allowed.
+    case notFound(url: String)
+    /// Reading the feed failed with an unexpected status.
+    case fetchFailed(url: String, statusCode: Int)
+    /// The server refused the bearer token (401 or 403).
+    case unauthorized(url: String, message: String?)
+    /// The Org Social Host refused the vfile (401): it is malformed, unknown or its signature is wrong.
+    case vfileRejected(url: String, message: String?)
+    /// Another writer kept changing the feed: every attempt got 412 Precondition Failed.
+    case conflict(url: String, attempts: Int, currentETag: String?)
+    /// The server requires a conditional request (428) and none was sent.
+    case preconditionRequired(url: String)
+    /// The server refused the feed as invalid (422), with its diagnostics.
+    case rejected(url: String, diagnostics: [RemoteDiagnostic], message: String?)
+    /// The feed is larger than the server accepts (413).
+    case tooLarge(url: String, byteCount: Int, message: String?)
+    /// Uploading failed with another status.
+    case uploadFailed(statusCode: Int, url: String, message: String?)
+    /// The Org Social Host answered with an error envelope (for example a nickname already taken).
+    case hostError(url: String, statusCode: Int, messages: [String])
+    /// The server answered something this client cannot use (no ETag, not a feed, bad JSON, …).
+    case invalidResponse(url: String, reason: String)
+
+    /// What failed, where, and what to do about it.
+    public var errorDescription: String? {
+        switch self {
+        case .invalidURL(let url, let reason):
+            return "The URL '\(url)' cannot be used: \(reason) Give the http:// or https:// URL of the server."
+        case .invalidOptions(let message):
+            return "The new post is not valid: \(message)"
+        case .networkError(let url, let message):
+            return "Cannot reach \(url): \(message). Check the URL and your connection, then try again."
+        case .notFound(let url):
+            return "There is no feed at \(url) (HTTP 404). Check the URL, or create the feed there first."
+        case .fetchFailed(let url, let statusCode):
+            return "Reading \(url) failed with HTTP \(statusCode). Try again later, or check the URL."
+        case .unauthorized(let url, let message):
+            return "The server at \(url) refused the token (HTTP 401)\(Self.quote(message)). Check the token "
+                + "you publish with (ORGSOCIAL_TOKEN or \"publish.token\" in the config) and that it belongs "
+                + "to this feed."
+        case .vfileRejected(let url, let message):
+            return "The Org Social Host at \(url) refused the vfile\(Self.quote(message)). Check the vfile URL "
+                + "you got at sign-up (ORGSOCIAL_VFILE or \"publish.vfile\" in the config); a lost vfile "
+                + "cannot be recovered."
+        case .conflict(let url, let attempts, _):
+            let tries = attempts == 1 ? "once" : "\(attempts) times"
+            return "The feed at \(url) changed while it was being updated (HTTP 412, tried \(tries)). "
+                + "Someone else is writing to it; try again in a moment."
+        case .preconditionRequired(let url):
+            return "The server at \(url) only accepts conditional uploads (HTTP 428: If-Match or "
+                + "If-None-Match). This is a bug in the client; please report it."
+        case .rejected(let url, let diagnostics, let message):
+            var text = "The server at \(url) rejected the feed as invalid (HTTP 422)\(Self.quote(message))."
+            if !diagnostics.isEmpty {
+                text += "\n" + diagnostics.map { "  " + $0.description }.joined(separator: "\n")
+            }
+            return text + "\nFix these problems (run 'orgsocial check') and publish again."
+        case .tooLarge(let url, let byteCount, let message):
+            return "The server at \(url) refused the feed: \(byteCount) bytes is too large (HTTP 413)"
+                + "\(Self.quote(message)). Remove old posts or move them to an archive file."
+        case .uploadFailed(let statusCode, let url, let message):
+            return "Uploading to \(url) failed with HTTP \(statusCode)\(Self.quote(message)). Try again later."
+        case .hostError(let url, let statusCode, let messages):
+            let detail = messages.isEmpty ? "no details" : messages.joined(separator: "; ")
+            return "The Org Social Host at \(url) answered HTTP \(statusCode): \(detail)."
+        case .invalidResponse(let url, let reason):
+            return "The answer from \(url) cannot be used: \(reason)."
+        }
+    }
+
+    private static func quote(_ message: String?) -> String {
+        guard let message, !message.isEmpty else { return "" }
+        return ": \(message)"
+    }
+}
+
+/// The errors of ``PostWriter``, under the name OrgSocialKit users know.
+public typealias PostWriterError = OrgSocialClientError

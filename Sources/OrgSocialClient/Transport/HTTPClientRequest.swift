@@ -1,0 +1,67 @@
+public import Foundation
+
+/// An HTTP request as the client sends it: a value, so it can be built, compared and logged freely.
+///
+/// ```swift
+/// var request = HTTPClientRequest(method: .put, url: feedURL, body: Array(text.utf8))
+/// request.headers["If-Match"] = etag
+/// ```
+public struct HTTPClientRequest: Sendable, Hashable {
+    /// The request method.
+    public var method: HTTPClientMethod
+    /// The absolute http(s) URL.
+    public var url: URL
+    /// The header fields. The transport adds `User-Agent` when absent, and `Content-Length` itself.
+    public var headers: HTTPClientHeaders
+    /// The body; empty for none.
+    public var body: [UInt8]
+    /// How long the request may wait for the server before failing; `nil` uses the transport's default.
+    public var timeout: Duration?
+    /// Whether redirects (301, 302, 307, 308) are followed; when `false`, the redirect response itself
+    /// is returned.
+    public var followsRedirects: Bool
+
+    /// Makes a request.
+    /// - Parameters:
+    ///   - method: the method; `GET` by default.
+    ///   - url: the URL.
+    ///   - headers: the header fields.
+    ///   - body: the body.
+    ///   - timeout: the timeout; the transport's default when `nil`.
+    ///   - followsRedirects: whether to follow redirects (yes by default).
+    public init(
+        method: HTTPClientMethod = .get, url: URL, headers: HTTPClientHeaders = [:], body: [UInt8] = [],
+        timeout: Duration? = nil, followsRedirects: Bool = true
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+        self.followsRedirects = followsRedirects
+    }
+}
+
+/// An HTTP request method.
+public struct HTTPClientMethod: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The method's name, e.g. `PUT`.
+    public let rawValue: String
+
+    /// Makes a method from its name.
+    /// - Parameter rawValue: the name, in upper case.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The method's name.
+    public var description: String { rawValue }
+
+    /// `GET`.
+    public static let get = HTTPClientMethod(rawValue: "GET")
+    /// `HEAD`.
+    public static let head = HTTPClientMethod(rawValue: "HEAD")
+    /// `POST`.
+    public static let post = HTTPClientMethod(rawValue: "POST")
+    /// `PUT`.
+    public static let put = HTTPClientMethod(rawValue: "PUT")
+    /// `DELETE`.
+    public static let delete = HTTPClientMethod(rawValue: "DELETE")
+}

@@ -1,0 +1,184 @@
+import Foundation
+import HTTPServer
+import OrgSocial
+import Testing
+
+/// `--publish` on the editing commands: the same edit goes to the remote feed (fetch, edit, conditional
+/// upload, retried on conflicts), then the local file is made identical to what was published.
+struct PublishFlagTests {
+    /// A published feed: the fake holds `sampleFeed` at `/social.org`, the local file too, and this
+    /// machine remembers publishing it.
+    private func setUp(_ server: FakeFeedServer) async throws -> (TemporaryFolder, String, [String: String]) {
+        let home = try TemporaryFolder()
+        let file = try home.write(sampleFeed, to: "social.org")
+        await server.state.setToken("secret", for: "/social.org")
+        let environment = home.homeEnvironment.merging([
+            "ORGSOCIAL_FEED_URL": server.url("/social.org").absoluteString, "ORGSOCIAL_TOKEN": "secret",
+        ]) { $1 }
+        let published = await runCLI(["publish", "--file", file], environment: environment)
+        guard published.status == 0 else { throw SetupFailure(message: published.error) }
+        return (home, file, environment)
+    }
+
+    private struct SetupFailure: Error {
+        var message: String
+    }
+
+    @Test func postPublishesThenWritesTheSameBytesLocally() async throws {
+        try await FakeFeedServer.with { server in
+            let (home, file, environment) = try await setUp(server)
+            defer { home.remove() }
+            let result = await runCLI(
+                ["post", "--file", file, "--text", "Hello", "--publish"], environment: environment)
+            #expect(result.status == 0)
+            #expect(result.output == server.url("/social.org").absoluteString + "#2026-01-02T03:04:05+0000\n")
+            #expect(result.error == "Published to \(server.url("/social.org").absoluteString).\n")
+            let remote = try #require(await server.state.text("/social.org"))
+            #expect(try home.text("social.org") == remote)
+            #expect(Feed(parsing: remote).posts.map(\.body) == ["First post.", "Hello"])
+        }
+    }
+
+    @Test func aConflictIsRetriedAndThePrintedIDIsTheOneThatLanded() async throws {
+        try await FakeFeedServer.with { server in
+            let (home, file, environment) = try await setUp(server)
+            defer { home.remove() }
+            await server.state.interleave([otherWriterAppends("Phone", at: fixedDate)])
+            let result = await runCLI(
+                ["post", "--file", file, "--text", "Laptop", "--publish"], environment: environment)
+            #expect(result.status == 0)
+            #expect(result.output == server.url("/social.org").absoluteString + "#2026-01-02T03:04:06+0000\n")
+            #expect(result.error.contains("after 1 conflicting edit"))
+            let remote = Feed(parsing: try #require(await server.state.text("/social.org")))
+            #expect(remote.posts.map(\.body) == ["First post.", "Phone", "Laptop"])
+            #expect(try home.text("social.org") == remote.text)
+        }
+    }
+
+    @Test func aStaleLocalCopyCatchesUpButUnpublishedLocalChangesAreProtected() async throws {
+        try await FakeFeedServer.with { server in
+            let (home, file, environment) = try await setUp(server)
+            defer { home.remove() }
+            // Another device published a post; the local copy is merely behind: it catches up.
+            var other = Feed(parsing: sampleFeed)
+            other.append(try PostDraft.post("Other device"), at: fixedDate, timeZone: utc)
+            await server.state.setFile("/social.org", other.text)
+            let caughtUp = await runCLI(
+                ["follow", "--file", file, "https://bob.example.org/social.org", "--publish"], environment: environment)
+            #expect(caughtUp.status == 0)
+            let remote = try #require(await server.state.text("/social.org"))
+            #expect(remote.contains("Other device") && remote.contains("#+FOLLOW: https://bob.example.org/social.org"))
+            #expect(try home.text("social.org") == remote)
+
+            // A local-only change, then --publish: refused, nothing changes anywhere.
+            #expect(
+                await runCLI(["post", "--file", file, "--text", "Draft", "--no-publish"], environment: environment)
+                    .status == 0)
+            let local = try home.text("social.org")
+            let refused = await runCLI(
+                ["post", "--file", file, "--text", "More", "--publish"], environment: environment)
+            #expect(refused.status == 1)
+            #expect(refused.error.contains("orgsocial publish --file \(file)"))
+            #expect(try home.text("social.org") == local)
+            #expect(await server.state.text("/social.org") == remote)
+        }
+    }
+
+    @Test func theConfigurationCanPublishByDefault() async throws {
+        try await FakeFeedServer.with { server in
+            let (home, file, environment) = try await setUp(server)
+            defer { home.remove() }
+            try home.write(
+                #"{"feedURL": "\#(server.url("/social.org").absoluteString)", "publish": {"token": "secret", "automatic": true}}"#,
+                to: ".config/orgsocial/config.json")
+            let automatic = home.homeEnvironment
+            #expect(
+                await runCLI(
+                    ["react", "--file", file, "--to", "https://bob.example.org/social.org#1", "--emoji", "👍"],
+                    environment: automatic
+                ).status == 0)
+            #expect(await server.state.text("/social.org")?.contains(":MOOD: 👍") == true)
+            #expect(
+                await runCLI(["post", "--file", file, "--text", "Offline", "--no-publish"], environment: automatic)
+                    .status == 0)
+            #expect(await server.state.text("/social.org")?.contains("Offline") == false)
+            #expect(try home.text("social.org").contains("Offline"))
+            let both = await runCLI(
+                ["post", "--file", file, "--text", "x", "--publish", "--no-publish"], environment: environment)
+            #expect(both.status == 2)
+            #expect(both.error.hasPrefix("Error: Please give either '--publish' or '--no-publish', not both."))
+        }
+    }
+
+    @Test func everyEditingCommandCanPublish() async throws {
+        try await FakeFeedServer.with { server in
+            let (home, file, environment) = try await setUp(server)
+            defer { home.remove() }
+            let id = "2026-01-01T10:00:00+0000"
+            let post = "https://bob.example.org/social.org#2026-01-01T00:00:00+0000"
+            let commands: [[String]] = [
+                ["reply", "--file", file, "--to", post, "--text", "Reply"],
+                ["boost", "--file", file, "--post", post],
+                ["poll", "--file", file, "--question", "Tea?", "--option", "Yes", "--option", "No"],
+                ["vote", "--file", file, "--poll", post, "--option", "Yes"],
+                ["edit", "--file", file, "--id", id, "--text", "First post, edited."],
+                ["pin", "--file", file, "--id", id],
+                ["unfollow", "--file", file, "https://nobody.example.org/social.org"],
+                ["follow", "--file", file, "https://carla.example.org/social.org"],
+                ["unfollow", "--file", file, "https://carla.example.org/social.org"],
+                ["group", "join", "--file", file, "Emacs", "https://relay.example.org"],
+                ["group", "leave", "--file", file, "Emacs"],
+                [
+                    "migrate", "--file", file, "--from", server.url("/social.org").absoluteString, "--to",
+                    "https://new.example.org/social.org",
+                ],
+                ["delete", "--file", file, "--id", id],
+            ]
+            for command in commands {
+                let result = await runCLI(command + ["--publish"], environment: environment)
+                let expectedStatus: Int32 = command.contains("https://nobody.example.org/social.org") ? 1 : 0
+                #expect(result.status == expectedStatus, "\(command): \(result.error)")
+                #expect(try home.text("social.org") == (await server.state.text("/social.org")), "\(command)")
+            }
+            let feed = Feed(parsing: try home.text("social.org"))
+            #expect(feed.post(withID: id) == nil)
+            #expect(feed.posts.contains { $0.migration != nil })
+            #expect(feed.profile.follows.isEmpty)
+        }
+    }
+
+    @Test func aChangeThatBreaksTheRemoteFeedIsRefusedBeforeUploading() async throws {
+        try await FakeFeedServer.with { server in
+            let (home, file, environment) = try await setUp(server)
+            defer { home.remove() }
+            let puts = await server.state.requests("PUT").count
+            let result = await runCLI(
+                ["edit", "--file", file, "--id", "2026-01-01T10:00:00+0000", "--set", "POLL_END=soon", "--publish"],
+                environment: environment)
+            #expect(result.status == 1)
+            #expect(
+                result.error.hasPrefix("Error: Nothing was written to '\(server.url("/social.org").absoluteString)'"))
+            #expect(await server.state.requests("PUT").count == puts)
+            #expect(try home.text("social.org") == sampleFeed)
+        }
+    }
+
+    @Test func postPublishesThroughTheHostAPI() async throws {
+        try await FakeFeedServer.with { server in
+            let home = try TemporaryFolder()
+            defer { home.remove() }
+            let host = server.url("/").absoluteString
+            #expect(
+                await runCLI(["signup", "--host", host, "--nick", "ana"], environment: home.homeEnvironment).status == 0
+            )
+            // Start from the host's template, as a new user would.
+            let template = try #require(await server.state.text("/ana/social.org"))
+            let file = try home.write(template, to: "social.org")
+            let result = await runCLI(
+                ["post", "--file", file, "--text", "Hello host", "--publish"], environment: home.homeEnvironment)
+            #expect(result.status == 0, "\(result.error)")
+            #expect(result.output == server.url("/ana/social.org").absoluteString + "#2026-01-02T03:04:05+0000\n")
+            #expect(try home.text("social.org") == (await server.state.text("/ana/social.org")))
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import OrgSocial
+@testable import OrgSocialCLI
+import OrgSocialClient
+
+/// A small valid feed with one post.
+let sampleFeed = """
+    #+TITLE: Ana's journal
+    #+NICK: ana
+
+    * Posts
+    ** 2026-01-01T10:00:00+0000
+    :PROPERTIES:
+    :CLIENT: orgsocial
+    :END:
+
+    First post.
+
+    """
+
+/// A publisher over URLSession that retries quickly.
+func makePublisher(retryDelay: Duration = .milliseconds(1)) -> FeedPublisher {
+    FeedPublisher(transport: URLSessionTransport(timeout: .seconds(10)), retryDelay: retryDelay)
+}
+
+/// A fixed instant for post IDs: 2026-01-02T03:04:05Z.
+let fixedDate = Date(timeIntervalSince1970: 1_767_323_045)
+
+/// UTC.
+let utc = TimeZone(identifier: "UTC") ?? .current
+
+/// What one in-process run of the tool produced.
+struct CLIResult {
+    var status: Int32
+    var output: String
+    var error: String
+}
+
+/// Runs `orgsocial <arguments>` in process with `environment` (plus a fixed clock in UTC).
+func runCLI(_ arguments: [String], environment: [String: String] = [:]) async -> CLIResult {
+    var output: [UInt8] = []
+    var error: [UInt8] = []
+    let context = CommandContext(
+        environment: ["ORGSOCIAL_NOW": "2026-01-02T03:04:05+0000", "TZ": "UTC"].merging(environment) { $1 },
+        writeStandardOutput: { output += $0 },
+        writeStandardError: { error += $0 },
+        makeTransport: { URLSessionTransport(timeout: .seconds(10)) })
+    let status = await CLI.run(arguments, context: context)
+    return CLIResult(
+        status: status, output: String(decoding: output, as: UTF8.self), error: String(decoding: error, as: UTF8.self))
+}
+
+/// A fresh folder under the system's temporary directory.
+struct TemporaryFolder {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("orgsocial-client-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// The path of an entry of the folder.
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    /// Writes text to a file and returns its path.
+    @discardableResult
+    func write(_ text: String, to name: String) throws -> String {
+        let path = path(name)
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// A file's text.
+    func text(_ name: String) throws -> String {
+        String(decoding: try Data(contentsOf: url.appendingPathComponent(name)), as: UTF8.self)
+    }
+
+    /// An environment whose HOME is this folder (config in `.config`, state in `.local/state`).
+    var homeEnvironment: [String: String] { ["HOME": url.path] }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// The permission bits of a file.
+func permissions(of path: String) throws -> Int {
+    let attributes = try FileManager.default.attributesOfItem(atPath: path)
+    return (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
+}
+
+/// An edit that appends a post by "another writer" at `date` (used with `FakeFeedState.interleave`).
+func otherWriterAppends(_ text: String, at date: Date) -> @Sendable (inout Feed) -> Void {
+    { feed in
+        if let draft = try? PostDraft.post(text) { feed.append(draft, at: date, timeZone: utc) }
+    }
+}

@@ -1,0 +1,158 @@
+import FeedHosting
+import Foundation
+import OrgSocial
+import OrgSocialClient
+import Testing
+
+/// The Org Social Host API flow against the real node, through the client: sign-up, upload, public GET,
+/// redirect and its 301s; and the CLI end to end.
+struct HostFlowTests {
+    @Test func signupUploadPublicGetRedirectAnd301() async throws {
+        try await withNode { node in
+            let publisher = makePublisher()
+            let account = try await publisher.signup(host: node.url("/"), nick: "carol")
+            #expect(account.publicURL == node.url("/carol/social.org"))
+            #expect(account.vfile.absoluteString.hasPrefix(node.node.siteURL + "/vfile?token="))
+
+            // Upload through /upload, on the node's own port.
+            let result = try await publisher.publishViaHost(vfile: account.vfile, publicURL: account.publicURL) {
+                feed in
+                feed.append(try PostDraft.post("Hello from the Host API"), at: fixedDate, timeZone: utc)
+            }
+            #expect(result.attempts == 1)
+
+            // The public GET serves exactly what was uploaded.
+            let remote = try #require(try await publisher.fetch(account.publicURL))
+            #expect(remote.feed.bytes == result.feed.bytes)
+            #expect(remote.feed.profile.nick == "carol")
+            #expect(remote.feed.posts.map(\.body) == ["Hello from the Host API"])
+
+            // /<nick>/ answers 301 to the feed.
+            let transport = URLSessionTransport()
+            let folder = try await transport.send(HTTPClientRequest(url: node.url("/carol/"), followsRedirects: false))
+            #expect(folder.status == 301)
+            #expect(folder.headers["Location"].map { $0.hasSuffix("/carol/social.org") } == true)
+
+            // Redirect the account; the public URL then answers 301 to the new URL, and uploads are refused.
+            let newURL = "https://carol.example.org/social.org"
+            let body = try JSONSerialization.data(withJSONObject: [
+                "vfile": account.vfile.absoluteString, "new-url": newURL,
+            ])
+            let redirect = try await transport.send(
+                HTTPClientRequest(
+                    method: .post, url: node.url("/redirect"), headers: ["Content-Type": "application/json"],
+                    body: Array(body)))
+            #expect(redirect.status == 200)
+            let moved = try await transport.send(HTTPClientRequest(url: account.publicURL, followsRedirects: false))
+            #expect(moved.status == 301)
+            #expect(moved.headers["Location"] == newURL)
+            let refused = await #expect(throws: OrgSocialClientError.self) {
+                try await publisher.uploadViaHost(result.feed.bytes, vfile: account.vfile)
+            }
+            guard case .hostError(_, 400, let messages) = refused else {
+                Issue.record("expected hostError 400, got \(String(describing: refused))")
+                return
+            }
+            #expect(messages == ["Cannot upload file while redirect is active. Remove redirect first."])
+        }
+    }
+
+    @Test func concurrentHostUploadsAreGuardedByIfMatchOnTheNode() async throws {
+        try await withNode { node in
+            let account = try await makePublisher().signup(host: node.url("/"), nick: "dave")
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for writer in ["a", "b"] {
+                    group.addTask {
+                        let publisher = makePublisher()
+                        for index in 1...10 {
+                            _ = try await publisher.publishViaHost(
+                                vfile: account.vfile, publicURL: account.publicURL, maxAttempts: 50
+                            ) { feed in
+                                feed.append(try PostDraft.post("\(writer) \(index)"), at: fixedDate, timeZone: utc)
+                            }
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let feed = Feed(parsing: try #require(node.fileText("dave/social.org")))
+            #expect(feed.posts.count == 20)
+            #expect(Set(feed.posts.compactMap(\.id)).count == 20)
+        }
+    }
+
+    @Test func aForgedVfileIsRejected() async throws {
+        try await withNode { node in
+            let publisher = makePublisher()
+            let account = try await publisher.signup(host: node.url("/"), nick: "erin")
+            var components = try #require(URLComponents(url: account.vfile, resolvingAgainstBaseURL: false))
+            components.queryItems = components.queryItems?.map {
+                $0.name == "sig" ? URLQueryItem(name: "sig", value: String(repeating: "0", count: 64)) : $0
+            }
+            let forged = try #require(components.url)
+            let error = await #expect(throws: OrgSocialClientError.self) {
+                try await publisher.uploadViaHost(Array(emptyFeed(nick: "erin").utf8), vfile: forged)
+            }
+            guard case .vfileRejected(_, let message) = error else {
+                Issue.record("expected vfileRejected, got \(String(describing: error))")
+                return
+            }
+            #expect(message == "Invalid vfile signature")
+        }
+    }
+
+    @Test func theCommandLineSignsUpPublishesAndPostsWithPublish() async throws {
+        try await withNode { node in
+            let home = try TemporaryFolder()
+            defer { home.remove() }
+            let environment = ["HOME": home.path]
+            let signup = await runCLI(
+                ["signup", "--host", node.node.siteURL, "--nick", "frank"], environment: environment)
+            #expect(signup.status == 0, "\(signup.error)")
+            #expect(signup.output == node.url("/frank/social.org").absoluteString + "\n")
+
+            let file = try home.write(emptyFeed(nick: "frank"), to: "social.org")
+            let published = await runCLI(["publish", "--file", file], environment: environment)
+            #expect(published.status == 0, "\(published.error)")
+            #expect(node.fileText("frank/social.org") == emptyFeed(nick: "frank"))
+
+            let posted = await runCLI(
+                ["post", "--file", file, "--text", "Hello node", "--publish"], environment: environment)
+            #expect(posted.status == 0, "\(posted.error)")
+            #expect(posted.output == node.url("/frank/social.org").absoluteString + "#2026-01-02T03:04:05+0000\n")
+            #expect(node.fileText("frank/social.org") == home.text("social.org"))
+        }
+    }
+
+    @Test func theCommandLinePublishesWithAToken() async throws {
+        try await withNode { node in
+            let home = try TemporaryFolder()
+            defer { home.remove() }
+            try node.root.write(emptyFeed(nick: "gina"), to: "gina/social.org")
+            let token = try node.issueToken(folder: "gina")
+            let environment = [
+                "HOME": home.path, "ORGSOCIAL_FEED_URL": node.url("/gina/social.org").absoluteString,
+                "ORGSOCIAL_TOKEN": token,
+            ]
+            let file = try home.write(emptyFeed(nick: "gina"), to: "social.org")
+            let posted = await runCLI(
+                ["post", "--file", file, "--text", "Via PUT", "--publish"], environment: environment)
+            #expect(posted.status == 0, "\(posted.error)")
+            #expect(node.fileText("gina/social.org") == home.text("social.org"))
+
+            let wrong = await runCLI(
+                ["post", "--file", file, "--text", "x", "--publish"],
+                environment: environment.merging(["ORGSOCIAL_TOKEN": "nope"]) { $1 })
+            #expect(wrong.status == 1)
+            #expect(wrong.error.contains("refused the token"))
+
+            // A stale copy elsewhere: `publish` refuses to overwrite the newer remote feed.
+            let other = try home.write(emptyFeed(nick: "gina"), to: "other/social.org")
+            let stale = await runCLI(
+                ["publish", "--file", other],
+                environment: environment.merging(["HOME": home.path + "/other"]) { $1 })
+            #expect(stale.status == 1)
+            #expect(stale.error.contains("--force"))
+        }
+    }
+}

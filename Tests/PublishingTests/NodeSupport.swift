@@ -1,0 +1,149 @@
+import FeedHosting
+import Foundation
+import OrgSocial
+@testable import OrgSocialCLI
+import OrgSocialClient
+
+/// A fresh folder under the system's temporary directory.
+struct TemporaryFolder: Sendable {
+    let path: String
+
+    init() throws {
+        path =
+            FileManager.default.temporaryDirectory.appendingPathComponent("orgsocial-publishing-\(UUID().uuidString)")
+            .path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    /// Writes `text` to `relative`, creating folders, and returns the full path.
+    @discardableResult
+    func write(_ text: String, to relative: String) throws -> String {
+        let full = "\(path)/\(relative)"
+        try FileManager.default.createDirectory(
+            atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: full))
+        return full
+    }
+
+    /// The text of `relative`, or `nil`.
+    func text(_ relative: String) -> String? {
+        FileManager.default.contents(atPath: "\(path)/\(relative)").map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// A real `orgsocial serve` node (FeedHosting) on 127.0.0.1, port 0, over a temporary root.
+struct TestNode: Sendable {
+    let node: FeedNode
+    let root: TemporaryFolder
+
+    /// `<site URL><path>`.
+    func url(_ path: String) -> URL {
+        // Safe: the site URL is `http://127.0.0.1:<port>` and test paths are plain ASCII.
+        URL(string: node.siteURL + path)!
+    }
+
+    /// Issues a PUT token for `/<folder>/social.org` (or `/social.org` when `folder` is nil).
+    func issueToken(folder: String?) throws -> String {
+        let feed =
+            try folder.map { name in
+                guard let feed = FeedPath(folder: name) else { throw SetupError(message: "bad folder \(name)") }
+                return feed
+            } ?? FeedPath.top
+        return try FeedTokenStore(path: node.tokenFilePath).issueToken(for: feed)
+    }
+
+    /// The feed file on disk.
+    func fileText(_ relative: String) -> String? { root.text(relative) }
+}
+
+/// A set-up step failed.
+struct SetupError: Error {
+    var message: String
+}
+
+/// Starts a node, runs `body`, always stops it and removes its root.
+func withNode<Result>(
+    maximumUploadBytes: Int? = nil, _ body: (TestNode) async throws -> Result
+) async throws -> Result {
+    let root = try TemporaryFolder()
+    defer { root.remove() }
+    var configuration = FeedNode.Configuration(root: root.path)
+    configuration.port = 0
+    if let maximumUploadBytes { configuration.maximumUploadBytes = maximumUploadBytes }
+    let node = try FeedNode(configuration: configuration)
+    let test = TestNode(node: node, root: root)
+    do {
+        let result = try await body(test)
+        await node.stop(gracePeriod: .seconds(2))
+        return result
+    } catch {
+        await node.stop(gracePeriod: .seconds(2))
+        throw error
+    }
+}
+
+/// A feed with a header and an empty `* Posts`.
+func emptyFeed(nick: String) -> String {
+    "#+TITLE: \(nick)'s journal\n#+NICK: \(nick)\n\n* Posts\n"
+}
+
+/// A publisher with its own URLSession and quick retries.
+func makePublisher(retryDelay: Duration = .milliseconds(2)) -> FeedPublisher {
+    FeedPublisher(transport: URLSessionTransport(timeout: .seconds(20)), retryDelay: retryDelay)
+}
+
+/// 2026-01-02T03:04:05Z.
+let fixedDate = Date(timeIntervalSince1970: 1_767_323_045)
+
+/// UTC.
+let utc = TimeZone(identifier: "UTC") ?? .current
+
+/// Wraps a transport and, just before the first `PUT` or `POST /upload` it forwards, runs `interloper`
+/// (another writer publishing), so that the wrapped client's upload is stale.
+struct InterleavingTransport: HTTPTransport {
+    let base: any HTTPTransport
+    let interloper: @Sendable () async throws -> Void
+    let hasInterleaved = Flag()
+
+    func send(_ request: HTTPClientRequest) async throws -> HTTPClientResponse {
+        let isWrite = request.method == .put || request.url.path == "/upload"
+        if isWrite, await hasInterleaved.setOnce() {
+            try await interloper()
+        }
+        return try await base.send(request)
+    }
+}
+
+/// A flag that can be set once.
+actor Flag {
+    private var isSet = false
+
+    /// Sets the flag; `true` the first time only.
+    func setOnce() -> Bool {
+        defer { isSet = true }
+        return !isSet
+    }
+}
+
+/// What one in-process run of the tool produced.
+struct CLIResult {
+    var status: Int32
+    var output: String
+    var error: String
+}
+
+/// Runs `orgsocial <arguments>` in process with `environment` plus a fixed clock in UTC.
+func runCLI(_ arguments: [String], environment: [String: String]) async -> CLIResult {
+    var output: [UInt8] = []
+    var error: [UInt8] = []
+    let context = CommandContext(
+        environment: ["ORGSOCIAL_NOW": "2026-01-02T03:04:05+0000", "TZ": "UTC"].merging(environment) { $1 },
+        writeStandardOutput: { output += $0 },
+        writeStandardError: { error += $0 },
+        makeTransport: { URLSessionTransport(timeout: .seconds(20)) })
+    let status = await CLI.run(arguments, context: context)
+    return CLIResult(
+        status: status, output: String(decoding: output, as: UTF8.self), error: String(decoding: error, as: UTF8.self))
+}
