@@ -120,7 +120,11 @@ package final class FeedNode: Sendable {
             maximumUploadBytes: configuration.maximumUploadBytes,
             log: log
         )
-        let responder = NodeResponder(router: Self.makeRouter(api: api, reader: reader, writer: writer), accessLog: accessLog)
+        let responder = NodeResponder(
+            router: Self.makeRouter(api: api, reader: reader, writer: writer),
+            reader: reader,
+            accessLog: accessLog
+        )
 
         var daemonConfiguration = HTTPDaemon.Configuration(host: configuration.host, port: configuration.port)
         // Room for multipart framing around a maximum-size upload, so that the handlers, not the server,

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The Host API accounts, kept in `<root>/.orgsocial/accounts.json` (mode 0600, written atomically).
 ///
 /// Changes go through the actor, one at a time, and are on disk before they return. Readers on the hot
@@ -81,21 +79,21 @@ actor AccountStore {
 
 /// A read-only view of the accounts for request handlers, replaced whole after each change.
 final class AccountDirectory: Sendable {
-    // A Mutex guarding one dictionary swap; see FeedCache for why not an actor.
-    private let byNick = Mutex<[String: HostAccount]>([:])
+    // A readers–writer lock around one dictionary, read on every GET; see FeedCache for why not an actor.
+    private let byNick = ReadMostly<[String: HostAccount]>([:])
 
     /// The account called `nick`.
     func account(nick: String) -> HostAccount? {
-        byNick.withLock { $0[nick] }
+        byNick.read { $0[nick] }
     }
 
     /// Every account.
     var all: [HostAccount] {
-        byNick.withLock { Array($0.values) }
+        byNick.read { Array($0.values) }
     }
 
     func publish(_ accounts: [HostAccount]) {
         let table = Dictionary(accounts.map { ($0.nick, $0) }, uniquingKeysWith: { first, _ in first })
-        byNick.withLock { $0 = table }
+        byNick.write { $0 = table }
     }
 }

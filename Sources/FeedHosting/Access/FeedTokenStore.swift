@@ -142,7 +142,7 @@ final class FeedTokenVerifier: Sendable {
 
     private let store: FeedTokenStore
     private let log: @Sendable (String) -> Void
-    // A Mutex: a small synchronous table consulted once per PUT; see FeedCache for the same choice.
+    // A Mutex: a small synchronous table consulted once per PUT, far from the hot path of GETs.
     private let loaded = Mutex<Loaded?>(nil)
 
     init(store: FeedTokenStore, log: @escaping @Sendable (String) -> Void) {

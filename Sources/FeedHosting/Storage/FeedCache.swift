@@ -1,19 +1,17 @@
-import Synchronization
-
 /// The snapshots of the feeds served recently, keyed by feed path.
 ///
 /// An entry is valid while a fresh `stat` of the file returns the status it was built from (same
 /// device, inode, size, and modification and change times to the nanosecond); the node's own writes
 /// replace the entry directly. The lock is held only to look up or store an entry, never during I/O or
-/// hashing.
+/// hashing, and lookups share it.
 final class FeedCache: Sendable {
-    // A Mutex rather than an actor: lookups are tiny and synchronous, and sit on the path of every GET,
-    // where an actor hop would cost more than the lookup itself.
-    private let entries = Mutex<[FeedPath: FeedSnapshot]>([:])
+    // A readers–writer lock rather than an actor: lookups are tiny and synchronous, and sit on the path
+    // of every GET, where an actor hop would cost more than the lookup itself (see ReadMostly).
+    private let entries = ReadMostly<[FeedPath: FeedSnapshot]>([:])
 
     /// The cached snapshot of `feed` if it was built from a file with `status`.
     func snapshot(of feed: FeedPath, matching status: FileStatus) -> FeedSnapshot? {
-        entries.withLock { entries in
+        entries.read { entries in
             guard let snapshot = entries[feed], snapshot.status == status else { return nil }
             return snapshot
         }
@@ -21,13 +19,13 @@ final class FeedCache: Sendable {
 
     /// Stores `snapshot` as the current version of `feed`.
     func store(_ snapshot: FeedSnapshot, for feed: FeedPath) {
-        entries.withLock { $0[feed] = snapshot }
+        entries.write { $0[feed] = snapshot }
     }
 
     /// Adds the gzip encoding to the cached snapshot of `feed`, if that is still the version it was made
     /// from.
     func storeGzip(_ gzipBytes: [UInt8], for feed: FeedPath, status: FileStatus) {
-        entries.withLock { entries in
+        entries.write { entries in
             guard entries[feed]?.status == status else { return }
             entries[feed]?.gzipBytes = gzipBytes
         }
@@ -35,6 +33,6 @@ final class FeedCache: Sendable {
 
     /// Forgets `feed`.
     func remove(_ feed: FeedPath) {
-        _ = entries.withLock { $0.removeValue(forKey: feed) }
+        _ = entries.write { $0.removeValue(forKey: feed) }
     }
 }

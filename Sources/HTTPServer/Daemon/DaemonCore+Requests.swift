@@ -67,9 +67,13 @@ extension DaemonCore {
         return .YES
     }
 
-    /// Runs the responder in a task and blocks this connection thread until it answers, then queues the
+    /// Asks the responder for an immediate answer on this connection thread; failing that, runs the
+    /// responder in a task and blocks this connection thread until it answers, then queues the
     /// response. Returns `.NO` (dropping the connection) if the server gives up on the handler.
     private func respond(to request: HTTPRequest, on connection: OpaquePointer) -> MHD_Result {
+        if let immediate = responder.respondImmediately(to: request) {
+            return queue(immediate, for: request.method, on: connection)
+        }
         let slot = ResponseSlot()
         guard register(slot) else { return .NO }
         let responder = self.responder

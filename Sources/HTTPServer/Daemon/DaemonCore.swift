@@ -19,7 +19,6 @@ final class DaemonCore: Sendable {
 
     private struct State: Sendable {
         var phase = Phase.running
-        var requestsInFlight = 0
         var waitingSlots: [ObjectIdentifier: ResponseSlot] = [:]
         var streams: [ObjectIdentifier: StreamChannel] = [:]
         var lastLogMessage: String?
@@ -29,6 +28,12 @@ final class DaemonCore: Sendable {
     let configuration: HTTPDaemon.Configuration
     private let log: (@Sendable (String) -> Void)?
     private let state = Mutex(State())
+    // The two values every request touches are atomics, not part of `state`: with one thread per
+    // connection, a shared lock taken several times per request is contended, and Mutex's
+    // priority-inheritance futex then sends every contended acquisition through the kernel.
+    private let inFlight = Atomic<Int>(0)
+    /// `phase`, mirrored for lock-free reads; written only while `state` is locked.
+    private let phaseMirror = Atomic<UInt8>(0)
 
     init(responder: any HTTPResponder, configuration: HTTPDaemon.Configuration, log: (@Sendable (String) -> Void)?) {
         self.responder = responder
@@ -52,20 +57,36 @@ final class DaemonCore: Sendable {
     // MARK: - Requests in flight
 
     var phase: Phase {
-        state.withLock(\.phase)
+        switch phaseMirror.load(ordering: .acquiring) {
+        case 0: .running
+        case 1: .draining
+        default: .closing
+        }
     }
 
     /// The number of requests whose handling began and whose response is not yet fully sent.
     var requestsInFlight: Int {
-        state.withLock(\.requestsInFlight)
+        inFlight.load(ordering: .acquiring)
     }
 
     func requestStarted() {
-        state.withLock { $0.requestsInFlight += 1 }
+        inFlight.wrappingAdd(1, ordering: .acquiringAndReleasing)
     }
 
     func requestCompleted() {
-        state.withLock { $0.requestsInFlight -= 1 }
+        inFlight.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+    }
+
+    /// Sets the phase; call with `state` locked.
+    private func setPhase(_ phase: Phase, in state: inout State) {
+        state.phase = phase
+        let code: UInt8
+        switch phase {
+        case .running: code = 0
+        case .draining: code = 1
+        case .closing: code = 2
+        }
+        phaseMirror.store(code, ordering: .releasing)
     }
 
     /// Registers a connection thread about to block on `slot`. Returns `false` once the server is
@@ -108,7 +129,7 @@ final class DaemonCore: Sendable {
     func beginDraining() {
         let streams = state.withLock { state -> [StreamChannel] in
             if state.phase == .running {
-                state.phase = .draining
+                setPhase(.draining, in: &state)
             }
             return Array(state.streams.values)
         }
@@ -121,7 +142,7 @@ final class DaemonCore: Sendable {
     /// every open stream, so that `MHD_stop_daemon` can join the connection threads.
     func close() {
         let (slots, streams) = state.withLock { state -> ([ResponseSlot], [StreamChannel]) in
-            state.phase = .closing
+            setPhase(.closing, in: &state)
             defer {
                 state.waitingSlots = [:]
                 state.streams = [:]

@@ -37,6 +37,11 @@ import Synchronization
 /// stack reserved but mostly untouched). ``Configuration/connectionLimit`` bounds it. A semaphore (and
 /// small `Mutex`es) are used in this bridging layer only, where C threads meet Swift tasks.
 ///
+/// A responder may skip the task hop for cheap requests by answering in
+/// ``HTTPResponder/respondImmediately(to:)``, which the connection thread calls first: a request then
+/// costs no task, no semaphore and no thread switch. The counters every request touches (requests in
+/// flight, the shutdown phase) are atomics, so connection threads do not contend on a lock for them.
+///
 /// ## Limits
 ///
 /// Request bodies are read in full before the responder runs and are capped by

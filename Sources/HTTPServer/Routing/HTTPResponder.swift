@@ -9,4 +9,26 @@ package protocol HTTPResponder: Sendable {
     /// - Parameter request: The request, with its body read in full.
     /// - Returns: The response to send.
     func respond(to request: HTTPRequest) async -> HTTPResponse
+
+    /// Produces the response to `request` at once, without suspending, or returns `nil` to have the
+    /// server call ``respond(to:)`` instead.
+    ///
+    /// The server tries this first, on the connection's own thread (see ``HTTPDaemon``): a response
+    /// made here skips the hop to a Swift task and back, which is most of the cost of a small request
+    /// such as a conditional GET answered with 304. Only answer requests that take little time and
+    /// never wait for other tasks; everything else should return `nil`. The default returns `nil`.
+    ///
+    /// - Parameter request: The request, with its body read in full.
+    /// - Returns: The response to send, or `nil`.
+    func respondImmediately(to request: HTTPRequest) -> HTTPResponse?
+}
+
+extension HTTPResponder {
+    /// Returns `nil`: by default every request goes through ``respond(to:)``.
+    ///
+    /// - Parameter request: The request.
+    /// - Returns: `nil`.
+    package func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
+        nil
+    }
 }
