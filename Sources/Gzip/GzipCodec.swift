@@ -65,8 +65,7 @@ package enum GzipCodec {
     /// - Throws: ``GzipError/corruptData(message:)`` for data that is not a complete gzip member,
     ///   ``GzipError/outputTooLarge(limit:)`` past `maximumSize`, and
     ///   ``GzipError/initializationFailed(code:message:)`` if zlib cannot allocate its state.
-    package static func decompress(_ bytes: [UInt8], maximumSize: Int = 64 * 1024 * 1024) throws(GzipError) -> [UInt8]
-    {
+    package static func decompress(_ bytes: [UInt8], maximumSize: Int = 64 * 1024 * 1024) throws(GzipError) -> [UInt8] {
         var stream = z_stream()
         let status = czlib_inflate_init_gzip(&stream)
         guard status == Z_OK else {

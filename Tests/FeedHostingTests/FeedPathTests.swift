@@ -19,6 +19,8 @@ struct FeedPathTests {
         ] {
             #expect(FeedPath(segments: segments) == nil, "\(segments)")
         }
-        #expect(throws: FeedHostingError.invalidFeedPath("a/b/social.org")) { try FeedPath(validating: "a/b/social.org") }
+        #expect(throws: FeedHostingError.invalidFeedPath("a/b/social.org")) {
+            try FeedPath(validating: "a/b/social.org")
+        }
     }
 }

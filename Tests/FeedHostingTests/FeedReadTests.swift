@@ -55,7 +55,23 @@ import Testing
             #expect(try await send(node, "/alice/social.org", headers: ["If-None-Match": "*"]).status == 304)
             #expect(try await send(node, "/alice/social.org", headers: ["If-None-Match": "\"other\""]).status == 200)
 
-            #expect(try await send(node, "/alice/social.org", headers: ["If-Modified-Since": lastModified]).status == 304)
+            // On the wire: no body, and the connection stays usable.
+            let port = node.port
+            let (notModified, next) = try await offPool {
+                let connection = try RawConnection(port: port)
+                try connection.send(
+                    "GET /alice/social.org HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(tag)\r\n\r\n"
+                        + "GET /alice/social.org HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                let all = String(decoding: try connection.readUntilClosed(), as: UTF8.self)
+                let responses = all.components(separatedBy: "HTTP/1.1 ").filter { !$0.isEmpty }
+                return (responses.first ?? "", responses.dropFirst().first ?? "")
+            }
+            #expect(notModified.hasPrefix("304 "))
+            #expect(notModified.hasSuffix("\r\n\r\n"))
+            #expect(next.hasPrefix("200 "))
+
+            #expect(
+                try await send(node, "/alice/social.org", headers: ["If-Modified-Since": lastModified]).status == 304)
             let earlier = HTTPDate.format((HTTPDate.parse(lastModified) ?? 0) - 10)
             #expect(try await send(node, "/alice/social.org", headers: ["If-Modified-Since": earlier]).status == 200)
             // If-None-Match wins over If-Modified-Since.
@@ -92,7 +108,8 @@ import Testing
             #expect(several.body == bytes)
 
             // If-Range with a stale tag: the whole feed.
-            let stale = try await send(node, "/alice/social.org", headers: ["Range": "bytes=0-9", "If-Range": "\"old\""])
+            let stale = try await send(
+                node, "/alice/social.org", headers: ["Range": "bytes=0-9", "If-Range": "\"old\""])
             #expect(stale.status == 200)
             let tag = try #require(first.header("ETag"))
             let current = try await send(node, "/alice/social.org", headers: ["Range": "bytes=0-9", "If-Range": tag])
@@ -138,7 +155,8 @@ import Testing
             let ranged = try await offPool {
                 try RawConnection.exchange(
                     port: port,
-                    request: "GET /alice/social.org HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nRange: bytes=0-4\r\n"
+                    request:
+                        "GET /alice/social.org HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nRange: bytes=0-4\r\n"
                         + "Connection: close\r\n\r\n")
             }
             #expect(ranged.status == 206)
@@ -188,7 +206,9 @@ import Testing
             }
             // The same over a raw socket, where no client library can normalise the path first.
             let port = node.port
-            for path in ["/../social.org", "/alice/../../escape/social.org", "/./alice/social.org", "/escape/social.org"] {
+            for path in [
+                "/../social.org", "/alice/../../escape/social.org", "/./alice/social.org", "/escape/social.org",
+            ] {
                 let raw = try await offPool {
                     try RawConnection.exchange(
                         port: port, request: "GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")

@@ -14,7 +14,8 @@ import Testing
     ) async throws -> Result {
         try await withNode(configure: configure) { node, root in
             try root.write(sampleFeed(), to: "alice/social.org")
-            let token = try FeedTokenStore(path: node.tokenFilePath).issueToken(for: try FeedPath(validating: "alice/social.org"))
+            let token = try FeedTokenStore(path: node.tokenFilePath).issueToken(
+                for: try FeedPath(validating: "alice/social.org"))
             return try await body(node, root, token)
         }
     }
@@ -48,7 +49,8 @@ import Testing
             #expect(wrong.status == 401)
             #expect(wrong.header("WWW-Authenticate")?.contains("invalid_token") == true)
             // A token of another feed does not work either.
-            let bobToken = try FeedTokenStore(path: node.tokenFilePath).issueToken(for: try FeedPath(validating: "bob/social.org"))
+            let bobToken = try FeedTokenStore(path: node.tokenFilePath).issueToken(
+                for: try FeedPath(validating: "bob/social.org"))
             let other = try await send(
                 node, "PUT", "/alice/social.org", headers: ["If-Match": tag, "Authorization": "Bearer \(bobToken)"],
                 body: body)
@@ -99,7 +101,8 @@ import Testing
 
     @Test func createsAFeedWithIfNoneMatchStar() async throws {
         try await withNode { node, root in
-            let token = try FeedTokenStore(path: node.tokenFilePath).issueToken(for: try FeedPath(validating: "carol/social.org"))
+            let token = try FeedTokenStore(path: node.tokenFilePath).issueToken(
+                for: try FeedPath(validating: "carol/social.org"))
             let body = Array(sampleFeed(nick: "carol").utf8)
             let withIfMatch = try await send(
                 node, "PUT", "/carol/social.org", headers: ["Authorization": "Bearer \(token)", "If-Match": "*"],
@@ -118,7 +121,8 @@ import Testing
     @Test func refusesInvalidFeedsWithTheirDiagnostics() async throws {
         try await withAlice { node, root, token in
             let headers = ["Authorization": "Bearer \(token)", "If-Match": try await currentTag(node)]
-            let invalid = sampleFeed().replacingOccurrences(of: "2025-01-01T00:00:00+0100", with: "2025-13-01T00:00:00+0100")
+            let invalid = sampleFeed().replacingOccurrences(
+                of: "2025-01-01T00:00:00+0100", with: "2025-13-01T00:00:00+0100")
             let response = try await send(node, "PUT", "/alice/social.org", headers: headers, body: Array(invalid.utf8))
             #expect(response.status == 422)
             let data = try #require(try response.json()["data"] as? [String: Any])
@@ -128,7 +132,8 @@ import Testing
             #expect(first["severity"] as? String == "error")
             #expect(first["line"] as? Int == 5)
 
-            let latin1 = try await send(node, "PUT", "/alice/social.org", headers: headers, body: [0x23, 0x2B, 0xE9, 0x0A])
+            let latin1 = try await send(
+                node, "PUT", "/alice/social.org", headers: headers, body: [0x23, 0x2B, 0xE9, 0x0A])
             #expect(latin1.status == 422)
             #expect(root.bytes("alice/social.org") == Array(sampleFeed().utf8))
         }
@@ -166,7 +171,8 @@ import Testing
             #expect(try await send(node, "/alice/social.org").body == Array(sampleFeed().utf8))
             // A complete upload still works afterwards.
             let saved = try await send(
-                node, "PUT", "/alice/social.org", headers: ["Authorization": "Bearer \(token)", "If-Match": tag], body: body)
+                node, "PUT", "/alice/social.org", headers: ["Authorization": "Bearer \(token)", "If-Match": tag],
+                body: body)
             #expect(saved.status == 200)
         }
     }

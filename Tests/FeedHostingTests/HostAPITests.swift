@@ -37,7 +37,10 @@ import Testing
             #expect(response.header("Content-Type") == "application/json")
             #expect(response.text.hasPrefix(#"{"type":"Success","errors":[],"data":{"name":"#))
             let links = try #require(try response.json()["_links"] as? [String: Any])
-            #expect(Set(links.keys) == ["self", "signup", "upload", "delete", "redirect", "remove-redirect", "public-routes"])
+            #expect(
+                Set(links.keys) == [
+                    "self", "signup", "upload", "delete", "redirect", "remove-redirect", "public-routes",
+                ])
         }
     }
 
@@ -56,8 +59,16 @@ import Testing
             #expect(
                 root.bytes("alice/social.org")
                     == Array(
-                        "#+TITLE: alice's journal\n#+NICK: alice\n#+DESCRIPTION:\n#+FOLLOW: https://org-social.org/social.org\n#+FOLLOW: https://andros.dev/static/social.org\n\n* Posts\n"
-                            .utf8))
+                        """
+                        #+TITLE: alice's journal
+                        #+NICK: alice
+                        #+DESCRIPTION:
+                        #+FOLLOW: https://org-social.org/social.org
+                        #+FOLLOW: https://andros.dev/static/social.org
+
+                        * Posts
+
+                        """.utf8))
             // The token is stored hashed only.
             let accounts = String(decoding: root.bytes(".orgsocial/accounts.json") ?? [], as: UTF8.self)
             #expect(accounts.contains("\"alice\"") && !accounts.contains(token))
@@ -108,9 +119,11 @@ import Testing
         try await withNode { node, _ in
             let vfile = try #require(try data(try await signup(node, nick: "alice"))["vfile"] as? String)
             let tag = try #require(try await send(node, "/alice/social.org").header("ETag"))
-            let first = try await upload(node, vfile: vfile, feed: sampleFeed(text: "First"), headers: ["If-Match": tag])
+            let first = try await upload(
+                node, vfile: vfile, feed: sampleFeed(text: "First"), headers: ["If-Match": tag])
             #expect(first.status == 200)
-            let stale = try await upload(node, vfile: vfile, feed: sampleFeed(text: "Second"), headers: ["If-Match": tag])
+            let stale = try await upload(
+                node, vfile: vfile, feed: sampleFeed(text: "Second"), headers: ["If-Match": tag])
             #expect(stale.status == 412)
             #expect(stale.header("ETag") == first.header("ETag"))
             #expect(try await send(node, "/alice/social.org").text == sampleFeed(text: "First"))
@@ -121,7 +134,8 @@ import Testing
         try await withNode { node, root in
             let vfile = try #require(try data(try await signup(node, nick: "alice"))["vfile"] as? String)
             let deleted = try await send(
-                node, "POST", "/delete", headers: ["Content-Type": "application/json"], body: try json(["vfile": vfile]))
+                node, "POST", "/delete", headers: ["Content-Type": "application/json"], body: try json(["vfile": vfile])
+            )
             #expect(deleted.status == 200)
             #expect(try data(deleted)["message"] as? String == "File deleted successfully")
             #expect(root.bytes("alice/social.org") == nil)
@@ -129,7 +143,8 @@ import Testing
             #expect(gone.status == 404)
             #expect(try gone.firstError() == "File not found")
             let twice = try await send(
-                node, "POST", "/delete", headers: ["Content-Type": "application/json"], body: try json(["vfile": vfile]))
+                node, "POST", "/delete", headers: ["Content-Type": "application/json"], body: try json(["vfile": vfile])
+            )
             #expect(twice.status == 404)
             #expect(try twice.firstError() == "File not found")
             #expect(try await signup(node, nick: "alice").status == 200)
@@ -167,7 +182,8 @@ import Testing
                 #expect(try response.firstError() == message, "\(nick)")
                 #expect(response.text.hasSuffix(#""data":{}}"#))
             }
-            let missing = try await send(node, "POST", "/signup", headers: ["Content-Type": "application/json"], body: try json([:]))
+            let missing = try await send(
+                node, "POST", "/signup", headers: ["Content-Type": "application/json"], body: try json([:]))
             #expect(try missing.firstError() == "Nickname is required")
             // Letters of any script, and the form encoding, are accepted.
             let form = try await send(
@@ -187,7 +203,8 @@ import Testing
             let token = try #require(components.queryItems?.first { $0.name == "token" }?.value)
             let ts = try #require(components.queryItems?.first { $0.name == "ts" }?.value)
             let forged = "\(node.siteURL)/vfile?token=\(token)&ts=\(ts)&sig=\(String(repeating: "0", count: 64))"
-            let otherTimestamp = "\(node.siteURL)/vfile?token=\(token)&ts=1&sig=\(components.queryItems?.last?.value ?? "")"
+            let otherTimestamp =
+                "\(node.siteURL)/vfile?token=\(token)&ts=1&sig=\(components.queryItems?.last?.value ?? "")"
             let unknown = "\(node.siteURL)/vfile?token=\(String(repeating: "a", count: 64))&ts=\(ts)&sig=00"
 
             let cases: [(String?, Int, String)] = [
@@ -215,14 +232,16 @@ import Testing
             #expect(try noFile.firstError() == "File is required")
             // delete and redirect answer an unknown token with 404.
             let deleteUnknown = try await send(
-                node, "POST", "/delete", headers: ["Content-Type": "application/json"], body: try json(["vfile": unknown]))
+                node, "POST", "/delete", headers: ["Content-Type": "application/json"],
+                body: try json(["vfile": unknown]))
             #expect(deleteUnknown.status == 404)
             let redirectBadURL = try await send(
                 node, "POST", "/redirect", headers: ["Content-Type": "application/json"],
                 body: try json(["vfile": vfile, "new-url": "ftp://x"]))
             #expect(try redirectBadURL.firstError() == "Invalid URL format. Must start with http:// or https://")
             let redirectNoURL = try await send(
-                node, "POST", "/redirect", headers: ["Content-Type": "application/json"], body: try json(["vfile": vfile]))
+                node, "POST", "/redirect", headers: ["Content-Type": "application/json"],
+                body: try json(["vfile": vfile]))
             #expect(try redirectNoURL.firstError() == "new-url parameter is required")
         }
     }

@@ -12,13 +12,17 @@ struct JSONValueTests {
         ])
         #expect(
             value.text()
-                == #"{"type":"Error","errors":["a \"quoted\" \\ line\nnext\u0001"],"data":{},"n":-3,"b":true,"z":null,"ü":"ñ"}"#)
+                == #"{"type":"Error","errors":["a \"quoted\" \\ line\nnext\u0001"],"data":{},"n":-3,"b":true,"z":null,"ü":"ñ"}"#
+        )
     }
 
     @Test func roundTripsThroughJSONSerializationAndPrettyPrints() throws {
         let value = JSONValue.object([("list", .array([.int(1), .string("two")])), ("empty", .array([]))])
-        let decoded = try #require(try JSONSerialization.jsonObject(with: Data(value.encoded(pretty: true))) as? [String: Any])
+        let decoded = try #require(
+            try JSONSerialization.jsonObject(with: Data(value.encoded(pretty: true))) as? [String: Any])
         #expect(decoded["list"] as? [AnyHashable] == [1, "two"])
-        #expect(String(decoding: value.encoded(pretty: true), as: UTF8.self) == "{\n  \"list\": [\n    1,\n    \"two\"\n  ],\n  \"empty\": []\n}")
+        #expect(
+            String(decoding: value.encoded(pretty: true), as: UTF8.self)
+                == "{\n  \"list\": [\n    1,\n    \"two\"\n  ],\n  \"empty\": []\n}")
     }
 }

@@ -6,13 +6,18 @@ import Testing
 struct MultipartFormDataTests {
     @Test func splitsFieldsAndFilesWithPreambleAndEpilogue() throws {
         let body = Array(
-            ("This is the preamble.\r\n--XyZ\r\nContent-Disposition: form-data; name=\"vfile\"\r\n\r\nhttps://h/vfile?token=t\r\n"
+            ("This is the preamble.\r\n--XyZ\r\nContent-Disposition: form-data; name=\"vfile\"\r\n\r\n"
+                + "https://h/vfile?token=t\r\n"
                 + "--XyZ  \r\nContent-Disposition: form-data; name=\"file\"; filename=\"social.org\"\r\n"
-                + "Content-Type: text/plain; charset=utf-8\r\n\r\n#+TITLE: A\r\n--XyZnot-a-boundary\r\n\r\n--XyZ--\r\nepilogue")
+                + "Content-Type: text/plain; charset=utf-8\r\n\r\n#+TITLE: A\r\n--XyZnot-a-boundary\r\n\r\n"
+                + "--XyZ--\r\nepilogue")
                 .utf8)
         let parts = try #require(MultipartFormData.parse(body, boundary: "XyZ"))
         #expect(parts.count == 2)
-        #expect(parts[0] == FormPart(name: "vfile", filename: nil, contentType: nil, bytes: Array("https://h/vfile?token=t".utf8)))
+        #expect(
+            parts[0]
+                == FormPart(
+                    name: "vfile", filename: nil, contentType: nil, bytes: Array("https://h/vfile?token=t".utf8)))
         #expect(parts[1].name == "file")
         #expect(parts[1].filename == "social.org")
         #expect(parts[1].contentType == "text/plain; charset=utf-8")
@@ -20,7 +25,9 @@ struct MultipartFormDataTests {
     }
 
     @Test func acceptsBareLineFeedsAndEmptyParts() throws {
-        let body = Array("--b\nContent-Disposition: form-data; name=\"a\"\n\n\n--b\nContent-Disposition: form-data; name=\"c\"\n\nx\n--b--\n".utf8)
+        let body = Array(
+            ("--b\nContent-Disposition: form-data; name=\"a\"\n\n\n"
+                + "--b\nContent-Disposition: form-data; name=\"c\"\n\nx\n--b--\n").utf8)
         let parts = try #require(MultipartFormData.parse(body, boundary: "b"))
         #expect(parts.map(\.name) == ["a", "c"])
         #expect(parts[0].bytes.isEmpty)
@@ -29,7 +36,9 @@ struct MultipartFormDataTests {
 
     @Test func rejectsMalformedBodies() {
         #expect(MultipartFormData.parse(Array("no delimiter".utf8), boundary: "b") == nil)
-        #expect(MultipartFormData.parse(Array("--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx".utf8), boundary: "b") == nil)
+        #expect(
+            MultipartFormData.parse(
+                Array("--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx".utf8), boundary: "b") == nil)
         #expect(MultipartFormData.parse([], boundary: "") == nil)
     }
 

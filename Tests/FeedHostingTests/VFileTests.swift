@@ -6,7 +6,8 @@ import Testing
 /// vfile capability URLs (spec §11) and their signatures.
 struct VFileTests {
     @Test func readsTheThreeParameters() throws {
-        let vfile = try #require(VFile(url: "https://host.example/vfile?token=\(String(repeating: "ab", count: 32))&ts=1767323045&sig=ff"))
+        let vfile = try #require(
+            VFile(url: "https://host.example/vfile?token=\(String(repeating: "ab", count: 32))&ts=1767323045&sig=ff"))
         #expect(vfile.token == String(repeating: "ab", count: 32))
         #expect(vfile.timestamp == 1_767_323_045)
         #expect(vfile.signature == "ff")
@@ -26,7 +27,8 @@ struct VFileTests {
     @Test func signsTokenTimestampAndNick() {
         let secret = HostSecret(key: Array(repeating: 7, count: 32))
         let signature = secret.signature(token: "t", timestamp: 5, nick: "alice")
-        #expect(signature == Hex.encode(HMAC.sha256(key: Array(repeating: 7, count: 32), message: Array("t:5:alice".utf8))))
+        #expect(
+            signature == Hex.encode(HMAC.sha256(key: Array(repeating: 7, count: 32), message: Array("t:5:alice".utf8))))
         #expect(signature != secret.signature(token: "t", timestamp: 5, nick: "bob"))
     }
 }

@@ -76,7 +76,9 @@ struct ServeCommandTests {
 
         let second = await runCLI(["serve", "token", "--root", folder.url.path, "--feed", "/alice/social.org"])
         #expect(second.output != result.output)
-        let revoked = await runCLI(["serve", "token", "--root", folder.url.path, "--feed", "alice/social.org", "--revoke"])
+        let revoked = await runCLI([
+            "serve", "token", "--root", folder.url.path, "--feed", "alice/social.org", "--revoke",
+        ])
         #expect(revoked.status == 0)
         #expect(revoked.output == "Revoked 2 tokens of alice/social.org.\n")
     }

@@ -53,13 +53,14 @@ actor AccountStore {
     ///
     /// - Throws: ``FeedHostingError`` if the file cannot be written; nothing changes then.
     func setRedirect(_ url: String?, forNick nick: String) throws(FeedHostingError) {
-        try save(accounts.map { account in
-            var changed = account
-            if account.nick == nick {
-                changed.redirectURL = url
-            }
-            return changed
-        })
+        try save(
+            accounts.map { account in
+                var changed = account
+                if account.nick == nick {
+                    changed.redirectURL = url
+                }
+                return changed
+            })
     }
 
     /// Removes the account called `nick`, releasing the nick.

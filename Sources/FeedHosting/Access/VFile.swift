@@ -14,11 +14,11 @@ struct VFile: Sendable, Equatable {
     /// The hex signature.
     var signature: String
 
-    /// Reads the three parameters from a vfile URL.
+    /// Reads the three parameters from a vfile URL; `nil` (answered with `Invalid vfile format`) when the
+    /// URL cannot be parsed, or `token`, `ts` or `sig` is missing or empty, or `ts` is not a non-zero
+    /// integer.
     ///
     /// - Parameter text: The whole vfile URL as a client sent it.
-    /// - Returns: The parameters, or `nil` (answered with `Invalid vfile format`) when the URL cannot be
-    ///   parsed, or `token`, `ts` or `sig` is missing or empty, or `ts` is not a non-zero integer.
     init?(url text: String) {
         guard let components = URLComponents(string: text), let items = components.queryItems else { return nil }
         func first(_ name: String) -> String? {
@@ -48,9 +48,11 @@ struct VFile: Sendable, Equatable {
 
     /// Whether `token` has the shape this node issues (64 lowercase or uppercase hex digits).
     var hasIssuedShape: Bool {
-        token.utf8.count == 64 && token.utf8.allSatisfy { byte in
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
-                || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
-        }
+        token.utf8.count == 64
+            && token.utf8.allSatisfy { byte in
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+            }
     }
 }

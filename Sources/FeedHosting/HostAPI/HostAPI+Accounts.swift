@@ -16,7 +16,8 @@ extension HostAPI {
             return Envelope.error(problem, status: .badRequest)
         }
         guard let feed = FeedPath(folder: nick) else {
-            return Envelope.error("Nickname can only contain letters, numbers, hyphens, and underscores", status: .badRequest)
+            return Envelope.error(
+                "Nickname can only contain letters, numbers, hyphens, and underscores", status: .badRequest)
         }
         let token: String
         do {

@@ -20,7 +20,10 @@ extension HostAPI {
                 ("delete", link("/delete", "POST", "Delete your hosted file")),
                 ("redirect", link("/redirect", "POST", "Set up permanent redirect to new URL")),
                 ("remove-redirect", link("/remove-redirect", "POST", "Remove redirect and resume hosting")),
-                ("public-routes", link("/public-routes", "GET", "List all public social.org files hosted on the server")),
+                (
+                    "public-routes",
+                    link("/public-routes", "GET", "List all public social.org files hosted on the server")
+                ),
             ])
         )
     }

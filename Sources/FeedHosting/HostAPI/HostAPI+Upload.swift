@@ -27,7 +27,8 @@ extension HostAPI {
             )
         }
         guard account.redirectURL == nil else {
-            return Envelope.error("Cannot upload file while redirect is active. Remove redirect first.", status: .badRequest)
+            return Envelope.error(
+                "Cannot upload file while redirect is active. Remove redirect first.", status: .badRequest)
         }
         guard String(validating: file.bytes, as: UTF8.self) != nil else {
             return Envelope.error("File must be UTF-8 text", status: .badRequest)
@@ -54,7 +55,8 @@ extension HostAPI {
                 let saved = try store.replace(feed, with: file.bytes)
                 return Envelope.success(
                     .object([
-                        ("message", "File uploaded successfully"), ("public-url", .string(publicURL(nick: account.nick))),
+                        ("message", "File uploaded successfully"),
+                        ("public-url", .string(publicURL(nick: account.nick))),
                     ]),
                     headers: ["ETag": saved.entityTag, "Last-Modified": saved.lastModified]
                 )

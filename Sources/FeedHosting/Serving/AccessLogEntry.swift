@@ -18,6 +18,7 @@ package struct AccessLogEntry: Sendable, Equatable {
         let (seconds, attoseconds) = duration.components
         let hundredths = (Int(seconds) * 100_000 + Int(attoseconds / 10_000_000_000_000)) / 1
         let milliseconds = "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
-        return "\(remoteAddress.isEmpty ? "-" : remoteAddress) \"\(method) \(path)\" \(status) \(bytes) \(milliseconds)ms"
+        return
+            "\(remoteAddress.isEmpty ? "-" : remoteAddress) \"\(method) \(path)\" \(status) \(bytes) \(milliseconds)ms"
     }
 }

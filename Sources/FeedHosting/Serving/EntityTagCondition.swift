@@ -68,7 +68,8 @@ enum EntityTagCondition: Sendable, Equatable {
         case (.any, .any):
             return true
         case (.tags(let left), .tags(let right)):
-            return left.count == right.count && zip(left, right).allSatisfy { $0.opaque == $1.opaque && $0.isWeak == $1.isWeak }
+            return left.count == right.count
+                && zip(left, right).allSatisfy { $0.opaque == $1.opaque && $0.isWeak == $1.isWeak }
         default:
             return false
         }

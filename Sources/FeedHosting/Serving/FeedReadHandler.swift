@@ -119,6 +119,10 @@ struct FeedReadHandler: Sendable {
         ]
     }
 
+    /// The 304. (libmicrohttpd 0.9.75 gives every response with an empty body `Content-Length: 0`; it
+    /// cannot leave the field out, and announcing the representation's length instead makes clients
+    /// built on the old http-parser, such as wrk, wait for a body that never comes. Clients and caches
+    /// ignore the length of a 304.)
     private func notModified(_ snapshot: FeedSnapshot, entityTag: String) -> HTTPResponse {
         HTTPResponse(status: .notModified, headers: commonHeaders(snapshot, entityTag: entityTag))
     }

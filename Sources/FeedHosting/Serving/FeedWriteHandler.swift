@@ -17,7 +17,7 @@ import OrgSocial
 /// | Body over the upload limit | 413 |
 /// | `Content-Encoding` other than identity | 415 |
 /// | No `If-Match` and no `If-None-Match: *` | 428 |
-/// | The ETag is stale, or the feed exists for `If-None-Match: *`, or does not for `If-Match` | 412 with the current `ETag` |
+/// | Stale ETag; or the feed exists (`If-None-Match: *`) or does not (`If-Match`) | 412, current `ETag` |
 /// | Not UTF-8, or the feed has errors | 422 with the diagnostics |
 ///
 /// The precondition is checked and the file written while holding the feed's write lock, which every

@@ -19,7 +19,8 @@ struct NodeResponder: HTTPResponder {
         "Authorization, Content-Type, If-Match, If-None-Match, If-Modified-Since, If-Unmodified-Since, If-Range, Range"
     /// The response headers a browser script may read.
     static let exposedHeaders =
-        "ETag, Last-Modified, Content-Range, Accept-Ranges, Content-Encoding, Content-Length, Location, WWW-Authenticate"
+        "ETag, Last-Modified, Content-Range, Accept-Ranges, Content-Encoding, Content-Length, Location, "
+        + "WWW-Authenticate"
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         if let immediate = respondImmediately(to: request) {
@@ -37,7 +38,8 @@ struct NodeResponder: HTTPResponder {
         guard request.method == .get || request.method == .head, let feed = FeedPath(segments: request.pathSegments)
         else { return nil }
         let response = reader.respond(to: request, feed: feed)
-        return finish(request.method == .head ? Self.headResponse(from: response) : response, for: request, since: start)
+        return finish(
+            request.method == .head ? Self.headResponse(from: response) : response, for: request, since: start)
     }
 
     /// The answer to `OPTIONS` on any path: the CORS preflight.

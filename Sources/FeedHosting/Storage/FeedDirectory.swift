@@ -101,7 +101,8 @@ struct FeedDirectory: Sendable {
         } else if errno != EEXIST {
             throw .system(SystemCallError(operation: "mkdir", path: folder))
         }
-        guard let resolvedFolder = Self.realPath(folder), isInsideRoot(resolvedFolder) || resolvedFolder == resolvedRootPath
+        guard let resolvedFolder = Self.realPath(folder),
+            isInsideRoot(resolvedFolder) || resolvedFolder == resolvedRootPath
         else { throw .notServable(reason: "its folder leads out of the root") }
         let path = "\(resolvedFolder)/\(FeedPath.fileName)"
         do throws(SystemCallError) {

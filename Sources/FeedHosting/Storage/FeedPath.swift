@@ -18,19 +18,18 @@ package struct FeedPath: Hashable, Sendable, CustomStringConvertible {
         self.folder = folder
     }
 
-    /// The feed in `folder`.
+    /// The feed in `folder`, or `nil` if the name is not allowed.
     ///
     /// - Parameter folder: The folder name, for example a nick.
-    /// - Returns: The path, or `nil` if the name is not allowed.
     package init?(folder: String) {
         guard Self.isAllowedFolderName(folder) else { return nil }
         self.folder = folder
     }
 
-    /// The feed a request path names, from its decoded segments (`["alice", "social.org"]`).
+    /// The feed a request path names, from its decoded segments (`["alice", "social.org"]`), or `nil` if
+    /// the segments name anything else.
     ///
     /// - Parameter segments: The path segments after the leading `/`.
-    /// - Returns: The path, or `nil` if the segments name anything else.
     package init?(segments: [String]) {
         switch segments.count {
         case 1 where segments[0] == Self.fileName:

@@ -11,6 +11,7 @@ enum Envelope {
     ///   - status: The status code; 200 by default.
     ///   - links: An optional `_links` member, written after `data`.
     ///   - headers: More header fields.
+    /// - Returns: The response, with `Content-Type: application/json`.
     static func success(
         _ data: JSONValue,
         status: HTTPStatus = .ok,
@@ -32,6 +33,7 @@ enum Envelope {
     ///   - status: The status code.
     ///   - data: The `data` member.
     ///   - headers: More header fields.
+    /// - Returns: The response, with `Content-Type: application/json`.
     static func error(
         _ message: String,
         status: HTTPStatus,

@@ -10,15 +10,18 @@
 /// ```
 enum HTTPDate {
     private static let dayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    private static let monthNames = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ]
 
     /// Formats seconds since 1970 as an IMF-fixdate, such as `Sun, 06 Nov 1994 08:49:37 GMT`.
     static func format(_ secondsSince1970: Int) -> String {
         var time = time_t(secondsSince1970)
         var parts = tm()
         gmtime_r(&time, &parts)
+        let clock = "\(twoDigits(parts.tm_hour)):\(twoDigits(parts.tm_min)):\(twoDigits(parts.tm_sec))"
         return "\(dayNames[Int(parts.tm_wday)]), \(twoDigits(parts.tm_mday)) \(monthNames[Int(parts.tm_mon)]) "
-            + "\(parts.tm_year + 1900) \(twoDigits(parts.tm_hour)):\(twoDigits(parts.tm_min)):\(twoDigits(parts.tm_sec)) GMT"
+            + "\(parts.tm_year + 1900) \(clock) GMT"
     }
 
     /// Parses an IMF-fixdate, an obsolete RFC 850 date or an asctime date into seconds since 1970.

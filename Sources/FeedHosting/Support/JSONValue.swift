@@ -50,9 +50,11 @@ package indirect enum JSONValue: Sendable {
         case .string(let value):
             Self.writeString(value, into: &output)
         case .array(let elements):
-            writeContainer(elements.map { (nil, $0) }, open: "[", close: "]", into: &output, pretty: pretty, depth: depth)
+            writeContainer(
+                elements.map { (nil, $0) }, open: "[", close: "]", into: &output, pretty: pretty, depth: depth)
         case .object(let members):
-            writeContainer(members.map { ($0.0, $0.1) }, open: "{", close: "}", into: &output, pretty: pretty, depth: depth)
+            writeContainer(
+                members.map { ($0.0, $0.1) }, open: "{", close: "}", into: &output, pretty: pretty, depth: depth)
         }
     }
 

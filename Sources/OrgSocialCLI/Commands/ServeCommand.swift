@@ -67,7 +67,8 @@ struct ServeCommand: ParsableCommand {
         tokenFile = arguments.value("token-file")
         siteURL = arguments.value("site-url")
         maximumUploadBytes = try Self.integer(
-            arguments.value("max-upload-bytes") ?? "5242880", option: "--max-upload-bytes <n>", range: 1...Int(Int32.max))
+            arguments.value("max-upload-bytes") ?? "5242880", option: "--max-upload-bytes <n>",
+            range: 1...Int(Int32.max))
         isQuiet = arguments.flag("quiet")
     }
 
@@ -78,7 +79,8 @@ struct ServeCommand: ParsableCommand {
             else {
                 throw CLIError.invalidValue(
                     value: siteURL, option: "--site-url <url>",
-                    reason: "Give an absolute http:// or https:// URL without a query, e.g. https://social.example.org.")
+                    reason: "Give an absolute http:// or https:// URL without a query, e.g. https://social.example.org."
+                )
             }
         }
     }
@@ -124,7 +126,9 @@ struct ServeCommand: ParsableCommand {
 
     /// Delivers SIGINT and SIGTERM to `continuation` as they arrive, instead of ending the process.
     /// Cancel the returned sources when done.
-    static func forwardTerminationSignals(to continuation: AsyncStream<Int32>.Continuation) -> [any DispatchSourceSignal] {
+    static func forwardTerminationSignals(to continuation: AsyncStream<Int32>.Continuation)
+        -> [any DispatchSourceSignal]
+    {
         [SIGINT, SIGTERM].map { number in
             // Turn the default action off first, so that a signal arriving during start-up is not fatal.
             signal(number, SIG_IGN)

@@ -53,7 +53,8 @@ struct ServeTokenCommand: ParsableCommand {
 
     func validate() throws {
         if root == nil, tokenFile == nil {
-            throw CLIError.validation("Please give the feed folder with '--root <dir>' (or the token file with '--token-file <file>').")
+            throw CLIError.validation(
+                "Please give the feed folder with '--root <dir>' (or the token file with '--token-file <file>').")
         }
     }
 

@@ -177,8 +177,8 @@ func multipartBody(
     }
     for file in files {
         body += Array(
-            "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.name)\"; filename=\"\(file.filename)\"\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
-                .utf8)
+            ("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.name)\"; filename=\"\(file.filename)\"\r\n"
+                + "Content-Type: text/plain; charset=utf-8\r\n\r\n").utf8)
         body += file.bytes
         body += Array("\r\n".utf8)
     }
