@@ -619,32 +619,24 @@ private struct ParseRun {
         let high: UInt64 = 0x8080_8080_8080_8080
         let ones: UInt64 = 0x0101_0101_0101_0101
         let crs: UInt64 = 0x0D0D_0D0D_0D0D_0D0D
+        var sawCR = false
         while i < count {
-            // Sixteen ASCII bytes at a time (two words); only blocks with a byte ≥ 0x80 take the slow path.
-            if i + 16 <= count {
-                let a = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                let b = raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)
-                if (a | b) & high == 0 {
-                    if !hasCR {
-                        let x = a ^ crs, y = b ^ crs
-                        if ((x &- ones) & ~x | (y &- ones) & ~y) & high != 0 { hasCR = true }
-                    }
-                    i += 16
-                    continue
-                }
-            }
             if i + 8 <= count {
-                let a = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                if a & high == 0 {
-                    let x = a ^ crs
-                    if (x &- ones) & ~x & high != 0 { hasCR = true }
+                // Eight bytes at a time: ASCII words are skipped whole; otherwise jump straight to the first
+                // byte ≥ 0x80 (a CR is never part of a multi-byte sequence, so the whole word can be tested).
+                let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                if !sawCR {
+                    let x = word ^ crs
+                    if (x &- ones) & ~x & high != 0 { sawCR = true }
+                }
+                let nonASCII = word & high
+                if nonASCII == 0 {
                     i += 8
                     continue
                 }
-            }
-            let b = buf[i]
-            if b < 0x80 {
-                if b == asciiCR { hasCR = true }
+                i += nonASCII.trailingZeroBitCount >> 3
+            } else if buf[i] < 0x80 {
+                if buf[i] == asciiCR { sawCR = true }
                 i += 1
                 continue
             }
@@ -656,6 +648,7 @@ private struct ParseRun {
                 i += length
             }
         }
+        hasCR = sawCR
     }
 
     mutating func reportInvalidBytes(lineStart: Int, lineEnd: Int, line: Int) {
