@@ -22,6 +22,10 @@ package struct CommandContext {
     package var clock: () -> Date
     /// Makes the HTTP transport for commands that publish (called only when one is needed).
     package var makeTransport: () -> any HTTPTransport
+    /// Whether standard output is a terminal (colors in reading commands).
+    package var isStandardOutputTerminal = false
+    /// Whether standard error is a terminal (progress lines in reading commands).
+    package var isStandardErrorTerminal = false
 
     /// Makes a context from its parts.
     /// - Parameters:
@@ -50,12 +54,15 @@ package struct CommandContext {
 
     /// The context of the running process: its real streams, environment and clock.
     package static func process() -> CommandContext {
-        CommandContext(
+        var context = CommandContext(
             environment: ProcessInfo.processInfo.environment,
             readStandardInput: { try Array(FileHandle.standardInput.readToEnd() ?? Data()) },
             writeStandardOutput: { try? FileHandle.standardOutput.write(contentsOf: Data($0)) },
             writeStandardError: { try? FileHandle.standardError.write(contentsOf: Data($0)) },
             clock: { Date() })
+        context.isStandardOutputTerminal = isatty(STDOUT_FILENO) == 1
+        context.isStandardErrorTerminal = isatty(STDERR_FILENO) == 1
+        return context
     }
 
     // MARK: - Output

@@ -41,6 +41,12 @@ public enum OrgSocialClientError: Error, Sendable, Hashable, LocalizedError {
     case hostError(url: String, statusCode: Int, messages: [String])
     /// The server answered something this client cannot use (no ETag, not a feed, bad JSON, …).
     case invalidResponse(url: String, reason: String)
+    /// A downloaded feed is larger than the reader accepts (``FeedFetcher/Configuration/maximumBodyBytes``).
+    case feedTooLarge(url: String, limit: Int)
+    /// The answer is not a `social.org` file (for example an HTML page).
+    case notAFeed(url: String, reason: String)
+    /// The server did not finish answering within the total time allowed.
+    case timedOut(url: String, after: Duration)
 
     /// What failed, where, and what to do about it.
     public var errorDescription: String? {
@@ -86,6 +92,14 @@ public enum OrgSocialClientError: Error, Sendable, Hashable, LocalizedError {
             return "The Org Social Host at \(url) answered HTTP \(statusCode): \(detail)."
         case .invalidResponse(let url, let reason):
             return "The answer from \(url) cannot be used: \(reason)."
+        case .feedTooLarge(let url, let limit):
+            return "The feed at \(url) is larger than \(limit) bytes, so it was not read. Ask its owner to move "
+                + "old posts to an archive file."
+        case .notAFeed(let url, let reason):
+            return "\(url) is not a social.org feed: \(reason). Check that the URL points at the raw file."
+        case .timedOut(let url, let after):
+            return "\(url) did not answer within \(after.components.seconds) s. The server may be slow or down; "
+                + "try again later."
         }
     }
 

@@ -32,6 +32,11 @@ struct HelpTests {
           serve                   Host social.org feeds over HTTP, with safe uploads.
           signup                  Sign up on an Org Social Host and keep the vfile.
           publish                 Upload the feed file to its server.
+          timeline                Show the posts of the feeds you follow, newest first.
+          fetch                   Download one feed through the cache and summarise it.
+          thread                  Show a post, the posts it answers, and its replies.
+          notifications           Show mentions, replies, reactions, boosts and votes.
+          poll-results            Count the votes on a poll.
 
           See 'orgsocial help <subcommand>' for detailed help.
 
@@ -63,7 +68,8 @@ struct HelpTests {
     static let commandPaths: [[String]] = [
         ["show"], ["check"], ["init"], ["post"], ["reply"], ["react"], ["boost"], ["poll"], ["vote"], ["edit"],
         ["delete"], ["pin"], ["follow"], ["unfollow"], ["group"], ["group", "join"], ["group", "leave"],
-        ["migrate"], ["serve"], ["serve", "token"], ["signup"], ["publish"], ["help"],
+        ["migrate"], ["serve"], ["serve", "token"], ["signup"], ["publish"], ["timeline"], ["fetch"],
+        ["thread"], ["notifications"], ["poll-results"], ["help"],
     ]
 
     @Test func rootHelpIsPinned() async {

@@ -9,6 +9,8 @@ struct RootCommand: CommandGroup {
                 ReactCommand.self, BoostCommand.self, PollCommand.self, VoteCommand.self, EditCommand.self,
                 DeleteCommand.self, PinCommand.self, FollowCommand.self, UnfollowCommand.self, GroupCommand.self,
                 MigrateCommand.self, ServeCommand.self, SignupCommand.self, PublishCommand.self,
+                TimelineCommand.self, FetchCommand.self, ThreadCommand.self, NotificationsCommand.self,
+                PollResultsCommand.self,
             ])
     }
 }

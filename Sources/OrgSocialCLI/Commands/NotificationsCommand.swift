@@ -1,0 +1,81 @@
+import Foundation
+import OrgSocial
+import OrgSocialClient
+
+/// `orgsocial notifications`: mentions of you, and replies, reactions, boosts and votes on your posts.
+struct NotificationsCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "notifications",
+            abstract: "Show mentions, replies, reactions, boosts and votes.",
+            discussion: """
+                Computed from the feeds you follow (and yours), newest first; activity from feeds you don't \
+                follow is not seen. Needs your feed's URL (--feed-url or the configuration).
+                """,
+            options: ReadingOptions.definitions + [
+                .value(
+                    "type", valueName: "type", help: "Only this kind of notification.",
+                    allowedValues: LocalIndex.Notification.Kind.allCases.map(\.rawValue)),
+                .flag("json", help: "Print the notifications as JSON."),
+            ])
+    }
+
+    var reading: ReadingOptions
+    var type: String?
+    var printsJSON: Bool
+
+    init(parsing arguments: ParsedArguments) throws {
+        reading = ReadingOptions(parsing: arguments)
+        type = arguments.value("type")
+        printsJSON = arguments.flag("json")
+    }
+
+    func validate() throws { try reading.validate() }
+
+    func run(in context: CommandContext) async throws {
+        let now = try context.now()
+        let (timeline, ownFeedURL) = try await reading.fetchTimeline(
+            options: TimelineOptions(useRelay: false, now: now), in: context)
+        guard let ownFeedURL else {
+            context.report(
+                "Error: notifications need your feed's URL: give --feed-url, set ORGSOCIAL_FEED_URL, or save \"feedURL\" in the configuration.")
+            throw CLIError.exit(1)
+        }
+        let kind = type.flatMap(LocalIndex.Notification.Kind.init(rawValue:))
+        let notifications = LocalIndex(feeds: timeline.feeds).notifications(for: ownFeedURL, now: now)
+            .filter { kind == nil || $0.kind == kind }
+        if printsJSON {
+            struct Item: Encodable {
+                var type: String
+                var post: PostJSON
+                var target: String?
+            }
+            context.write(try JSONOutput.text(notifications.map { Item(type: $0.kind.rawValue, post: PostJSON($0.entry), target: $0.target) }))
+            return
+        }
+        if notifications.isEmpty {
+            context.report("No notifications.")
+            return
+        }
+        let renderer = TimelineRenderer(usesColor: TimelineRenderer.usesColor(in: context), now: now)
+        var text = ""
+        for notification in notifications {
+            let who = notification.entry.author.displayName
+            let what: String
+            switch notification.kind {
+            case .mention: what = "\(who) mentioned you"
+            case .reply: what = "\(who) replied to \(notification.target ?? "")"
+            case .reaction: what = "\(who) reacted \(notification.entry.post.mood ?? "") to \(notification.target ?? "")"
+            case .boost: what = "\(who) boosted \(notification.target ?? "")"
+            case .vote: what = "\(who) voted \"\(notification.entry.post.pollOption ?? "")\" on \(notification.target ?? "")"
+            }
+            text += "[\(notification.kind.rawValue)] \(what) · "
+                + TimelineRenderer.relativeTime(from: notification.entry.instant, to: now) + "\n"
+            if !notification.entry.post.hasEmptyBody {
+                for line in TimelineRenderer.wrap(notification.entry.post.body, width: renderer.width - 2) { text += "  \(line)\n" }
+            }
+            text += "  \(notification.entry.url)\n\n"
+        }
+        context.write(text)
+    }
+}

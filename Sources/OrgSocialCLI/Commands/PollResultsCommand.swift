@@ -1,0 +1,81 @@
+import Foundation
+import OrgSocial
+import OrgSocialClient
+
+/// `orgsocial poll-results <post-url>`: counts a poll's votes from the feeds you follow.
+struct PollResultsCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "poll-results",
+            abstract: "Count the votes on a poll.",
+            discussion: """
+                Reads your feed, the feeds you follow and the poll's feed. Each feed's latest valid vote \
+                counts once; votes after POLL_END and votes for options the poll doesn't have are ignored. \
+                Votes from feeds you don't follow are not seen.
+                """,
+            arguments: [ArgumentDefinition(name: "post-url", help: "The poll's URL, <feed URL>#<ID>.")],
+            options: ReadingOptions.definitions + [.flag("json", help: "Print the results as JSON.")])
+    }
+
+    var reading: ReadingOptions
+    var postURL: String
+    var printsJSON: Bool
+
+    init(parsing arguments: ParsedArguments) throws {
+        reading = ReadingOptions(parsing: arguments)
+        postURL = try arguments.requiredArgument("post-url")
+        printsJSON = arguments.flag("json")
+    }
+
+    func validate() throws {
+        try reading.validate()
+        guard PostReference(parsing: postURL) != nil else {
+            throw CLIError.invalidValue(value: postURL, option: "<post-url>", reason: "Give a poll's URL: <feed URL>#<ID>.")
+        }
+    }
+
+    func run(in context: CommandContext) async throws {
+        let now = try context.now()
+        let feedURL = PostReference(parsing: postURL)?.feedURL
+        let (timeline, _) = try await reading.fetchTimeline(
+            options: TimelineOptions(useRelay: false, now: now), extraFeeds: feedURL.map { [$0] } ?? [], in: context)
+        guard let results = LocalIndex(feeds: timeline.feeds).pollResults(for: postURL) else {
+            context.report("Error: \(postURL) is not a poll in its feed (or the feed could not be read).")
+            throw CLIError.exit(1)
+        }
+        if printsJSON {
+            struct Option: Encodable {
+                var option: String
+                var votes: Int
+            }
+            struct Output: Encodable {
+                var poll: String
+                var options: [Option]
+                var totalVotes: Int
+                var closed: Bool
+            }
+            let closed = results.closesAt.map { $0 <= now } ?? false
+            context.write(
+                try JSONOutput.text(
+                    Output(
+                        poll: postURL, options: results.counts.map { Option(option: $0.option, votes: $0.votes) },
+                        totalVotes: results.totalVotes, closed: closed)))
+            return
+        }
+        var text = TimelineRenderer.wrap(results.poll.post.body, width: 76).prefix(1).joined() + "\n"
+        let total = max(1, results.totalVotes)
+        for (option, votes) in results.counts {
+            let percent = votes * 100 / total
+            let bar = String(repeating: "█", count: percent / 5)
+            text += "  \(option): \(votes) (\(percent)%) \(bar)\n"
+        }
+        let state: String
+        if let closesAt = results.closesAt {
+            state = closesAt <= now ? "closed" : "closes \(TimelineRenderer.relativeTime(from: closesAt, to: now))"
+        } else {
+            state = "no end date"
+        }
+        text += "\(results.totalVotes) vote\(results.totalVotes == 1 ? "" : "s"), \(state)\n"
+        context.write(text)
+    }
+}

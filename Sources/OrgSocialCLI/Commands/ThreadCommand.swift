@@ -1,0 +1,69 @@
+import Foundation
+import OrgSocial
+import OrgSocialClient
+
+/// `orgsocial thread <post-url>`: a post and its replies, computed from your follows.
+struct ThreadCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "thread",
+            abstract: "Show a post, the posts it answers, and its replies.",
+            discussion: """
+                Reads your feed, the feeds you follow and the post's own feed, then finds the replies \
+                (REPLY_TO equal to the post's URL) among them. Replies from feeds you don't follow are not seen.
+                """,
+            arguments: [ArgumentDefinition(name: "post-url", help: "The post's URL, <feed URL>#<ID>.")],
+            options: ReadingOptions.definitions + [.flag("json", help: "Print the thread as JSON.")])
+    }
+
+    var reading: ReadingOptions
+    var postURL: String
+    var printsJSON: Bool
+
+    init(parsing arguments: ParsedArguments) throws {
+        reading = ReadingOptions(parsing: arguments)
+        postURL = try arguments.requiredArgument("post-url")
+        printsJSON = arguments.flag("json")
+    }
+
+    func validate() throws {
+        try reading.validate()
+        guard PostReference(parsing: postURL) != nil else {
+            throw CLIError.invalidValue(value: postURL, option: "<post-url>", reason: "Give a post URL: <feed URL>#<ID>.")
+        }
+    }
+
+    func run(in context: CommandContext) async throws {
+        let now = try context.now()
+        let feedURL = PostReference(parsing: postURL)?.feedURL
+        let (timeline, _) = try await reading.fetchTimeline(
+            options: TimelineOptions(useRelay: false, now: now), extraFeeds: feedURL.map { [$0] } ?? [], in: context)
+        let index = LocalIndex(feeds: timeline.feeds)
+        guard let thread = index.thread(for: postURL) else {
+            context.report("Error: the post \(postURL) was not found in its feed.")
+            throw CLIError.exit(1)
+        }
+        let parents = index.parentChain(of: postURL).reversed()
+        if printsJSON {
+            struct Node: Encodable {
+                var post: PostJSON
+                var replies: [Node]
+            }
+            struct Output: Encodable {
+                var parents: [PostJSON]
+                var thread: Node
+            }
+            func node(_ tree: LocalIndex.ThreadNode) -> Node { Node(post: PostJSON(tree.entry), replies: tree.replies.map(node)) }
+            context.write(try JSONOutput.text(Output(parents: parents.map(PostJSON.init), thread: node(thread))))
+            return
+        }
+        let renderer = TimelineRenderer(usesColor: TimelineRenderer.usesColor(in: context), now: now)
+        var text = parents.map { renderer.render($0) }.joined()
+        func add(_ tree: LocalIndex.ThreadNode, depth: Int) {
+            text += renderer.render(tree.entry, indent: depth * 4)
+            for reply in tree.replies { add(reply, depth: depth + 1) }
+        }
+        add(thread, depth: 0)
+        context.write(text)
+    }
+}

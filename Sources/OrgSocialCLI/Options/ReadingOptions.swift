@@ -1,0 +1,164 @@
+import Foundation
+import OrgSocial
+import OrgSocialClient
+import Synchronization
+
+/// The options the reading commands share (`timeline`, `thread`, `notifications`, `poll-results`): where
+/// the reader's own feed is, the relay switches, and `--verbose`; plus the fetching they all do.
+struct ReadingOptions {
+    /// `--feed-url <url>`.
+    static let feedURLOption = OptionDefinition.value(
+        "feed-url", valueName: "url",
+        help: "Your feed's URL; its #+FOLLOW: list is read (default: $ORGSOCIAL_FEED_URL, else \"feedURL\" in "
+            + "the configuration).")
+    /// `-f, --file <file>`.
+    static let fileOption = OptionDefinition.value(
+        "file", short: "f", help: "Read your own feed from this local file instead of its URL.")
+    /// `--no-relay`.
+    static let noRelayOption = OptionDefinition.flag(
+        "no-relay", help: "Read the feeds directly, without a relay (the only mode in this version).")
+    /// `--relay <url>`.
+    static let relayOption = OptionDefinition.value(
+        "relay", valueName: "url", help: "Use this relay (not supported yet; the feeds are read directly).")
+    /// `--verbose`.
+    static let verboseOption = OptionDefinition.flag("verbose", help: "List every feed that could not be read.")
+
+    /// The definitions, in help order.
+    static let definitions = [feedURLOption, fileOption, noRelayOption, relayOption, verboseOption]
+
+    /// `--feed-url`.
+    var feedURLOption: String?
+    /// `--file`.
+    var path: String?
+    /// `--relay`.
+    var relayURL: String?
+    /// `--verbose`.
+    var isVerbose: Bool
+
+    /// Reads the shared options.
+    init(parsing arguments: ParsedArguments) {
+        feedURLOption = arguments.value("feed-url")
+        path = arguments.value("file")
+        relayURL = arguments.value("relay")
+        isVerbose = arguments.flag("verbose")
+    }
+
+    /// Checks the URL and refuses `--relay` for now.
+    /// - Throws: ``CLIError`` usage errors.
+    func validate() throws {
+        if let url = feedURLOption, !FeedFileOptions.isHTTPURL(url) {
+            throw CLIError.invalidValue(
+                value: url, option: Self.feedURLOption.synopsis,
+                reason: "Give the http:// or https:// URL your social.org file is published at.")
+        }
+        if let relayURL {
+            throw CLIError.invalidValue(
+                value: relayURL, option: Self.relayOption.synopsis,
+                reason: "Relays are not supported yet; leave out --relay (feeds are read directly).")
+        }
+    }
+
+    /// The reader's feed URL (`--feed-url`, `ORGSOCIAL_FEED_URL`, the configuration), if any.
+    /// - Throws: ``CLIError`` for a malformed environment or configuration.
+    func ownFeedURL(in context: CommandContext) throws -> String? {
+        var options = FeedFileOptions(path: "")
+        options.feedURLOption = feedURLOption
+        return try options.feedURL(in: context)
+    }
+
+    /// The reader's feed from `--file`, if given.
+    /// - Throws: ``CLIError/cannotRead(path:reason:)``.
+    func ownFeed(in context: CommandContext) throws -> Feed? {
+        try path.map { try FeedFile.read(at: $0, in: context) }
+    }
+
+    /// The message when nothing says where the reader's feed is.
+    static let notConfiguredMessage = """
+        No feed is configured, so there is nobody to follow yet. Give your feed with --feed-url URL, \
+        set ORGSOCIAL_FEED_URL, or save "feedURL" in the configuration ('orgsocial signup' does it); or \
+        read a local file with --file social.org. (A public timeline from a relay arrives in a later version.)
+        """
+
+    /// A feed fetcher over the context's transport with the cache in `$XDG_CACHE_HOME/orgsocial/feeds`.
+    static func makeFetcher(in context: CommandContext) -> FeedFetcher {
+        FeedFetcher(
+            transport: context.makeTransport(),
+            configuration: FeedFetcher.Configuration(
+                cacheDirectory: FeedDiskCache.defaultDirectory(environment: context.environment),
+                userAgent: CLI.userAgent))
+    }
+
+    /// Reads the reader's feed and its follows (plus `extraFeeds`), showing progress on a terminal and
+    /// reporting failed feeds at the end.
+    /// - Throws: ``CLIError/validation(_:)`` when no feed is configured; ``CLIError/exit(_:)`` when the
+    ///   reader's own feed cannot be read.
+    func fetchTimeline(
+        options: TimelineOptions, extraFeeds: [String] = [], in context: CommandContext
+    ) async throws -> (timeline: Timeline, ownFeedURL: String?) {
+        let ownFeedURL = try self.ownFeedURL(in: context)
+        let ownFeed = try self.ownFeed(in: context)
+        guard ownFeedURL != nil || ownFeed != nil else {
+            context.report(Self.notConfiguredMessage)
+            throw CLIError.exit(1)
+        }
+        let fetcher = TimelineFetcher(options: options, fetcher: Self.makeFetcher(in: context))
+        let showsProgress = context.isStandardErrorTerminal
+        let writer = ProgressWriter(context.writeStandardError)
+        let progress: @Sendable (TimelineProgress) -> Void = { event in
+            guard showsProgress, case .feedFinished(_, let done, let total) = event else { return }
+            writer.write("\r\u{1B}[KReading feeds: \(done)/\(total)")
+        }
+        let timeline = try await fetcher.fetchTimeline(
+            ownFeedURL: ownFeedURL, ownFeed: ownFeed, extraFeeds: extraFeeds, progress: progress)
+        if showsProgress { context.writeStandardError(Array("\r\u{1B}[K".utf8)) }
+        if ownFeed == nil, let ownFeedURL, let failure = timeline.statuses.first(where: { $0.url == ownFeedURL }),
+            case .error(let reason) = failure.outcome
+        {
+            context.report("Error: cannot read your own feed: \(reason)")
+            throw CLIError.exit(1)
+        }
+        reportFailures(timeline.statuses, in: context)
+        return (timeline, ownFeedURL)
+    }
+
+    /// Prints one line about failed feeds (all of them with `--verbose`) and any permanent redirects.
+    func reportFailures(_ statuses: [FeedStatus], in context: CommandContext) {
+        for status in statuses {
+            if let moved = status.permanentRedirect {
+                context.report("note: \(status.url) moved permanently to \(moved); update your #+FOLLOW: line.")
+            }
+        }
+        let failures = statuses.filter(\.isFailure)
+        guard !failures.isEmpty else { return }
+        let feeds = statuses.count == 1 ? "feed" : "feeds"
+        if isVerbose {
+            context.report("\(failures.count) of \(statuses.count) \(feeds) could not be read:")
+            for failure in failures {
+                if case .error(let reason) = failure.outcome { context.report("  \(failure.url): \(reason)") }
+            }
+        } else {
+            context.report(
+                "\(failures.count) of \(statuses.count) \(feeds) could not be read (run with --verbose to list them).")
+        }
+    }
+}
+
+/// Writes progress lines from concurrent tasks, one at a time.
+///
+/// `@unchecked Sendable`: the output closure is not `Sendable`, but it is only ever called while
+/// holding `lock`, so calls never overlap; the command writes to standard error itself only after the
+/// timeline (and every progress call) has finished.
+final class ProgressWriter: @unchecked Sendable {
+    private let output: ([UInt8]) -> Void
+    private let lock = Mutex(())
+
+    /// Makes a writer over standard error.
+    init(_ output: @escaping ([UInt8]) -> Void) {
+        self.output = output
+    }
+
+    /// Writes text.
+    func write(_ text: String) {
+        lock.withLock { _ in output(Array(text.utf8)) }
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import OrgSocial
+import OrgSocialClient
+
+/// Turns timeline entries into readable text: nick, relative time, the wrapped body, markers for
+/// replies, boosts and polls, and the post URL. Colors only when asked (a terminal without `NO_COLOR`).
+struct TimelineRenderer {
+    /// Whether ANSI colors are used.
+    var usesColor: Bool
+    /// "Now", for relative times.
+    var now: Date
+    /// The width bodies are wrapped to.
+    var width = 78
+
+    /// Whether a context wants colors: standard output is a terminal and `NO_COLOR` is unset or empty.
+    static func usesColor(in context: CommandContext) -> Bool {
+        context.isStandardOutputTerminal && (context.environment["NO_COLOR"] ?? "").isEmpty
+    }
+
+    /// One entry as a block of lines ending with a blank line.
+    func render(_ entry: TimelinePost, indent: Int = 0) -> String {
+        let pad = String(repeating: " ", count: indent)
+        var head = "\(paint(entry.author.displayName, "1;36")) · \(Self.relativeTime(from: entry.instant, to: now))"
+        for marker in markers(entry.post) { head += "  " + paint(marker, "33") }
+        var lines = [pad + head]
+        for line in Self.wrap(entry.post.body, width: max(20, width - indent - 2)) { lines.append(pad + "  " + line) }
+        lines.append(pad + "  " + paint(entry.url, "2"))
+        return lines.joined(separator: "\n") + "\n\n"
+    }
+
+    /// The markers of a post: reply, boost, poll, vote, reaction.
+    func markers(_ post: Post) -> [String] {
+        switch post.kind {
+        case .reply: return ["↩ reply to \(post.replyTo?.description ?? "")"]
+        case .boost, .quoteBoost: return ["♻ boost of \(post.include?.description ?? "")"]
+        case .poll: return ["▣ poll (\(post.pollOptions.count) options)"]
+        case .vote: return ["☑ vote: \(post.pollOption ?? "")"]
+        case .reaction: return ["\(post.mood ?? "") reaction"]
+        default: return []
+        }
+    }
+
+    private func paint(_ text: String, _ code: String) -> String {
+        usesColor ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+
+    /// "just now", "5m ago", "3h ago", "2d ago", "in 2h", else the date.
+    static func relativeTime(from date: Date, to now: Date) -> String {
+        let seconds = Int(now.timeIntervalSince(date))
+        let magnitude = abs(seconds)
+        let text: String
+        switch magnitude {
+        case ..<60: return "just now"
+        case ..<3600: text = "\(magnitude / 60)m"
+        case ..<86_400: text = "\(magnitude / 3600)h"
+        case ..<(30 * 86_400): text = "\(magnitude / 86_400)d"
+        default:
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.dateFormat = "yyyy-MM-dd"
+            return formatter.string(from: date)
+        }
+        return seconds >= 0 ? "\(text) ago" : "in \(text)"
+    }
+
+    /// Wraps text at spaces to `width` columns, keeping its line breaks; empty lines are dropped at the ends.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var result: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            for word in paragraph.split(separator: " ", omittingEmptySubsequences: true) {
+                if !line.isEmpty, line.count + 1 + word.count > width {
+                    result.append(line)
+                    line = ""
+                }
+                line += line.isEmpty ? String(word) : " " + word
+            }
+            result.append(line)
+        }
+        while result.first?.isEmpty == true { result.removeFirst() }
+        while result.last?.isEmpty == true { result.removeLast() }
+        return result
+    }
+}
+
+/// The JSON shape of a post in reading commands' `--json` output.
+struct PostJSON: Encodable {
+    var url: String
+    var feedURL: String
+    var nick: String?
+    var title: String?
+    var avatar: String?
+    var id: String
+    var instant: String
+    var kind: String
+    var body: String
+    var language: String?
+    var replyTo: String?
+    var include: String?
+    var mood: String?
+    var pollOption: String?
+
+    init(_ entry: TimelinePost) {
+        url = entry.url
+        feedURL = entry.author.feedURL
+        nick = entry.author.nick
+        title = entry.author.title
+        avatar = entry.author.avatar
+        id = entry.post.id ?? ""
+        let formatter = ISO8601DateFormatter()
+        instant = formatter.string(from: entry.instant)
+        kind = entry.post.kind.rawValue
+        body = entry.post.body
+        language = entry.post.language
+        replyTo = entry.post.replyTo?.description
+        include = entry.post.include?.description
+        mood = entry.post.mood
+        pollOption = entry.post.pollOption
+    }
+}
+
+/// The JSON shape of a feed status.
+struct FeedStatusJSON: Encodable {
+    var url: String
+    var status: String
+    var error: String?
+    var permanentRedirect: String?
+
+    init(_ status: FeedStatus) {
+        url = status.url
+        permanentRedirect = status.permanentRedirect
+        switch status.outcome {
+        case .ok: self.status = "ok"
+        case .notModified: self.status = "not-modified"
+        case .error(let reason):
+            self.status = "error"
+            error = reason
+        }
+    }
+}

@@ -1,0 +1,144 @@
+public import Foundation
+
+/// The on-disk cache of downloaded feeds that makes repeated reads conditional: for each feed URL it
+/// keeps the validators (`ETag`, `Last-Modified`), the body and when it was fetched.
+///
+/// Entries live in one folder (`$XDG_CACHE_HOME/orgsocial/feeds` by default), two files per feed named
+/// after a hash of the URL: `<hash>.json` (metadata, including the URL itself, checked on every read so
+/// a hash collision is a miss) and `<hash>.org` (the body). Writes are atomic; a damaged entry reads as
+/// a miss.
+public struct FeedDiskCache: Sendable {
+    /// One cached feed.
+    public struct Entry: Sendable, Hashable, Codable {
+        /// The URL the feed was requested at (the cache key).
+        public var url: String
+        /// The `ETag` the server sent, if any.
+        public var etag: String?
+        /// The `Last-Modified` the server sent, if any.
+        public var lastModified: String?
+        /// When the body was last confirmed (a 200 or a 304).
+        public var fetchedAt: Date
+        /// The URL that answered, after redirects.
+        public var finalURL: String
+        /// The body.
+        public var body: [UInt8]
+
+        private enum CodingKeys: String, CodingKey { case url, etag, lastModified, fetchedAt, finalURL }
+
+        /// Makes an entry.
+        /// - Parameters:
+        ///   - url: the requested URL.
+        ///   - etag: the `ETag`.
+        ///   - lastModified: the `Last-Modified` date.
+        ///   - fetchedAt: when it was fetched.
+        ///   - finalURL: the URL that answered.
+        ///   - body: the body.
+        public init(
+            url: String, etag: String?, lastModified: String?, fetchedAt: Date, finalURL: String, body: [UInt8]
+        ) {
+            self.url = url
+            self.etag = etag
+            self.lastModified = lastModified
+            self.fetchedAt = fetchedAt
+            self.finalURL = finalURL
+            self.body = body
+        }
+
+        /// Decodes the metadata; the body is read from its own file.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            url = try container.decode(String.self, forKey: .url)
+            etag = try container.decodeIfPresent(String.self, forKey: .etag)
+            lastModified = try container.decodeIfPresent(String.self, forKey: .lastModified)
+            fetchedAt = try container.decode(Date.self, forKey: .fetchedAt)
+            finalURL = try container.decode(String.self, forKey: .finalURL)
+            body = []
+        }
+
+        /// Encodes the metadata only.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(url, forKey: .url)
+            try container.encodeIfPresent(etag, forKey: .etag)
+            try container.encodeIfPresent(lastModified, forKey: .lastModified)
+            try container.encode(fetchedAt, forKey: .fetchedAt)
+            try container.encode(finalURL, forKey: .finalURL)
+        }
+    }
+
+    /// The folder holding the entries.
+    public let directory: URL
+
+    /// Makes a cache over a folder (created on the first write).
+    /// - Parameter directory: the folder.
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// The default folder: `$XDG_CACHE_HOME/orgsocial/feeds`, else `$HOME/.cache/orgsocial/feeds`; `nil`
+    /// when neither variable holds an absolute path.
+    /// - Parameter environment: the environment variables.
+    public static func defaultDirectory(environment: [String: String]) -> URL? {
+        if let base = environment["XDG_CACHE_HOME"], base.hasPrefix("/") {
+            return URL(fileURLWithPath: base).appendingPathComponent("orgsocial/feeds")
+        }
+        if let home = environment["HOME"], home.hasPrefix("/") {
+            return URL(fileURLWithPath: home).appendingPathComponent(".cache/orgsocial/feeds")
+        }
+        return nil
+    }
+
+    /// The entry for `url`, or `nil` when there is none or it cannot be read.
+    /// - Parameter url: the requested URL.
+    public func entry(for url: String) -> Entry? {
+        let key = Self.key(for: url)
+        guard let metadata = try? Data(contentsOf: file(key, "json")),
+            var entry = try? Self.decoder.decode(Entry.self, from: metadata), entry.url == url,
+            let body = try? Data(contentsOf: file(key, "org"))
+        else { return nil }
+        entry.body = Array(body)
+        return entry
+    }
+
+    /// Stores an entry, replacing any older one. Failures are ignored: a cache that cannot be written
+    /// only costs a full download next time.
+    /// - Parameter entry: the entry.
+    public func store(_ entry: Entry) {
+        let key = Self.key(for: entry.url)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try Data(entry.body).write(to: file(key, "org"), options: .atomic)
+            try Self.encoder.encode(entry).write(to: file(key, "json"), options: .atomic)
+        } catch {
+            return
+        }
+    }
+
+    /// The file name stem for a URL: the 64-bit FNV-1a hash of its bytes, in hex.
+    static func key(for url: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in url.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    private func file(_ key: String, _ ext: String) -> URL {
+        directory.appendingPathComponent("\(key).\(ext)")
+    }
+
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+
+    private static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }
+}

@@ -1,0 +1,174 @@
+public import Foundation
+import OrgSocial
+
+/// Social computations over feeds already fetched, without a relay: threads, notifications and poll
+/// results (`org-social-spec.md` §7). Pure: build it from ``Timeline/feeds`` and ask it questions.
+///
+/// ```swift
+/// let index = LocalIndex(feeds: timeline.feeds)
+/// let thread = index.thread(for: "https://example.org/social.org#2026-01-01T10:00:00+0100")
+/// let results = index.pollResults(for: pollURL)
+/// ```
+///
+/// References match by exact string (`<feed URL>#<ID>`), as the spec says.
+public struct LocalIndex: Sendable {
+    /// Every post with a valid ID, in feed order.
+    public let entries: [TimelinePost]
+    private let byURL: [String: TimelinePost]
+
+    /// Indexes feeds.
+    /// - Parameter feeds: the feeds; a feed listed twice counts once.
+    public init(feeds: [FetchedFeed]) {
+        var seen: Set<String> = []
+        var entries: [TimelinePost] = []
+        for fetched in feeds where seen.insert(fetched.url).inserted {
+            entries += fetched.entries
+        }
+        self.entries = entries
+        byURL = Dictionary(entries.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The post at `url`, if it was fetched.
+    /// - Parameter url: `<feed URL>#<ID>`.
+    public func post(at url: String) -> TimelinePost? { byURL[url] }
+
+    // MARK: - Threads
+
+    /// A post and its replies, recursively.
+    public struct ThreadNode: Sendable {
+        /// The post.
+        public let entry: TimelinePost
+        /// Its direct replies, oldest first (reactions and votes excluded).
+        public let replies: [ThreadNode]
+    }
+
+    /// The thread under the post at `url`: the post and every reply to it, recursively, oldest first.
+    /// - Parameter url: the post's `<feed URL>#<ID>`.
+    /// - Returns: the tree, or `nil` when the post was not fetched.
+    public func thread(for url: String) -> ThreadNode? {
+        guard let root = byURL[url] else { return nil }
+        var children: [String: [TimelinePost]] = [:]
+        for entry in entries where entry.post.kind == .reply || entry.post.kind == .poll {
+            if let parent = entry.post.replyTo?.description { children[parent, default: []].append(entry) }
+        }
+        var visited: Set<String> = []
+        func node(_ entry: TimelinePost) -> ThreadNode {
+            visited.insert(entry.url)
+            let replies = (children[entry.url] ?? []).filter { !visited.contains($0.url) }
+                .sorted { $0.instant < $1.instant }
+            return ThreadNode(entry: entry, replies: replies.map(node))
+        }
+        return node(root)
+    }
+
+    /// The posts `url` replies to, nearest first, as far as they were fetched.
+    /// - Parameter url: the post's `<feed URL>#<ID>`.
+    public func parentChain(of url: String) -> [TimelinePost] {
+        var chain: [TimelinePost] = []
+        var current = byURL[url]?.post.replyTo?.description
+        while let parentURL = current, let parent = byURL[parentURL], !chain.contains(where: { $0.url == parentURL }) {
+            chain.append(parent)
+            current = parent.post.replyTo?.description
+        }
+        return chain
+    }
+
+    // MARK: - Notifications
+
+    /// A notification for the reader.
+    public struct Notification: Sendable {
+        /// What happened.
+        public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
+            /// Someone mentioned the reader.
+            case mention
+            /// Someone replied to one of the reader's posts.
+            case reply
+            /// Someone reacted to one of the reader's posts.
+            case reaction
+            /// Someone boosted one of the reader's posts.
+            case boost
+            /// Someone voted in one of the reader's polls.
+            case vote
+        }
+
+        /// What happened.
+        public let kind: Kind
+        /// The post that did it.
+        public let entry: TimelinePost
+        /// The reader's post it concerns (`nil` for a mention).
+        public let target: String?
+    }
+
+    /// The notifications for the owner of `userFeedURL`, newest first: mentions, replies, reactions,
+    /// boosts and votes on their posts by other feeds. One notification per post.
+    /// - Parameters:
+    ///   - userFeedURL: the reader's feed URL.
+    ///   - now: posts dated after this (scheduled) are left out; `nil` keeps them.
+    public func notifications(for userFeedURL: String, now: Date? = nil) -> [Notification] {
+        var found: [Notification] = []
+        for entry in entries where entry.author.feedURL != userFeedURL {
+            if let now, entry.instant > now { continue }
+            let post = entry.post
+            let replyTarget = post.replyTo.flatMap { $0.feedURL == userFeedURL ? $0.description : nil }
+            let boostTarget = post.include.flatMap { $0.feedURL == userFeedURL ? $0.description : nil }
+            switch post.kind {
+            case .reaction where replyTarget != nil:
+                found.append(Notification(kind: .reaction, entry: entry, target: replyTarget))
+            case .vote where replyTarget != nil:
+                found.append(Notification(kind: .vote, entry: entry, target: replyTarget))
+            case .boost where boostTarget != nil, .quoteBoost where boostTarget != nil:
+                found.append(Notification(kind: .boost, entry: entry, target: boostTarget))
+            case _ where replyTarget != nil && post.kind != .reaction && post.kind != .vote:
+                found.append(Notification(kind: .reply, entry: entry, target: replyTarget))
+            case _ where post.mentions.contains(where: { $0.feedURL == userFeedURL }):
+                found.append(Notification(kind: .mention, entry: entry, target: nil))
+            default:
+                break
+            }
+        }
+        return found.enumerated().sorted { lhs, rhs in
+            lhs.element.entry.instant != rhs.element.entry.instant
+                ? lhs.element.entry.instant > rhs.element.entry.instant : lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+
+    // MARK: - Polls
+
+    /// The tally of a poll.
+    public struct PollResults: Sendable {
+        /// The poll.
+        public let poll: TimelinePost
+        /// Each option with its votes, in the poll's order.
+        public let counts: [(option: String, votes: Int)]
+        /// The vote counted for each voter feed.
+        public let votes: [String: String]
+        /// When voting closes (`POLL_END`), if readable.
+        public let closesAt: Date?
+
+        /// How many votes were counted.
+        public var totalVotes: Int { votes.count }
+    }
+
+    /// Counts the votes on the poll at `url`: one vote per voter feed, the latest valid vote wins; votes
+    /// after `POLL_END`, without a valid ID, or for an option the poll does not have are ignored.
+    /// - Parameter url: the poll's `<feed URL>#<ID>`.
+    /// - Returns: the results, or `nil` when the post was not fetched or is not a poll.
+    public func pollResults(for url: String) -> PollResults? {
+        guard let poll = byURL[url], poll.post.kind == .poll else { return nil }
+        let options = poll.post.pollOptions
+        let closesAt = poll.post.pollEnd?.instant
+        var latest: [String: (instant: Date, option: String)] = [:]
+        for entry in entries where entry.post.kind == .vote && entry.post.replyTo?.description == url {
+            guard let option = entry.post.pollOption?.trimmingCharacters(in: .whitespaces),
+                options.contains(option)
+            else { continue }
+            if let closesAt, entry.instant > closesAt { continue }
+            let voter = entry.author.feedURL
+            if let previous = latest[voter], previous.instant > entry.instant { continue }
+            latest[voter] = (entry.instant, option)
+        }
+        let votes = latest.mapValues(\.option)
+        let counts = options.map { option in (option, votes.values.filter { $0 == option }.count) }
+        return PollResults(poll: poll, counts: counts, votes: votes, closesAt: closesAt)
+    }
+}

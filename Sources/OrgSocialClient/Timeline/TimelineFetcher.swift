@@ -1,0 +1,140 @@
+import Foundation
+public import OrgSocial
+
+/// Builds a timeline: reads the own feed and every feed it follows, concurrently and politely (through
+/// ``FeedFetcher``), filters and sorts the posts. One failing feed never fails the timeline: it gets an
+/// error status instead.
+///
+/// ```swift
+/// let fetcher = TimelineFetcher(options: TimelineOptions(maxPostAgeDays: 7))
+/// let timeline = try await fetcher.fetchTimeline(ownFeedURL: "https://example.org/social.org") { event in
+///     if case .feedFinished(_, let done, let total) = event { print("\(done)/\(total)") }
+/// }
+/// for entry in timeline.posts { print(entry.author.displayName, entry.post.body) }
+/// ```
+///
+/// Sources, in this version: the own feed's `#+FOLLOW:` list plus the own feed. Relay mode
+/// (``TimelineOptions/useRelay``) arrives with `RelayClient`.
+public struct TimelineFetcher: Sendable {
+    /// The options.
+    public var options: TimelineOptions
+    /// What reads the feeds.
+    public let fetcher: FeedFetcher
+
+    /// Makes a timeline fetcher.
+    /// - Parameters:
+    ///   - options: the options; their concurrency limits configure the fetcher made when `fetcher` is
+    ///     `nil`.
+    ///   - fetcher: the feed fetcher to use; by default one over `URLSession` without a cache.
+    public init(options: TimelineOptions = TimelineOptions(), fetcher: FeedFetcher? = nil) {
+        self.options = options
+        self.fetcher =
+            fetcher
+            ?? FeedFetcher(
+                configuration: FeedFetcher.Configuration(
+                    maxConcurrentDownloads: options.maxConcurrentDownloads,
+                    maxConcurrentDownloadsPerHost: options.maxConcurrentDownloadsPerHost))
+    }
+
+    /// Reads the own feed (from `ownFeedURL`, unless `ownFeed` is given) and the feeds it follows, and
+    /// builds the timeline.
+    /// - Parameters:
+    ///   - ownFeedURL: the reader's feed URL (needed for `VISIBILITY: mention` and to read the feed).
+    ///   - ownFeed: the reader's feed when it is already at hand (a local file); read from `ownFeedURL`
+    ///     when `nil`.
+    ///   - extraFeeds: more feed URLs to read (for example a thread's feed); not shown when blocked.
+    ///   - progress: called as feeds finish.
+    /// - Returns: the posts, newest first, and one status per feed.
+    /// - Throws: ``OrgSocialClientError/invalidOptions(_:)`` when neither `ownFeedURL` nor `ownFeed` is given.
+    public func fetchTimeline(
+        ownFeedURL: String?, ownFeed: Feed? = nil, extraFeeds: [String] = [],
+        progress: (@Sendable (TimelineProgress) -> Void)? = nil
+    ) async throws -> Timeline {
+        let (feeds, statuses) = try await fetchFeeds(
+            ownFeedURL: ownFeedURL, ownFeed: ownFeed, extraFeeds: extraFeeds, progress: progress)
+        let filter = TimelineFilter(options: options, userFeedURL: ownFeedURL, now: options.now ?? Date())
+        var shown: [TimelinePost] = []
+        for fetched in feeds {
+            if !options.includeOwnFeed, fetched.url == ownFeedURL { continue }
+            let author = fetched.author
+            for post in fetched.feed.posts where filter.exclusion(of: post, inFeed: fetched.url) == nil {
+                if let entry = TimelinePost(post: post, author: author) { shown.append(entry) }
+            }
+        }
+        return Timeline(posts: Self.sortedNewestFirst(shown), statuses: statuses, feeds: feeds)
+    }
+
+    /// Sorts entries newest first; entries at the same instant keep their order.
+    /// - Parameter entries: the entries.
+    public static func sortedNewestFirst(_ entries: [TimelinePost]) -> [TimelinePost] {
+        entries.enumerated().sorted { lhs, rhs in
+            lhs.element.instant != rhs.element.instant
+                ? lhs.element.instant > rhs.element.instant : lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+
+    // MARK: - Reading the feeds
+
+    private func fetchFeeds(
+        ownFeedURL: String?, ownFeed: Feed?, extraFeeds: [String],
+        progress: (@Sendable (TimelineProgress) -> Void)?
+    ) async throws -> ([FetchedFeed], [FeedStatus]) {
+        guard ownFeedURL != nil || ownFeed != nil else {
+            throw OrgSocialClientError.invalidOptions(
+                "a timeline needs your own feed (its URL or its content) to know whom you follow.")
+        }
+        var feeds: [FetchedFeed] = []
+        var statuses: [FeedStatus] = []
+        var own = ownFeed
+        if own == nil, let ownFeedURL {
+            progress?(.started(total: 1))
+            let (fetched, status) = await read(ownFeedURL)
+            statuses.append(status)
+            progress?(.feedFinished(status, completed: 1, total: 1))
+            own = fetched?.feed
+        }
+        if let own, let ownFeedURL { feeds.append(FetchedFeed(url: ownFeedURL, feed: own)) }
+        var sources: [String] = []
+        for url in (own?.profile.follows.map(\.url) ?? []) + extraFeeds
+        where url != ownFeedURL && !sources.contains(url) && !options.blockedFeeds.contains(url) {
+            sources.append(url)
+        }
+        progress?(.started(total: sources.count))
+        let results = await withTaskGroup(of: (Int, FetchedFeed?, FeedStatus).self) { group in
+            for (index, url) in sources.enumerated() {
+                group.addTask {
+                    let (fetched, status) = await read(url)
+                    return (index, fetched, status)
+                }
+            }
+            var collected: [(Int, FetchedFeed?, FeedStatus)] = []
+            for await result in group {
+                collected.append(result)
+                progress?(.feedFinished(result.2, completed: collected.count, total: sources.count))
+            }
+            return collected.sorted { $0.0 < $1.0 }
+        }
+        for (_, fetched, status) in results {
+            statuses.append(status)
+            if let fetched { feeds.append(fetched) }
+        }
+        return (feeds, statuses)
+    }
+
+    /// Reads one feed; never throws.
+    private func read(_ url: String) async -> (FetchedFeed?, FeedStatus) {
+        guard let parsed = URL(string: url) else {
+            return (nil, FeedStatus(url: url, outcome: .error("'\(url)' is not a URL")))
+        }
+        do {
+            let result = try await fetcher.fetch(parsed)
+            let outcome: FeedStatus.Outcome = result.status == .fresh ? .ok : .notModified
+            return (
+                FetchedFeed(url: url, feed: result.feed),
+                FeedStatus(url: url, outcome: outcome, permanentRedirect: result.permanentRedirect?.absoluteString)
+            )
+        } catch {
+            return (nil, FeedStatus(url: url, outcome: .error(error.localizedDescription)))
+        }
+    }
+}

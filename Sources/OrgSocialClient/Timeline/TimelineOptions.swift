@@ -1,0 +1,63 @@
+public import Foundation
+
+/// How ``TimelineFetcher`` builds a timeline, in the shape OrgSocialKit users know, plus the limits and
+/// filters of this client.
+///
+/// ```swift
+/// var options = TimelineOptions()
+/// options.maxPostAgeDays = 7
+/// options.languageFilter = ["en", "es"]
+/// let timeline = try await TimelineFetcher(options: options).fetchTimeline(ownFeedURL: myFeedURL)
+/// ```
+///
+/// Relay mode arrives with `RelayClient`: until then ``relayURL`` and ``useRelay`` are kept for
+/// compatibility but ignored, and the sources are always the own feed's `#+FOLLOW:` list (plus the own
+/// feed).
+public struct TimelineOptions: Sendable, Hashable {
+    /// The relay to list feeds from (not used yet; see the type's documentation).
+    public var relayURL: String?
+    /// Whether to use the relay (not used yet; see the type's documentation).
+    public var useRelay: Bool
+    /// The most downloads at once; 16 by default.
+    public var maxConcurrentDownloads: Int
+    /// The most downloads at once to one host; 4 by default.
+    public var maxConcurrentDownloadsPerHost: Int
+    /// Posts older than this many days are left out; `nil` (the default) keeps every age.
+    public var maxPostAgeDays: Int?
+    /// The languages shown (`LANG`, e.g. `en`); empty (the default) shows all. Posts without `LANG` are
+    /// always shown.
+    public var languageFilter: [String]
+    /// Whether the own feed's posts are in the timeline; yes by default.
+    public var includeOwnFeed: Bool
+    /// Feed URLs whose posts are never shown (exact strings).
+    public var blockedFeeds: Set<String>
+    /// "Now", for the age limit and for hiding scheduled posts; the current time when `nil`.
+    public var now: Date?
+
+    /// Makes options; every field has a default.
+    /// - Parameters:
+    ///   - relayURL: the relay (not used yet).
+    ///   - useRelay: whether to use it (not used yet).
+    ///   - maxConcurrentDownloads: the global download limit.
+    ///   - maxConcurrentDownloadsPerHost: the per-host download limit.
+    ///   - maxPostAgeDays: the age limit in days, or `nil`.
+    ///   - languageFilter: the languages shown, or empty for all.
+    ///   - includeOwnFeed: whether the own feed's posts are shown.
+    ///   - blockedFeeds: feeds never shown.
+    ///   - now: the current time, for tests.
+    public init(
+        relayURL: String? = nil, useRelay: Bool = true, maxConcurrentDownloads: Int = 16,
+        maxConcurrentDownloadsPerHost: Int = 4, maxPostAgeDays: Int? = nil, languageFilter: [String] = [],
+        includeOwnFeed: Bool = true, blockedFeeds: Set<String> = [], now: Date? = nil
+    ) {
+        self.relayURL = relayURL
+        self.useRelay = useRelay
+        self.maxConcurrentDownloads = maxConcurrentDownloads
+        self.maxConcurrentDownloadsPerHost = maxConcurrentDownloadsPerHost
+        self.maxPostAgeDays = maxPostAgeDays
+        self.languageFilter = languageFilter
+        self.includeOwnFeed = includeOwnFeed
+        self.blockedFeeds = blockedFeeds
+        self.now = now
+    }
+}

@@ -1,0 +1,158 @@
+public import Foundation
+public import OrgSocial
+
+/// Who wrote a post: the feed's profile, as a timeline shows it.
+public struct TimelineAuthor: Sendable, Hashable, Codable {
+    /// `#+NICK:`, if any.
+    public var nick: String?
+    /// `#+TITLE:`, if any.
+    public var title: String?
+    /// `#+AVATAR:`, if any.
+    public var avatar: String?
+    /// The feed's URL.
+    public var feedURL: String
+
+    /// Makes an author.
+    /// - Parameters:
+    ///   - nick: the nickname.
+    ///   - title: the feed title.
+    ///   - avatar: the avatar URL.
+    ///   - feedURL: the feed URL.
+    public init(nick: String?, title: String?, avatar: String?, feedURL: String) {
+        self.nick = nick
+        self.title = title
+        self.avatar = avatar
+        self.feedURL = feedURL
+    }
+
+    /// The author of a feed.
+    /// - Parameters:
+    ///   - feed: the feed.
+    ///   - feedURL: where it is published.
+    public init(feed: Feed, feedURL: String) {
+        self.init(
+            nick: feed.profile.nick, title: feed.profile.title, avatar: feed.profile.avatar, feedURL: feedURL)
+    }
+
+    /// The nick, else the title, else the feed URL.
+    public var displayName: String { nick ?? title ?? feedURL }
+}
+
+/// A post with its author and address: an entry of a timeline, a thread or a notification.
+public struct TimelinePost: Sendable {
+    /// The post.
+    public let post: Post
+    /// Its author.
+    public let author: TimelineAuthor
+    /// `<feed URL>#<ID>`.
+    public let url: String
+    /// When it was posted (from its ID).
+    public let instant: Date
+
+    /// Makes an entry; `nil` when the post has no valid timestamp ID.
+    /// - Parameters:
+    ///   - post: the post.
+    ///   - author: the author.
+    public init?(post: Post, author: TimelineAuthor) {
+        guard let id = post.id, let instant = post.instant else { return nil }
+        self.post = post
+        self.author = author
+        self.url = "\(author.feedURL)#\(id)"
+        self.instant = instant
+    }
+}
+
+/// A feed as fetched for a timeline: its URL (as followed) and its content.
+public struct FetchedFeed: Sendable {
+    /// The URL it was fetched from (as followed; the key of replies and mentions).
+    public let url: String
+    /// The feed.
+    public let feed: Feed
+
+    /// Makes a fetched feed.
+    /// - Parameters:
+    ///   - url: the feed URL.
+    ///   - feed: the content.
+    public init(url: String, feed: Feed) {
+        self.url = url
+        self.feed = feed
+    }
+
+    /// The author of this feed.
+    public var author: TimelineAuthor { TimelineAuthor(feed: feed, feedURL: url) }
+
+    /// Every post with a valid ID, as timeline entries.
+    public var entries: [TimelinePost] {
+        let author = self.author
+        return feed.posts.compactMap { TimelinePost(post: $0, author: author) }
+    }
+}
+
+/// How reading one feed went.
+public struct FeedStatus: Sendable, Hashable, Codable {
+    /// The outcome.
+    public enum Outcome: Sendable, Hashable, Codable {
+        /// Downloaded.
+        case ok
+        /// Unchanged since the cached copy (304).
+        case notModified
+        /// Failed, with a message a person can act on.
+        case error(String)
+    }
+
+    /// The feed URL.
+    public var url: String
+    /// The outcome.
+    public var outcome: Outcome
+    /// Where the feed moved for good (301/308), if it did.
+    public var permanentRedirect: String?
+
+    /// Makes a status.
+    /// - Parameters:
+    ///   - url: the feed URL.
+    ///   - outcome: the outcome.
+    ///   - permanentRedirect: the new location, if any.
+    public init(url: String, outcome: Outcome, permanentRedirect: String? = nil) {
+        self.url = url
+        self.outcome = outcome
+        self.permanentRedirect = permanentRedirect
+    }
+
+    /// Whether the feed could not be read.
+    public var isFailure: Bool {
+        if case .error = outcome { return true }
+        return false
+    }
+}
+
+/// One step of a timeline being built, for progress displays.
+public enum TimelineProgress: Sendable, Hashable {
+    /// Downloads are starting: this many feeds in all.
+    case started(total: Int)
+    /// One feed is done (`completed` of `total` so far).
+    case feedFinished(FeedStatus, completed: Int, total: Int)
+}
+
+/// A built timeline: the posts to show and how each feed went.
+public struct Timeline: Sendable {
+    /// The posts, newest first.
+    public let posts: [TimelinePost]
+    /// One status per feed, in source order.
+    public let statuses: [FeedStatus]
+    /// Every feed that could be read (for ``LocalIndex``).
+    public let feeds: [FetchedFeed]
+
+    /// Makes a timeline.
+    /// - Parameters:
+    ///   - posts: the posts.
+    ///   - statuses: the statuses.
+    ///   - feeds: the feeds read.
+    public init(posts: [TimelinePost], statuses: [FeedStatus], feeds: [FetchedFeed]) {
+        self.posts = posts
+        self.statuses = statuses
+        self.feeds = feeds
+    }
+
+    /// The feeds that could not be read.
+    public var failures: [FeedStatus] { statuses.filter(\.isFailure) }
+}

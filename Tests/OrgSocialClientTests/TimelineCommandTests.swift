@@ -1,0 +1,184 @@
+import Foundation
+import HTTPServer
+import OrgSocial
+import Testing
+
+/// `orgsocial timeline`, `fetch`, `thread`, `notifications` and `poll-results` against an in-process
+/// server of feeds. "Now" is 2026-01-02T03:04:05Z (see `runCLI`).
+@Suite("Reading commands")
+struct TimelineCommandTests {
+    /// Serves `me` (following ana, bob and a missing feed), `ana` and `bob`.
+    func withNetwork(_ body: (FeedFarm, String, [String: String]) async throws -> Void) async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try await withFarm { farm in
+            let me = farm.url("/me.org")
+            let ana = farm.url("/ana.org")
+            let poll = "\(me)#2026-01-01T01:00:00+0000"
+            await farm.state.set(
+                "/me.org",
+                feedText(
+                    nick: "me", follows: [ana, farm.url("/bob.org"), farm.url("/gone.org")],
+                    posts: [
+                        ("2026-01-01T00:00:00+0000", [:], "Root post."),
+                        ("2026-01-01T01:00:00+0000", ["POLL_END": "2026-01-03T00:00:00+0000"], "Tea or coffee?\n- [ ] Tea\n- [ ] Coffee"),
+                    ]))
+            await farm.state.set(
+                "/ana.org",
+                feedText(
+                    nick: "ana",
+                    posts: [
+                        ("2026-01-01T02:00:00+0000", ["REPLY_TO": "\(me)#2026-01-01T00:00:00+0000"], "A reply from ana."),
+                        ("2026-01-01T03:00:00+0000", ["REPLY_TO": poll, "POLL_OPTION": "Tea"], ""),
+                        ("2026-01-01T04:00:00+0000", ["LANG": "es"], "Hola [[org-social:\(me)][me]]"),
+                        ("2026-01-01T05:00:00+0000", ["REPLY_TO": "\(me)#2026-01-01T00:00:00+0000", "MOOD": "👍"], ""),
+                    ]))
+            await farm.state.set(
+                "/bob.org",
+                feedText(
+                    nick: "bob",
+                    posts: [
+                        ("2025-12-01T00:00:00+0000", ["LANG": "en"], "An old post."),
+                        ("2026-01-01T06:00:00+0000", ["REPLY_TO": poll, "POLL_OPTION": "Coffee"], ""),
+                        ("2026-02-01T00:00:00+0000", [:], "Scheduled."),
+                    ]))
+            let environment = ["XDG_CACHE_HOME": folder.path("cache"), "HOME": folder.url.path, "NO_COLOR": "1"]
+            try await body(farm, me, environment)
+        }
+    }
+
+    @Test func timelineShowsFilteredPostsNewestFirstAndSummarisesFailures() async throws {
+        try await withNetwork { _, me, environment in
+            let result = await runCLI(["timeline", "--feed-url", me], environment: environment)
+            #expect(result.status == 0)
+            let order = ["Hola", "A reply from ana.", "Tea or coffee?", "Root post.", "An old post."]
+            let positions = order.compactMap { result.output.range(of: $0)?.lowerBound }
+            #expect(positions.count == order.count)
+            #expect(positions == positions.sorted())
+            #expect(!result.output.contains("Scheduled."))
+            #expect(result.output.contains("ana · 23h ago"))
+            #expect(result.output.contains("↩ reply to \(me)#2026-01-01T00:00:00+0000"))
+            #expect(result.output.contains("▣ poll (2 options)"))
+            #expect(!result.output.contains("\u{1B}["))
+            #expect(result.error.contains("1 of 4 feeds could not be read (run with --verbose to list them)."))
+        }
+    }
+
+    @Test func timelineFiltersByDaysAndLanguageAndLimits() async throws {
+        try await withNetwork { farm, me, environment in
+            let result = await runCLI(
+                ["timeline", "--feed-url", me, "--days", "7", "--lang", "en", "--limit", "2", "--verbose"],
+                environment: environment)
+            #expect(result.status == 0)
+            #expect(!result.output.contains("An old post."))
+            #expect(!result.output.contains("Hola"))
+            #expect(result.output.contains("A reply from ana."))
+            #expect(result.output.contains("Tea or coffee?"))
+            #expect(!result.output.contains("Root post."))
+            #expect(result.error.contains("  \(farm.url("/gone.org")): There is no feed"))
+        }
+    }
+
+    @Test func timelineJSONAndTheCacheOnASecondRun() async throws {
+        try await withNetwork { farm, me, environment in
+            _ = await runCLI(["timeline", "--feed-url", me], environment: environment)
+            let result = await runCLI(["timeline", "--feed-url", me, "--json"], environment: environment)
+            #expect(result.status == 0)
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+            let feeds = try #require(object["feeds"] as? [[String: Any]])
+            #expect(feeds.map { $0["status"] as? String } == ["not-modified", "not-modified", "not-modified", "error"])
+            let posts = try #require(object["posts"] as? [[String: Any]])
+            #expect(posts.first?["nick"] as? String == "ana")
+            let second = await farm.state.requests(for: "/ana.org").last
+            #expect(second?["If-None-Match"] != nil)
+        }
+    }
+
+    @Test func timelineWithoutConfigurationSaysWhatToSetUp() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let result = await runCLI(["timeline"], environment: folder.homeEnvironment)
+        #expect(result.status == 1)
+        #expect(result.error.contains("No feed is configured"))
+        #expect(result.error.contains("--feed-url"))
+    }
+
+    @Test func timelineRejectsARelayForNow() async {
+        let result = await runCLI(["timeline", "--relay", "https://relay.example"])
+        #expect(result.status == 2)
+        #expect(result.error.contains("Relays are not supported yet"))
+    }
+
+    @Test func timelineReadsTheOwnFeedFromAFile() async throws {
+        try await withNetwork { farm, _, environment in
+            let folder = try TemporaryFolder()
+            defer { folder.remove() }
+            let path = try folder.write(
+                feedText(nick: "local", follows: [farm.url("/ana.org")], posts: [("2026-01-01T07:00:00+0000", [:], "Local.")]),
+                to: "social.org")
+            let result = await runCLI(["timeline", "--file", path], environment: environment)
+            #expect(result.status == 0)
+            #expect(result.output.contains("A reply from ana."))
+            #expect(!result.output.contains("Local."))  // no URL for the own feed: it cannot be addressed
+        }
+    }
+
+    @Test func fetchSummarisesAFeedAndSeesTheCache() async throws {
+        try await withNetwork { farm, _, environment in
+            let first = await runCLI(["fetch", farm.url("/ana.org")], environment: environment)
+            #expect(first.status == 0)
+            #expect(first.output.contains("downloaded"))
+            #expect(first.output.contains("nick: ana"))
+            let second = await runCLI(["fetch", farm.url("/ana.org"), "--json"], environment: environment)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(second.output.utf8)) as? [String: Any])
+            #expect(object["status"] as? String == "not-modified")
+            #expect(object["posts"] as? Int == 4)
+            let missing = await runCLI(["fetch", farm.url("/gone.org")], environment: environment)
+            #expect(missing.status == 1)
+            #expect(missing.error.contains("There is no feed"))
+        }
+    }
+
+    @Test func threadShowsRepliesUnderThePost() async throws {
+        try await withNetwork { _, me, environment in
+            let result = await runCLI(["thread", "\(me)#2026-01-01T00:00:00+0000", "--feed-url", me], environment: environment)
+            #expect(result.status == 0)
+            #expect(result.output.hasPrefix("me · "))
+            #expect(result.output.contains("\n    ana · "))
+            #expect(result.output.contains("A reply from ana."))
+        }
+    }
+
+    @Test func notificationsListAndFilterByType() async throws {
+        try await withNetwork { _, me, environment in
+            let all = await runCLI(["notifications", "--feed-url", me], environment: environment)
+            #expect(all.status == 0)
+            #expect(all.output.contains("[vote] bob voted \"Coffee\""))
+            #expect(all.output.contains("[reaction] ana reacted 👍"))
+            #expect(all.output.contains("[mention] ana mentioned you"))
+            #expect(all.output.contains("[reply] ana replied to"))
+            let votes = await runCLI(["notifications", "--feed-url", me, "--type", "vote"], environment: environment)
+            #expect(votes.output.components(separatedBy: "[vote]").count == 3)
+            #expect(!votes.output.contains("[reply]"))
+        }
+    }
+
+    @Test func pollResultsCountTheVotes() async throws {
+        try await withNetwork { _, me, environment in
+            let result = await runCLI(["poll-results", "\(me)#2026-01-01T01:00:00+0000", "--feed-url", me], environment: environment)
+            #expect(result.status == 0)
+            #expect(result.output.contains("Tea: 1 (50%)"))
+            #expect(result.output.contains("Coffee: 1 (50%)"))
+            #expect(result.output.contains("2 votes, closes in 20h"))
+        }
+    }
+
+    @Test func helpIsAvailableForEveryReadingCommand() async {
+        for command in ["timeline", "fetch", "thread", "notifications", "poll-results"] {
+            let result = await runCLI([command, "--help"])
+            #expect(result.status == 0)
+            #expect(result.output.hasPrefix("OVERVIEW: "))
+        }
+    }
+}
