@@ -74,5 +74,10 @@ let package = Package(
             dependencies: ["OrgSocialClient", "OrgSocial", "FeedHosting", "HTTPServer", "OrgSocialCLI"],
             swiftSettings: strictSettings
         ),
+        // libsqlite3, as a C module: a modulemap and a shim.h. Only SQLiteStore imports it.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // SQLite wrapper: connection, statements, transactions, migrations, and the Database actor.
+        .target(name: "SQLiteStore", dependencies: ["CSQLite"], swiftSettings: strictSettings),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"], swiftSettings: strictSettings),
     ]
 )
