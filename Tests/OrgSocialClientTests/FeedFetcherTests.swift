@@ -172,7 +172,10 @@ struct FeedFetcherTests {
                 }
                 let fetcher = makeFetcher(perHost: 2, global: 16)
                 let urls = try (0..<6).flatMap { index in
-                    [try #require(URL(string: first.url("/\(index).org"))), try #require(URL(string: second.url("/\(index).org")))]
+                    [
+                        try #require(URL(string: first.url("/\(index).org"))),
+                        try #require(URL(string: second.url("/\(index).org"))),
+                    ]
                 }
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for url in urls { group.addTask { _ = try await fetcher.fetch(url) } }

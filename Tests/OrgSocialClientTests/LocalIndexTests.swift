@@ -16,7 +16,10 @@ struct LocalIndexTests {
             nick: "me",
             posts: [
                 ("2026-01-01T00:00:00+0000", [:], "Root."),
-                ("2026-01-01T01:00:00+0000", ["POLL_END": "2026-01-01T12:00:00+0000"], "Pick:\n- [ ] Tea\n- [ ] Coffee"),
+                (
+                    "2026-01-01T01:00:00+0000", ["POLL_END": "2026-01-01T12:00:00+0000"],
+                    "Pick:\n- [ ] Tea\n- [ ] Coffee"
+                ),
             ])
         let anas = feedText(
             nick: "ana",

@@ -21,17 +21,25 @@ struct TimelineCommandTests {
                     nick: "me", follows: [ana, farm.url("/bob.org"), farm.url("/gone.org")],
                     posts: [
                         ("2026-01-01T00:00:00+0000", [:], "Root post."),
-                        ("2026-01-01T01:00:00+0000", ["POLL_END": "2026-01-03T00:00:00+0000"], "Tea or coffee?\n- [ ] Tea\n- [ ] Coffee"),
+                        (
+                            "2026-01-01T01:00:00+0000", ["POLL_END": "2026-01-03T00:00:00+0000"],
+                            "Tea or coffee?\n- [ ] Tea\n- [ ] Coffee"
+                        ),
                     ]))
             await farm.state.set(
                 "/ana.org",
                 feedText(
                     nick: "ana",
                     posts: [
-                        ("2026-01-01T02:00:00+0000", ["REPLY_TO": "\(me)#2026-01-01T00:00:00+0000"], "A reply from ana."),
+                        (
+                            "2026-01-01T02:00:00+0000", ["REPLY_TO": "\(me)#2026-01-01T00:00:00+0000"],
+                            "A reply from ana."
+                        ),
                         ("2026-01-01T03:00:00+0000", ["REPLY_TO": poll, "POLL_OPTION": "Tea"], ""),
                         ("2026-01-01T04:00:00+0000", ["LANG": "es"], "Hola [[org-social:\(me)][me]]"),
-                        ("2026-01-01T05:00:00+0000", ["REPLY_TO": "\(me)#2026-01-01T00:00:00+0000", "MOOD": "👍"], ""),
+                        (
+                            "2026-01-01T05:00:00+0000", ["REPLY_TO": "\(me)#2026-01-01T00:00:00+0000", "MOOD": "👍"], ""
+                        ),
                     ]))
             await farm.state.set(
                 "/bob.org",
@@ -115,7 +123,9 @@ struct TimelineCommandTests {
             let folder = try TemporaryFolder()
             defer { folder.remove() }
             let path = try folder.write(
-                feedText(nick: "local", follows: [farm.url("/ana.org")], posts: [("2026-01-01T07:00:00+0000", [:], "Local.")]),
+                feedText(
+                    nick: "local", follows: [farm.url("/ana.org")], posts: [("2026-01-01T07:00:00+0000", [:], "Local.")]
+                ),
                 to: "social.org")
             let result = await runCLI(["timeline", "--file", path], environment: environment)
             #expect(result.status == 0)
@@ -131,7 +141,8 @@ struct TimelineCommandTests {
             #expect(first.output.contains("downloaded"))
             #expect(first.output.contains("nick: ana"))
             let second = await runCLI(["fetch", farm.url("/ana.org"), "--json"], environment: environment)
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(second.output.utf8)) as? [String: Any])
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(second.output.utf8)) as? [String: Any])
             #expect(object["status"] as? String == "not-modified")
             #expect(object["posts"] as? Int == 4)
             let missing = await runCLI(["fetch", farm.url("/gone.org")], environment: environment)
@@ -142,7 +153,8 @@ struct TimelineCommandTests {
 
     @Test func threadShowsRepliesUnderThePost() async throws {
         try await withNetwork { _, me, environment in
-            let result = await runCLI(["thread", "\(me)#2026-01-01T00:00:00+0000", "--feed-url", me], environment: environment)
+            let result = await runCLI(
+                ["thread", "\(me)#2026-01-01T00:00:00+0000", "--feed-url", me], environment: environment)
             #expect(result.status == 0)
             #expect(result.output.hasPrefix("me · "))
             #expect(result.output.contains("\n    ana · "))
@@ -166,7 +178,8 @@ struct TimelineCommandTests {
 
     @Test func pollResultsCountTheVotes() async throws {
         try await withNetwork { _, me, environment in
-            let result = await runCLI(["poll-results", "\(me)#2026-01-01T01:00:00+0000", "--feed-url", me], environment: environment)
+            let result = await runCLI(
+                ["poll-results", "\(me)#2026-01-01T01:00:00+0000", "--feed-url", me], environment: environment)
             #expect(result.status == 0)
             #expect(result.output.contains("Tea: 1 (50%)"))
             #expect(result.output.contains("Coffee: 1 (50%)"))

@@ -60,8 +60,10 @@ struct TimelineFetcherTests {
         let feed = Feed(
             parsing: feedText(
                 nick: "a",
-                posts: [("2026-01-01T10:00:00+0000", [:], "A"), ("2026-01-01T10:00:00+0100", [:], "earlier"),
-                    ("2026-01-01T11:00:00+0100", [:], "B")]))
+                posts: [
+                    ("2026-01-01T10:00:00+0000", [:], "A"), ("2026-01-01T10:00:00+0100", [:], "earlier"),
+                    ("2026-01-01T11:00:00+0100", [:], "B"),
+                ]))
         let entries = FetchedFeed(url: "http://a/social.org", feed: feed).entries
         #expect(TimelineFetcher.sortedNewestFirst(entries).map(\.post.body) == ["A", "B", "earlier"])
     }

@@ -26,13 +26,15 @@ struct FetchCommand: ParsableCommand {
 
     func validate() throws {
         if !FeedFileOptions.isHTTPURL(url) {
-            throw CLIError.invalidValue(value: url, option: "<feed-url>", reason: "Give the http:// or https:// URL of a feed.")
+            throw CLIError.invalidValue(
+                value: url, option: "<feed-url>", reason: "Give the http:// or https:// URL of a feed.")
         }
     }
 
     func run(in context: CommandContext) async throws {
         guard let feedURL = URL(string: url) else {
-            throw CLIError.invalidValue(value: url, option: "<feed-url>", reason: "Give the http:// or https:// URL of a feed.")
+            throw CLIError.invalidValue(
+                value: url, option: "<feed-url>", reason: "Give the http:// or https:// URL of a feed.")
         }
         let result = try await ReadingOptions.makeFetcher(in: context).fetch(feedURL)
         struct Output: Encodable {
@@ -57,9 +59,15 @@ struct FetchCommand: ParsableCommand {
             context.write(try JSONOutput.text(output))
             return
         }
-        var lines = ["\(url): \(result.status == .fresh ? "downloaded (\(result.downloadedBytes) bytes)" : "not modified (cached copy)")"]
+        var lines = [
+            "\(url): "
+                + (result.status == .fresh
+                    ? "downloaded (\(result.downloadedBytes) bytes)" : "not modified (cached copy)")
+        ]
         if result.finalURL.absoluteString != url { lines.append("  answered from: \(result.finalURL.absoluteString)") }
-        if let moved = output.permanentRedirect { lines.append("  moved permanently to: \(moved) (update your follow)") }
+        if let moved = output.permanentRedirect {
+            lines.append("  moved permanently to: \(moved) (update your follow)")
+        }
         lines.append("  nick: \(output.nick ?? "-"), title: \(output.title ?? "-")")
         lines.append("  posts: \(output.posts)")
         if let etag = output.etag { lines.append("  ETag: \(etag)") }

@@ -38,7 +38,9 @@ struct NotificationsCommand: ParsableCommand {
             options: TimelineOptions(useRelay: false, now: now), in: context)
         guard let ownFeedURL else {
             context.report(
-                "Error: notifications need your feed's URL: give --feed-url, set ORGSOCIAL_FEED_URL, or save \"feedURL\" in the configuration.")
+                "Error: notifications need your feed's URL: give --feed-url, set ORGSOCIAL_FEED_URL, or save "
+                    + "\"feedURL\" in the configuration."
+            )
             throw CLIError.exit(1)
         }
         let kind = type.flatMap(LocalIndex.Notification.Kind.init(rawValue:))
@@ -50,7 +52,9 @@ struct NotificationsCommand: ParsableCommand {
                 var post: PostJSON
                 var target: String?
             }
-            context.write(try JSONOutput.text(notifications.map { Item(type: $0.kind.rawValue, post: PostJSON($0.entry), target: $0.target) }))
+            context.write(
+                try JSONOutput.text(
+                    notifications.map { Item(type: $0.kind.rawValue, post: PostJSON($0.entry), target: $0.target) }))
             return
         }
         if notifications.isEmpty {
@@ -65,14 +69,19 @@ struct NotificationsCommand: ParsableCommand {
             switch notification.kind {
             case .mention: what = "\(who) mentioned you"
             case .reply: what = "\(who) replied to \(notification.target ?? "")"
-            case .reaction: what = "\(who) reacted \(notification.entry.post.mood ?? "") to \(notification.target ?? "")"
+            case .reaction:
+                what = "\(who) reacted \(notification.entry.post.mood ?? "") to \(notification.target ?? "")"
             case .boost: what = "\(who) boosted \(notification.target ?? "")"
-            case .vote: what = "\(who) voted \"\(notification.entry.post.pollOption ?? "")\" on \(notification.target ?? "")"
+            case .vote:
+                what = "\(who) voted \"\(notification.entry.post.pollOption ?? "")\" on \(notification.target ?? "")"
             }
-            text += "[\(notification.kind.rawValue)] \(what) · "
+            text +=
+                "[\(notification.kind.rawValue)] \(what) · "
                 + TimelineRenderer.relativeTime(from: notification.entry.instant, to: now) + "\n"
             if !notification.entry.post.hasEmptyBody {
-                for line in TimelineRenderer.wrap(notification.entry.post.body, width: renderer.width - 2) { text += "  \(line)\n" }
+                for line in TimelineRenderer.wrap(notification.entry.post.body, width: renderer.width - 2) {
+                    text += "  \(line)\n"
+                }
             }
             text += "  \(notification.entry.url)\n\n"
         }

@@ -30,7 +30,8 @@ struct PollResultsCommand: ParsableCommand {
     func validate() throws {
         try reading.validate()
         guard PostReference(parsing: postURL) != nil else {
-            throw CLIError.invalidValue(value: postURL, option: "<post-url>", reason: "Give a poll's URL: <feed URL>#<ID>.")
+            throw CLIError.invalidValue(
+                value: postURL, option: "<post-url>", reason: "Give a poll's URL: <feed URL>#<ID>.")
         }
     }
 

@@ -29,7 +29,8 @@ struct ThreadCommand: ParsableCommand {
     func validate() throws {
         try reading.validate()
         guard PostReference(parsing: postURL) != nil else {
-            throw CLIError.invalidValue(value: postURL, option: "<post-url>", reason: "Give a post URL: <feed URL>#<ID>.")
+            throw CLIError.invalidValue(
+                value: postURL, option: "<post-url>", reason: "Give a post URL: <feed URL>#<ID>.")
         }
     }
 
@@ -53,7 +54,9 @@ struct ThreadCommand: ParsableCommand {
                 var parents: [PostJSON]
                 var thread: Node
             }
-            func node(_ tree: LocalIndex.ThreadNode) -> Node { Node(post: PostJSON(tree.entry), replies: tree.replies.map(node)) }
+            func node(_ tree: LocalIndex.ThreadNode) -> Node {
+                Node(post: PostJSON(tree.entry), replies: tree.replies.map(node))
+            }
             context.write(try JSONOutput.text(Output(parents: parents.map(PostJSON.init), thread: node(thread))))
             return
         }

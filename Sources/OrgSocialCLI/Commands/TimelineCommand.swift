@@ -17,7 +17,9 @@ struct TimelineCommand: ParsableCommand {
                 """,
             options: ReadingOptions.definitions + [
                 .value("days", valueName: "n", help: "Only posts from the last <n> days."),
-                .value("lang", valueName: "codes", help: "Only these languages, e.g. en,es (posts without LANG are kept)."),
+                .value(
+                    "lang", valueName: "codes",
+                    help: "Only these languages, e.g. en,es (posts without LANG are kept)."),
                 .value("limit", valueName: "n", help: "Show at most <n> posts.", defaultValue: "50"),
                 .flag("json", help: "Print the posts and feed statuses as JSON."),
             ])
@@ -40,10 +42,12 @@ struct TimelineCommand: ParsableCommand {
     func validate() throws {
         try reading.validate()
         if let days, Int(days).map({ $0 < 1 }) ?? true {
-            throw CLIError.invalidValue(value: days, option: "--days <n>", reason: "Give a whole number of days, at least 1.")
+            throw CLIError.invalidValue(
+                value: days, option: "--days <n>", reason: "Give a whole number of days, at least 1.")
         }
         if Int(limitText).map({ $0 < 1 }) ?? true {
-            throw CLIError.invalidValue(value: limitText, option: "--limit <n>", reason: "Give a number of posts, at least 1.")
+            throw CLIError.invalidValue(
+                value: limitText, option: "--limit <n>", reason: "Give a number of posts, at least 1.")
         }
     }
 
@@ -61,7 +65,9 @@ struct TimelineCommand: ParsableCommand {
                 var posts: [PostJSON]
                 var feeds: [FeedStatusJSON]
             }
-            context.write(try JSONOutput.text(Output(posts: posts.map(PostJSON.init), feeds: timeline.statuses.map(FeedStatusJSON.init))))
+            context.write(
+                try JSONOutput.text(
+                    Output(posts: posts.map(PostJSON.init), feeds: timeline.statuses.map(FeedStatusJSON.init))))
             return
         }
         if posts.isEmpty {

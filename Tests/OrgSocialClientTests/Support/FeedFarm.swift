@@ -79,6 +79,7 @@ actor FeedFarmState {
         if request.headers["If-None-Match"] == etag {
             return HTTPResponse(status: HTTPStatus(code: 304), headers: ["ETag": etag], bytes: [])
         }
-        return HTTPResponse(status: .ok, headers: ["ETag": etag, "Content-Type": "application/octet-stream"], bytes: bytes)
+        return HTTPResponse(
+            status: .ok, headers: ["ETag": etag, "Content-Type": "application/octet-stream"], bytes: bytes)
     }
 }
