@@ -94,13 +94,6 @@ struct ServeCommand: ParsableCommand {
         configuration.maximumUploadBytes = maximumUploadBytes
 
         let errorOutput = SerializedOutput(context.writeStandardError)
-        let (signals, continuation) = AsyncStream.makeStream(of: Int32.self)
-        let sources = Self.forwardTerminationSignals(to: continuation)
-        defer {
-            for source in sources {
-                source.cancel()
-            }
-        }
         var accessLog: (@Sendable (AccessLogEntry) -> Void)?
         if !isQuiet {
             accessLog = { entry in errorOutput.line(entry.line) }
@@ -109,6 +102,17 @@ struct ServeCommand: ParsableCommand {
             configuration: configuration,
             accessLog: accessLog,
             log: { message in errorOutput.line("serve: \(message)") })
+        // Signals are taken over only once the node runs (so that a failed start leaves the process as it
+        // was), and before the start-up line, which tells scripts that SIGTERM now stops it gracefully.
+        let (signals, continuation) = AsyncStream.makeStream(of: Int32.self)
+        let sources = Self.forwardTerminationSignals(to: continuation)
+        defer {
+            for source in sources {
+                source.cancel()
+            }
+            signal(SIGINT, SIG_DFL)
+            signal(SIGTERM, SIG_DFL)
+        }
         for path in node.sweptTemporaryFiles {
             errorOutput.line("serve: removed \(path), left by an interrupted upload")
         }
@@ -130,7 +134,7 @@ struct ServeCommand: ParsableCommand {
         -> [any DispatchSourceSignal]
     {
         [SIGINT, SIGTERM].map { number in
-            // Turn the default action off first, so that a signal arriving during start-up is not fatal.
+            // The default action (ending the process) must be off for the dispatch source to see the signal.
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { continuation.yield(number) }
