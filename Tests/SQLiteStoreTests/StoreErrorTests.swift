@@ -42,4 +42,13 @@ struct StoreErrorTests {
         #expect(error.resultCode == SQLiteResultCode.notADatabase)
         #expect(error.errorDescription?.contains("backup") == true)
     }
+
+    @Test func misuseSaysItIsAProgrammingError() throws {
+        let connection = try Connection(path: ":memory:")
+        let error = try #require(throws: StoreError.self) {
+            try connection.query(sql: "SELECT ?", arguments: ["one", "two"])
+        }
+        #expect(error.errorDescription?.hasPrefix("[SQLiteStore bug]") == true)
+        #expect(error.sql == "SELECT ?")
+    }
 }

@@ -76,4 +76,26 @@ struct TransactionTests {
         }
         #expect(try values(connection).isEmpty)
     }
+
+    @Test func failedCommitRollsBackAndThrowsTheCommitError() throws {
+        let connection = try Connection(path: ":memory:")
+        try connection.execute(
+            sql: """
+                CREATE TABLE feeds (id INTEGER PRIMARY KEY);
+                CREATE TABLE posts (
+                    id INTEGER PRIMARY KEY,
+                    feed INTEGER REFERENCES feeds(id) DEFERRABLE INITIALLY DEFERRED
+                );
+                """)
+        // The deferred foreign key is only checked at COMMIT, after the body returned.
+        let error = try #require(throws: StoreError.self) {
+            try connection.transaction { db in
+                try db.execute(sql: "INSERT INTO posts (feed) VALUES (?)", arguments: [9])
+            }
+        }
+        #expect(error.extendedResultCode == SQLiteResultCode.constraintForeignKey)
+        #expect(error.sql == "COMMIT")
+        #expect(!connection.isInTransaction)
+        #expect(try connection.query(sql: "SELECT * FROM posts").isEmpty)
+    }
 }
