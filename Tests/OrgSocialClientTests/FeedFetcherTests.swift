@@ -65,6 +65,19 @@ struct FeedFetcherTests {
         }
     }
 
+    @Test func stopsReadingAHugeBodyEarly() async throws {
+        try await withFarm { farm in
+            await farm.state.setBytes("/huge.org", Array(repeating: UInt8(ascii: "x"), count: 20 * 1024 * 1024))
+            let url = try #require(URL(string: farm.url("/huge.org")))
+            let clock = ContinuousClock()
+            let start = clock.now
+            await #expect(throws: OrgSocialClientError.feedTooLarge(url: farm.url("/huge.org"), limit: 64 * 1024)) {
+                try await makeFetcher(maximumBodyBytes: 64 * 1024).fetch(url)
+            }
+            #expect(clock.now - start < .seconds(5))
+        }
+    }
+
     @Test func detectsAnHTMLPage() async throws {
         try await withFarm { farm in
             await farm.state.set("/page", "<!DOCTYPE html><html><body>Hi</body></html>")

@@ -157,7 +157,8 @@ public struct FeedFetcher: Sendable {
         var request = HTTPClientRequest(
             url: url,
             headers: ["Accept": "text/plain, text/*;q=0.9, */*;q=0.1", "User-Agent": configuration.userAgent],
-            timeout: configuration.connectTimeout, followsRedirects: false)
+            timeout: configuration.connectTimeout, followsRedirects: false,
+            maximumBodyBytes: configuration.maximumBodyBytes)
         if let cached {
             if let etag = cached.etag { request.headers["If-None-Match"] = etag }
             if let lastModified = cached.lastModified { request.headers["If-Modified-Since"] = lastModified }

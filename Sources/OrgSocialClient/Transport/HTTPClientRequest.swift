@@ -20,6 +20,9 @@ public struct HTTPClientRequest: Sendable, Hashable {
     /// Whether redirects (301, 302, 307, 308) are followed; when `false`, the redirect response itself
     /// is returned.
     public var followsRedirects: Bool
+    /// The largest response body accepted; the transport stops reading and throws
+    /// ``OrgSocialClientError/feedTooLarge(url:limit:)`` beyond it. `nil` (the default) accepts any size.
+    public var maximumBodyBytes: Int?
 
     /// Makes a request.
     /// - Parameters:
@@ -29,9 +32,10 @@ public struct HTTPClientRequest: Sendable, Hashable {
     ///   - body: the body.
     ///   - timeout: the timeout; the transport's default when `nil`.
     ///   - followsRedirects: whether to follow redirects (yes by default).
+    ///   - maximumBodyBytes: the largest body accepted, or `nil` for any size.
     public init(
         method: HTTPClientMethod = .get, url: URL, headers: HTTPClientHeaders = [:], body: [UInt8] = [],
-        timeout: Duration? = nil, followsRedirects: Bool = true
+        timeout: Duration? = nil, followsRedirects: Bool = true, maximumBodyBytes: Int? = nil
     ) {
         self.method = method
         self.url = url
@@ -39,6 +43,7 @@ public struct HTTPClientRequest: Sendable, Hashable {
         self.body = body
         self.timeout = timeout
         self.followsRedirects = followsRedirects
+        self.maximumBodyBytes = maximumBodyBytes
     }
 }
 

@@ -25,6 +25,7 @@ public final class URLSessionTransport: HTTPTransport {
 
     private let session: URLSession
     private let nonRedirectingSession: URLSession
+    private let configuration: URLSessionConfiguration
 
     /// Makes a transport with its own sessions.
     /// - Parameters:
@@ -39,6 +40,7 @@ public final class URLSessionTransport: HTTPTransport {
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.timeoutIntervalForRequest = timeout.timeInterval
+        self.configuration = configuration
         session = URLSession(configuration: configuration)
         nonRedirectingSession = URLSession(
             configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
@@ -72,7 +74,14 @@ public final class URLSessionTransport: HTTPTransport {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await chosen.data(for: urlRequest)
+            if let limit = request.maximumBodyBytes {
+                (data, response) = try await CappedDownload.run(
+                    urlRequest, configuration: configuration, followsRedirects: request.followsRedirects, limit: limit)
+            } else {
+                (data, response) = try await chosen.data(for: urlRequest)
+            }
+        } catch let error as OrgSocialClientError {
+            throw error
         } catch {
             throw OrgSocialClientError.networkError(url: request.url.absoluteString, message: Self.describe(error))
         }
