@@ -1,6 +1,8 @@
 import Foundation
 import HTTPServer
 import OrgSocial
+@testable import OrgSocialCLI
+import OrgSocialClient
 import Testing
 
 /// `orgsocial timeline`, `fetch`, `thread`, `notifications` and `poll-results` against an in-process
@@ -184,6 +186,22 @@ struct TimelineCommandTests {
             #expect(result.output.contains("Tea: 1 (50%)"))
             #expect(result.output.contains("Coffee: 1 (50%)"))
             #expect(result.output.contains("2 votes, closes in 20h"))
+        }
+    }
+
+    @Test func progressGoesToATerminalStandardErrorOnly() async throws {
+        try await withNetwork { _, me, environment in
+            var error: [UInt8] = []
+            var context = CommandContext(
+                environment: environment.merging(["ORGSOCIAL_NOW": "2026-01-02T03:04:05+0000"]) { $1 },
+                writeStandardOutput: { _ in }, writeStandardError: { error += $0 },
+                makeTransport: { URLSessionTransport(timeout: .seconds(10)) })
+            context.isStandardErrorTerminal = true
+            let status = await CLI.run(["timeline", "--feed-url", me], context: context)
+            #expect(status == 0)
+            #expect(String(decoding: error, as: UTF8.self).contains("Reading feeds: 3/3"))
+            let plain = await runCLI(["timeline", "--feed-url", me], environment: environment)
+            #expect(!plain.error.contains("Reading feeds"))
         }
     }
 

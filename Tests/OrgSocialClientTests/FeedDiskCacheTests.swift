@@ -1,0 +1,41 @@
+import Foundation
+import OrgSocialClient
+import Testing
+
+@Suite("FeedDiskCache")
+struct FeedDiskCacheTests {
+    @Test func storesAndReadsBackAnEntry() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let cache = FeedDiskCache(directory: folder.url.appendingPathComponent("feeds"))
+        let entry = FeedDiskCache.Entry(
+            url: "http://a.example/social.org", etag: "\"abc\"", lastModified: "Sun, 06 Nov 1994 08:49:37 GMT",
+            fetchedAt: Date(timeIntervalSince1970: 1_767_323_045), finalURL: "http://a.example/social.org",
+            body: Array("#+TITLE: A\n".utf8))
+        cache.store(entry)
+        #expect(cache.entry(for: entry.url) == entry)
+        #expect(cache.entry(for: "http://b.example/social.org") == nil)
+    }
+
+    @Test func aDamagedEntryIsAMiss() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let cache = FeedDiskCache(directory: folder.url)
+        let url = "http://a.example/social.org"
+        cache.store(
+            FeedDiskCache.Entry(url: url, etag: "\"x\"", lastModified: nil, fetchedAt: Date(), finalURL: url, body: [1]))
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+        for name in names where name.hasSuffix(".json") {
+            try Data("{not json".utf8).write(to: folder.url.appendingPathComponent(name))
+        }
+        #expect(cache.entry(for: url) == nil)
+    }
+
+    @Test func defaultFolderFollowsXDG() {
+        #expect(
+            FeedDiskCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/c", "HOME": "/h"])?.path
+                == "/c/orgsocial/feeds")
+        #expect(FeedDiskCache.defaultDirectory(environment: ["HOME": "/h"])?.path == "/h/.cache/orgsocial/feeds")
+        #expect(FeedDiskCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "relative"]) == nil)
+    }
+}
