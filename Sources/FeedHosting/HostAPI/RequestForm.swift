@@ -53,32 +53,6 @@ struct RequestForm: Sendable {
 
     /// Decodes `application/x-www-form-urlencoded` text: `+` is a space, `%HH` a byte.
     static func formDecoded(_ bytes: ArraySlice<UInt8>) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "+") {
-                output.append(UInt8(ascii: " "))
-            } else if byte == UInt8(ascii: "%"), index + 2 < bytes.endIndex,
-                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
-            {
-                output.append(high << 4 | low)
-                index += 2
-            } else {
-                output.append(byte)
-            }
-            index += 1
-        }
-        return String(decoding: output, as: UTF8.self)
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
+        RequestTarget.percentDecoded(bytes, plusIsSpace: true)
     }
 }

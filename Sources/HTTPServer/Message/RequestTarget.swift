@@ -1,5 +1,5 @@
 /// The path and query of a request target, split and percent-decoded (RFC 9112, section 3.2).
-struct RequestTarget {
+package struct RequestTarget {
     let path: String
     let pathSegments: [String]
     let queryItems: [HTTPQueryItem]
@@ -56,7 +56,7 @@ struct RequestTarget {
 
     /// Decodes `%HH` escapes (and `+` when `plusIsSpace`). A `%` not followed by two hex digits is kept
     /// as is; bytes that are not valid UTF-8 after decoding become U+FFFD.
-    static func percentDecoded(_ bytes: some Collection<UInt8>, plusIsSpace: Bool) -> String {
+    package static func percentDecoded(_ bytes: some Collection<UInt8>, plusIsSpace: Bool) -> String {
         guard bytes.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
             return String(decoding: bytes, as: UTF8.self)
         }
