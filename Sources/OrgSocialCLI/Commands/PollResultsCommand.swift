@@ -17,30 +17,21 @@ struct PollResultsCommand: ParsableCommand {
             options: ReadingOptions.definitions + [.flag("json", help: "Print the results as JSON.")])
     }
 
-    var reading: ReadingOptions
-    var postURL: String
-    var printsJSON: Bool
+    var input: PostURLInput
+    var postURL: String { input.postURL }
+    var printsJSON: Bool { input.printsJSON }
 
     init(parsing arguments: ParsedArguments) throws {
-        reading = ReadingOptions(parsing: arguments)
-        postURL = try arguments.requiredArgument("post-url")
-        printsJSON = arguments.flag("json")
+        input = try PostURLInput(parsing: arguments)
     }
 
     func validate() throws {
-        try reading.validate()
-        guard PostReference(parsing: postURL) != nil else {
-            throw CLIError.invalidValue(
-                value: postURL, option: "<post-url>", reason: "Give a poll's URL: <feed URL>#<ID>.")
-        }
+        try input.validate(naming: "a poll's")
     }
 
     func run(in context: CommandContext) async throws {
         let now = try context.now()
-        let feedURL = PostReference(parsing: postURL)?.feedURL
-        let (timeline, _) = try await reading.fetchTimeline(
-            options: TimelineOptions(useRelay: false, now: now), extraFeeds: feedURL.map { [$0] } ?? [], in: context)
-        guard let results = LocalIndex(feeds: timeline.feeds).pollResults(for: postURL) else {
+        guard let results = try await input.fetchIndex(now: now, in: context).pollResults(for: postURL) else {
             context.report("Error: \(postURL) is not a poll in its feed (or the feed could not be read).")
             throw CLIError.exit(1)
         }

@@ -16,30 +16,21 @@ struct ThreadCommand: ParsableCommand {
             options: ReadingOptions.definitions + [.flag("json", help: "Print the thread as JSON.")])
     }
 
-    var reading: ReadingOptions
-    var postURL: String
-    var printsJSON: Bool
+    var input: PostURLInput
+    var postURL: String { input.postURL }
+    var printsJSON: Bool { input.printsJSON }
 
     init(parsing arguments: ParsedArguments) throws {
-        reading = ReadingOptions(parsing: arguments)
-        postURL = try arguments.requiredArgument("post-url")
-        printsJSON = arguments.flag("json")
+        input = try PostURLInput(parsing: arguments)
     }
 
     func validate() throws {
-        try reading.validate()
-        guard PostReference(parsing: postURL) != nil else {
-            throw CLIError.invalidValue(
-                value: postURL, option: "<post-url>", reason: "Give a post URL: <feed URL>#<ID>.")
-        }
+        try input.validate(naming: "a post's")
     }
 
     func run(in context: CommandContext) async throws {
         let now = try context.now()
-        let feedURL = PostReference(parsing: postURL)?.feedURL
-        let (timeline, _) = try await reading.fetchTimeline(
-            options: TimelineOptions(useRelay: false, now: now), extraFeeds: feedURL.map { [$0] } ?? [], in: context)
-        let index = LocalIndex(feeds: timeline.feeds)
+        let index = try await input.fetchIndex(now: now, in: context)
         guard let thread = index.thread(for: postURL) else {
             context.report("Error: the post \(postURL) was not found in its feed.")
             throw CLIError.exit(1)
