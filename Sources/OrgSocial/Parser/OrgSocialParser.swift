@@ -621,6 +621,19 @@ private struct ParseRun {
         let crs: UInt64 = 0x0D0D_0D0D_0D0D_0D0D
         var sawCR = false
         while i < count {
+            if i + 16 <= count {
+                // Sixteen ASCII bytes at a time while the text is plain ASCII.
+                let a = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                let b = raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)
+                if (a | b) & high == 0 {
+                    if !sawCR {
+                        let x = a ^ crs, y = b ^ crs
+                        if ((x &- ones) & ~x | (y &- ones) & ~y) & high != 0 { sawCR = true }
+                    }
+                    i += 16
+                    continue
+                }
+            }
             if i + 8 <= count {
                 // Eight bytes at a time: ASCII words are skipped whole; otherwise jump straight to the first
                 // byte ≥ 0x80 (a CR is never part of a multi-byte sequence, so the whole word can be tested).
