@@ -20,6 +20,13 @@ extension StringProtocol where UTF8View: BidirectionalCollection {
 }
 
 extension String {
+    /// The text without leading and trailing spaces and TABs; the string itself (no copy) when there are none.
+    func trimmingSpacesAndTabs() -> String {
+        guard let first = utf8.first, let last = utf8.last else { return self }
+        if first != 0x20, first != 0x09, last != 0x20, last != 0x09 { return self }
+        return self[...].trimmingSpacesAndTabs()
+    }
+
     /// Whether the text looks like an absolute `http://` or `https://` URL with a host.
     var isHTTPURL: Bool {
         let lower = lowercased()
