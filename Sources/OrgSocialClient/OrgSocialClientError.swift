@@ -47,6 +47,9 @@ public enum OrgSocialClientError: Error, Sendable, Hashable, LocalizedError {
     case notAFeed(url: String, reason: String)
     /// The server did not finish answering within the total time allowed.
     case timedOut(url: String, after: Duration)
+    /// An Org Social relay refused a request: an error envelope (`type: Error`, relay-api.md §1.2) or
+    /// an HTTP error status, with the relay's messages exactly as it wrote them (may be empty).
+    case relayError(url: String, statusCode: Int, messages: [String])
 
     /// What failed, where, and what to do about it.
     public var errorDescription: String? {
@@ -100,6 +103,10 @@ public enum OrgSocialClientError: Error, Sendable, Hashable, LocalizedError {
         case .timedOut(let url, let after):
             return "\(url) did not answer within \(after.components.seconds) s. The server may be slow or down; "
                 + "try again later."
+        case .relayError(let url, let statusCode, let messages):
+            let detail = messages.isEmpty ? "no details" : messages.joined(separator: "; ")
+            return "The relay answered HTTP \(statusCode) for \(url): \(detail). Check the feed or post URL "
+                + "(the relay matches them exactly), or try another relay."
         }
     }
 
