@@ -13,21 +13,30 @@ public import OrgSocial
 /// for entry in timeline.posts { print(entry.author.displayName, entry.post.body) }
 /// ```
 ///
-/// Sources, in this version: the own feed's `#+FOLLOW:` list plus the own feed. Relay mode
-/// (``TimelineOptions/useRelay``) arrives with `RelayClient`.
+/// Sources: with ``TimelineOptions/useRelay`` on and a ``TimelineOptions/relayURL``, the relay's feed
+/// list (`GET /feeds/`), falling back to the own feed's `#+FOLLOW:` list when the relay is unreachable
+/// or answers an error; otherwise the follows only. The own feed is always read when given, and
+/// ``Timeline/source`` says which list was used.
 public struct TimelineFetcher: Sendable {
     /// The options.
     public var options: TimelineOptions
     /// What reads the feeds.
     public let fetcher: FeedFetcher
+    /// The relay client to list feeds with; when `nil`, one is made from ``TimelineOptions/relayURL``.
+    public let relayClient: RelayClient?
 
     /// Makes a timeline fetcher.
     /// - Parameters:
     ///   - options: the options; their concurrency limits configure the fetcher made when `fetcher` is
     ///     `nil`.
     ///   - fetcher: the feed fetcher to use; by default one over `URLSession` without a cache.
-    public init(options: TimelineOptions = TimelineOptions(), fetcher: FeedFetcher? = nil) {
+    ///   - relayClient: the relay to list feeds from in relay mode; by default one for
+    ///     ``TimelineOptions/relayURL``.
+    public init(
+        options: TimelineOptions = TimelineOptions(), fetcher: FeedFetcher? = nil, relayClient: RelayClient? = nil
+    ) {
         self.options = options
+        self.relayClient = relayClient
         self.fetcher =
             fetcher
             ?? FeedFetcher(
@@ -45,12 +54,13 @@ public struct TimelineFetcher: Sendable {
     ///   - extraFeeds: more feed URLs to read (for example a thread's feed); not shown when blocked.
     ///   - progress: called as feeds finish.
     /// - Returns: the posts, newest first, and one status per feed.
-    /// - Throws: ``OrgSocialClientError/invalidOptions(_:)`` when neither `ownFeedURL` nor `ownFeed` is given.
+    /// - Throws: ``OrgSocialClientError/invalidOptions(_:)`` when neither `ownFeedURL` nor `ownFeed` is given
+    ///   and no relay is configured.
     public func fetchTimeline(
         ownFeedURL: String?, ownFeed: Feed? = nil, extraFeeds: [String] = [],
         progress: (@Sendable (TimelineProgress) -> Void)? = nil
     ) async throws -> Timeline {
-        let (feeds, statuses) = try await fetchFeeds(
+        let (feeds, statuses, source) = try await fetchFeeds(
             ownFeedURL: ownFeedURL, ownFeed: ownFeed, extraFeeds: extraFeeds, progress: progress)
         let filter = TimelineFilter(options: options, userFeedURL: ownFeedURL, now: options.now ?? Date())
         var shown: [TimelinePost] = []
@@ -61,7 +71,7 @@ public struct TimelineFetcher: Sendable {
                 if let entry = TimelinePost(post: post, author: author) { shown.append(entry) }
             }
         }
-        return Timeline(posts: Self.sortedNewestFirst(shown), statuses: statuses, feeds: feeds)
+        return Timeline(posts: Self.sortedNewestFirst(shown), statuses: statuses, feeds: feeds, source: source)
     }
 
     /// Sorts entries newest first; entries at the same instant keep their order.
@@ -78,10 +88,11 @@ public struct TimelineFetcher: Sendable {
     private func fetchFeeds(
         ownFeedURL: String?, ownFeed: Feed?, extraFeeds: [String],
         progress: (@Sendable (TimelineProgress) -> Void)?
-    ) async throws -> ([FetchedFeed], [FeedStatus]) {
-        guard ownFeedURL != nil || ownFeed != nil else {
+    ) async throws -> ([FetchedFeed], [FeedStatus], TimelineSource) {
+        let relayURL = options.useRelay ? options.relayURL ?? relayClient?.baseURL.absoluteString : nil
+        guard ownFeedURL != nil || ownFeed != nil || relayURL != nil else {
             throw OrgSocialClientError.invalidOptions(
-                "a timeline needs your own feed (its URL or its content) to know whom you follow.")
+                "a timeline needs your own feed (its URL or its content) to know whom you follow, or a relay.")
         }
         var feeds: [FetchedFeed] = []
         var statuses: [FeedStatus] = []
@@ -94,8 +105,21 @@ public struct TimelineFetcher: Sendable {
             own = fetched?.feed
         }
         if let own, let ownFeedURL { feeds.append(FetchedFeed(url: ownFeedURL, feed: own)) }
+        let follows = own?.profile.follows.map(\.url) ?? []
+        var candidates = follows
+        var source = TimelineSource.follows
+        if let relayURL {
+            do {
+                let client = try relayClient ?? RelayClient(
+                    baseURL: relayURL, transport: URLSessionTransport(timeout: .seconds(10)))
+                candidates = try await client.feeds()
+                source = .relay(url: relayURL)
+            } catch {
+                source = .followsAfterRelayFailure(relayURL: relayURL, reason: error.localizedDescription)
+            }
+        }
         var sources: [String] = []
-        for url in (own?.profile.follows.map(\.url) ?? []) + extraFeeds
+        for url in candidates + extraFeeds
         where url != ownFeedURL && !sources.contains(url) && !options.blockedFeeds.contains(url) {
             sources.append(url)
         }
@@ -118,7 +142,7 @@ public struct TimelineFetcher: Sendable {
             statuses.append(status)
             if let fetched { feeds.append(fetched) }
         }
-        return (feeds, statuses)
+        return (feeds, statuses, source)
     }
 
     /// Reads one feed; never throws.

@@ -10,13 +10,12 @@ public import Foundation
 /// let timeline = try await TimelineFetcher(options: options).fetchTimeline(ownFeedURL: myFeedURL)
 /// ```
 ///
-/// Relay mode arrives with `RelayClient`: until then ``relayURL`` and ``useRelay`` are kept for
-/// compatibility but ignored, and the sources are always the own feed's `#+FOLLOW:` list (plus the own
-/// feed).
+/// With ``useRelay`` on (the default) and a ``relayURL``, the feeds come from the relay's list, with the
+/// own feed's `#+FOLLOW:` list as the fallback when the relay fails; otherwise from the follows.
 public struct TimelineOptions: Sendable, Hashable {
-    /// The relay to list feeds from (not used yet; see the type's documentation).
+    /// The relay to list feeds from (`GET /feeds/`); `nil` reads the follows only.
     public var relayURL: String?
-    /// Whether to use the relay (not used yet; see the type's documentation).
+    /// Whether to use the relay when one is set; yes by default.
     public var useRelay: Bool
     /// The most downloads at once; 16 by default.
     public var maxConcurrentDownloads: Int
@@ -36,8 +35,8 @@ public struct TimelineOptions: Sendable, Hashable {
 
     /// Makes options; every field has a default.
     /// - Parameters:
-    ///   - relayURL: the relay (not used yet).
-    ///   - useRelay: whether to use it (not used yet).
+    ///   - relayURL: the relay, or `nil`.
+    ///   - useRelay: whether to use it.
     ///   - maxConcurrentDownloads: the global download limit.
     ///   - maxConcurrentDownloadsPerHost: the per-host download limit.
     ///   - maxPostAgeDays: the age limit in days, or `nil`.

@@ -141,18 +141,40 @@ public struct Timeline: Sendable {
     public let statuses: [FeedStatus]
     /// Every feed that could be read (for ``LocalIndex``).
     public let feeds: [FetchedFeed]
+    /// Where the list of feeds came from: the relay, or the own feed's follows.
+    public let source: TimelineSource
 
     /// Makes a timeline.
     /// - Parameters:
     ///   - posts: the posts.
     ///   - statuses: the statuses.
     ///   - feeds: the feeds read.
-    public init(posts: [TimelinePost], statuses: [FeedStatus], feeds: [FetchedFeed]) {
+    ///   - source: where the feed list came from.
+    public init(
+        posts: [TimelinePost], statuses: [FeedStatus], feeds: [FetchedFeed], source: TimelineSource = .follows
+    ) {
         self.posts = posts
         self.statuses = statuses
         self.feeds = feeds
+        self.source = source
     }
 
     /// The feeds that could not be read.
     public var failures: [FeedStatus] { statuses.filter(\.isFailure) }
+}
+
+/// Where a timeline's list of feeds came from.
+public enum TimelineSource: Sendable, Hashable, Codable {
+    /// The relay's feed list (`GET /feeds/`).
+    case relay(url: String)
+    /// The own feed's `#+FOLLOW:` list (relay mode off or no relay configured).
+    case follows
+    /// The own feed's `#+FOLLOW:` list, because the relay could not be used.
+    case followsAfterRelayFailure(relayURL: String, reason: String)
+
+    /// Whether the relay's list was used.
+    public var usedRelay: Bool {
+        if case .relay = self { return true }
+        return false
+    }
 }
