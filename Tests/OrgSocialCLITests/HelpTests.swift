@@ -37,6 +37,9 @@ struct HelpTests {
           thread                  Show a post, the posts it answers, and its replies.
           notifications           Show mentions, replies, reactions, boosts and votes.
           poll-results            Count the votes on a poll.
+          search                  Search a relay's posts by text or tag.
+          profile                 Show who follows a feed, as a relay knows it.
+          relay                   Register a feed with an Org Social relay.
 
           See 'orgsocial help <subcommand>' for detailed help.
 

@@ -114,10 +114,84 @@ struct TimelineCommandTests {
         #expect(result.error.contains("--feed-url"))
     }
 
-    @Test func timelineRejectsARelayForNow() async {
-        let result = await runCLI(["timeline", "--relay", "https://relay.example"])
+    @Test func timelineRefusesBothRelayAndNoRelay() async {
+        let result = await runCLI(["timeline", "--relay", "http://127.0.0.1:1", "--no-relay"])
         #expect(result.status == 2)
-        #expect(result.error.contains("Relays are not supported yet"))
+        #expect(result.error.contains("either --relay or --no-relay"))
+        let thread = await runCLI(["thread", "--relay", "http://127.0.0.1:1", "http://a.example/s.org#1"])
+        #expect(thread.status == 2)
+    }
+
+    @Test func timelineWithARelayAndNoFeedShowsTheRelaysFeeds() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try await withFarm { farm in
+            await farm.state.set(
+                "/ana.org", feedText(nick: "ana", posts: [("2026-01-01T10:00:00+0000", [:], "Hello from ana.")]))
+            try await FakeRelay.with { (relay: FakeRelay) async throws in
+                await relay.state.success("/feeds/", data: "[\"\(farm.url("/ana.org"))\"]")
+                let result = await runCLI(
+                    ["timeline", "--json"], environment: folder.homeEnvironment.merging(["ORGSOCIAL_RELAY": relay.baseURL]) { $1 })
+                #expect(result.status == 0)
+                let object = try #require(
+                    try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+                #expect(object["source"] as? String == "relay")
+                #expect(result.output.contains("Hello from ana."))
+            }
+        }
+    }
+
+    @Test func timelineFallsBackToFollowsAndSaysSo() async throws {
+        try await withNetwork { _, me, environment in
+            let result = await runCLI(
+                ["timeline", "--feed-url", me, "--relay", "http://127.0.0.1:1"], environment: environment)
+            #expect(result.status == 0)
+            #expect(result.output.contains("A reply from ana."))
+            #expect(result.error.contains("the relay http://127.0.0.1:1 could not be used"))
+        }
+    }
+
+    @Test func relaySearchProfileAndRegisterCommands() async throws {
+        try await FakeRelay.with { (relay: FakeRelay) async throws in
+            let post = "https://a.example/social.org#2026-01-01T10:00:00+0100"
+            await relay.state.success(
+                "/search/", data: "[\"\(post)\"]",
+                meta: "{\"tag\":\"emacs\",\"total\":1,\"page\":1,\"perPage\":10,\"hasNext\":false,\"hasPrevious\":false}")
+            await relay.state.success(
+                "/profile/", data: "{\"feed\":\"https://a.example/social.org\",\"followers\":[\"https://b.example/social.org\"]}")
+            await relay.state.answer(
+                "/feeds/", method: "POST", status: 201,
+                "{\"type\":\"Success\",\"errors\":[],\"data\":{\"feed\":\"https://a.example/social.org\"}}")
+            let search = await runCLI(["search", "--tag", "emacs", "--relay", relay.baseURL])
+            #expect(search.status == 0)
+            #expect(search.output == post + "\n")
+            let profile = await runCLI(["profile", "https://a.example/social.org", "--relay", relay.baseURL])
+            #expect(profile.status == 0)
+            #expect(profile.output.contains("followers: 1"))
+            let register = await runCLI(["relay", "register", "https://a.example/social.org", "--relay", relay.baseURL])
+            #expect(register.status == 0)
+            #expect(register.output.contains("registered"))
+            let targets = await relay.state.targets
+            #expect(targets.contains("/search/?tag=emacs&page=1&perPage=10"))
+            #expect(targets.contains("/profile/?feed=https%3A%2F%2Fa.example%2Fsocial.org"))
+            #expect(targets.contains("/feeds/"))
+        }
+    }
+
+    @Test func relayCommandsNeedARelayAndReportItsErrors() async throws {
+        let missing = await runCLI(["search", "emacs"])
+        #expect(missing.status == 2)
+        #expect(missing.error.contains("No relay is configured"))
+        let both = await runCLI(["search", "emacs", "--tag", "x", "--relay", "http://127.0.0.1:1"])
+        #expect(both.status == 2)
+        try await FakeRelay.with { (relay: FakeRelay) async throws in
+            await relay.state.answer(
+                "/profile/", status: 404,
+                "{\"type\":\"Error\",\"errors\":[\"Profile not found for the given feed URL\"],\"data\":null}")
+            let result = await runCLI(["profile", "https://a.example/social.org", "--relay", relay.baseURL])
+            #expect(result.status == 1)
+            #expect(result.error.contains("Profile not found for the given feed URL"))
+        }
     }
 
     @Test func timelineReadsTheOwnFeedFromAFile() async throws {

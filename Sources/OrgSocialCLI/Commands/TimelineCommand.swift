@@ -9,7 +9,8 @@ struct TimelineCommand: ParsableCommand {
             name: "timeline",
             abstract: "Show the posts of the feeds you follow, newest first.",
             discussion: """
-                Reads your feed (--feed-url, or --file) and every feed in its #+FOLLOW: list, at most 16 at \
+                Reads your feed (--feed-url, or --file) and every feed in its #+FOLLOW: list (with a relay, \
+                every feed the relay lists instead, falling back to your follows if it fails), at most 16 at \
                 once and 4 per server, with conditional requests: unchanged feeds come from the cache in \
                 $XDG_CACHE_HOME/orgsocial/feeds. Reactions, empty votes, group posts, bot posts, scheduled \
                 posts and mention-only posts not meant for you are left out. A feed that cannot be read is \
@@ -40,7 +41,7 @@ struct TimelineCommand: ParsableCommand {
     }
 
     func validate() throws {
-        try reading.validate()
+        try reading.validate(allowsRelay: true)
         if let days, Int(days).map({ $0 < 1 }) ?? true {
             throw CLIError.invalidValue(
                 value: days, option: "--days <n>", reason: "Give a whole number of days, at least 1.")
@@ -53,7 +54,8 @@ struct TimelineCommand: ParsableCommand {
 
     func run(in context: CommandContext) async throws {
         let now = try context.now()
-        var options = TimelineOptions(useRelay: false, now: now)
+        let relayURL = try reading.relayURL(in: context)
+        var options = TimelineOptions(relayURL: relayURL, useRelay: relayURL != nil, now: now)
         options.maxPostAgeDays = days.flatMap { Int($0) }
         options.languageFilter = (languages ?? "").split(separator: ",").map {
             $0.trimmingCharacters(in: .whitespaces)
@@ -64,10 +66,13 @@ struct TimelineCommand: ParsableCommand {
             struct Output: Encodable {
                 var posts: [PostJSON]
                 var feeds: [FeedStatusJSON]
+                var source: String
             }
             context.write(
                 try JSONOutput.text(
-                    Output(posts: posts.map(PostJSON.init), feeds: timeline.statuses.map(FeedStatusJSON.init))))
+                    Output(
+                        posts: posts.map(PostJSON.init), feeds: timeline.statuses.map(FeedStatusJSON.init),
+                        source: Self.sourceName(timeline.source))))
             return
         }
         if posts.isEmpty {
@@ -76,5 +81,14 @@ struct TimelineCommand: ParsableCommand {
         }
         let renderer = TimelineRenderer(usesColor: TimelineRenderer.usesColor(in: context), now: now)
         context.write(posts.map { renderer.render($0) }.joined())
+    }
+
+    /// The `source` of the JSON output: `relay`, `follows` or `follows-after-relay-failure`.
+    static func sourceName(_ source: TimelineSource) -> String {
+        switch source {
+        case .relay: "relay"
+        case .follows: "follows"
+        case .followsAfterRelayFailure: "follows-after-relay-failure"
+        }
     }
 }

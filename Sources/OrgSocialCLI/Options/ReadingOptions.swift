@@ -16,10 +16,12 @@ struct ReadingOptions {
         "file", short: "f", help: "Read your own feed from this local file instead of its URL.")
     /// `--no-relay`.
     static let noRelayOption = OptionDefinition.flag(
-        "no-relay", help: "Read the feeds directly, without a relay (the only mode in this version).")
+        "no-relay", help: "Read the feeds you follow directly, even when a relay is configured.")
     /// `--relay <url>`.
     static let relayOption = OptionDefinition.value(
-        "relay", valueName: "url", help: "Use this relay (not supported yet; the feeds are read directly).")
+        "relay", valueName: "url",
+        help: "timeline: read the relay's feeds, falling back to the ones you follow (default: "
+            + "$ORGSOCIAL_RELAY, else \"relayURL\" in the configuration).")
     /// `--verbose`.
     static let verboseOption = OptionDefinition.flag("verbose", help: "List every feed that could not be read.")
 
@@ -34,6 +36,8 @@ struct ReadingOptions {
     var relayURL: String?
     /// `--verbose`.
     var isVerbose: Bool
+    /// `--no-relay`.
+    var usesNoRelay: Bool
 
     /// Reads the shared options.
     init(parsing arguments: ParsedArguments) {
@@ -41,17 +45,30 @@ struct ReadingOptions {
         path = arguments.value("file")
         relayURL = arguments.value("relay")
         isVerbose = arguments.flag("verbose")
+        usesNoRelay = arguments.flag("no-relay")
     }
 
-    /// Checks the URL and refuses `--relay` for now.
+    /// Checks the URL, and refuses `--relay` for the commands that do not use a relay yet.
+    /// - Parameter allowsRelay: whether the command reads through a relay.
     /// - Throws: ``CLIError`` usage errors.
-    func validate() throws {
+    func validate(allowsRelay: Bool = false) throws {
         if let url = feedURLOption, !FeedFileOptions.isHTTPURL(url) {
             throw CLIError.invalidValue(
                 value: url, option: Self.feedURLOption.synopsis,
                 reason: "Give the http:// or https:// URL your social.org file is published at.")
         }
-        if let relayURL {
+        if let relayURL, allowsRelay {
+            if usesNoRelay {
+                throw CLIError.invalidValue(
+                    value: relayURL, option: Self.relayOption.synopsis,
+                    reason: "Give either --relay or --no-relay, not both.")
+            }
+            if !FeedFileOptions.isHTTPURL(relayURL) {
+                throw CLIError.invalidValue(
+                    value: relayURL, option: Self.relayOption.synopsis,
+                    reason: "Give the relay's http:// or https:// URL.")
+            }
+        } else if let relayURL {
             throw CLIError.invalidValue(
                 value: relayURL, option: Self.relayOption.synopsis,
                 reason: "Relays are not supported yet; leave out --relay (feeds are read directly).")
@@ -66,6 +83,13 @@ struct ReadingOptions {
         return try options.feedURL(in: context)
     }
 
+    /// The relay to list feeds from: `nil` with `--no-relay`, else `--relay`, `ORGSOCIAL_RELAY` or the
+    /// configuration's `relayURL`.
+    /// - Throws: ``CLIError`` for a malformed environment or configuration.
+    func relayURL(in context: CommandContext) throws -> String? {
+        usesNoRelay ? nil : try RelayOptions.relayURL(option: relayURL, in: context)
+    }
+
     /// The reader's feed from `--file`, if given.
     /// - Throws: ``CLIError/cannotRead(path:reason:)``.
     func ownFeed(in context: CommandContext) throws -> Feed? {
@@ -76,7 +100,7 @@ struct ReadingOptions {
     static let notConfiguredMessage = """
         No feed is configured, so there is nobody to follow yet. Give your feed with --feed-url URL, \
         set ORGSOCIAL_FEED_URL, or save "feedURL" in the configuration ('orgsocial signup' does it); or \
-        read a local file with --file social.org. (A public timeline from a relay arrives in a later version.)
+        read a local file with --file social.org; or read a relay's public timeline with --relay URL.
         """
 
     /// A feed fetcher over the context's transport with the cache in `$XDG_CACHE_HOME/orgsocial/feeds`.
@@ -97,7 +121,7 @@ struct ReadingOptions {
     ) async throws -> (timeline: Timeline, ownFeedURL: String?) {
         let ownFeedURL = try self.ownFeedURL(in: context)
         let ownFeed = try self.ownFeed(in: context)
-        guard ownFeedURL != nil || ownFeed != nil else {
+        guard ownFeedURL != nil || ownFeed != nil || (options.useRelay && options.relayURL != nil) else {
             context.report(Self.notConfiguredMessage)
             throw CLIError.exit(1)
         }
@@ -116,6 +140,9 @@ struct ReadingOptions {
         {
             context.report("Error: cannot read your own feed: \(reason)")
             throw CLIError.exit(1)
+        }
+        if case .followsAfterRelayFailure(let relayURL, let reason) = timeline.source {
+            context.report("note: the relay \(relayURL) could not be used (\(reason)); read the feeds you follow instead.")
         }
         reportFailures(timeline.statuses, in: context)
         return (timeline, ownFeedURL)

@@ -39,6 +39,8 @@ struct Configuration: Codable, Equatable {
     var file: String?
     /// How to publish, if set up.
     var publish: Publishing?
+    /// The relay the reading commands ask (`ORGSOCIAL_RELAY` overrides it).
+    var relayURL: String?
 }
 
 /// The configuration file: `$ORGSOCIAL_CONFIG`, else `$XDG_CONFIG_HOME/orgsocial/config.json`, else
