@@ -68,7 +68,8 @@ struct RelayClientTests {
     @Test func registersAFeedWithAJSONBodyAndTellsNewFromKnown() async throws {
         try await FakeRelay.with { (relay: FakeRelay) async throws in
             await relay.state.answer(
-                "/feeds/", method: "POST", status: 201, "{\"type\":\"Success\",\"errors\":[],\"data\":{\"feed\":\"\(alice)\"}}")
+                "/feeds/", method: "POST", status: 201,
+                "{\"type\":\"Success\",\"errors\":[],\"data\":{\"feed\":\"\(alice)\"}}")
             let registration = try await client(relay, discovers: false).register(feedURL: alice)
             #expect(registration == RelayFeedRegistration(feed: alice, isNew: true))
             let post = try #require(await relay.state.requests.first)
@@ -79,7 +80,8 @@ struct RelayClientTests {
             #expect(body == ["feed": alice])
 
             await relay.state.answer(
-                "/feeds/", method: "POST", status: 200, "{\"type\":\"Success\",\"errors\":[],\"data\":{\"feed\":\"\(alice)\"}}")
+                "/feeds/", method: "POST", status: 200,
+                "{\"type\":\"Success\",\"errors\":[],\"data\":{\"feed\":\"\(alice)\"}}")
             #expect(try await client(relay, discovers: false).register(feedURL: alice).isNew == false)
         }
     }
@@ -88,10 +90,12 @@ struct RelayClientTests {
         try await FakeRelay.with { (relay: FakeRelay) async throws in
             let message = "Invalid Org Social feed: URL returned status code 404"
             await relay.state.answer(
-                "/feeds/", method: "POST", status: 400, "{\"type\":\"Error\",\"errors\":[\"\(message)\"],\"data\":null}")
+                "/feeds/", method: "POST", status: 400, "{\"type\":\"Error\",\"errors\":[\"\(message)\"],\"data\":null}"
+            )
             let relayClient = client(relay, discovers: false)
-            await #expect(throws: OrgSocialClientError.relayError(
-                url: "\(relay.baseURL)/feeds/", statusCode: 400, messages: [message])
+            await #expect(
+                throws: OrgSocialClientError.relayError(
+                    url: "\(relay.baseURL)/feeds/", statusCode: 400, messages: [message])
             ) { try await relayClient.register(feedURL: alice) }
         }
     }
@@ -107,7 +111,9 @@ struct RelayClientTests {
                      {"type":"reaction","post":"https://b.example/social.org#1","emoji":"❤","parent":"\(alicePost)"},
                      {"type":"follow","post":"https://c.example/social.org#3","extra":1}]
                     """,
-                meta: "{\"feed\":\"\(alice)\",\"total\":3,\"by_type\":{\"mentions\":0,\"reactions\":1,\"replies\":0,\"boosts\":1}}")
+                meta:
+                    "{\"feed\":\"\(alice)\",\"total\":3,\"by_type\":{\"mentions\":0,\"reactions\":1,\"replies\":0,\"boosts\":1}}"
+            )
             let relayClient = client(relay, discovers: false)
             let all = try await relayClient.notifications(for: alice)
             #expect(all.items.map(\.type) == [.boost, .reaction, .unknown("follow")])
@@ -127,7 +133,8 @@ struct RelayClientTests {
     @Test func decodesReactionsRepliesProfileAndFeedContent() async throws {
         try await FakeRelay.with { (relay: FakeRelay) async throws in
             await relay.state.success(
-                "/reactions/", data: "[{\"post\":\"https://b.example/social.org#1\",\"emoji\":\"🚀\",\"parent\":\"\(alicePost)\"}]")
+                "/reactions/",
+                data: "[{\"post\":\"https://b.example/social.org#1\",\"emoji\":\"🚀\",\"parent\":\"\(alicePost)\"}]")
             await relay.state.success(
                 "/replies-to/", data: "[{\"post\":\"https://b.example/social.org#2\",\"parent\":\"\(alicePost)\"}]")
             await relay.state.success(
@@ -159,7 +166,9 @@ struct RelayClientTests {
                     {"reactions":[{"post":"https://b.example/social.org#1","emoji":"👍"}],
                      "replies":["https://b.example/social.org#2"],"boosts":["https://b.example/social.org#3"]}
                     """,
-                meta: "{\"post\":\"\(alicePost)\",\"total_reactions\":1,\"parentChain\":[\"https://root.example/social.org#0\"]}")
+                meta:
+                    "{\"post\":\"\(alicePost)\",\"total_reactions\":1,\"parentChain\":[\"https://root.example/social.org#0\"]}"
+            )
             await relay.state.success(
                 "/replies/",
                 data: """
@@ -199,8 +208,11 @@ struct RelayClientTests {
         try await FakeRelay.with { (relay: FakeRelay) async throws in
             await relay.state.success(
                 "/search/", data: "[\"https://b.example/social.org#1\"]",
-                meta: "{\"query\":\"org mode\",\"total\":3,\"page\":2,\"perPage\":1,\"hasNext\":true,\"hasPrevious\":true}",
-                links: "{\"self\":{\"href\":\"/search?q=org mode&perPage=1&page=2\",\"method\":\"GET\"},\"previous\":null}")
+                meta:
+                    "{\"query\":\"org mode\",\"total\":3,\"page\":2,\"perPage\":1,\"hasNext\":true,\"hasPrevious\":true}",
+                links:
+                    "{\"self\":{\"href\":\"/search?q=org mode&perPage=1&page=2\",\"method\":\"GET\"},\"previous\":null}"
+            )
             let relayClient = client(relay, discovers: false)
             let page = try await relayClient.search(.text("org mode+#"), page: 2, perPage: 1)
             #expect(page.posts == ["https://b.example/social.org#1"])
@@ -255,10 +267,13 @@ struct RelayClientTests {
     @Test func anUnknownGroupIsARelayErrorWithItsMessage() async throws {
         try await FakeRelay.with { (relay: FakeRelay) async throws in
             await relay.state.answer(
-                "/groups/python/", status: 404, "{\"type\":\"Error\",\"errors\":[\"Group 'python' does not exist\"],\"data\":[],\"meta\":{}}")
+                "/groups/python/", status: 404,
+                "{\"type\":\"Error\",\"errors\":[\"Group 'python' does not exist\"],\"data\":[],\"meta\":{}}")
             let relayClient = client(relay, discovers: false)
-            await #expect(throws: OrgSocialClientError.relayError(
-                url: "\(relay.baseURL)/groups/python/", statusCode: 404, messages: ["Group 'python' does not exist"])
+            await #expect(
+                throws: OrgSocialClientError.relayError(
+                    url: "\(relay.baseURL)/groups/python/", statusCode: 404, messages: ["Group 'python' does not exist"]
+                )
             ) { try await relayClient.messages(in: RelayGroup(name: "Python")) }
         }
     }
@@ -269,7 +284,8 @@ struct RelayClientTests {
             await relay.state.answer("/polls/", "{\"type\":\"Success\",\"errors\":[],\"data\":[\"\(alicePost)\"]}")
             await relay.state.success(
                 "/polls/votes/",
-                data: "[{\"option\":\"Emacs\",\"votes\":[\"https://b.example/social.org#2\"]},{\"option\":\"Vim\",\"votes\":[]}]",
+                data:
+                    "[{\"option\":\"Emacs\",\"votes\":[\"https://b.example/social.org#2\"]},{\"option\":\"Vim\",\"votes\":[]}]",
                 meta: "{\"poll\":\"\(alicePost)\",\"total_votes\":1}")
             let relayClient = client(relay, discovers: false)
             #expect(try await relayClient.polls() == [alicePost])
@@ -324,12 +340,14 @@ struct RelayClientTests {
                 "{\"type\":\"Error\",\"errors\":[\"Profile not found for the given feed URL\"],\"data\":null}")
             await relay.state.answer("/stats/", status: 500, "<h1>Server Error (500)</h1>")
             let relayClient = client(relay, discovers: false)
-            await #expect(throws: OrgSocialClientError.relayError(
-                url: "\(relay.baseURL)/mentions/?feed=\(encodedAlice)", statusCode: 404,
-                messages: ["Profile not found for the given feed URL"])
+            await #expect(
+                throws: OrgSocialClientError.relayError(
+                    url: "\(relay.baseURL)/mentions/?feed=\(encodedAlice)", statusCode: 404,
+                    messages: ["Profile not found for the given feed URL"])
             ) { try await relayClient.mentions(of: alice) }
-            await #expect(throws: OrgSocialClientError.relayError(
-                url: "\(relay.baseURL)/stats/", statusCode: 500, messages: [])
+            await #expect(
+                throws: OrgSocialClientError.relayError(
+                    url: "\(relay.baseURL)/stats/", statusCode: 500, messages: [])
             ) { try await relayClient.stats() }
         }
         let down = RelayClient(

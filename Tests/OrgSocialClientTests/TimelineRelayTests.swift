@@ -8,7 +8,8 @@ private func withFeeds(_ body: (FeedFarm) async throws -> Void) async throws {
     try await withFarm { farm in
         await farm.state.set(
             "/me.org",
-            feedText(nick: "me", follows: [farm.url("/carol.org")], posts: [("2026-01-01T09:00:00+0000", [:], "Mine.")]))
+            feedText(nick: "me", follows: [farm.url("/carol.org")], posts: [("2026-01-01T09:00:00+0000", [:], "Mine.")])
+        )
         await farm.state.set("/ana.org", feedText(nick: "ana", posts: [("2026-01-01T10:00:00+0000", [:], "Ana.")]))
         await farm.state.set("/bob.org", feedText(nick: "bob", posts: [("2026-01-01T11:00:00+0000", [:], "Bob.")]))
         await farm.state.set(
@@ -29,13 +30,15 @@ struct TimelineRelayTests {
         try await withFeeds { farm in
             try await FakeRelay.with { (relay: FakeRelay) async throws in
                 await relay.state.success(
-                    "/feeds/", data: "[\"\(farm.url("/ana.org"))\",\"\(farm.url("/bob.org"))\",\"\(farm.url("/me.org"))\"]")
+                    "/feeds/",
+                    data: "[\"\(farm.url("/ana.org"))\",\"\(farm.url("/bob.org"))\",\"\(farm.url("/me.org"))\"]")
                 let timeline = try await TimelineFetcher(
                     options: options(relay: relay.baseURL), fetcher: makeFetcher()
                 ).fetchTimeline(ownFeedURL: farm.url("/me.org"))
                 #expect(timeline.posts.map(\.post.body) == ["Bob.", "Ana.", "Mine."])
                 #expect(timeline.source == .relay(url: relay.baseURL))
-                #expect(timeline.statuses.map(\.url) == [farm.url("/me.org"), farm.url("/ana.org"), farm.url("/bob.org")])
+                #expect(
+                    timeline.statuses.map(\.url) == [farm.url("/me.org"), farm.url("/ana.org"), farm.url("/bob.org")])
                 #expect(await farm.state.requests(for: "/carol.org").isEmpty)
             }
         }

@@ -15,7 +15,9 @@ struct SearchCommand: ParsableCommand {
             options: [
                 .value("tag", valueName: "tag", help: "Search for this tag instead of text."),
                 .value("page", valueName: "n", help: "The page to show.", defaultValue: "1"),
-                .value("per-page", valueName: "n", help: "Posts per page (the relay allows up to 50).", defaultValue: "10"),
+                .value(
+                    "per-page", valueName: "n", help: "Posts per page (the relay allows up to 50).",
+                    defaultValue: "10"),
                 RelayOptions.relayOption,
                 .flag("json", help: "Print the page as JSON."),
             ])
@@ -42,7 +44,8 @@ struct SearchCommand: ParsableCommand {
             throw CLIError.validation("Give either some text to search for or --tag <tag>, but not both.")
         }
         if Int(pageText).map({ $0 < 1 }) ?? true {
-            throw CLIError.invalidValue(value: pageText, option: "--page <n>", reason: "Give a page number, at least 1.")
+            throw CLIError.invalidValue(
+                value: pageText, option: "--page <n>", reason: "Give a page number, at least 1.")
         }
         if Int(perPageText).map({ !(1...50).contains($0) }) ?? true {
             throw CLIError.invalidValue(
