@@ -178,6 +178,30 @@ struct TimelineCommandTests {
         }
     }
 
+    @Test func notificationsComeFromTheRelayWhenOneIsGiven() async throws {
+        try await withNetwork { _, me, environment in
+            try await FakeRelay.with { (relay: FakeRelay) async throws in
+                await relay.state.success(
+                    "/notifications/",
+                    data: "[{\"type\":\"reaction\",\"post\":\"https://b.example/s.org#1\",\"emoji\":\"❤\","
+                        + "\"parent\":\"\(me)#2026-01-01T00:00:00+0000\"}]",
+                    meta: "{\"total\":1,\"by_type\":{\"reactions\":1}}")
+                let result = await runCLI(
+                    ["notifications", "--feed-url", me, "--relay", relay.baseURL, "--type", "reaction"],
+                    environment: environment)
+                #expect(result.status == 0)
+                #expect(result.output == "[reaction] ❤ https://b.example/s.org#1 → \(me)#2026-01-01T00:00:00+0000\n")
+                let encoded = RelayClient.percentEncoded(me)
+                #expect(await relay.state.targets.last == "/notifications/?feed=\(encoded)&type=reaction")
+            }
+            let fallback = await runCLI(
+                ["notifications", "--feed-url", me, "--relay", "http://127.0.0.1:1"], environment: environment)
+            #expect(fallback.status == 0)
+            #expect(fallback.error.contains("could not be used"))
+            #expect(fallback.output.contains("[reply]"))
+        }
+    }
+
     @Test func relayCommandsNeedARelayAndReportItsErrors() async throws {
         let missing = await runCLI(["search", "emacs"])
         #expect(missing.status == 2)

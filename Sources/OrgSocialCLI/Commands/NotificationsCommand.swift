@@ -10,7 +10,10 @@ struct NotificationsCommand: ParsableCommand {
             abstract: "Show mentions, replies, reactions, boosts and votes.",
             discussion: """
                 Computed from the feeds you follow (and yours), newest first; activity from feeds you don't \
-                follow is not seen. Needs your feed's URL (--feed-url or the configuration).
+                follow is not seen. Needs your feed's URL (--feed-url or the configuration). With a relay \
+                (--relay, $ORGSOCIAL_RELAY or "relayURL" in the configuration) the relay's notifications are \
+                listed instead (post URLs, in the relay's order; votes are always computed locally), falling \
+                back to the local computation if the relay fails.
                 """,
             options: ReadingOptions.definitions + [
                 .value(
@@ -30,10 +33,25 @@ struct NotificationsCommand: ParsableCommand {
         printsJSON = arguments.flag("json")
     }
 
-    func validate() throws { try reading.validate() }
+    func validate() throws { try reading.validate(allowsRelay: true) }
 
     func run(in context: CommandContext) async throws {
         let now = try context.now()
+        if type != "vote", let relayURL = try reading.relayURL(in: context), let base = URL(string: relayURL),
+            let ownFeedURL = try reading.ownFeedURL(in: context)
+        {
+            do {
+                let relay = RelayClient(baseURL: base, transport: context.makeTransport())
+                let result = try await relay.notifications(
+                    for: ownFeedURL, type: type.map(RelayNotificationType.init(rawValue:)))
+                try Self.write(result, in: context, asJSON: printsJSON)
+                return
+            } catch let error as OrgSocialClientError {
+                context.report(
+                    "note: the relay \(relayURL) could not be used (\(error.localizedDescription)); computing "
+                        + "notifications from the feeds you follow instead.")
+            }
+        }
         let (timeline, ownFeedURL) = try await reading.fetchTimeline(
             options: TimelineOptions(useRelay: false, now: now), in: context)
         guard let ownFeedURL else {
@@ -86,5 +104,33 @@ struct NotificationsCommand: ParsableCommand {
             text += "  \(notification.entry.url)\n\n"
         }
         context.write(text)
+    }
+
+    /// Prints the relay's notifications: one line each (`[type] post → target`), or JSON
+    /// `[{type, post, target?, emoji?}]`.
+    static func write(_ result: RelayNotifications, in context: CommandContext, asJSON: Bool) throws {
+        struct Item: Encodable {
+            var type: String
+            var post: String
+            var target: String?
+            var emoji: String?
+        }
+        let items = result.items.map {
+            Item(type: $0.type.rawValue, post: $0.post, target: $0.parent ?? $0.boosted, emoji: $0.emoji)
+        }
+        if asJSON {
+            context.write(try JSONOutput.text(items))
+            return
+        }
+        if items.isEmpty {
+            context.report("No notifications.")
+            return
+        }
+        context.write(
+            items.map { item in
+                let emoji = item.emoji.map { " \($0)" } ?? ""
+                let target = item.target.map { " → \($0)" } ?? ""
+                return "[\(item.type)]\(emoji) \(item.post)\(target)\n"
+            }.joined())
     }
 }
