@@ -39,6 +39,7 @@ struct HelpTests {
           poll-results            Count the votes on a poll.
           search                  Search a relay's posts by text or tag.
           profile                 Show who follows a feed, as a relay knows it.
+          groups                  List a relay's groups, or show one group's posts.
           relay                   Register a feed with an Org Social relay.
 
           See 'orgsocial help <subcommand>' for detailed help.

@@ -202,6 +202,25 @@ struct TimelineCommandTests {
         }
     }
 
+    @Test func groupsListsAndShowsAGroup() async throws {
+        try await FakeRelay.with { (relay: FakeRelay) async throws in
+            await relay.state.success(
+                "/groups/", data: "[\"Org Social\"]",
+                links: "{\"groups\":[{\"name\":\"Org Social\",\"href\":\"/groups/org-social/\",\"method\":\"GET\"}]}")
+            await relay.state.success(
+                "/groups/org-social/",
+                data: "[{\"post\":\"https://a.example/s.org#1\",\"children\":[{\"post\":\"https://b.example/s.org#2\"}]}]",
+                meta: "{\"group\":\"Org Social\",\"members\":[\"https://a.example/s.org\",\"https://b.example/s.org\"]}")
+            let list = await runCLI(["groups", "--relay", relay.baseURL])
+            #expect(list.status == 0)
+            #expect(list.output == "Org Social  (org-social)\n")
+            let group = await runCLI(["groups", "org social", "--relay", relay.baseURL])
+            #expect(group.status == 0)
+            #expect(
+                group.output == "Org Social: 2 members\n  https://a.example/s.org#1\n    https://b.example/s.org#2\n")
+        }
+    }
+
     @Test func relayCommandsNeedARelayAndReportItsErrors() async throws {
         let missing = await runCLI(["search", "emacs"])
         #expect(missing.status == 2)

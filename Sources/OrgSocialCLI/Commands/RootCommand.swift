@@ -10,7 +10,8 @@ struct RootCommand: CommandGroup {
                 DeleteCommand.self, PinCommand.self, FollowCommand.self, UnfollowCommand.self, GroupCommand.self,
                 MigrateCommand.self, ServeCommand.self, SignupCommand.self, PublishCommand.self,
                 TimelineCommand.self, FetchCommand.self, ThreadCommand.self, NotificationsCommand.self,
-                PollResultsCommand.self, SearchCommand.self, ProfileCommand.self, RelayCommand.self,
+                PollResultsCommand.self, SearchCommand.self, ProfileCommand.self, GroupsCommand.self,
+                RelayCommand.self,
             ])
     }
 }

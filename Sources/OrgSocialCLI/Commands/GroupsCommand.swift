@@ -1,0 +1,77 @@
+import Foundation
+import OrgSocialClient
+
+/// `orgsocial groups [<name>] [--relay <url>]`: a relay's groups, or one group's posts.
+struct GroupsCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "groups",
+            abstract: "List a relay's groups, or show one group's posts.",
+            discussion: """
+                Without a name, prints each group's name and slug. With a name (or slug), prints the group's \
+                posts as threads, newest first, and how many members it has.
+                """,
+            arguments: [ArgumentDefinition(name: "name", help: "The group's name or slug.", isOptional: true)],
+            options: [RelayOptions.relayOption, .flag("json", help: "Print the groups or posts as JSON.")])
+    }
+
+    var name: String?
+    var relayOption: String?
+    var printsJSON: Bool
+
+    init(parsing arguments: ParsedArguments) throws {
+        name = arguments.argument("name")
+        relayOption = arguments.value("relay")
+        printsJSON = arguments.flag("json")
+    }
+
+    func validate() throws {}
+
+    func run(in context: CommandContext) async throws {
+        let client = try RelayOptions.makeClient(option: relayOption, in: context)
+        guard let name else {
+            let groups = try await client.groups()
+            if printsJSON {
+                struct Item: Encodable {
+                    var name: String
+                    var slug: String
+                }
+                context.write(try JSONOutput.text(groups.map { Item(name: $0.name, slug: $0.slug) }))
+                return
+            }
+            context.write(groups.map { "\($0.name)  (\($0.slug))\n" }.joined())
+            return
+        }
+        let known = (try? await client.groups()) ?? []
+        let group =
+            known.first { $0.name.lowercased() == name.lowercased() || $0.slug == name.lowercased() }
+            ?? RelayGroup(name: name)
+        let messages = try await client.messages(in: group)
+        if printsJSON {
+            struct Node: Encodable {
+                var post: String
+                var replies: [Node]
+                init(_ node: RelayThreadNode) {
+                    post = node.post
+                    replies = node.children.map(Node.init)
+                }
+            }
+            struct Output: Encodable {
+                var group: String?
+                var members: [String]
+                var posts: [Node]
+            }
+            context.write(
+                try JSONOutput.text(
+                    Output(group: messages.group, members: messages.members, posts: messages.posts.map(Node.init))))
+            return
+        }
+        var lines = ["\(messages.group ?? group.name): \(messages.members.count) members"]
+        func add(_ node: RelayThreadNode, depth: Int) {
+            lines.append(String(repeating: "  ", count: depth + 1) + node.post)
+            for child in node.children { add(child, depth: depth + 1) }
+        }
+        for node in messages.posts { add(node, depth: 0) }
+        context.write(lines.joined(separator: "\n") + "\n")
+    }
+}
