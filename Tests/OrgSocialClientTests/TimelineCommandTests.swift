@@ -118,8 +118,8 @@ struct TimelineCommandTests {
         let result = await runCLI(["timeline", "--relay", "http://127.0.0.1:1", "--no-relay"])
         #expect(result.status == 2)
         #expect(result.error.contains("either --relay or --no-relay"))
-        let thread = await runCLI(["thread", "--relay", "http://127.0.0.1:1", "http://a.example/s.org#1"])
-        #expect(thread.status == 2)
+        let poll = await runCLI(["poll-results", "--relay", "http://127.0.0.1:1", "http://a.example/s.org#1"])
+        #expect(poll.status == 2)
     }
 
     @Test func timelineWithARelayAndNoFeedShowsTheRelaysFeeds() async throws {
@@ -278,6 +278,27 @@ struct TimelineCommandTests {
             #expect(result.output.hasPrefix("me · "))
             #expect(result.output.contains("\n    ana · "))
             #expect(result.output.contains("A reply from ana."))
+        }
+    }
+
+    @Test func threadReadsTheFeedsTheRelayPlacesInIt() async throws {
+        try await withNetwork { farm, me, environment in
+            let root = "\(me)#2026-01-01T00:00:00+0000"
+            await farm.state.set(
+                "/dan.org",
+                feedText(nick: "dan", posts: [("2026-01-01T07:00:00+0000", ["REPLY_TO": root], "Dan, unfollowed.")]))
+            try await FakeRelay.with { (relay: FakeRelay) async throws in
+                await relay.state.success(
+                    "/replies/", data: "[{\"post\":\"\(farm.url("/dan.org"))#2026-01-01T07:00:00+0000\"}]",
+                    meta: "{\"parent\":\"\(root)\",\"moods\":[],\"parentChain\":[]}")
+                let result = await runCLI(
+                    ["thread", root, "--feed-url", me, "--relay", relay.baseURL], environment: environment)
+                #expect(result.status == 0)
+                #expect(result.output.contains("Dan, unfollowed."))
+                #expect(result.output.contains("A reply from ana."))
+            }
+            let without = await runCLI(["thread", root, "--feed-url", me], environment: environment)
+            #expect(!without.output.contains("Dan, unfollowed."))
         }
     }
 

@@ -10,7 +10,9 @@ struct ThreadCommand: ParsableCommand {
             abstract: "Show a post, the posts it answers, and its replies.",
             discussion: """
                 Reads your feed, the feeds you follow and the post's own feed, then finds the replies \
-                (REPLY_TO equal to the post's URL) among them. Replies from feeds you don't follow are not seen.
+                (REPLY_TO equal to the post's URL) among them. Replies from feeds you don't follow are not seen, \
+                unless a relay is given (--relay, $ORGSOCIAL_RELAY or "relayURL" in the configuration): then \
+                the feeds of every post the relay places in the thread are read too.
                 """,
             arguments: [ArgumentDefinition(name: "post-url", help: "The post's URL, <feed URL>#<ID>.")],
             options: ReadingOptions.definitions + [.flag("json", help: "Print the thread as JSON.")])
@@ -25,12 +27,12 @@ struct ThreadCommand: ParsableCommand {
     }
 
     func validate() throws {
-        try input.validate(naming: "a post's")
+        try input.validate(naming: "a post's", allowsRelay: true)
     }
 
     func run(in context: CommandContext) async throws {
         let now = try context.now()
-        let index = try await input.fetchIndex(now: now, in: context)
+        let index = try await input.fetchIndex(now: now, usesRelay: true, in: context)
         guard let thread = index.thread(for: postURL) else {
             context.report("Error: the post \(postURL) was not found in its feed.")
             throw CLIError.exit(1)
