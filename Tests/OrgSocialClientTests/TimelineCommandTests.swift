@@ -118,8 +118,6 @@ struct TimelineCommandTests {
         let result = await runCLI(["timeline", "--relay", "http://127.0.0.1:1", "--no-relay"])
         #expect(result.status == 2)
         #expect(result.error.contains("either --relay or --no-relay"))
-        let poll = await runCLI(["poll-results", "--relay", "http://127.0.0.1:1", "http://a.example/s.org#1"])
-        #expect(poll.status == 2)
     }
 
     @Test func timelineWithARelayAndNoFeedShowsTheRelaysFeeds() async throws {
@@ -299,6 +297,27 @@ struct TimelineCommandTests {
             }
             let without = await runCLI(["thread", root, "--feed-url", me], environment: environment)
             #expect(!without.output.contains("Dan, unfollowed."))
+        }
+    }
+
+    @Test func pollResultsReadTheVotersTheRelayKnows() async throws {
+        try await withNetwork { farm, me, environment in
+            let poll = "\(me)#2026-01-01T01:00:00+0000"
+            await farm.state.set(
+                "/eve.org",
+                feedText(nick: "eve", posts: [("2026-01-01T08:00:00+0000", ["REPLY_TO": poll, "POLL_OPTION": "Tea"], "")]))
+            try await FakeRelay.with { (relay: FakeRelay) async throws in
+                await relay.state.success(
+                    "/polls/votes/",
+                    data: "[{\"option\":\"Tea\",\"votes\":[\"\(farm.url("/eve.org"))#2026-01-01T08:00:00+0000\"]}]",
+                    meta: "{\"poll\":\"\(poll)\",\"total_votes\":1}")
+                let result = await runCLI(
+                    ["poll-results", poll, "--feed-url", me, "--relay", relay.baseURL], environment: environment)
+                #expect(result.status == 0)
+                #expect(result.output.contains("Tea: 2 (66%)"))
+                #expect(result.output.contains("3 votes"))
+                #expect(await relay.state.targets == ["/", "/polls/votes/?post=\(RelayClient.percentEncoded(poll))"])
+            }
         }
     }
 

@@ -32,7 +32,7 @@ struct ThreadCommand: ParsableCommand {
 
     func run(in context: CommandContext) async throws {
         let now = try context.now()
-        let index = try await input.fetchIndex(now: now, usesRelay: true, in: context)
+        let index = try await input.fetchIndex(now: now, relayLookup: .thread, in: context)
         guard let thread = index.thread(for: postURL) else {
             context.report("Error: the post \(postURL) was not found in its feed.")
             throw CLIError.exit(1)

@@ -32,20 +32,34 @@ struct PostURLInput {
         }
     }
 
-    /// Reads the user's feed, the feeds it follows and the post's own feed, and indexes them. With
-    /// `usesRelay` and a relay configured, the feeds of every post the relay places in the thread
-    /// (`GET /replies/`: replies at any depth, reactions, ancestors) are read too.
+    /// What to ask the relay about the post, to find the feeds that take part.
+    enum RelayLookup {
+        /// `GET /replies/`: replies at any depth, reactions, ancestors.
+        case thread
+        /// `GET /polls/votes/`: the votes.
+        case pollVotes
+    }
+
+    /// Reads the user's feed, the feeds it follows and the post's own feed, and indexes them. With a
+    /// `relayLookup` and a relay configured, the feeds of every post the relay relates to this one are read
+    /// too, so activity from feeds the user does not follow is seen.
     /// - Parameters:
     ///   - now: the current time.
-    ///   - usesRelay: whether to ask the configured relay which feeds take part.
+    ///   - relayLookup: what to ask the configured relay, or `nil` to not ask it.
     ///   - context: the command's context.
-    func fetchIndex(now: Date, usesRelay: Bool = false, in context: CommandContext) async throws -> LocalIndex {
+    func fetchIndex(now: Date, relayLookup: RelayLookup? = nil, in context: CommandContext) async throws
+        -> LocalIndex
+    {
         var extraFeeds = PostReference(parsing: postURL).map { [$0.feedURL] } ?? []
-        if usesRelay, let relayURL = try reading.relayURL(in: context), let base = URL(string: relayURL) {
+        if let relayLookup, let relayURL = try reading.relayURL(in: context), let base = URL(string: relayURL) {
             do {
-                let thread = try await RelayClient(baseURL: base, transport: context.makeTransport())
-                    .replies(to: postURL)
-                for url in Self.postURLs(in: thread) {
+                let relay = RelayClient(baseURL: base, transport: context.makeTransport())
+                let urls: [String]
+                switch relayLookup {
+                case .thread: urls = Self.postURLs(in: try await relay.replies(to: postURL))
+                case .pollVotes: urls = try await relay.pollVotes(for: postURL).options.flatMap(\.votes)
+                }
+                for url in urls {
                     if let feed = url.split(separator: "#", maxSplits: 1).first.map(String.init),
                         !extraFeeds.contains(feed)
                     {
@@ -55,7 +69,7 @@ struct PostURLInput {
             } catch let error as OrgSocialClientError {
                 context.report(
                     "note: the relay \(relayURL) could not be used (\(error.localizedDescription)); only the feeds "
-                        + "you follow are searched for replies.")
+                        + "you follow are read.")
             }
         }
         let (timeline, _) = try await reading.fetchTimeline(
