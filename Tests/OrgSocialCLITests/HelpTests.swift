@@ -40,7 +40,8 @@ struct HelpTests {
           search                  Search a relay's posts by text or tag.
           profile                 Show who follows a feed, as a relay knows it.
           groups                  List a relay's groups, or show one group's posts.
-          relay                   Register a feed with an Org Social relay.
+          relay                   Register a feed with a relay, list its feeds, show its
+                                  statistics.
 
           See 'orgsocial help <subcommand>' for detailed help.
 

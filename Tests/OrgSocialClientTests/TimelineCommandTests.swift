@@ -219,6 +219,23 @@ struct TimelineCommandTests {
         }
     }
 
+    @Test func relayFeedsAndStats() async throws {
+        try await FakeRelay.with { (relay: FakeRelay) async throws in
+            await relay.state.success("/feeds/", data: "[\"https://a.example/s.org\",\"https://b.example/s.org\"]")
+            await relay.state.success(
+                "/stats/",
+                data: "{\"years\":{\"2025\":{\"02\":{\"active_accounts\":3,\"total_posts\":12,\"replies\":5}}},"
+                    + "\"global\":{\"registered_feeds\":3,\"total_accounts\":3,\"total_posts\":12}}")
+            let feeds = await runCLI(["relay", "feeds", "--relay", relay.baseURL])
+            #expect(feeds.status == 0)
+            #expect(feeds.output == "https://a.example/s.org\nhttps://b.example/s.org\n")
+            let stats = await runCLI(["relay", "stats", "--relay", relay.baseURL])
+            #expect(stats.status == 0)
+            #expect(stats.output.hasPrefix("feeds: 3, accounts: 3, posts: 12"))
+            #expect(stats.output.contains("2025-02: 12 posts by 3 accounts (5 replies, 0 reactions, 0 boosts)"))
+        }
+    }
+
     @Test func relayCommandsNeedARelayAndReportItsErrors() async throws {
         let missing = await runCLI(["search", "emacs"])
         #expect(missing.status == 2)

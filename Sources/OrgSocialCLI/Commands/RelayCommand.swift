@@ -3,7 +3,7 @@ struct RelayCommand: CommandGroup {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             name: "relay",
-            abstract: "Register a feed with an Org Social relay.",
-            subcommands: [RelayRegisterCommand.self])
+            abstract: "Register a feed with a relay, list its feeds, show its statistics.",
+            subcommands: [RelayRegisterCommand.self, RelayFeedsCommand.self, RelayStatsCommand.self])
     }
 }
