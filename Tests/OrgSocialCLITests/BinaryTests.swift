@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-/// End-to-end runs of the built `orgsocial` binary (skipped when it has not been built at
-/// `.build-cli/debug/orgsocial`).
+/// End-to-end runs of the built `orgsocial` binary: the one next to the test bundle (what
+/// `swift build --build-tests` produces), skipped only when the build made none.
 struct BinaryTests {
-    static let binary = packageRoot.appendingPathComponent(".build-cli/debug/orgsocial")
+    static let binary = ServeCommandTests.binary
     static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: binary.path) }
 
     /// Runs the binary and returns its exit code, stdout and stderr.
