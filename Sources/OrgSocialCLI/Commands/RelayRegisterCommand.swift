@@ -15,21 +15,17 @@ struct RelayRegisterCommand: ParsableCommand {
             options: [RelayOptions.relayOption, .flag("json", help: "Print the result as JSON.")])
     }
 
-    var feedURL: String
-    var relayOption: String?
-    var printsJSON: Bool
+    var input: RelayFeedInput
+    var feedURL: String { input.feedURL }
+    var relayOption: String? { input.relayOption }
+    var printsJSON: Bool { input.printsJSON }
 
     init(parsing arguments: ParsedArguments) throws {
-        feedURL = try arguments.requiredArgument("feed-url")
-        relayOption = arguments.value("relay")
-        printsJSON = arguments.flag("json")
+        input = try RelayFeedInput(parsing: arguments)
     }
 
     func validate() throws {
-        if !FeedFileOptions.isHTTPURL(feedURL) {
-            throw CLIError.invalidValue(
-                value: feedURL, option: "<feed-url>", reason: "Give the http:// or https:// URL of a feed.")
-        }
+        try input.validate()
     }
 
     func run(in context: CommandContext) async throws {
