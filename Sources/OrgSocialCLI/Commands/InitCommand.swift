@@ -105,12 +105,5 @@ struct InitCommand: ParsableCommand {
     }
 
     /// `en`, `es`, `pt-br`: two or three lowercase ASCII letters, optionally `-` and a 2–4 letter region.
-    static func isLanguageCode(_ code: String) -> Bool {
-        let parts = code.split(separator: "-", omittingEmptySubsequences: false)
-        guard let language = parts.first, (2...3).contains(language.count), parts.count <= 2,
-            language.allSatisfy({ $0.isASCII && $0.isLowercase })
-        else { return false }
-        guard parts.count == 2 else { return true }
-        return (2...4).contains(parts[1].count) && parts[1].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
-    }
+    static func isLanguageCode(_ code: String) -> Bool { OrgSyntax.isLanguageCode(code) }
 }

@@ -76,12 +76,5 @@ struct FeedFileOptions {
     }
 
     /// Whether `text` is an absolute http(s) URL with a host and no spaces.
-    static func isHTTPURL(_ text: String) -> Bool {
-        let lower = text.lowercased()
-        guard lower.hasPrefix("http://") || lower.hasPrefix("https://"),
-            !text.contains(where: { $0 == " " || $0 == "\t" || $0.isNewline }),
-            let url = URL(string: text), let host = url.host, !host.isEmpty
-        else { return false }
-        return true
-    }
+    static func isHTTPURL(_ text: String) -> Bool { OrgSyntax.isHTTPURL(text) }
 }
