@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Gzip
+import HTTPServer
 import Testing
 
 @testable import FeedHosting

@@ -1,3 +1,5 @@
+import HTTPServer
+
 /// The Host API accounts, kept in `<root>/.orgsocial/accounts.json` (mode 0600, written atomically).
 ///
 /// Changes go through the actor, one at a time, and are on disk before they return. Readers on the hot

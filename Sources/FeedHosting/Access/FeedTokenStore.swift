@@ -1,3 +1,4 @@
+import HTTPServer
 import Crypto
 package import Foundation
 import Synchronization

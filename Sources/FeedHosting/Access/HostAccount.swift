@@ -1,3 +1,5 @@
+import HTTPServer
+
 /// One Org Social Host API account: a nick, the hash of its vfile token, and an optional redirect.
 ///
 /// The account's feed is `<root>/<nick>/social.org`.

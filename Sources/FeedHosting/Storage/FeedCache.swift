@@ -1,3 +1,5 @@
+import HTTPServer
+
 /// The snapshots of the feeds served recently, keyed by feed path.
 ///
 /// An entry is valid while a fresh `stat` of the file returns the status it was built from (same

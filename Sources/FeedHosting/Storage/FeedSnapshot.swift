@@ -1,3 +1,4 @@
+import HTTPServer
 import Crypto
 
 /// One version of a feed file as the node serves it: the bytes and everything derived from them once.

@@ -8,14 +8,14 @@
 /// HTTPDate.format(784111777)                               // "Sun, 06 Nov 1994 08:49:37 GMT"
 /// HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT")         // 784111777
 /// ```
-enum HTTPDate {
+package enum HTTPDate {
     private static let dayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let monthNames = [
         "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
     ]
 
     /// Formats seconds since 1970 as an IMF-fixdate, such as `Sun, 06 Nov 1994 08:49:37 GMT`.
-    static func format(_ secondsSince1970: Int) -> String {
+    package static func format(_ secondsSince1970: Int) -> String {
         var time = time_t(secondsSince1970)
         var parts = tm()
         gmtime_r(&time, &parts)
@@ -28,7 +28,7 @@ enum HTTPDate {
     ///
     /// - Returns: The instant, or `nil` if `text` is none of the three formats (RFC 9110 says to ignore
     ///   such a header).
-    static func parse(_ text: String) -> Int? {
+    package static func parse(_ text: String) -> Int? {
         let words = text.split(separator: " ", omittingEmptySubsequences: true)
         switch words.count {
         case 6 where words[5] == "GMT":

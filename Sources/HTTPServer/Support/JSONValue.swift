@@ -133,7 +133,7 @@ extension JSONValue {
     ///
     /// - Parameter value: The string or nothing.
     /// - Returns: The JSON value.
-    static func string(orNull value: String?) -> JSONValue {
+    package static func string(orNull value: String?) -> JSONValue {
         value.map(JSONValue.string) ?? .null
     }
 }

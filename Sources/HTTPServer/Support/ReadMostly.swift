@@ -13,17 +13,17 @@
 ///
 /// `@unchecked Sendable`: `value` is only touched inside `read` (shared lock) and `write` (exclusive
 /// lock), and the lock lives at a fixed heap address for the object's lifetime, as POSIX requires.
-final class ReadMostly<Value: Sendable>: @unchecked Sendable {
+package final class ReadMostly<Value: Sendable>: @unchecked Sendable {
     private let lock: UnsafeMutablePointer<pthread_rwlock_t>
     private var value: Value
 
     /// Guards `value`.
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
         lock = .allocate(capacity: 1)
         lock.initialize(to: pthread_rwlock_t())
         let status = pthread_rwlock_init(lock, nil)
-        precondition(status == 0, "[FeedHosting bug] pthread_rwlock_init failed with \(status).")
+        precondition(status == 0, "[HTTPServer bug] pthread_rwlock_init failed with \(status).")
     }
 
     deinit {
@@ -33,14 +33,14 @@ final class ReadMostly<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Runs `body` with shared access; other readers may run at the same time.
-    func read<Result>(_ body: (Value) throws -> Result) rethrows -> Result {
+    package func read<Result>(_ body: (Value) throws -> Result) rethrows -> Result {
         pthread_rwlock_rdlock(lock)
         defer { pthread_rwlock_unlock(lock) }
         return try body(value)
     }
 
     /// Runs `body` with exclusive access.
-    func write<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func write<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         pthread_rwlock_wrlock(lock)
         defer { pthread_rwlock_unlock(lock) }
         return try body(&value)

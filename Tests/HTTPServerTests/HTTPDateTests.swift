@@ -1,6 +1,6 @@
 import Testing
 
-@testable import FeedHosting
+@testable import HTTPServer
 
 /// HTTP dates (RFC 9110, section 5.6.7).
 struct HTTPDateTests {
