@@ -21,7 +21,7 @@ let package = Package(
         .target(name: "OrgSocial", swiftSettings: strictSettings),
         // Every CLI subcommand, as a library so tests can run commands in process.
         .target(
-            name: "OrgSocialCLI", dependencies: ["OrgSocial", "FeedHosting", "OrgSocialClient", "Crypto"],
+            name: "OrgSocialCLI", dependencies: ["OrgSocial", "FeedHosting", "OrgSocialClient", "Crypto", "Relay"],
             swiftSettings: strictSettings
         ),
         // The `orgsocial` binary: one entry point that hands over to OrgSocialCLI.
@@ -79,5 +79,49 @@ let package = Package(
         // SQLite wrapper: connection, statements, transactions, migrations, and the Database actor.
         .target(name: "SQLiteStore", dependencies: ["CSQLite"], swiftSettings: strictSettings),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"], swiftSettings: strictSettings),
+        // The relay's shared vocabulary: the storage protocols, notifications, reports and the JSON reply type.
+        .target(name: "RelayCore", dependencies: ["OrgSocial", "HTTPServer"], swiftSettings: strictSettings),
+        // The relay's SQLite index: schema, incremental indexer and every query the API makes.
+        .target(
+            name: "RelayStore", dependencies: ["RelayCore", "OrgSocial", "SQLiteStore", "HTTPServer"],
+            swiftSettings: strictSettings
+        ),
+        // The relay's crawler: conditional fetches, back-off, SSRF guard, follows and peer discovery, registration.
+        .target(
+            name: "RelayCrawler", dependencies: ["RelayCore", "OrgSocial", "OrgSocialClient", "HTTPServer"],
+            swiftSettings: strictSettings
+        ),
+        // The relay's HTTP API: routing, envelope, caching headers and 304s, SSE, RSS.
+        .target(name: "RelayServer", dependencies: ["RelayCore", "HTTPServer", "Crypto"], swiftSettings: strictSettings),
+        // The relay as one service: store + crawler + API wired together (what `orgsocial relay serve` runs).
+        .target(
+            name: "Relay",
+            dependencies: ["RelayCore", "RelayStore", "RelayCrawler", "RelayServer", "OrgSocialClient", "HTTPServer"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "RelayStoreTests", dependencies: ["RelayStore", "RelayCore", "OrgSocial", "SQLiteStore", "HTTPServer"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "RelayCrawlerTests",
+            dependencies: [
+                "RelayCrawler", "RelayCore", "RelayStore", "OrgSocial", "OrgSocialClient", "HTTPServer", "FeedHosting",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "RelayServerTests", dependencies: ["RelayServer", "RelayCore", "RelayStore", "HTTPServer", "OrgSocial"],
+            swiftSettings: strictSettings
+        ),
+        // End to end: fixture feeds served by `orgsocial serve`, registered, scanned, every endpoint checked.
+        .testTarget(
+            name: "RelayTests",
+            dependencies: [
+                "Relay", "RelayCore", "RelayStore", "RelayCrawler", "RelayServer", "OrgSocial", "OrgSocialClient",
+                "HTTPServer", "FeedHosting", "OrgSocialCLI",
+            ],
+            swiftSettings: strictSettings
+        ),
     ]
 )

@@ -1,0 +1,1 @@
+// Relay: module placeholder, replaced by its first real file.

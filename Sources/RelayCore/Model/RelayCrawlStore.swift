@@ -1,0 +1,122 @@
+package import Foundation
+package import OrgSocial
+
+/// One feed of the crawl list with its crawl state (`feeds` table, see `relay/SCHEMA.md`).
+package struct RelayCrawlEntry: Sendable, Hashable {
+    /// The feed URL, exactly as registered or discovered.
+    package var url: String
+    /// The `ETag` of the last 200 answer, sent back as `If-None-Match`.
+    package var etag: String?
+    /// The `Last-Modified` of the last 200 answer, sent back as `If-Modified-Since`.
+    package var lastModified: String?
+    /// When the feed was last fetched successfully (200 or 304); `nil` if never.
+    package var lastSuccess: Date?
+    /// Failed fetches in a row since the last success.
+    package var consecutiveFailures: Int
+    /// The earliest time of the next fetch; `nil` means as soon as possible.
+    package var nextAttempt: Date?
+    /// The reason of the last failure, for logs and `relay stats`.
+    package var lastError: String?
+
+    /// Makes an entry.
+    package init(
+        url: String, etag: String? = nil, lastModified: String? = nil, lastSuccess: Date? = nil,
+        consecutiveFailures: Int = 0, nextAttempt: Date? = nil, lastError: String? = nil
+    ) {
+        self.url = url
+        self.etag = etag
+        self.lastModified = lastModified
+        self.lastSuccess = lastSuccess
+        self.consecutiveFailures = consecutiveFailures
+        self.nextAttempt = nextAttempt
+        self.lastError = lastError
+    }
+}
+
+/// What indexing one feed changed.
+package struct RelayIndexReport: Sendable, Hashable {
+    /// Posts that were not stored before.
+    package var added = 0
+    /// Stored posts whose content or properties changed.
+    package var changed = 0
+    /// Stored posts no longer in the file, now deleted.
+    package var removed = 0
+    /// Notifications for the new posts and new mention rows, to publish over SSE.
+    package var notifications: [RelayNotification] = []
+
+    /// Makes a report.
+    package init(added: Int = 0, changed: Int = 0, removed: Int = 0, notifications: [RelayNotification] = []) {
+        self.added = added
+        self.changed = changed
+        self.removed = removed
+        self.notifications = notifications
+    }
+
+    /// Whether indexing changed anything a client can see (profile changes count as `changed`).
+    package var isEmpty: Bool { added == 0 && changed == 0 && removed == 0 }
+}
+
+/// One `#+FOLLOW:` line as the relay reads it: an optional nickname and the followed URL.
+package struct RelayFollow: Sendable, Hashable {
+    /// The nickname, if the line gave one.
+    package var nickname: String?
+    /// The followed feed's URL, verbatim.
+    package var url: String
+
+    /// Makes a follow.
+    package init(nickname: String?, url: String) {
+        self.nickname = nickname
+        self.url = url
+    }
+}
+
+/// What the crawler needs from the relay's storage. The SQLite store implements it; every method is one
+/// transaction, and every write that changes what the API serves bumps the data generation (see
+/// ``RelayReadModel/changeStamp()``), so a server on the same database (even in another process) sees it.
+package protocol RelayCrawlStore: Sendable {
+    /// Whether `url` is in the crawl list (exact string match).
+    func containsFeed(_ url: String) async throws -> Bool
+
+    /// Adds `url` to the crawl list; returns `false` (and changes nothing) if it is already there.
+    func addFeed(_ url: String, now: Date) async throws -> Bool
+
+    /// Every feed of the crawl list with its state, in insertion order.
+    func crawlEntries() async throws -> [RelayCrawlEntry]
+
+    /// Records a 200 answer's validators and the success time, and clears the failure count.
+    func recordFetched(_ url: String, etag: String?, lastModified: String?, now: Date) async throws
+
+    /// Records a 304 answer: a success that changed nothing (no generation bump).
+    func recordNotModified(_ url: String, now: Date) async throws
+
+    /// Records a failure: increments the failure count, stores the reason and the next attempt.
+    /// - Returns: The failure count after this one.
+    func recordFailure(_ url: String, reason: String, nextAttempt: Date, now: Date) async throws -> Int
+
+    /// Indexes a parsed feed as the new state of `feedURL` in one transaction: creates or updates the
+    /// profile (with links, contacts), adds new posts, updates changed ones, deletes missing ones, resolves
+    /// mentions, poll options and votes (`relay-api.md` §3, §4.4), and returns the notifications for new
+    /// posts and new mention rows. An unchanged feed changes nothing and reports nothing.
+    func index(feedURL: String, feed: Feed, now: Date) async throws -> RelayIndexReport
+
+    /// Renames a feed after a permanent redirect (`relay-api.md` §4.4): in place when only `old` exists,
+    /// merged into `new` (follows, mentions, posts and votes move; duplicates dropped) when both exist.
+    func renameFeed(from old: String, to new: String) async throws
+
+    /// Records `follower`'s follows (placeholder profiles for unknown followed feeds, nickname updates);
+    /// follow rows are never deleted (`relay-api.md` §4.2).
+    func recordFollows(follower: String, follows: [RelayFollow], now: Date) async throws
+
+    /// Removes from the crawl list the feeds whose last success is before `cutoff` (never those with no
+    /// success at all); their profiles and posts stay. Returns the removed URLs.
+    func removeStaleFeeds(lastSuccessBefore cutoff: Date) async throws -> [String]
+
+    /// A small persistent key/value (e.g. the time of the last peer-relay or follows pass).
+    func metaValue(_ key: String) async throws -> String?
+
+    /// Sets a persistent key/value.
+    func setMetaValue(_ key: String, _ value: String) async throws
+
+    /// Whether a profile row exists for `feed` (the feed was scanned, or is a followed placeholder).
+    func hasProfile(_ feed: String) async throws -> Bool
+}

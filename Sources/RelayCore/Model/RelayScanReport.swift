@@ -1,0 +1,30 @@
+/// What one crawl pass did, for the structured log line and `orgsocial relay scan`.
+package struct RelayScanReport: Sendable, Hashable {
+    /// Feeds in the crawl list when the pass started.
+    package var feeds = 0
+    /// Feeds downloaded in full (200).
+    package var fetched = 0
+    /// Feeds answered with 304.
+    package var notModified = 0
+    /// Feeds skipped because their back-off time had not come.
+    package var skipped = 0
+    /// Feeds whose fetch or parse failed (old data kept).
+    package var failed = 0
+    /// Feeds added to the crawl list during the pass (follows, peers).
+    package var discovered = 0
+    /// Feeds removed from the crawl list as stale.
+    package var dropped = 0
+    /// Posts added, changed and removed in all.
+    package var postsAdded = 0
+    package var postsChanged = 0
+    package var postsRemoved = 0
+    /// Bytes of feed bodies downloaded.
+    package var bytesDownloaded = 0
+    /// Wall time of the pass.
+    package var duration: Duration = .zero
+    /// Failure reasons by feed URL.
+    package var failures: [String: String] = [:]
+
+    /// An empty report.
+    package init() {}
+}

@@ -1,0 +1,1 @@
+// RelayCrawler: module placeholder, replaced by its first real file.

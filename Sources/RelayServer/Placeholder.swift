@@ -1,0 +1,1 @@
+// RelayServer: module placeholder, replaced by its first real file.

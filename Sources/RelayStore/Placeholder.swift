@@ -1,0 +1,1 @@
+// RelayStore: module placeholder, replaced by its first real file.
