@@ -99,19 +99,26 @@ let package = Package(
             dependencies: ["RelayCore", "RelayStore", "RelayCrawler", "RelayServer", "OrgSocialClient", "HTTPServer"],
             swiftSettings: strictSettings
         ),
+        // The relay's fixture feeds (alice, bob, carol, dave) shared by the relay test targets.
+        .target(
+            name: "RelayTestFixtures", dependencies: [], path: "Tests/RelayTestFixtures", swiftSettings: strictSettings
+        ),
         .testTarget(
-            name: "RelayStoreTests", dependencies: ["RelayStore", "RelayCore", "OrgSocial", "SQLiteStore", "HTTPServer"],
+            name: "RelayStoreTests",
+            dependencies: ["RelayStore", "RelayCore", "OrgSocial", "SQLiteStore", "HTTPServer", "RelayTestFixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "RelayCrawlerTests",
             dependencies: [
                 "RelayCrawler", "RelayCore", "RelayStore", "OrgSocial", "OrgSocialClient", "HTTPServer", "FeedHosting",
+                "RelayTestFixtures",
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "RelayServerTests", dependencies: ["RelayServer", "RelayCore", "RelayStore", "HTTPServer", "OrgSocial"],
+            name: "RelayServerTests",
+            dependencies: ["RelayServer", "RelayCore", "RelayStore", "HTTPServer", "OrgSocial", "RelayTestFixtures"],
             swiftSettings: strictSettings
         ),
         // End to end: fixture feeds served by `orgsocial serve`, registered, scanned, every endpoint checked.
@@ -119,7 +126,7 @@ let package = Package(
             name: "RelayTests",
             dependencies: [
                 "Relay", "RelayCore", "RelayStore", "RelayCrawler", "RelayServer", "OrgSocial", "OrgSocialClient",
-                "HTTPServer", "FeedHosting", "OrgSocialCLI",
+                "HTTPServer", "FeedHosting", "OrgSocialCLI", "RelayTestFixtures",
             ],
             swiftSettings: strictSettings
         ),
