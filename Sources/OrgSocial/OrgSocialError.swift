@@ -15,6 +15,7 @@ public enum OrgSocialError: Error, Sendable, Equatable, LocalizedError {
     /// The feed has not joined a group of this name.
     case notInGroup(name: String)
 
+    /// What went wrong and what to do about it, in one or two sentences.
     public var errorDescription: String? {
         switch self {
         case .postNotFound(let id):

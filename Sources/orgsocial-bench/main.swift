@@ -50,7 +50,9 @@ struct Options {
         while let argument = rest.popFirst() {
             switch argument {
             case "--size-mb":
-                guard let size = Double(value(for: argument)), size > 0 else { fail("--size-mb needs a positive number") }
+                guard let size = Double(value(for: argument)), size > 0 else {
+                    fail("--size-mb needs a positive number")
+                }
                 options.sizeMiB = size
             case "--runs":
                 guard let runs = Int(value(for: argument)), runs > 0 else { fail("--runs needs a positive number") }
@@ -152,7 +154,9 @@ struct FeedGenerator {
     static let languages = ["en", "es", "ca", "fr", "de", "pt-br", "ja"]
     static let tags = ["emacs", "org-mode", "linux", "fediverse", "programming", "swift", "music", "books", "food"]
     static let clients = ["org-social.el", "orgsocial", "org-social.nvim", "org-social-rs"]
-    static let groups = ["Emacs Users https://relay.example", "Swift on Linux https://relay.example", "Readers https://relay2.example"]
+    static let groups = [
+        "Emacs Users https://relay.example", "Swift on Linux https://relay.example", "Readers https://relay2.example",
+    ]
 
     /// The chance, in percent, that a body word is a non-ASCII one.
     let unicodePercent: Int
@@ -216,7 +220,8 @@ struct FeedGenerator {
     /// A reference to a post of a followed feed.
     mutating func foreignReference() -> String {
         let seconds = 1_700_000_000 + random.int(0...30_000_000)
-        return "\(random.pick(followed))#\(formatTimestamp(seconds, offsetMinutes: random.pick([0, 60, 120, -300]), colon: false))"
+        return
+            "\(random.pick(followed))#\(formatTimestamp(seconds, offsetMinutes: random.pick([0, 60, 120, -300]), colon: false))"
     }
 
     /// A reference to one of this feed's own earlier posts, or a foreign one.
@@ -290,7 +295,9 @@ struct FeedGenerator {
             write("\n[[org-social:\(random.pick(followed))][friend]] \(body(random.int(100...1200)))\n")
         case 55..<62:
             kind = "reaction"
-            properties([("CLIENT", random.pick(Self.clients)), ("REPLY_TO", anyReference()), ("MOOD", random.pick(Self.moods))])
+            properties([
+                ("CLIENT", random.pick(Self.clients)), ("REPLY_TO", anyReference()), ("MOOD", random.pick(Self.moods)),
+            ])
         case 62..<66:
             kind = "poll"
             let options = (0..<random.int(2...5)).map { "Option \($0 + 1) \(random.pick(Self.words))" }
@@ -301,9 +308,15 @@ struct FeedGenerator {
         case 66..<72:
             kind = "vote"
             if let poll = pollIDs.last, random.chance(60) {
-                properties([("CLIENT", random.pick(Self.clients)), ("REPLY_TO", "\(Self.ownURL)#\(poll.id)"), ("POLL_OPTION", random.pick(poll.options))])
+                properties([
+                    ("CLIENT", random.pick(Self.clients)), ("REPLY_TO", "\(Self.ownURL)#\(poll.id)"),
+                    ("POLL_OPTION", random.pick(poll.options)),
+                ])
             } else {
-                properties([("CLIENT", random.pick(Self.clients)), ("REPLY_TO", foreignReference()), ("POLL_OPTION", "Option 1 emacs")])
+                properties([
+                    ("CLIENT", random.pick(Self.clients)), ("REPLY_TO", foreignReference()),
+                    ("POLL_OPTION", "Option 1 emacs"),
+                ])
             }
             if random.chance(30) { write("\n\(paragraph(random.int(40...200)))\n") }
         case 72..<77:
@@ -470,7 +483,8 @@ func measureMemory(_ bytes: [UInt8]) -> MemoryReport {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("orgsocial-bench-\(getpid()).org").path
     guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { fail("cannot write \(path)") }
     defer { try? FileManager.default.removeItem(atPath: path) }
-    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    let executable =
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = ["--memory-child", path]
@@ -483,7 +497,9 @@ func measureMemory(_ bytes: [UInt8]) -> MemoryReport {
     }
     let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    guard process.terminationStatus == 0 else { fail("the memory child exited with status \(process.terminationStatus)") }
+    guard process.terminationStatus == 0 else {
+        fail("the memory child exited with status \(process.terminationStatus)")
+    }
     var values: [String: Int] = [:]
     for line in output.split(separator: "\n") {
         let parts = line.split(separator: "=", maxSplits: 1)
@@ -512,9 +528,14 @@ func printMemory(_ memory: MemoryReport) {
     let retained = memory.rssAfterKiB - memory.rssBeforeKiB
     print("Memory of one parse (child process; file \(fixed(fileKiB / 1024, 1)) MiB, \(memory.posts) posts):")
     print("  RSS before parsing (runtime + file bytes): \(memory.rssBeforeKiB) KiB")
-    print("  peak RSS of the process (ru_maxrss):       \(memory.peakAfterKiB) KiB = \(fixed(Double(memory.peakAfterKiB) / fileKiB, 2))× file size")
-    print("  peak growth while parsing:                 \(growth) KiB = \(fixed(Double(growth) / fileKiB, 2))× file size")
-    print("  RSS kept by the parsed feed:               \(retained) KiB = \(fixed(Double(retained) / fileKiB, 2))× file size")
+    print(
+        "  peak RSS of the process (ru_maxrss):       \(memory.peakAfterKiB) KiB = \(fixed(Double(memory.peakAfterKiB) / fileKiB, 2))× file size"
+    )
+    print(
+        "  peak growth while parsing:                 \(growth) KiB = \(fixed(Double(growth) / fileKiB, 2))× file size")
+    print(
+        "  RSS kept by the parsed feed:               \(retained) KiB = \(fixed(Double(retained) / fileKiB, 2))× file size"
+    )
 }
 
 // MARK: - Main
@@ -532,7 +553,8 @@ let kinds = generator.kindCounts.sorted { $0.value > $1.value }.map { "\($0.key)
 let nonASCII = feedBytes.withUnsafeBufferPointer { buffer in buffer.reduce(0) { $0 + ($1 >= 0x80 ? 1 : 0) } }
 print(
     "orgsocial-bench: \(fixed(fileMiB, 2)) MiB feed (\(feedBytes.count) bytes, seed \(options.seed), "
-        + "\(fixed(Double(nonASCII) * 100 / Double(max(feedBytes.count, 1)), 1))% non-ASCII bytes), generated in \(generationTime)")
+        + "\(fixed(Double(nonASCII) * 100 / Double(max(feedBytes.count, 1)), 1))% non-ASCII bytes), generated in \(generationTime)"
+)
 print("  posts: \(generator.ownPostIDs.count) (\(kinds))")
 
 if let path = options.outputPath {
@@ -588,7 +610,9 @@ let rows: [(String, Double)] = [
     ("    bodies of a parsed feed", bodiesOnly),
     ("(d) serialize + copy to Data", serialize),
 ]
-print("  \(padded("measurement", 32)) \(padded("time ms", 10, right: true)) \(padded("MiB/s", 10, right: true)) \(padded("× baseline", 11, right: true))")
+print(
+    "  \(padded("measurement", 32)) \(padded("time ms", 10, right: true)) \(padded("MiB/s", 10, right: true)) \(padded("× baseline", 11, right: true))"
+)
 for (name, seconds) in rows {
     let rate = fileMiB / seconds
     print(

@@ -140,7 +140,8 @@ import Testing
     }
 
     @Test func refusesFeedsOverTheSizeLimit() async throws {
-        try await withAlice(configure: { $0.maximumUploadBytes = 2000 }) { node, root, token in
+        let smallLimit: (inout FeedNode.Configuration) -> Void = { $0.maximumUploadBytes = 2000 }
+        try await withAlice(configure: smallLimit) { node, root, token in
             let headers = ["Authorization": "Bearer \(token)", "If-Match": try await currentTag(node)]
             let large = Array(sampleFeed(posts: 30).utf8)
             #expect(large.count > 2000)

@@ -45,7 +45,8 @@ import Testing
     }
 
     @Test func signsUpUploadsRedirectsAndResumes() async throws {
-        try await withNode(configure: { $0.siteURL = "https://social.example.org/" }) { node, root in
+        let publicSite: (inout FeedNode.Configuration) -> Void = { $0.siteURL = "https://social.example.org/" }
+        try await withNode(configure: publicSite) { node, root in
             let signedUp = try await signup(node, nick: "alice")
             #expect(signedUp.status == 200)
             let vfile = try #require(try data(signedUp)["vfile"] as? String)
@@ -247,7 +248,8 @@ import Testing
     }
 
     @Test func refusesOversizedAndNonUTF8Uploads() async throws {
-        try await withNode(configure: { $0.maximumUploadBytes = 1000 }) { node, _ in
+        let smallLimit: (inout FeedNode.Configuration) -> Void = { $0.maximumUploadBytes = 1000 }
+        try await withNode(configure: smallLimit) { node, _ in
             let vfile = try #require(try data(try await signup(node, nick: "alice"))["vfile"] as? String)
             let large = try await upload(node, vfile: vfile, feed: sampleFeed(posts: 20))
             #expect(large.status == 413)

@@ -828,7 +828,8 @@ struct EditorTests {
         let post = feed.append(
             PostDraft(body: "fuzz"), at: Date(timeIntervalSince1970: 0), timeZone: TimeZone(secondsFromGMT: 0)!)
         #expect(post.body == "fuzz")
-        #expect(feed.text == "* Posts\n5\n\n** 1970-01-01T00:00:00+0000\n:PROPERTIES:\n:CLIENT: orgsocial\n:END:\n\nfuzz\n")
+        #expect(
+            feed.text == "* Posts\n5\n\n** 1970-01-01T00:00:00+0000\n:PROPERTIES:\n:CLIENT: orgsocial\n:END:\n\nfuzz\n")
     }
 
     @Test func rewritingAPostKeepsAnIDThatIsNotATimestamp() throws {

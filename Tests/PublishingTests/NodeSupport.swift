@@ -1,8 +1,9 @@
 import FeedHosting
 import Foundation
 import OrgSocial
-@testable import OrgSocialCLI
 import OrgSocialClient
+
+@testable import OrgSocialCLI
 
 /// A fresh folder under the system's temporary directory.
 struct TemporaryFolder: Sendable {
@@ -40,8 +41,10 @@ struct TestNode: Sendable {
 
     /// `<site URL><path>`.
     func url(_ path: String) -> URL {
-        // Safe: the site URL is `http://127.0.0.1:<port>` and test paths are plain ASCII.
-        URL(string: node.siteURL + path)!
+        guard let url = URL(string: node.siteURL + path) else {
+            preconditionFailure("Test bug: \(node.siteURL + path) is not a URL.")
+        }
+        return url
     }
 
     /// Issues a PUT token for `/<folder>/social.org` (or `/social.org` when `folder` is nil).

@@ -1,6 +1,6 @@
-import HTTPServer
 import Crypto
 package import Foundation
+import HTTPServer
 import Synchronization
 
 /// The bearer tokens that may PUT each feed, kept in a JSON file as SHA-256 hashes only.

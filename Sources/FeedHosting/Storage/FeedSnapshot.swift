@@ -1,5 +1,5 @@
-import HTTPServer
 import Crypto
+import HTTPServer
 
 /// One version of a feed file as the node serves it: the bytes and everything derived from them once.
 ///

@@ -17,6 +17,7 @@ extension Feed {
     ///   - languages: `#+LANGUAGE` codes.
     ///   - links: `#+LINK` URLs.
     ///   - follows: `#+FOLLOW` entries.
+    /// - Returns: The new feed.
     /// - Throws: ``OrgSocialError/invalidInput(field:value:reason:)`` naming the bad value.
     public static func makeNew(
         title: String, nick: String, description: String? = nil, avatar: String? = nil, languages: [String] = [],
@@ -31,7 +32,9 @@ extension Feed {
             throw OrgSocialError.invalidInput(field: "nick", value: nick, reason: "a nick is one word without spaces.")
         }
         var text = "#+TITLE: \(title)\n#+NICK: \(nick)\n"
-        if let description = try description.map({ try Check.singleLine($0.trimmingSpacesAndTabs(), field: "description") }),
+        if let description = try description.map({
+            try Check.singleLine($0.trimmingSpacesAndTabs(), field: "description")
+        }),
             !description.isEmpty
         {
             text += "#+DESCRIPTION: \(description)\n"

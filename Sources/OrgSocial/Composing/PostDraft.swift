@@ -130,6 +130,7 @@ public struct PostDraft: Sendable, Hashable {
     /// The post's text in the canonical layout: `** <ID>`, the drawer, a blank line, the body; lines end
     /// with `\n` (the last one included).
     /// - Parameter id: the post ID.
+    /// - Returns: The post's Org text.
     public func render(id: String) -> String {
         var text = "** \(id)\n:PROPERTIES:\n"
         for (name, value) in orderedProperties { text += ":\(name): \(value)\n" }
@@ -153,6 +154,7 @@ extension PostDraft {
     ///   - tags: tag words (`[A-Za-z0-9_-]`; a leading `#` is dropped).
     ///   - mood: an emoji or short word.
     ///   - visibility: `.public` (default) or `.mention`.
+    /// - Returns: The draft.
     /// - Throws: ``OrgSocialError/invalidInput(field:value:reason:)`` naming the bad input.
     public static func post(
         _ text: String, language: String? = nil, tags: [String] = [], mood: String? = nil,
@@ -171,6 +173,7 @@ extension PostDraft {
     ///   - tags: optional tags.
     ///   - mood: optional mood shown with the reply.
     ///   - visibility: `.public` or `.mention`.
+    /// - Returns: The draft.
     /// - Throws: ``OrgSocialError/invalidInput(field:value:reason:)``.
     public static func reply(
         to target: PostReference, text: String, language: String? = nil, tags: [String] = [], mood: String? = nil,
@@ -186,6 +189,7 @@ extension PostDraft {
     /// - Parameters:
     ///   - target: the post reacted to.
     ///   - emoji: one emoji (ZWJ sequences, skin tones and flags are fine).
+    /// - Returns: The draft.
     /// - Throws: ``OrgSocialError/invalidInput(field:value:reason:)``.
     public static func reaction(to target: PostReference, emoji: String) throws -> PostDraft {
         var draft = PostDraft()
@@ -196,6 +200,7 @@ extension PostDraft {
 
     /// A boost: shares a post without comment (spec §7 "Boosts").
     /// - Parameter target: the boosted post.
+    /// - Returns: The draft.
     /// - Throws: ``OrgSocialError/invalidInput(field:value:reason:)``.
     public static func boost(of target: PostReference) throws -> PostDraft {
         var draft = PostDraft()
@@ -208,6 +213,7 @@ extension PostDraft {
     ///   - target: the quoted post.
     ///   - text: the comment; must not be blank.
     ///   - language: optional language code.
+    /// - Returns: The draft.
     /// - Throws: ``OrgSocialError/invalidInput(field:value:reason:)``.
     public static func quoteBoost(of target: PostReference, text: String, language: String? = nil) throws -> PostDraft {
         var draft = PostDraft(body: try Check.text(text, field: "quote text"))
@@ -224,6 +230,7 @@ extension PostDraft {
     ///   - now: the current time (injectable for tests).
     ///   - timeZone: the zone `POLL_END` is written in.
     ///   - language: optional language code.
+    /// - Returns: The draft.
     /// - Throws: ``OrgSocialError/invalidInput(field:value:reason:)``.
     public static func poll(
         question: String, options: [String], endsAt: Date, now: Date = Date(), timeZone: TimeZone = .current,
@@ -262,6 +269,7 @@ extension PostDraft {
     ///     must still be open at `now`.
     ///   - text: an optional comment.
     ///   - now: the current time (injectable for tests).
+    /// - Returns: The draft.
     /// - Throws: ``OrgSocialError/invalidInput(field:value:reason:)``.
     public static func vote(
         on poll: PostReference, option: String, pollPost: Post? = nil, text: String = "", now: Date = Date()
@@ -295,6 +303,7 @@ extension PostDraft {
     ///   - language: optional language code.
     ///   - tags: optional tags.
     ///   - mood: optional mood.
+    /// - Returns: The draft.
     /// - Throws: ``OrgSocialError/invalidInput(field:value:reason:)``.
     public static func groupPost(
         in group: GroupReference, text: String, language: String? = nil, tags: [String] = [], mood: String? = nil
@@ -310,12 +319,14 @@ extension PostDraft {
     /// - Parameters:
     ///   - oldURL: where the feed was.
     ///   - newURL: where it is now.
+    /// - Returns: The draft.
     /// - Throws: ``OrgSocialError/invalidInput(field:value:reason:)``.
     public static func migration(from oldURL: String, to newURL: String) throws -> PostDraft {
         let old = try Check.url(oldURL, field: "old feed URL")
         let new = try Check.url(newURL, field: "new feed URL")
         guard old != new else {
-            throw OrgSocialError.invalidInput(field: "new feed URL", value: new, reason: "it is the same as the old URL.")
+            throw OrgSocialError.invalidInput(
+                field: "new feed URL", value: new, reason: "it is the same as the old URL.")
         }
         var draft = PostDraft()
         draft.migration = Migration(oldURL: old, newURL: new)
@@ -327,6 +338,7 @@ extension PostDraft {
     ///   - type: the bot type (one word).
     ///   - parameters: the payload's tokens (no spaces inside a token).
     ///   - text: the human rendering; must not be blank.
+    /// - Returns: The draft.
     /// - Throws: ``OrgSocialError/invalidInput(field:value:reason:)``.
     public static func botPost(type: String, parameters: [String], text: String) throws -> PostDraft {
         let type = type.trimmingSpacesAndTabs()
@@ -356,7 +368,8 @@ extension PostDraft {
             guard !MentionScanner.mentions(in: body).isEmpty else {
                 throw OrgSocialError.invalidInput(
                     field: "visibility", value: "mention",
-                    reason: "a mention-only post must mention someone ([[org-social:URL][name]]), or nobody could see it.")
+                    reason:
+                        "a mention-only post must mention someone ([[org-social:URL][name]]), or nobody could see it.")
             }
             self.visibility = .mention
         case .unknown(let value):
@@ -370,6 +383,7 @@ extension Mention {
     /// - Parameters:
     ///   - feedURL: the mentioned feed's URL.
     ///   - name: the text shown (usually their nick).
+    /// - Returns: The link text.
     public static func link(to feedURL: String, name: String) -> String {
         "[[org-social:\(feedURL)][\(name)]]"
     }
@@ -391,7 +405,8 @@ enum Check {
             throw OrgSocialError.invalidInput(field: field, value: text, reason: "it must fit on one line.")
         }
         guard text.count <= 200 else {
-            throw OrgSocialError.invalidInput(field: field, value: String(text.prefix(40)) + "…", reason: "it is longer than 200 characters.")
+            throw OrgSocialError.invalidInput(
+                field: field, value: String(text.prefix(40)) + "…", reason: "it is longer than 200 characters.")
         }
         return text
     }
@@ -419,9 +434,12 @@ enum Check {
         let trimmed = text.trimmingSpacesAndTabs()
         let isEmoji =
             !trimmed.isEmpty && trimmed.count <= 3
-            && trimmed.unicodeScalars.contains { $0.properties.isEmojiPresentation || ($0.properties.isEmoji && $0.value > 0xFF) }
+            && trimmed.unicodeScalars.contains {
+                $0.properties.isEmojiPresentation || ($0.properties.isEmoji && $0.value > 0xFF)
+            }
         guard isEmoji else {
-            throw OrgSocialError.invalidInput(field: "reaction", value: trimmed, reason: "a reaction is one emoji, e.g. 👍.")
+            throw OrgSocialError.invalidInput(
+                field: "reaction", value: trimmed, reason: "a reaction is one emoji, e.g. 👍.")
         }
         return trimmed
     }
@@ -429,7 +447,8 @@ enum Check {
     static func url(_ text: String, field: String) throws -> String {
         let url = text.trimmingSpacesAndTabs()
         guard url.isHTTPURL else {
-            throw OrgSocialError.invalidInput(field: field, value: url, reason: "it must be an http:// or https:// URL.")
+            throw OrgSocialError.invalidInput(
+                field: field, value: url, reason: "it must be an http:// or https:// URL.")
         }
         return url
     }
@@ -461,12 +480,18 @@ func isLanguageCode(_ code: String) -> Bool {
     guard parts.count <= 2 else { return false }
     if parts.count == 2 {
         let region = parts[1]
-        return (2...4).contains(region.count) && region.unicodeScalars.allSatisfy { $0.properties.isAlphabetic && $0.isASCII || ($0.value >= 0x30 && $0.value <= 0x39) }
+        return (2...4).contains(region.count)
+            && region.unicodeScalars.allSatisfy {
+                $0.properties.isAlphabetic && $0.isASCII || ($0.value >= 0x30 && $0.value <= 0x39)
+            }
     }
     return true
 }
 
 /// A tag word: letters, digits, `-`, `_` (ASCII or not).
 func isTagWord(_ tag: String) -> Bool {
-    !tag.isEmpty && tag.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ($0.value >= 0x30 && $0.value <= 0x39) || $0 == "-" || $0 == "_" }
+    !tag.isEmpty
+        && tag.unicodeScalars.allSatisfy {
+            $0.properties.isAlphabetic || ($0.value >= 0x30 && $0.value <= 0x39) || $0 == "-" || $0 == "_"
+        }
 }

@@ -108,7 +108,9 @@ extension Feed {
         var newlines = 0
         var j = i + 1
         while j < bytes.count {
-            if bytes[j] == 0x0A || (bytes[j] == 0x0D && (j + 1 == bytes.count || bytes[j + 1] != 0x0A)) { newlines += 1 }
+            if bytes[j] == 0x0A || (bytes[j] == 0x0D && (j + 1 == bytes.count || bytes[j + 1] != 0x0A)) {
+                newlines += 1
+            }
             j += 1
         }
         return newlines >= 2 || i < layout.contentStart
@@ -196,7 +198,8 @@ extension Feed {
                 field: "property", value: name, reason: "a post's ID never changes; replies point to it.")
         }
         guard !upper.isEmpty, !upper.contains(where: { $0 == ":" || $0 == " " || $0 == "\t" || $0.isNewline }) else {
-            throw OrgSocialError.invalidInput(field: "property name", value: name, reason: "use a single word such as LANG.")
+            throw OrgSocialError.invalidInput(
+                field: "property name", value: name, reason: "use a single word such as LANG.")
         }
         let value = try value.map { try Check.singleLine($0.trimmingSpacesAndTabs(), field: upper) }
         try updatePost(id: id) { draft in
@@ -243,7 +246,8 @@ extension Feed {
                 ?? properties.firstIndex { $0.hasName(name) }
             if let index {
                 let location = locations[index]
-                edits.append(ByteEdit(range: location.afterKey..<location.contentEnd, replacement: encoded(" " + value)))
+                edits.append(
+                    ByteEdit(range: location.afterKey..<location.contentEnd, replacement: encoded(" " + value)))
             } else {
                 additions += ":\(name): \(value)\n"
             }
@@ -346,7 +350,9 @@ extension Feed {
         if let target {
             guard keywords[target].value != value else { return }
             let location = locations[target]
-            self = applying([ByteEdit(range: location.afterKey..<location.contentEnd, replacement: encoded(" " + value))])
+            self = applying([
+                ByteEdit(range: location.afterKey..<location.contentEnd, replacement: encoded(" " + value))
+            ])
         } else {
             self = applying([keywordInsertion(upper, value)])
         }
@@ -402,7 +408,9 @@ extension Feed {
     /// - Throws: ``OrgSocialError/alreadyFollowing(url:)`` or ``OrgSocialError/invalidInput(field:value:reason:)``.
     public mutating func follow(_ url: String, label: String? = nil) throws {
         let url = try Check.url(url, field: "feed URL")
-        guard !profile.follows.contains(where: { $0.url == url }) else { throw OrgSocialError.alreadyFollowing(url: url) }
+        guard !profile.follows.contains(where: { $0.url == url }) else {
+            throw OrgSocialError.alreadyFollowing(url: url)
+        }
         let label = try label.map { try Check.singleLine($0.trimmingSpacesAndTabs(), field: "label") }
         try addKeyword("FOLLOW", value: Follow(url: url, label: label).value)
     }

@@ -10,6 +10,7 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
         /// The feed is readable but something is unusual or not recommended.
         case warning
 
+        /// Errors sort before warnings.
         public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs == .error && rhs == .warning }
     }
 
@@ -60,12 +61,15 @@ public struct DiagnosticCode: RawRepresentable, Sendable, Hashable, Codable, Cus
     /// Wraps a code text.
     public init(rawValue: String) { self.rawValue = rawValue }
 
+    /// The code's text, e.g. `missing-title`.
     public var description: String { rawValue }
 
+    /// Decodes a code from its JSON string.
     public init(from decoder: any Decoder) throws {
         rawValue = try decoder.singleValueContainer().decode(String.self)
     }
 
+    /// Encodes the code as its JSON string.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)

@@ -73,6 +73,7 @@ public struct Feed: Sendable {
 
     /// The first post whose ID is exactly `id` (IDs are compared as strings; spec §4.3).
     /// - Parameter id: the post ID as written.
+    /// - Returns: The post, or `nil` when no post has that ID.
     public func post(withID id: String) -> Post? {
         posts.first { $0.id == id }
     }
@@ -80,6 +81,7 @@ public struct Feed: Sendable {
     /// The posts sorted by their instant (invalid IDs by their lenient reading, unreadable ones last);
     /// ties keep file order (spec §15 cases 35 and 36).
     /// - Parameter newestFirst: newest first (timeline order) or oldest first.
+    /// - Returns: The sorted posts.
     public func postsSortedByDate(newestFirst: Bool = true) -> [Post] {
         posts.sortedByDate(newestFirst: newestFirst)
     }
@@ -91,11 +93,12 @@ public struct Feed: Sendable {
 extension Array where Element == Post {
     /// Sorted by instant; posts without a readable instant go last; ties keep their order.
     /// - Parameter newestFirst: descending (`true`) or ascending order.
+    /// - Returns: The sorted posts.
     public func sortedByDate(newestFirst: Bool = true) -> [Post] {
         let keyed = enumerated().map { (offset: $0.offset, date: $0.element.timestamp?.sortInstant, post: $0.element) }
         return keyed.sorted { a, b in
             switch (a.date, b.date) {
-            case let (x?, y?):
+            case (let x?, let y?):
                 if x != y { return newestFirst ? x > y : x < y }
                 return a.offset < b.offset
             case (.some, nil): return true
@@ -160,6 +163,7 @@ struct FeedLayout: Sendable, Hashable {
 }
 
 extension Feed: Equatable {
+    /// Two feeds are equal when their bytes are.
     public static func == (lhs: Feed, rhs: Feed) -> Bool { lhs.bytes == rhs.bytes }
 }
 
@@ -173,6 +177,7 @@ extension Feed: Encodable {
         case contacts, keywords
     }
 
+    /// Encodes the feed's parsed view (the JSON of `orgsocial show --json`).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         var p = c.nestedContainer(keyedBy: ProfileKeys.self, forKey: .profile)

@@ -24,7 +24,9 @@ public struct OrgTimestamp: Sendable, Hashable, Codable, CustomStringConvertible
         var trimmed = text.trimmingSpacesAndTabs()
         raw = trimmed
         let (strict, loose) = trimmed.withUTF8 { bytes in
-            if let strict = TimestampGrammar.parse(bytes, lenient: false) { return (Optional(strict), Optional(strict)) }
+            if let strict = TimestampGrammar.parse(bytes, lenient: false) {
+                return (Optional(strict), Optional(strict))
+            }
             return (nil, TimestampGrammar.parse(bytes, lenient: true))
         }
         if let strict {
@@ -65,7 +67,9 @@ public struct OrgTimestamp: Sendable, Hashable, Codable, CustomStringConvertible
         let local = seconds + offset
         let (days, secondOfDay) = floorDivMod(local, 86_400)
         let (year, month, day) = civilFromDays(days)
-        let hour = secondOfDay / 3600, minute = (secondOfDay % 3600) / 60, second = secondOfDay % 60
+        let hour = secondOfDay / 3600
+        let minute = (secondOfDay % 3600) / 60
+        let second = secondOfDay % 60
         let sign = offset < 0 ? "-" : "+"
         let absOffset = abs(offset) / 60
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
@@ -109,7 +113,8 @@ enum TimestampGrammar {
         else { return nil }
         let sign = b[19]
         guard sign == 0x2B || sign == 0x2D else { return nil }
-        let om0: Int, om1: Int
+        let om0: Int
+        let om1: Int
         if n == 25 {
             guard b[22] == 0x3A, let a = d(23), let c = d(24) else { return nil }
             om0 = a
@@ -119,9 +124,14 @@ enum TimestampGrammar {
             om0 = a
             om1 = c
         }
-        let year = y0 * 1000 + y1 * 100 + y2 * 10 + y3, month = m0 * 10 + m1, day = d0 * 10 + d1
-        let hour = h0 * 10 + h1, minute = i0 * 10 + i1, second = s0 * 10 + s1
-        let offHour = oh0 * 10 + oh1, offMinute = om0 * 10 + om1
+        let year = y0 * 1000 + y1 * 100 + y2 * 10 + y3
+        let month = m0 * 10 + m1
+        let day = d0 * 10 + d1
+        let hour = h0 * 10 + h1
+        let minute = i0 * 10 + i1
+        let second = s0 * 10 + s1
+        let offHour = oh0 * 10 + oh1
+        let offMinute = om0 * 10 + om1
         guard (1...12).contains(month), day >= 1, day <= daysInMonth(year, month), hour < 24, minute < 60,
             second < 60, offHour < 24, offMinute < 60
         else { return nil }
@@ -238,6 +248,7 @@ func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
 }
 
 func floorDivMod(_ a: Int, _ b: Int) -> (Int, Int) {
-    let q = a / b, r = a % b
+    let q = a / b
+    let r = a % b
     return r < 0 ? (q - 1, r + b) : (q, r)
 }

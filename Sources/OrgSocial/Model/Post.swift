@@ -109,6 +109,7 @@ public struct Post: Sendable {
 
     /// The first non-empty value of a property (ASCII case ignored; first occurrence wins).
     /// - Parameter name: the property name without colons, e.g. `LANG`.
+    /// - Returns: The value, or `nil` when the property is absent or empty.
     public func value(of name: String) -> String? {
         guard let entry = firstEntry(named: name) else { return nil }
         return String(decoding: source[entry.valueStart..<entry.valueEnd], as: UTF8.self)
@@ -120,7 +121,9 @@ public struct Post: Sendable {
     private func firstEntry(named name: String) -> EntrySpan? {
         for index in entryRange {
             let entry = entries[index]
-            if entry.valueEnd > entry.valueStart, source.asciiCaseInsensitiveEquals(entry.nameStart..<entry.nameEnd, name) {
+            if entry.valueEnd > entry.valueStart,
+                source.asciiCaseInsensitiveEquals(entry.nameStart..<entry.nameEnd, name)
+            {
                 return entry
             }
         }
@@ -188,6 +191,7 @@ public struct Post: Sendable {
 
     /// The post URL, `<feedURL>#<ID>`, when the post has an ID.
     /// - Parameter feedURL: the URL the feed is published at.
+    /// - Returns: The URL, or `nil` when the post has no ID.
     public func url(in feedURL: String) -> String? { id.map { "\(feedURL)#\($0)" } }
 
     /// The post as a reference inside the feed at `feedURL`.
@@ -199,6 +203,7 @@ public struct Post: Sendable {
 // MARK: - Conformances
 
 extension Post: Equatable {
+    /// Two posts are equal when their IDs, headlines, properties, positions and bodies are.
     public static func == (lhs: Post, rhs: Post) -> Bool {
         lhs.id == rhs.id && lhs.headlineText == rhs.headlineText && lhs.properties == rhs.properties
             && lhs.line == rhs.line && lhs.index == rhs.index && lhs.body == rhs.body
@@ -211,6 +216,7 @@ extension Post: Encodable {
         case replyTo, include, pollEnd, pollOption, pollOptions, group, visibility, migration, bot, mentions
     }
 
+    /// Encodes the post's parsed view (the JSON of `orgsocial show --json`).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(id, forKey: .id)

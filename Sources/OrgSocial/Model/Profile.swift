@@ -21,6 +21,7 @@ public struct Profile: Sendable, Hashable {
 
     /// Every non-empty value of a keyword, in file order.
     /// - Parameter name: the keyword without `#+`, e.g. `LINK`.
+    /// - Returns: The values; empty when the keyword is absent.
     public func values(of name: String) -> [String] { keywords.allValues(name) }
 
     /// `#+TITLE`: the feed's title (required).

@@ -157,10 +157,12 @@ public enum Visibility: Sendable, Hashable, Codable {
     /// Whether the post is restricted to mentioned feeds.
     public var isMentionOnly: Bool { self == .mention }
 
+    /// Decodes the value from its JSON string.
     public init(from decoder: any Decoder) throws {
         self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
     }
 
+    /// Encodes the value as its JSON string.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)

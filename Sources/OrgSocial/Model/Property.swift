@@ -34,6 +34,7 @@ public struct Property: Sendable, Hashable, Codable {
         case name, value, line
     }
 
+    /// Decodes a property from its JSON form.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
@@ -77,7 +78,7 @@ func asciiCaseInsensitiveEqual(_ a: String, _ b: String) -> Bool {
     while true {
         switch (a.next(), b.next()) {
         case (nil, nil): return true
-        case let (x?, y?):
+        case (let x?, let y?):
             if x == y { continue }
             let lx = x >= 0x41 && x <= 0x5A ? x | 0x20 : x
             let ly = y >= 0x41 && y <= 0x5A ? y | 0x20 : y

@@ -38,7 +38,8 @@ extension String {
         } else {
             return false
         }
-        guard let first = rest.first, first != "/", !rest.contains(where: { $0 == " " || $0 == "\t" || $0 == "\"" || $0.isNewline })
+        guard let first = rest.first, first != "/",
+            !rest.contains(where: { $0 == " " || $0 == "\t" || $0 == "\"" || $0.isNewline })
         else { return false }
         return true
     }

@@ -275,7 +275,8 @@ private struct ParseRun {
                 Property(
                     name: bytes.string(keyStart..<j), value: bytes.string(valueRange), line: line,
                     valueColumn: bytes.column(lineStart: start, offset: valueRange.lowerBound)))
-            keywordLocations.append(EntryLocation(lineStart: start, afterKey: j + 1, contentEnd: contentEnd, lineEnd: end))
+            keywordLocations.append(
+                EntryLocation(lineStart: start, afterKey: j + 1, contentEnd: contentEnd, lineEnd: end))
             return
         }
         if bytes.hasPrefixIgnoringCase(keyStart..<contentEnd, "begin_") {
@@ -303,7 +304,8 @@ private struct ParseRun {
                     post.headlineText = rest
                     diagnostics.append(
                         Diagnostic(
-                            severity: .warning, line: line, column: bytes.column(lineStart: start, offset: rest.lowerBound),
+                            severity: .warning, line: line,
+                            column: bytes.column(lineStart: start, offset: rest.lowerBound),
                             code: .headlineTextAfterID,
                             message: "Text follows the ID in the headline; some clients will not find this post's ID.",
                             suggestion: "Keep only the ID in the headline and put a title in a `***` sub-heading."))
@@ -366,7 +368,8 @@ private struct ParseRun {
 
     mutating func openDrawer(start: Int, end: Int, line: Int, late: Bool) {
         let direct = !late && !post.blankLinesBeforeDrawer
-        post.drawer = DrawerLayout(start: start, endLineStart: end, end: end, isDirectlyAfterHeadline: direct, isClosed: false)
+        post.drawer = DrawerLayout(
+            start: start, endLineStart: end, end: end, isDirectlyAfterHeadline: direct, isClosed: false)
         post.drawerLine = line
         post.phase = .drawer
         post.contentEnd = end
@@ -390,20 +393,25 @@ private struct ParseRun {
             while j < contentEnd, buf[j] != asciiColon, buf[j] != asciiSpace, buf[j] != asciiTab { j += 1 }
             if j < contentEnd, buf[j] == asciiColon, j > nameStart {
                 let valueRange = bytes.trim(j + 1..<contentEnd)
-                if !valueRange.isEmpty, Self.hasEntry(in: entries, from: post.entryStart, named: nameStart..<j, bytes: bytes) {
+                if !valueRange.isEmpty,
+                    Self.hasEntry(in: entries, from: post.entryStart, named: nameStart..<j, bytes: bytes)
+                {
                     let name = bytes.string(nameStart..<j)
                     diagnostics.append(
                         Diagnostic(
-                            severity: .warning, line: line, column: bytes.column(lineStart: start, offset: nameStart - 1),
+                            severity: .warning, line: line,
+                            column: bytes.column(lineStart: start, offset: nameStart - 1),
                             code: .duplicateProperty,
                             message: "`:\(name):` appears again in this drawer; the first value is used.",
                             suggestion: "Remove the repeated property."))
                 }
                 entries.append(
                     EntrySpan(
-                        nameStart: nameStart, nameEnd: j, valueStart: valueRange.lowerBound, valueEnd: valueRange.upperBound,
+                        nameStart: nameStart, nameEnd: j, valueStart: valueRange.lowerBound,
+                        valueEnd: valueRange.upperBound,
                         line: line,
-                        location: EntryLocation(lineStart: start, afterKey: j + 1, contentEnd: contentEnd, lineEnd: end)))
+                        location: EntryLocation(lineStart: start, afterKey: j + 1, contentEnd: contentEnd, lineEnd: end)
+                    ))
                 return
             }
         }
@@ -502,7 +510,7 @@ private struct ParseRun {
         var column = 1
         var line = post.line
         switch (post.headlineID, drawerID) {
-        case let (head?, drawer?):
+        case (let head?, let drawer?):
             let headStamp = OrgTimestamp(head)
             if head != drawer {
                 let drawerStamp = headStamp.isValid ? nil : OrgTimestamp(drawer)
@@ -511,7 +519,8 @@ private struct ParseRun {
                     Diagnostic(
                         severity: .warning, line: post.line, column: post.headlineIDColumn,
                         code: .conflictingPostIDs,
-                        message: "The headline ID `\(head)` and the `:ID:` property `\(drawer)` differ; the \(drawerWins ? "valid drawer" : "headline") ID is used.",
+                        message:
+                            "The headline ID `\(head)` and the `:ID:` property `\(drawer)` differ; the \(drawerWins ? "valid drawer" : "headline") ID is used.",
                         suggestion: "Keep one ID: the headline form `** \(drawerWins ? drawer : head)`."))
                 if drawerWins, let drawerStamp, let entry = drawerEntry {
                     chosen = drawerStamp
@@ -525,10 +534,10 @@ private struct ParseRun {
                 chosen = headStamp
                 column = post.headlineIDColumn
             }
-        case let (head?, nil):
+        case (let head?, nil):
             chosen = OrgTimestamp(head)
             column = post.headlineIDColumn
-        case let (nil, drawer?):
+        case (nil, let drawer?):
             chosen = OrgTimestamp(drawer)
             if let entry = drawerEntry {
                 line = entry.line
@@ -556,12 +565,14 @@ private struct ParseRun {
             message = "The `:ID:` `\(id)` is an Org UUID, not an Org Social post ID."
             suggestion = "Put the post's timestamp in the headline, e.g. `** 2025-05-01T12:00:00+0100`."
         } else if let date = stamp.lenientInstant {
-            let fixed = OrgTimestamp.format(date, timeZone: stamp.utcOffsetSeconds.flatMap { TimeZone(secondsFromGMT: $0) } ?? .gmt)
+            let fixed = OrgTimestamp.format(
+                date, timeZone: stamp.utcOffsetSeconds.flatMap { TimeZone(secondsFromGMT: $0) } ?? .gmt)
             message = "The post ID `\(id)` is not in the strict timestamp form; clients may drop it."
             suggestion = "A valid spelling of the same moment is `\(fixed)` (changing an ID breaks existing replies)."
         }
         return Diagnostic(
-            severity: .error, line: line, column: column, code: .invalidPostID, message: message, suggestion: suggestion)
+            severity: .error, line: line, column: column, code: .invalidPostID, message: message, suggestion: suggestion
+        )
     }
 
     // MARK: After the pass
@@ -601,7 +612,8 @@ private struct ParseRun {
                 diagnostics.append(
                     Diagnostic(
                         severity: .error, line: records[index].line, code: .duplicatePostID,
-                        message: "The ID `\(timestamp.raw)` is already used by the post on line \(records[first].line); replies will go to the first one.",
+                        message:
+                            "The ID `\(timestamp.raw)` is already used by the post on line \(records[first].line); replies will go to the first one.",
                         suggestion: "Give this post another ID (e.g. one second later)."))
             } else {
                 byText[timestamp.raw] = index
@@ -627,7 +639,8 @@ private struct ParseRun {
                 let b = raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)
                 if (a | b) & high == 0 {
                     if !sawCR {
-                        let x = a ^ crs, y = b ^ crs
+                        let x = a ^ crs
+                        let y = b ^ crs
                         if ((x &- ones) & ~x | (y &- ones) & ~y) & high != 0 { sawCR = true }
                     }
                     i += 16
@@ -674,7 +687,8 @@ private struct ParseRun {
         }
         diagnostics.append(
             Diagnostic(
-                severity: .error, line: line, column: bytes.column(lineStart: lineStart, offset: first), code: .invalidUTF8,
+                severity: .error, line: line, column: bytes.column(lineStart: lineStart, offset: first),
+                code: .invalidUTF8,
                 message: inLine == 1
                     ? "A byte that is not UTF-8; it reads as U+FFFD."
                     : "\(inLine) bytes that are not UTF-8; they read as U+FFFD.",
@@ -696,15 +710,24 @@ private struct ByteView {
         // The first continuation byte's allowed range depends on the lead byte (no overlongs, no
         // surrogates, nothing above U+10FFFF); later ones are 0x80...0xBF.
         let length: Int
-        var low: UInt8 = 0x80, high: UInt8 = 0xBF
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
         switch b0 {
         case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
+        case 0xE0:
+            length = 3
+            low = 0xA0
         case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
+        case 0xED:
+            length = 3
+            high = 0x9F
+        case 0xF0:
+            length = 4
+            low = 0x90
         case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
+        case 0xF4:
+            length = 4
+            high = 0x8F
         default: return 0
         }
         guard i + length <= count else { return 0 }
@@ -714,7 +737,6 @@ private struct ByteView {
         if length == 4, buf[i + 3] & 0xC0 != 0x80 { return 0 }
         return length
     }
-
 
     func findLineBreak(from start: Int, hasCR: Bool) -> Int {
         guard let base = buf.baseAddress else { return count }
@@ -736,7 +758,8 @@ private struct ByteView {
     }
 
     func trim(_ range: Range<Int>) -> Range<Int> {
-        var lower = range.lowerBound, upper = range.upperBound
+        var lower = range.lowerBound
+        var upper = range.upperBound
         while lower < upper, buf[lower] == asciiSpace || buf[lower] == asciiTab { lower += 1 }
         while upper > lower, buf[upper - 1] == asciiSpace || buf[upper - 1] == asciiTab { upper -= 1 }
         return lower..<upper
@@ -802,9 +825,11 @@ private struct ByteView {
 
     func equalIgnoringCase(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
         guard a.count == b.count else { return false }
-        var i = a.lowerBound, j = b.lowerBound
+        var i = a.lowerBound
+        var j = b.lowerBound
         while i < a.upperBound {
-            var x = buf[i], y = buf[j]
+            var x = buf[i]
+            var y = buf[j]
             if x >= 0x41, x <= 0x5A { x |= 0x20 }
             if y >= 0x41, y <= 0x5A { y |= 0x20 }
             guard x == y else { return false }

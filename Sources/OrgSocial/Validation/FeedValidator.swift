@@ -28,7 +28,8 @@ public struct FeedValidator: Sendable {
             } else if !ids.contains(pinned.value) {
                 found.append(
                     warning(
-                        pinned, .pinnedPostMissing, "`#+PINNED:` names `\(pinned.value)`, but no post here has that ID.",
+                        pinned, .pinnedPostMissing,
+                        "`#+PINNED:` names `\(pinned.value)`, but no post here has that ID.",
                         "Pin one of your own posts (IDs are compared exactly as written)."))
             }
         }
@@ -80,7 +81,9 @@ public struct FeedValidator: Sendable {
             case "LINK":
                 if !hasURIScheme(value) || value.contains(" ") {
                     found.append(
-                        warning(keyword, .invalidLink, "`#+LINK:` `\(value)` is not a URL.", "Write a full URL such as `https://example.org`."))
+                        warning(
+                            keyword, .invalidLink, "`#+LINK:` `\(value)` is not a URL.",
+                            "Write a full URL such as `https://example.org`."))
                 }
             case "FOLLOW":
                 if let follow = Follow(value: value), !follow.url.isHTTPURL {
@@ -103,7 +106,8 @@ public struct FeedValidator: Sendable {
                         warning(
                             keyword, .invalidContact, "`#+CONTACT:` `\(value)` has no URI scheme.",
                             value.contains("@") && !value.hasPrefix("@")
-                                ? "Write `mailto:\(value)`." : "Write a URI such as `mailto:…`, `xmpp:…` or `https://…`."))
+                                ? "Write `mailto:\(value)`."
+                                : "Write a URI such as `mailto:…`, `xmpp:…` or `https://…`."))
                 }
             case "BIRTHDAY":
                 if !isISODate(value) {
@@ -117,7 +121,8 @@ public struct FeedValidator: Sendable {
                 if !bad.isEmpty {
                     found.append(
                         warning(
-                            keyword, .invalidLanguage, "`#+LANGUAGE:` holds `\(bad.joined(separator: " "))`, not ISO 639-1 codes.",
+                            keyword, .invalidLanguage,
+                            "`#+LANGUAGE:` holds `\(bad.joined(separator: " "))`, not ISO 639-1 codes.",
                             "List codes separated by spaces, e.g. `en es`."))
                 }
             default:
@@ -129,7 +134,9 @@ public struct FeedValidator: Sendable {
             guard let follow = Follow(value: keyword.value) else { continue }
             if !followed.insert(follow.url).inserted {
                 found.append(
-                    warning(keyword, .duplicateFollow, "`\(follow.url)` is followed twice.", "Remove the repeated `#+FOLLOW:` line."))
+                    warning(
+                        keyword, .duplicateFollow, "`\(follow.url)` is followed twice.",
+                        "Remove the repeated `#+FOLLOW:` line."))
             }
         }
     }
@@ -170,14 +177,16 @@ public struct FeedValidator: Sendable {
                 if !bad.isEmpty {
                     found.append(
                         warning(
-                            property, .invalidTags, "`:TAGS:` holds `\(bad.joined(separator: " "))`; tags are plain words.",
+                            property, .invalidTags,
+                            "`:TAGS:` holds `\(bad.joined(separator: " "))`; tags are plain words.",
                             "Separate tags with spaces and drop `#` and punctuation, e.g. `emacs org-mode`."))
                 }
             case "VISIBILITY":
                 if value != "public", value != "mention" {
                     found.append(
                         warning(
-                            property, .invalidVisibility, "`:VISIBILITY:` `\(value)` is neither `public` nor `mention`; it is read as public.",
+                            property, .invalidVisibility,
+                            "`:VISIBILITY:` `\(value)` is neither `public` nor `mention`; it is read as public.",
                             "Write `mention` (lower case) to show the post only to the people it mentions."))
                 }
             case "GROUP":
@@ -232,11 +241,14 @@ public struct FeedValidator: Sendable {
     // MARK: - Helpers
 
     private func error(_ p: Property, _ code: DiagnosticCode, _ message: String, _ suggestion: String) -> Diagnostic {
-        Diagnostic(severity: .error, line: p.line, column: p.valueColumn, code: code, message: message, suggestion: suggestion)
+        Diagnostic(
+            severity: .error, line: p.line, column: p.valueColumn, code: code, message: message, suggestion: suggestion)
     }
 
     private func warning(_ p: Property, _ code: DiagnosticCode, _ message: String, _ suggestion: String) -> Diagnostic {
-        Diagnostic(severity: .warning, line: p.line, column: p.valueColumn, code: code, message: message, suggestion: suggestion)
+        Diagnostic(
+            severity: .warning, line: p.line, column: p.valueColumn, code: code, message: message,
+            suggestion: suggestion)
     }
 
     private func line(of keyword: String, in profile: Profile) -> Int? {
@@ -255,7 +267,9 @@ func hasURIScheme(_ value: String) -> Bool {
     guard let colon = value.firstIndex(of: ":"), colon != value.startIndex else { return false }
     let scheme = value[..<colon].unicodeScalars
     guard let first = scheme.first, first.isASCII, first.properties.isAlphabetic else { return false }
-    return scheme.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+.-".unicodeScalars.contains($0)) }
+    return scheme.allSatisfy {
+        $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+.-".unicodeScalars.contains($0))
+    }
         && value[value.index(after: colon)...].count > 0
 }
 

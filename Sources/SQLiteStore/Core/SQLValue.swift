@@ -60,7 +60,9 @@ extension Int64: SQLValueConvertible {
     package init?(sqlValue: SQLValue) {
         switch sqlValue {
         case .integer(let value): self = value
-        case .real(let value): guard let exact = Int64(exactly: value) else { return nil }; self = exact
+        case .real(let value):
+            guard let exact = Int64(exactly: value) else { return nil }
+            self = exact
         default: return nil
         }
     }
