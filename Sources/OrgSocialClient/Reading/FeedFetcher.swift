@@ -167,7 +167,7 @@ public struct FeedFetcher: Sendable {
     }
 
     /// Sends one request inside a limiter slot, bounded by the total timeout.
-    private func send(_ request: HTTPClientRequest) async throws -> HTTPClientResponse {
+    func send(_ request: HTTPClientRequest) async throws -> HTTPClientResponse {
         let host = Self.hostKey(request.url)
         await limiter.acquire(host)
         do {

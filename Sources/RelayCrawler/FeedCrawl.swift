@@ -1,0 +1,126 @@
+import Foundation
+import OrgSocial
+import OrgSocialClient
+import RelayCore
+
+/// Crawls one feed of the crawl list: the conditional GET with its stored validators, the rename after a
+/// permanent redirect, parsing and indexing a `200`, recording a `304`, and the back-off after a failure.
+/// A value shared by the concurrent tasks of a pass.
+struct FeedCrawl: Sendable {
+    /// What one feed's crawl did.
+    struct Outcome: Sendable {
+        /// Fetched (200), not modified (304) or failed.
+        enum Kind: Sendable, Hashable {
+            case fetched
+            case notModified
+            case failed
+        }
+
+        /// What happened.
+        var kind: Kind
+        /// The feed's URL after the crawl (the new one after a rename).
+        var url: String
+        /// Body bytes downloaded.
+        var bytes = 0
+        /// What indexing changed (200 only).
+        var index = RelayIndexReport()
+        /// The feed's `#+FOLLOW:` lines, when asked for and the feed was downloaded.
+        var follows: [RelayFollow]?
+        /// The failure reason.
+        var failure: String?
+    }
+
+    /// The crawl list and index.
+    let store: any RelayCrawlStore
+    /// Sends the requests within the pass's limits.
+    let fetcher: FeedFetcher
+    /// The SSRF guard.
+    let addressGuard: AddressGuard
+    /// Back-off settings and the log.
+    let configuration: RelayCrawler.Configuration
+
+    /// Crawls one feed; never throws (a failure is recorded and reported).
+    /// - Parameters:
+    ///   - entry: the feed and its crawl state.
+    ///   - conditional: whether to send the stored validators (not in a follows-discovery pass, which
+    ///     needs every body).
+    ///   - collectFollows: whether to return the feed's follows.
+    ///   - now: the pass's time.
+    /// - Returns: the outcome.
+    func crawl(_ entry: RelayCrawlEntry, conditional: Bool, collectFollows: Bool, now: Date) async -> Outcome {
+        var storedURL = entry.url
+        do {
+            guard let url = RelayFeedValidator.httpURL(entry.url) else {
+                throw RelayCrawlerError.unsupportedURL(url: entry.url)
+            }
+            let validators = conditional ? FeedValidators(etag: entry.etag, lastModified: entry.lastModified) : nil
+            let result = try await fetcher.fetch(
+                url, validators: validators, checkHop: { [addressGuard] in try await addressGuard.check($0) })
+            if let moved = result.permanentRedirect?.absoluteString, moved != entry.url {
+                try await store.renameFeed(from: entry.url, to: moved)
+                storedURL = moved
+                configuration.log("relay feed renamed from=\(entry.url) to=\(moved)")
+            }
+            switch result.outcome {
+            case .notModified:
+                try await store.recordNotModified(storedURL, now: now)
+                return Outcome(kind: .notModified, url: storedURL)
+            case .fresh(let body):
+                let location = result.finalURL.absoluteString
+                if FeedFetcher.isHTMLPage(body) { throw RelayCrawlerError.htmlPage(url: location) }
+                let text: String
+                switch RelayFeedText.decode(body) {
+                case .success(let decoded): text = decoded
+                case .failure(let invalid): throw RelayCrawlerError.invalidUTF8(url: location, offset: invalid.offset)
+                }
+                let report = try await store.index(feedURL: storedURL, feed: Feed(parsing: text), now: now)
+                try await store.recordFetched(
+                    storedURL, etag: result.etag, lastModified: result.lastModified, now: now)
+                return Outcome(
+                    kind: .fetched, url: storedURL, bytes: body.count, index: report,
+                    follows: collectFollows ? RelayFeedText.follows(in: text) : nil)
+            }
+        } catch {
+            let reason = RelayFeedValidator.describe(error)
+            let failures = entry.consecutiveFailures + 1
+            let delay = Self.backoffDelay(
+                failures: failures, base: configuration.backoffBase, cap: configuration.backoffCap,
+                jitter: configuration.backoffJitter)
+            let nextAttempt = now.addingTimeInterval(delay.seconds)
+            do {
+                _ = try await store.recordFailure(storedURL, reason: reason, nextAttempt: nextAttempt, now: now)
+            } catch {
+                configuration.log(
+                    "relay feed state not saved url=\(storedURL) reason=\(RelayFeedValidator.describe(error))")
+            }
+            configuration.log(
+                "relay feed failed url=\(storedURL) failures=\(failures) retry_in_s=\(Int(delay.seconds)) "
+                    + "reason=\(reason)")
+            return Outcome(kind: .failed, url: storedURL, failure: reason)
+        }
+    }
+
+    /// The wait before the next attempt after `failures` failures in a row: `base × 2^(failures−1)`, plus
+    /// up to `jitter` of it at random, at most `cap`.
+    /// - Parameters:
+    ///   - failures: the failures in a row, this one included (1 or more).
+    ///   - base: the first delay.
+    ///   - cap: the longest delay.
+    ///   - jitter: the random extra fraction (0 for none).
+    /// - Returns: the delay.
+    static func backoffDelay(failures: Int, base: Duration, cap: Duration, jitter: Double = 0) -> Duration {
+        let exponent = min(max(failures, 1) - 1, 40)
+        let raw = base.seconds * pow(2, Double(exponent))
+        let spread = jitter > 0 ? raw * Double.random(in: 0...jitter) : 0
+        let seconds = min(raw + spread, cap.seconds)
+        return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,106 @@
+package import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The relay's SSRF guard: before any request (registration, crawl, each redirect hop, peer lists,
+/// `/feed-content/`), the host is resolved and every address it resolves to must be public; loopback,
+/// private, CGNAT, link-local, unique-local, unspecified, multicast and reserved addresses (and IPv4-mapped
+/// IPv6 forms of them) are refused unless the relay runs with `--allow-private-addresses`.
+///
+/// The check resolves the name itself, and the HTTP stack resolves it again when connecting, so a
+/// name whose DNS answer changes between the two (DNS rebinding) is not caught; the guard stops the
+/// ordinary cases: numeric private URLs, `localhost`, and names that point inside the network.
+package struct AddressGuard: Sendable {
+    /// Whether private and local addresses are allowed (then ``check(_:)`` resolves nothing).
+    package var allowPrivateAddresses: Bool
+
+    /// Makes a guard.
+    /// - Parameter allowPrivateAddresses: allow everything (tests, private deployments).
+    package init(allowPrivateAddresses: Bool) {
+        self.allowPrivateAddresses = allowPrivateAddresses
+    }
+
+    /// Checks that `url` may be fetched.
+    /// - Parameter url: an absolute http(s) URL.
+    /// - Throws: ``RelayCrawlerError/refused(url:host:address:reason:)`` for a non-public address,
+    ///   ``RelayCrawlerError/unresolvableHost(url:host:message:)`` when the name does not resolve,
+    ///   ``RelayCrawlerError/unsupportedURL(url:)`` without a host.
+    package func check(_ url: URL) async throws {
+        guard !allowPrivateAddresses else { return }
+        guard var host = url.host, !host.isEmpty else {
+            throw RelayCrawlerError.unsupportedURL(url: url.absoluteString)
+        }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        let addresses: [IPAddress]
+        if let literal = IPAddress(host) {
+            addresses = [literal]
+        } else {
+            addresses = try Self.resolve(host: host, url: url.absoluteString)
+        }
+        for address in addresses {
+            let kind = AddressClass.classify(address)
+            guard kind.isPublic else {
+                throw RelayCrawlerError.refused(
+                    url: url.absoluteString, host: host, address: address.description, reason: kind.reason)
+            }
+        }
+    }
+
+    /// Resolves a host name to every address `getaddrinfo` returns (IPv4 and IPv6).
+    /// - Parameters:
+    ///   - host: the name, or a numeric address in any form `getaddrinfo` accepts.
+    ///   - url: the URL, for the error.
+    /// - Returns: the addresses, at least one.
+    /// - Throws: ``RelayCrawlerError/unresolvableHost(url:host:message:)``.
+    package static func resolve(host: String, url: String) throws -> [IPAddress] {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        #if canImport(Glibc)
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        #else
+            hints.ai_socktype = SOCK_STREAM
+        #endif
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, nil, &hints, &list)
+        defer { if let list { freeaddrinfo(list) } }
+        guard status == 0 else {
+            let message = gai_strerror(status).map { String(cString: $0) } ?? "error \(status)"
+            throw RelayCrawlerError.unresolvableHost(url: url, host: host, message: message)
+        }
+        var addresses: [IPAddress] = []
+        var cursor = list
+        while let entry = cursor {
+            if let address = Self.address(of: entry.pointee), !addresses.contains(address) {
+                addresses.append(address)
+            }
+            cursor = entry.pointee.ai_next
+        }
+        guard !addresses.isEmpty else {
+            throw RelayCrawlerError.unresolvableHost(url: url, host: host, message: "no address found")
+        }
+        return addresses
+    }
+
+    /// The IP address of one `getaddrinfo` entry, copied out of C memory.
+    private static func address(of entry: addrinfo) -> IPAddress? {
+        guard let socketAddress = entry.ai_addr else { return nil }
+        switch Int32(socketAddress.pointee.sa_family) {
+        case AF_INET:
+            return socketAddress.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { pointer in
+                var raw = pointer.pointee.sin_addr
+                return IPAddress(bytes: withUnsafeBytes(of: &raw) { Array($0) })
+            }
+        case AF_INET6:
+            return socketAddress.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
+                var raw = pointer.pointee.sin6_addr
+                return IPAddress(bytes: withUnsafeBytes(of: &raw) { Array($0) })
+            }
+        default:
+            return nil
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// RelayCrawler: module placeholder, replaced by its first real file.

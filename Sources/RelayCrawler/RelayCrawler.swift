@@ -1,0 +1,223 @@
+package import Foundation
+import OrgSocialClient
+package import RelayCore
+
+/// The relay's crawler: each pass discovers feeds (peer relays every 3 h, everyone's `#+FOLLOW:` lines
+/// daily), fetches every due feed of the crawl list concurrently with conditional GETs, indexes what
+/// changed, backs off from failing feeds and drops feeds without a success for 3 days
+/// (`relay-api.md` §4, with the improvements of §10).
+///
+/// ```swift
+/// let crawler = RelayCrawler(store: store, configuration: .init(log: { print($0) }))
+/// let report = await crawler.runPass()      // one pass, e.g. `orgsocial relay scan`
+/// await crawler.run(interval: .seconds(60)) // passes every minute until cancelled
+/// ```
+///
+/// Passes never overlap: a pass asked for while another runs waits for it to end.
+package actor RelayCrawler {
+    /// The meta key holding the time of the last peer-relay discovery.
+    static let peerDiscoveryKey = "crawler.last_peer_discovery"
+    /// The meta key holding the time of the last follows discovery.
+    static let followsDiscoveryKey = "crawler.last_follows_discovery"
+
+    /// The crawl list, crawl state and index.
+    let store: any RelayCrawlStore
+    /// Limits, intervals, peers, transport and log.
+    package let configuration: Configuration
+    /// Validates discovered feeds (the registration check) and fetches peer lists.
+    let validator: RelayFeedValidator
+    /// The SSRF guard.
+    let addressGuard: AddressGuard
+
+    private var passRunning = false
+    private var passWaiters: [CheckedContinuation<Void, Never>] = []
+
+    /// Makes a crawler.
+    /// - Parameters:
+    ///   - store: the relay's store.
+    ///   - configuration: limits, intervals, peers, transport and log.
+    package init(store: any RelayCrawlStore, configuration: Configuration) {
+        self.store = store
+        self.configuration = configuration
+        validator = RelayFeedValidator(store: store, configuration: configuration)
+        addressGuard = AddressGuard(allowPrivateAddresses: configuration.allowPrivateAddresses)
+    }
+
+    /// Runs passes until the task is cancelled, one every `interval` (measured between pass starts; a
+    /// pass longer than the interval is followed by the next one at once).
+    /// - Parameter interval: the time between pass starts.
+    package func run(interval: Duration) async {
+        let clock = ContinuousClock()
+        while !Task.isCancelled {
+            let start = clock.now
+            _ = await runPass()
+            do {
+                try await Task.sleep(until: start.advanced(by: interval), clock: clock)
+            } catch {
+                return
+            }
+        }
+    }
+
+    /// Runs one pass: discovery when due (or forced), every due feed, stale removal, one log line.
+    /// - Parameters:
+    ///   - now: the pass's time (tests inject it; back-off, staleness and discovery intervals use it).
+    ///   - forceDiscovery: run peer and follows discovery whatever their intervals say.
+    /// - Returns: what the pass did.
+    package func runPass(now: Date = Date(), forceDiscovery: Bool = false) async -> RelayScanReport {
+        await beginPass()
+        defer { endPass() }
+        let clock = ContinuousClock()
+        let start = clock.now
+        var report = RelayScanReport()
+        let fetcher = FeedFetcher(
+            transport: configuration.transport, configuration: configuration.crawlFetcherConfiguration)
+        let crawl = FeedCrawl(store: store, fetcher: fetcher, addressGuard: addressGuard, configuration: configuration)
+
+        let peers = configuration.peerRelayURLs
+        if !peers.isEmpty,
+            await isDue(Self.peerDiscoveryKey, every: configuration.peerDiscoveryInterval, now: now, force: forceDiscovery)
+        {
+            report.discovered += await discoverFromPeers(peers)
+            await setTime(Self.peerDiscoveryKey, now)
+        }
+        let followsDue = await isDue(
+            Self.followsDiscoveryKey, every: configuration.followsDiscoveryInterval, now: now, force: forceDiscovery)
+
+        let entries: [RelayCrawlEntry]
+        do {
+            entries = try await store.crawlEntries()
+        } catch {
+            configuration.log("relay pass aborted reason=\(RelayFeedValidator.describe(error))")
+            return report
+        }
+        report.feeds = entries.count
+        let due = entries.filter { entry in entry.nextAttempt.map { $0 <= now } ?? true }
+        report.skipped = entries.count - due.count
+        let outcomes = await crawlAll(
+            due, with: crawl, conditional: !followsDue, collectFollows: followsDue, now: now)
+        Self.add(outcomes, to: &report)
+
+        if followsDue {
+            let known = Set(entries.map(\.url)).union(outcomes.map(\.url))
+            let added = await discoverFromFollows(outcomes, known: known, now: now)
+            report.discovered += added.count
+            await setTime(Self.followsDiscoveryKey, now)
+            let newOutcomes = await crawlAll(
+                added.map { RelayCrawlEntry(url: $0) }, with: crawl, conditional: false, collectFollows: false,
+                now: now)
+            Self.add(newOutcomes, to: &report)
+        }
+
+        do {
+            let cutoff = now.addingTimeInterval(-configuration.staleAge.seconds)
+            let removed = try await store.removeStaleFeeds(lastSuccessBefore: cutoff)
+            report.dropped = removed.count
+            for url in removed { configuration.log("relay feed dropped url=\(url) reason=no success for 3 days") }
+        } catch {
+            configuration.log("relay stale cleanup failed reason=\(RelayFeedValidator.describe(error))")
+        }
+        report.duration = clock.now - start
+        configuration.log(Self.logLine(report))
+        return report
+    }
+
+    /// The pass's structured log line.
+    /// - Parameter report: the pass's report.
+    /// - Returns: `relay pass feeds=… fetched=… not_modified=… failed=… skipped=… added=… changed=…
+    ///   removed=… discovered=… dropped=… bytes=… duration_ms=…`.
+    static func logLine(_ report: RelayScanReport) -> String {
+        let milliseconds = Int((report.duration.seconds * 1000).rounded())
+        return "relay pass feeds=\(report.feeds) fetched=\(report.fetched) not_modified=\(report.notModified) "
+            + "failed=\(report.failed) skipped=\(report.skipped) added=\(report.postsAdded) "
+            + "changed=\(report.postsChanged) removed=\(report.postsRemoved) discovered=\(report.discovered) "
+            + "dropped=\(report.dropped) bytes=\(report.bytesDownloaded) duration_ms=\(milliseconds)"
+    }
+
+    // MARK: - Crawling
+
+    /// Crawls `entries` concurrently: at most ``Configuration/maxConcurrentDownloads`` at once, and the
+    /// fetcher's per-host limit inside that.
+    private nonisolated func crawlAll(
+        _ entries: [RelayCrawlEntry], with crawl: FeedCrawl, conditional: Bool, collectFollows: Bool, now: Date
+    ) async -> [FeedCrawl.Outcome] {
+        let width = max(1, configuration.maxConcurrentDownloads)
+        return await withTaskGroup(of: FeedCrawl.Outcome.self) { group in
+            var pending = entries.makeIterator()
+            var outcomes: [FeedCrawl.Outcome] = []
+            outcomes.reserveCapacity(entries.count)
+            for _ in 0..<width {
+                guard let entry = pending.next() else { break }
+                group.addTask { await crawl.crawl(entry, conditional: conditional, collectFollows: collectFollows, now: now) }
+            }
+            while let outcome = await group.next() {
+                outcomes.append(outcome)
+                if let entry = pending.next() {
+                    group.addTask {
+                        await crawl.crawl(entry, conditional: conditional, collectFollows: collectFollows, now: now)
+                    }
+                }
+            }
+            return outcomes
+        }
+    }
+
+    /// Adds the outcomes' counts to a report.
+    private static func add(_ outcomes: [FeedCrawl.Outcome], to report: inout RelayScanReport) {
+        for outcome in outcomes {
+            switch outcome.kind {
+            case .fetched:
+                report.fetched += 1
+                report.bytesDownloaded += outcome.bytes
+                report.postsAdded += outcome.index.added
+                report.postsChanged += outcome.index.changed
+                report.postsRemoved += outcome.index.removed
+            case .notModified:
+                report.notModified += 1
+            case .failed:
+                report.failed += 1
+                report.failures[outcome.url] = outcome.failure ?? "unknown failure"
+            }
+        }
+    }
+
+    // MARK: - Schedule
+
+    /// Whether the job whose last run is stored under `key` is due.
+    private func isDue(_ key: String, every interval: Duration, now: Date, force: Bool) async -> Bool {
+        if force { return true }
+        do {
+            guard let value = try await store.metaValue(key), let last = Double(value) else { return true }
+            return now.timeIntervalSince1970 - last >= interval.seconds
+        } catch {
+            configuration.log("relay schedule unreadable key=\(key) reason=\(RelayFeedValidator.describe(error))")
+            return false
+        }
+    }
+
+    /// Stores the time a job ran, so restarts keep the rhythm.
+    private func setTime(_ key: String, _ now: Date) async {
+        do {
+            try await store.setMetaValue(key, String(now.timeIntervalSince1970))
+        } catch {
+            configuration.log("relay schedule not saved key=\(key) reason=\(RelayFeedValidator.describe(error))")
+        }
+    }
+
+    // MARK: - One pass at a time
+
+    private func beginPass() async {
+        if passRunning {
+            await withCheckedContinuation { passWaiters.append($0) }
+        }
+        passRunning = true
+    }
+
+    private func endPass() {
+        if passWaiters.isEmpty {
+            passRunning = false
+        } else {
+            passWaiters.removeFirst().resume()
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// What can go wrong while the relay crawls or validates a feed, beyond the HTTP errors of
+/// `OrgSocialClientError`: the one error type of this module.
+package enum RelayCrawlerError: Error, Sendable, Hashable, LocalizedError {
+    /// The SSRF guard refused a URL: its host is (or resolves to) an address the relay must not reach.
+    case refused(url: String, host: String, address: String, reason: String)
+    /// The host name of a URL could not be resolved.
+    case unresolvableHost(url: String, host: String, message: String)
+    /// The URL is not an absolute http(s) URL with a host.
+    case unsupportedURL(url: String)
+    /// The body is not valid UTF-8 (the relay decodes feeds strictly, as the reference does).
+    case invalidUTF8(url: String, offset: Int)
+    /// The body is an HTML page, not a `social.org` file.
+    case htmlPage(url: String)
+    /// A peer relay's `/feeds` answer is not `{"type":"Success","data":[…]}`.
+    case unexpectedPeerAnswer(url: String, reason: String)
+    /// A relay-list file cannot be read.
+    case unreadableRelayList(path: String, message: String)
+
+    /// What failed, where, and what to do about it.
+    package var errorDescription: String? {
+        switch self {
+        case .refused(let url, let host, let address, let reason):
+            let resolved = host == address ? "" : " (\(host) resolves to \(address))"
+            return "refusing to fetch \(url): \(reason)\(resolved); start the relay with "
+                + "--allow-private-addresses to allow it"
+        case .unresolvableHost(let url, let host, let message):
+            return "cannot resolve the host \(host) of \(url): \(message). Check the URL's host name"
+        case .unsupportedURL(let url):
+            return "\(url) is not an absolute http:// or https:// URL with a host"
+        case .invalidUTF8(let url, let offset):
+            return "the body of \(url) is not valid UTF-8 (invalid byte sequence at offset \(offset)); "
+                + "the feed must be saved as UTF-8"
+        case .htmlPage(let url):
+            return "\(url) answered with an HTML page, not a social.org file; the URL must point at the raw file"
+        case .unexpectedPeerAnswer(let url, let reason):
+            return "the peer relay answer from \(url) was ignored: \(reason)"
+        case .unreadableRelayList(let path, let message):
+            return "Cannot read the relay list \(path): \(message). Check the --relay-list path."
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import HTTPServer
+import OrgSocial
+import OrgSocialClient
+package import RelayCore
+
+/// The relay's ``RelayFeedGateway``: feed registration with the reference's validation fetch
+/// (`relay-api.md` §2.3) and the live `/feed-content/` fetch (§2.16), both behind the SSRF guard.
+///
+/// The crawler validates the feeds it discovers (follows, peers) with the same check.
+package struct RelayFeedValidator: RelayFeedGateway {
+    /// The crawl list.
+    let store: any RelayCrawlStore
+    /// Limits, timeouts, the transport, the log.
+    let configuration: RelayCrawler.Configuration
+    /// The SSRF guard every request passes.
+    let addressGuard: AddressGuard
+    /// Fetches registrations and discovered feeds (5 s idle timeout).
+    let validationFetcher: FeedFetcher
+    /// Fetches `/feed-content/` and peer lists (one 10 s timeout).
+    let liveFetcher: FeedFetcher
+
+    /// Makes the gateway.
+    /// - Parameters:
+    ///   - store: the crawl list.
+    ///   - configuration: the crawler's configuration (transport, limits, SSRF setting, log).
+    package init(store: any RelayCrawlStore, configuration: RelayCrawler.Configuration) {
+        self.store = store
+        self.configuration = configuration
+        addressGuard = AddressGuard(allowPrivateAddresses: configuration.allowPrivateAddresses)
+        validationFetcher = FeedFetcher(
+            transport: configuration.transport, configuration: configuration.validationFetcherConfiguration)
+        liveFetcher = FeedFetcher(
+            transport: configuration.transport, configuration: configuration.liveFetcherConfiguration)
+    }
+
+    // MARK: - Registration
+
+    /// Registers a feed (`relay-api.md` §2.3 steps 2–5): a bridge URL → 400; already known → 200; the
+    /// validation fetch fails → 400 `Invalid Org Social feed: …`; added → 201. `data` echoes `feed`.
+    /// - Parameter feed: the submitted URL, already stripped and non-blank.
+    /// - Returns: the reply.
+    package func register(feed: String) async -> RelayJSONReply {
+        if RelayFeedText.isBridgeURL(feed) {
+            return RelayReplies.error("Bridge virtual feeds cannot be registered", status: .badRequest)
+        }
+        let echo = RelayReplies.success(.object([("feed", .string(feed))]))
+        do {
+            if try await store.containsFeed(feed) { return echo }
+        } catch {
+            configuration.log("relay register failed feed=\(feed) reason=\(Self.describe(error))")
+            return RelayReplies.error("Failed to add feed to database", status: .internalServerError)
+        }
+        if let reason = await validationFailure(for: feed) {
+            configuration.log("relay register refused feed=\(feed) reason=\(reason)")
+            return RelayReplies.error("Invalid Org Social feed: \(reason)", status: .badRequest)
+        }
+        do {
+            guard try await store.addFeed(feed, now: Date()) else { return echo }
+        } catch {
+            configuration.log("relay register failed feed=\(feed) reason=\(Self.describe(error))")
+            return RelayReplies.error("Failed to add feed to database", status: .internalServerError)
+        }
+        configuration.log("relay register added feed=\(feed)")
+        var created = echo
+        created.status = .created
+        return created
+    }
+
+    /// The reference's validation of a feed URL (§2.3 step 4), plus the SSRF guard: a GET following
+    /// redirects; the answer must be 200, strict UTF-8, and have a non-blank `#+TITLE:`, `#+NICK:` or
+    /// `#+DESCRIPTION:` line.
+    /// - Parameter feed: the URL string.
+    /// - Returns: `nil` when valid, else the reason that follows `Invalid Org Social feed: `.
+    package func validationFailure(for feed: String) async -> String? {
+        guard let url = Self.httpURL(feed) else {
+            return "Failed to fetch URL: \(RelayCrawlerError.unsupportedURL(url: feed).localizedDescription)"
+        }
+        let body: [UInt8]
+        do {
+            let result = try await validationFetcher.fetch(
+                url, validators: nil, checkHop: { [addressGuard] in try await addressGuard.check($0) })
+            guard case .fresh(let bytes) = result.outcome else {
+                return "URL returned status code 304"
+            }
+            body = bytes
+        } catch OrgSocialClientError.fetchFailed(_, let statusCode) {
+            return "URL returned status code \(statusCode)"
+        } catch {
+            return "Failed to fetch URL: \(Self.describe(error))"
+        }
+        switch RelayFeedText.decode(body) {
+        case .failure(let invalid):
+            return "Validation error: \(RelayCrawlerError.invalidUTF8(url: feed, offset: invalid.offset).localizedDescription)"
+        case .success(let text):
+            guard RelayFeedText.hasBasicMetadata(text) else {
+                return "Content does not appear to be a valid Org Social file (missing basic metadata)"
+            }
+            return nil
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// An absolute http(s) URL with a host, or `nil`.
+    static func httpURL(_ text: String) -> URL? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else { return nil }
+        return url
+    }
+
+    /// An error's human description.
+    static func describe(_ error: any Error) -> String {
+        (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
+    }
+}
