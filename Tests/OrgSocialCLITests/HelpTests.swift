@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OrgSocialCLI
 
 /// Help and version output (house rule 17: every level accepts -h/--help, `help <sub>` equals `<sub> --help`).
@@ -42,6 +43,7 @@ struct HelpTests {
           groups                  List a relay's groups, or show one group's posts.
           relay                   Register a feed with a relay, list its feeds, show its
                                   statistics.
+          config                  Show or change your settings (config.json).
 
           See 'orgsocial help <subcommand>' for detailed help.
 

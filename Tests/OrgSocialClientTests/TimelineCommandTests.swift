@@ -1,9 +1,10 @@
 import Foundation
 import HTTPServer
 import OrgSocial
-@testable import OrgSocialCLI
 import OrgSocialClient
 import Testing
+
+@testable import OrgSocialCLI
 
 /// `orgsocial timeline`, `fetch`, `thread`, `notifications` and `poll-results` against an in-process
 /// server of feeds. "Now" is 2026-01-02T03:04:05Z (see `runCLI`).
@@ -105,10 +106,10 @@ struct TimelineCommandTests {
         }
     }
 
-    @Test func timelineWithoutConfigurationSaysWhatToSetUp() async throws {
+    @Test func timelineWithoutAnyFeedAndNoRelaySaysWhatToSetUp() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let result = await runCLI(["timeline"], environment: folder.homeEnvironment)
+        let result = await runCLI(["timeline", "--no-relay"], environment: folder.homeEnvironment)
         #expect(result.status == 1)
         #expect(result.error.contains("No feed is configured"))
         #expect(result.error.contains("--feed-url"))
@@ -129,7 +130,8 @@ struct TimelineCommandTests {
             try await FakeRelay.with { (relay: FakeRelay) async throws in
                 await relay.state.success("/feeds/", data: "[\"\(farm.url("/ana.org"))\"]")
                 let result = await runCLI(
-                    ["timeline", "--json"], environment: folder.homeEnvironment.merging(["ORGSOCIAL_RELAY": relay.baseURL]) { $1 })
+                    ["timeline", "--json"],
+                    environment: folder.homeEnvironment.merging(["ORGSOCIAL_RELAY": relay.baseURL]) { $1 })
                 #expect(result.status == 0)
                 let object = try #require(
                     try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
@@ -150,47 +152,104 @@ struct TimelineCommandTests {
     }
 
     @Test func relaySearchProfileAndRegisterCommands() async throws {
-        try await FakeRelay.with { (relay: FakeRelay) async throws in
-            let post = "https://a.example/social.org#2026-01-01T10:00:00+0100"
-            await relay.state.success(
-                "/search/", data: "[\"\(post)\"]",
-                meta: "{\"tag\":\"emacs\",\"total\":1,\"page\":1,\"perPage\":10,\"hasNext\":false,\"hasPrevious\":false}")
-            await relay.state.success(
-                "/profile/", data: "{\"feed\":\"https://a.example/social.org\",\"followers\":[\"https://b.example/social.org\"]}")
-            await relay.state.answer(
-                "/feeds/", method: "POST", status: 201,
-                "{\"type\":\"Success\",\"errors\":[],\"data\":{\"feed\":\"https://a.example/social.org\"}}")
-            let search = await runCLI(["search", "--tag", "emacs", "--relay", relay.baseURL])
-            #expect(search.status == 0)
-            #expect(search.output == post + "\n")
-            let profile = await runCLI(["profile", "https://a.example/social.org", "--relay", relay.baseURL])
-            #expect(profile.status == 0)
-            #expect(profile.output.contains("followers: 1"))
-            let register = await runCLI(["relay", "register", "https://a.example/social.org", "--relay", relay.baseURL])
-            #expect(register.status == 0)
-            #expect(register.output.contains("registered"))
-            let targets = await relay.state.targets
-            #expect(targets.contains("/search/?tag=emacs&page=1&perPage=10"))
-            #expect(targets.contains("/profile/?feed=https%3A%2F%2Fa.example%2Fsocial.org"))
-            #expect(targets.contains("/feeds/"))
+        try await withFarm { farm in
+            await farm.state.set(
+                "/a.org", feedText(nick: "ana", posts: [("2026-01-01T10:00:00+0100", [:], "Emacs all day.")]))
+            try await FakeRelay.with { (relay: FakeRelay) async throws in
+                let post = farm.url("/a.org") + "#2026-01-01T10:00:00+0100"
+                let gone = farm.url("/gone.org") + "#2026-01-01T09:00:00+0000"
+                await relay.state.success(
+                    "/search/", data: "[\"\(post)\", \"\(gone)\"]",
+                    meta: "{\"tag\":\"emacs\",\"total\":2,\"page\":1,\"perPage\":10,\"hasNext\":false,"
+                        + "\"hasPrevious\":false}")
+                await relay.state.success(
+                    "/profile/",
+                    data: "{\"feed\":\"https://a.example/social.org\",\"followers\":[\"https://b.example/social.org\"]}"
+                )
+                await relay.state.answer(
+                    "/feeds/", method: "POST", status: 201,
+                    "{\"type\":\"Success\",\"errors\":[],\"data\":{\"feed\":\"https://a.example/social.org\"}}")
+                let folder = try TemporaryFolder()
+                defer { folder.remove() }
+                let environment = ["XDG_CACHE_HOME": folder.path("cache"), "NO_COLOR": "1"]
+                let search = await runCLI(
+                    ["search", "--tag", "emacs", "--relay", relay.baseURL], environment: environment)
+                #expect(search.status == 0)
+                #expect(search.output.contains("ana · 18h ago\n  Emacs all day.\n  \(post)\n"))
+                #expect(search.output.contains("\(gone)\n  (could not read \(farm.url("/gone.org")): HTTP 404"))
+                #expect(search.error.contains("2 found, page 1."))
+                let json = await runCLI(
+                    ["search", "--tag", "emacs", "--relay", relay.baseURL, "--json"], environment: environment)
+                #expect(json.status == 0)
+                let object = try #require(
+                    try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+                let posts = try #require(object["posts"] as? [[String: Any]])
+                #expect(posts.map { $0["url"] as? String } == [post, gone])
+                #expect(posts.first?["nick"] as? String == "ana")
+                #expect(posts.first?["text"] as? String == "Emacs all day.")
+                #expect((posts.last?["error"] as? String)?.contains("404") == true)
+                #expect(object["total"] as? Int == 2)
+                #expect(await farm.state.requests(for: "/a.org").last?["If-None-Match"] != nil)
+                let profile = await runCLI(["profile", "https://a.example/social.org", "--relay", relay.baseURL])
+                #expect(profile.status == 0)
+                #expect(profile.output.contains("followers: 1"))
+                let register = await runCLI(
+                    ["relay", "register", "https://a.example/social.org", "--relay", relay.baseURL])
+                #expect(register.status == 0)
+                #expect(register.output.contains("registered"))
+                let targets = await relay.state.targets
+                #expect(targets.contains("/search/?tag=emacs&page=1&perPage=10"))
+                #expect(targets.contains("/profile/?feed=https%3A%2F%2Fa.example%2Fsocial.org"))
+                #expect(targets.contains("/feeds/"))
+            }
         }
     }
 
     @Test func notificationsComeFromTheRelayWhenOneIsGiven() async throws {
-        try await withNetwork { _, me, environment in
+        try await withNetwork { farm, me, environment in
+            let ana = farm.url("/ana.org")
             try await FakeRelay.with { (relay: FakeRelay) async throws in
                 await relay.state.success(
                     "/notifications/",
-                    data: "[{\"type\":\"reaction\",\"post\":\"https://b.example/s.org#1\",\"emoji\":\"❤\","
+                    data: "[{\"type\":\"reaction\",\"post\":\"\(ana)#2026-01-01T05:00:00+0000\",\"emoji\":\"👍\","
                         + "\"parent\":\"\(me)#2026-01-01T00:00:00+0000\"}]",
                     meta: "{\"total\":1,\"by_type\":{\"reactions\":1}}")
                 let result = await runCLI(
                     ["notifications", "--feed-url", me, "--relay", relay.baseURL, "--type", "reaction"],
                     environment: environment)
                 #expect(result.status == 0)
-                #expect(result.output == "[reaction] ❤ https://b.example/s.org#1 → \(me)#2026-01-01T00:00:00+0000\n")
+                #expect(
+                    result.output == "[reaction] 👍 ana · 22h ago → \(me)#2026-01-01T00:00:00+0000\n"
+                        + "  \(ana)#2026-01-01T05:00:00+0000\n\n")
                 let encoded = RelayClient.percentEncoded(me)
                 #expect(await relay.state.targets.last == "/notifications/?feed=\(encoded)&type=reaction")
+            }
+            try await FakeRelay.with { (relay: FakeRelay) async throws in
+                let missing = farm.url("/gone.org") + "#2026-01-01T07:00:00+0000"
+                await relay.state.success(
+                    "/notifications/",
+                    data: "[{\"type\":\"reply\",\"post\":\"\(ana)#2026-01-01T02:00:00+0000\","
+                        + "\"parent\":\"\(me)#2026-01-01T00:00:00+0000\"},"
+                        + "{\"type\":\"mention\",\"post\":\"\(missing)\"}]",
+                    meta: "{\"total\":2,\"by_type\":{\"replies\":1,\"mentions\":1}}")
+                let text = await runCLI(
+                    ["notifications", "--feed-url", me, "--relay", relay.baseURL], environment: environment)
+                #expect(text.status == 0)
+                #expect(
+                    text.output.contains("[reply] ana · 1d ago → \(me)#2026-01-01T00:00:00+0000\n  A reply from ana.\n")
+                )
+                #expect(
+                    text.output.contains("[mention] \(missing)\n  (could not read \(farm.url("/gone.org")): HTTP 404"))
+                let json = await runCLI(
+                    ["notifications", "--feed-url", me, "--relay", relay.baseURL, "--json"], environment: environment)
+                #expect(json.status == 0)
+                let items = try #require(
+                    try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
+                #expect(items.first?["nick"] as? String == "ana")
+                #expect(items.first?["text"] as? String == "A reply from ana.")
+                #expect(items.first?["target"] as? String == "\(me)#2026-01-01T00:00:00+0000")
+                #expect(items.last?["nick"] == nil)
+                #expect((items.last?["error"] as? String)?.contains("HTTP 404") == true)
             }
             let fallback = await runCLI(
                 ["notifications", "--feed-url", me, "--relay", "http://127.0.0.1:1"], environment: environment)
@@ -207,8 +266,10 @@ struct TimelineCommandTests {
                 links: "{\"groups\":[{\"name\":\"Org Social\",\"href\":\"/groups/org-social/\",\"method\":\"GET\"}]}")
             await relay.state.success(
                 "/groups/org-social/",
-                data: "[{\"post\":\"https://a.example/s.org#1\",\"children\":[{\"post\":\"https://b.example/s.org#2\"}]}]",
-                meta: "{\"group\":\"Org Social\",\"members\":[\"https://a.example/s.org\",\"https://b.example/s.org\"]}")
+                data:
+                    "[{\"post\":\"https://a.example/s.org#1\",\"children\":[{\"post\":\"https://b.example/s.org#2\"}]}]",
+                meta: "{\"group\":\"Org Social\",\"members\":[\"https://a.example/s.org\",\"https://b.example/s.org\"]}"
+            )
             let list = await runCLI(["groups", "--relay", relay.baseURL])
             #expect(list.status == 0)
             #expect(list.output == "Org Social  (org-social)\n")
@@ -322,7 +383,8 @@ struct TimelineCommandTests {
             let poll = "\(me)#2026-01-01T01:00:00+0000"
             await farm.state.set(
                 "/eve.org",
-                feedText(nick: "eve", posts: [("2026-01-01T08:00:00+0000", ["REPLY_TO": poll, "POLL_OPTION": "Tea"], "")]))
+                feedText(
+                    nick: "eve", posts: [("2026-01-01T08:00:00+0000", ["REPLY_TO": poll, "POLL_OPTION": "Tea"], "")]))
             try await FakeRelay.with { (relay: FakeRelay) async throws in
                 await relay.state.success(
                     "/polls/votes/",
@@ -384,6 +446,40 @@ struct TimelineCommandTests {
             let result = await runCLI([command, "--help"])
             #expect(result.status == 0)
             #expect(result.output.hasPrefix("OVERVIEW: "))
+        }
+    }
+}
+
+/// The timeline's settings from the configuration file: the block list and the languages.
+extension TimelineCommandTests {
+    @Test func timelineLeavesOutFeedsInTheConfiguredBlockList() async throws {
+        try await withNetwork { farm, me, environment in
+            let ana = farm.url("/ana.org")
+            let added = await runCLI(["config", "add", "block", ana], environment: environment)
+            #expect(added.status == 0)
+            let result = await runCLI(["timeline", "--feed-url", me], environment: environment)
+            #expect(result.status == 0)
+            #expect(!result.output.contains("A reply from ana."))
+            #expect(!result.output.contains("Hola"))
+            #expect(result.output.contains("An old post."))
+            #expect(await farm.state.requests(for: "/ana.org").isEmpty)
+        }
+    }
+
+    @Test func timelineUsesTheConfiguredLanguagesUnlessLangIsGiven() async throws {
+        try await withNetwork { _, me, environment in
+            #expect(await runCLI(["config", "set", "languages", "es"], environment: environment).status == 0)
+            let filtered = await runCLI(["timeline", "--feed-url", me], environment: environment)
+            #expect(filtered.output.contains("Hola"))
+            #expect(filtered.output.contains("A reply from ana."))
+            #expect(!filtered.output.contains("An old post."))
+            let overridden = await runCLI(["timeline", "--feed-url", me, "--lang", "en"], environment: environment)
+            #expect(!overridden.output.contains("Hola"))
+            #expect(overridden.output.contains("An old post."))
+            let fromEnvironment = await runCLI(
+                ["timeline", "--feed-url", me], environment: environment.merging(["ORGSOCIAL_LANGUAGES": "en"]) { $1 })
+            #expect(fromEnvironment.output.contains("An old post."))
+            #expect(!fromEnvironment.output.contains("Hola"))
         }
     }
 }

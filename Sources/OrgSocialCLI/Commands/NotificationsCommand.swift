@@ -12,8 +12,8 @@ struct NotificationsCommand: ParsableCommand {
                 Computed from the feeds you follow (and yours), newest first; activity from feeds you don't \
                 follow is not seen. Needs your feed's URL (--feed-url or the configuration). With a relay \
                 (--relay, $ORGSOCIAL_RELAY or "relayURL" in the configuration) the relay's notifications are \
-                listed instead (post URLs, in the relay's order; votes are always computed locally), falling \
-                back to the local computation if the relay fails.
+                listed instead (in the relay's order, each post's author and text read from its feed; votes \
+                are always computed locally), falling back to the local computation if the relay fails.
                 """,
             options: ReadingOptions.definitions + [
                 .value(
@@ -44,7 +44,7 @@ struct NotificationsCommand: ParsableCommand {
                 let relay = RelayClient(baseURL: base, transport: context.makeTransport())
                 let result = try await relay.notifications(
                     for: ownFeedURL, type: type.map(RelayNotificationType.init(rawValue:)))
-                try Self.write(result, in: context, asJSON: printsJSON)
+                try await Self.write(result, in: context, asJSON: printsJSON, now: now)
                 return
             } catch let error as OrgSocialClientError {
                 context.report(
@@ -106,17 +106,38 @@ struct NotificationsCommand: ParsableCommand {
         context.write(text)
     }
 
-    /// Prints the relay's notifications: one line each (`[type] post → target`), or JSON
-    /// `[{type, post, target?, emoji?}]`.
-    static func write(_ result: RelayNotifications, in context: CommandContext, asJSON: Bool) throws {
+    /// Prints the relay's notifications with their posts' authors and text, read from the feeds the post
+    /// URLs name (concurrently, through the cache): a block per notification, or JSON
+    /// `[{type, post, target?, emoji?, nick?, text?, error?}]`. A feed that cannot be read shows the post
+    /// URL with a short reason.
+    static func write(
+        _ result: RelayNotifications, in context: CommandContext, asJSON: Bool, now: Date
+    ) async throws {
         struct Item: Encodable {
             var type: String
             var post: String
             var target: String?
             var emoji: String?
+            var nick: String?
+            var text: String?
+            var error: String?
         }
-        let items = result.items.map {
-            Item(type: $0.type.rawValue, post: $0.post, target: $0.parent ?? $0.boosted, emoji: $0.emoji)
+        let found = await PostLookup(fetcher: ReadingOptions.makeFetcher(in: context))
+            .posts(at: result.items.map(\.post))
+        let items = result.items.map { notification in
+            var item = Item(
+                type: notification.type.rawValue, post: notification.post,
+                target: notification.parent ?? notification.boosted, emoji: notification.emoji)
+            switch found[notification.post] {
+            case .found(let entry):
+                item.nick = entry.author.displayName
+                item.text = entry.post.body
+            case .failed(let reason):
+                item.error = reason
+            case nil:
+                break
+            }
+            return item
         }
         if asJSON {
             context.write(try JSONOutput.text(items))
@@ -126,11 +147,25 @@ struct NotificationsCommand: ParsableCommand {
             context.report("No notifications.")
             return
         }
-        context.write(
-            items.map { item in
-                let emoji = item.emoji.map { " \($0)" } ?? ""
-                let target = item.target.map { " → \($0)" } ?? ""
-                return "[\(item.type)]\(emoji) \(item.post)\(target)\n"
-            }.joined())
+        let renderer = TimelineRenderer(usesColor: TimelineRenderer.usesColor(in: context), now: now)
+        var text = ""
+        for (item, notification) in zip(items, result.items) {
+            let emoji = item.emoji.map { " \($0)" } ?? ""
+            let target = item.target.map { " → \($0)" } ?? ""
+            var head = "[\(item.type)]\(emoji) \(item.nick ?? item.post)"
+            if case .found(let entry) = found[notification.post] {
+                head += " · " + TimelineRenderer.relativeTime(from: entry.instant, to: now)
+            }
+            text += head + target + "\n"
+            if let body = item.text, !body.allSatisfy({ $0.isWhitespace }) {
+                for line in TimelineRenderer.wrap(body, width: renderer.width - 2) { text += "  \(line)\n" }
+            }
+            if let error = item.error {
+                let feedURL = PostReference(parsing: item.post)?.feedURL ?? item.post
+                text += "  (could not read \(feedURL): \(error))\n"
+            }
+            text += "  \(item.post)\n\n"
+        }
+        context.write(text)
     }
 }

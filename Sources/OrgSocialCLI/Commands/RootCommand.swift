@@ -11,7 +11,7 @@ struct RootCommand: CommandGroup {
                 MigrateCommand.self, ServeCommand.self, SignupCommand.self, PublishCommand.self,
                 TimelineCommand.self, FetchCommand.self, ThreadCommand.self, NotificationsCommand.self,
                 PollResultsCommand.self, SearchCommand.self, ProfileCommand.self, GroupsCommand.self,
-                RelayCommand.self,
+                RelayCommand.self, ConfigCommand.self,
             ])
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import OrgSocial
 import OrgSocialClient
 
 /// `orgsocial search <text> | --tag <tag> [--relay <url>]`: `GET /search/` on the relay.
@@ -8,8 +9,10 @@ struct SearchCommand: ParsableCommand {
             name: "search",
             abstract: "Search a relay's posts by text or tag.",
             discussion: """
-                Prints the matching post URLs, newest first, one page at a time. Text matches a post's \
-                content or tags (case-insensitive); --tag matches one whole tag.
+                Prints the matching posts, newest first, one page at a time, each with its author and text \
+                read from its feed (concurrently, through the cache; a feed that cannot be read shows the \
+                post URL and why). Text matches a post's content or tags (case-insensitive); --tag matches \
+                one whole tag.
                 """,
             arguments: [ArgumentDefinition(name: "text", help: "The text to look for.", isOptional: true)],
             options: [
@@ -57,18 +60,32 @@ struct SearchCommand: ParsableCommand {
         let client = try RelayOptions.makeClient(option: relayOption, in: context)
         let query: RelaySearchQuery = tag.map { .tag($0) } ?? .text(text ?? "")
         let result = try await client.search(query, page: Int(pageText) ?? 1, perPage: Int(perPageText) ?? 10)
+        let found = await PostLookup(fetcher: ReadingOptions.makeFetcher(in: context)).posts(at: result.posts)
         if printsJSON {
+            struct Item: Encodable {
+                var url: String
+                var nick: String?
+                var text: String?
+                var error: String?
+            }
             struct Output: Encodable {
-                var posts: [String]
+                var posts: [Item]
                 var total: Int
                 var page: Int
                 var perPage: Int
                 var hasNext: Bool
             }
+            let items = result.posts.map { url in
+                switch found[url] {
+                case .found(let entry): Item(url: url, nick: entry.author.displayName, text: entry.post.body)
+                case .failed(let reason): Item(url: url, error: reason)
+                case nil: Item(url: url)
+                }
+            }
             context.write(
                 try JSONOutput.text(
                     Output(
-                        posts: result.posts, total: result.total, page: result.page, perPage: result.perPage,
+                        posts: items, total: result.total, page: result.page, perPage: result.perPage,
                         hasNext: result.hasNext)))
             return
         }
@@ -76,7 +93,16 @@ struct SearchCommand: ParsableCommand {
             context.report("No posts found.")
             return
         }
-        context.write(result.posts.map { $0 + "\n" }.joined())
+        let renderer = TimelineRenderer(usesColor: TimelineRenderer.usesColor(in: context), now: try context.now())
+        context.write(
+            result.posts.map { url in
+                switch found[url] {
+                case .found(let entry): renderer.render(entry)
+                case .failed(let reason):
+                    "\(url)\n  (could not read \(PostReference(parsing: url)?.feedURL ?? url): \(reason))\n\n"
+                case nil: url + "\n\n"
+                }
+            }.joined())
         let more = result.hasNext ? " (more: --page \(result.page + 1))" : ""
         context.report("\(result.total) found, page \(result.page)\(more).")
     }

@@ -13,8 +13,12 @@ struct TimelineCommand: ParsableCommand {
                 every feed the relay lists instead, falling back to your follows if it fails), at most 16 at \
                 once and 4 per server, with conditional requests: unchanged feeds come from the cache in \
                 $XDG_CACHE_HOME/orgsocial/feeds. Reactions, empty votes, group posts, bot posts, scheduled \
-                posts and mention-only posts not meant for you are left out. A feed that cannot be read is \
-                reported at the end and never stops the timeline.
+                posts and mention-only posts not meant for you are left out, and so are feeds in the "block" \
+                setting ('orgsocial config add block URL'); "languages" in the configuration is the default of \
+                --lang. A feed that cannot be read is reported at the end and never stops the timeline.
+
+                With no feed and no relay configured, shows the public timeline of the default relay \
+                (https://relay.org-social.org; $ORGSOCIAL_DEFAULT_RELAY overrides it).
                 """,
             options: ReadingOptions.definitions + [
                 .value("days", valueName: "n", help: "Only posts from the last <n> days."),
@@ -23,6 +27,10 @@ struct TimelineCommand: ParsableCommand {
                     help: "Only these languages, e.g. en,es (posts without LANG are kept)."),
                 .value("limit", valueName: "n", help: "Show at most <n> posts.", defaultValue: "50"),
                 .flag("json", help: "Print the posts and feed statuses as JSON."),
+                .flag(
+                    "stats",
+                    help: "Print to standard error how many feeds were downloaded, unchanged (304) or failed, "
+                        + "the bytes downloaded and the time taken."),
             ])
     }
 
@@ -31,6 +39,8 @@ struct TimelineCommand: ParsableCommand {
     var languages: String?
     var limitText: String
     var printsJSON: Bool
+    /// `--stats`.
+    var printsStatistics: Bool
 
     init(parsing arguments: ParsedArguments) throws {
         reading = ReadingOptions(parsing: arguments)
@@ -38,6 +48,7 @@ struct TimelineCommand: ParsableCommand {
         languages = arguments.value("lang")
         limitText = arguments.value("limit") ?? "50"
         printsJSON = arguments.flag("json")
+        printsStatistics = arguments.flag("stats")
     }
 
     func validate() throws {
@@ -54,13 +65,24 @@ struct TimelineCommand: ParsableCommand {
 
     func run(in context: CommandContext) async throws {
         let now = try context.now()
-        let relayURL = try reading.relayURL(in: context)
+        var relayURL = try reading.relayURL(in: context)
+        if relayURL == nil, !reading.usesNoRelay, reading.path == nil, try reading.ownFeedURL(in: context) == nil {
+            let publicRelay = ConfigurationKey.defaultRelayURL(environment: context.environment)
+            relayURL = publicRelay
+            context.report(
+                "note: no feed is configured, so this is the public timeline of \(publicRelay). To read the feeds "
+                    + "you follow, set yours up: 'orgsocial signup', or 'orgsocial config set feedURL URL'.")
+        }
         var options = TimelineOptions(relayURL: relayURL, useRelay: relayURL != nil, now: now)
         options.maxPostAgeDays = days.flatMap { Int($0) }
-        options.languageFilter = (languages ?? "").split(separator: ",").map {
-            $0.trimmingCharacters(in: .whitespaces)
-        }.filter { !$0.isEmpty }
+        let settings = try ConfigurationFile.load(in: context).readingSettings(environment: context.environment)
+        options.blockedFeeds = Set(settings.blockedFeeds)
+        options.languageFilter = languages.map(ConfigurationKey.items(of:)) ?? settings.languages
+        let started = ContinuousClock.now
         let (timeline, _) = try await reading.fetchTimeline(options: options, in: context)
+        if printsStatistics {
+            context.report(Self.statistics(of: timeline.statuses, elapsed: ContinuousClock.now - started))
+        }
         let posts = Array(timeline.posts.prefix(Int(limitText) ?? 50))
         if printsJSON {
             struct Output: Encodable {
@@ -81,6 +103,28 @@ struct TimelineCommand: ParsableCommand {
         }
         let renderer = TimelineRenderer(usesColor: TimelineRenderer.usesColor(in: context), now: now)
         context.write(posts.map { renderer.render($0) }.joined())
+    }
+
+    /// The `--stats` line: `stats: 1001 feeds (1000 downloaded, 0 not modified, 1 failed), 12345678 bytes
+    /// downloaded, 2.31 s`.
+    /// - Parameters:
+    ///   - statuses: the feeds' statuses.
+    ///   - elapsed: the time the feeds took.
+    static func statistics(of statuses: [FeedStatus], elapsed: Duration) -> String {
+        var downloaded = 0
+        var notModified = 0
+        var failed = 0
+        for status in statuses {
+            switch status.outcome {
+            case .ok: downloaded += 1
+            case .notModified: notModified += 1
+            case .error: failed += 1
+            }
+        }
+        let bytes = statuses.reduce(0) { $0 + $1.downloadedBytes }
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return "stats: \(statuses.count) feeds (\(downloaded) downloaded, \(notModified) not modified, \(failed) "
+            + "failed), \(bytes) bytes downloaded, \(String(format: "%.2f", seconds)) s"
     }
 
     /// The `source` of the JSON output: `relay`, `follows` or `follows-after-relay-failure`.

@@ -38,4 +38,17 @@ struct PostContentOptions {
         mood = arguments.value("mood")
         visibility = arguments.value("visibility").map(Visibility.init(rawValue:)) ?? .public
     }
+
+    /// The post's language: `--lang`, else the `language` setting (`ORGSOCIAL_LANG`, else the
+    /// configuration), when it is a language code.
+    /// - Throws: ``CLIError/invalidConfiguration(path:reason:)`` when the configuration cannot be read.
+    func language(in context: CommandContext) throws -> String? {
+        if let language { return language }
+        guard let key = ConfigurationKey.named("language"),
+            let (value, _) = key.effectiveValue(
+                in: try ConfigurationFile.load(in: context), environment: context.environment),
+            OrgSyntax.isLanguageCode(value)
+        else { return nil }
+        return value
+    }
 }

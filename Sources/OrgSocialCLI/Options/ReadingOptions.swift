@@ -142,7 +142,16 @@ struct ReadingOptions {
             throw CLIError.exit(1)
         }
         if case .followsAfterRelayFailure(let relayURL, let reason) = timeline.source {
-            context.report("note: the relay \(relayURL) could not be used (\(reason)); read the feeds you follow instead.")
+            if ownFeedURL == nil, ownFeed == nil {
+                context.report(
+                    "Error: cannot read the public timeline: the relay \(relayURL) could not be used (\(reason)). "
+                        + "Check your network connection and try again, or give another relay with --relay URL, or "
+                        + "read the feeds you follow instead: set up your feed with 'orgsocial signup' (or give "
+                        + "--feed-url URL, or --file social.org).")
+                throw CLIError.exit(1)
+            }
+            context.report(
+                "note: the relay \(relayURL) could not be used (\(reason)); read the feeds you follow instead.")
         }
         reportFailures(timeline.statuses, in: context)
         return (timeline, ownFeedURL)

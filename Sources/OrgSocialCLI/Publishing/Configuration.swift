@@ -16,7 +16,9 @@ import Foundation
 /// ```
 ///
 /// Environment variables override the file: `ORGSOCIAL_FEED_URL`, `ORGSOCIAL_FILE`, `ORGSOCIAL_TOKEN`,
-/// `ORGSOCIAL_VFILE` and `ORGSOCIAL_PUBLISH_METHOD` (see ``PublishTarget``).
+/// `ORGSOCIAL_VFILE` and `ORGSOCIAL_PUBLISH_METHOD` (see ``PublishTarget``), `ORGSOCIAL_RELAY`,
+/// `ORGSOCIAL_LANG`, `ORGSOCIAL_LANGUAGES` and `ORGSOCIAL_BLOCK` (see ``ConfigurationKey``, which
+/// `orgsocial config` edits the file with).
 struct Configuration: Codable, Equatable {
     /// How to publish.
     struct Publishing: Codable, Equatable {
@@ -41,6 +43,13 @@ struct Configuration: Codable, Equatable {
     var publish: Publishing?
     /// The relay the reading commands ask (`ORGSOCIAL_RELAY` overrides it).
     var relayURL: String?
+    /// The language new posts get when `--lang` is not given (`ORGSOCIAL_LANG` overrides it).
+    var language: String?
+    /// The languages the timeline shows when `--lang` is not given; empty or absent shows all
+    /// (`ORGSOCIAL_LANGUAGES` overrides it).
+    var languages: [String]?
+    /// Feed URLs whose posts the timeline never shows (`ORGSOCIAL_BLOCK` overrides it).
+    var block: [String]?
 }
 
 /// The configuration file: `$ORGSOCIAL_CONFIG`, else `$XDG_CONFIG_HOME/orgsocial/config.json`, else

@@ -126,10 +126,12 @@ struct FeedStatusJSON: Encodable {
     var status: String
     var error: String?
     var permanentRedirect: String?
+    var bytes: Int
 
     init(_ status: FeedStatus) {
         url = status.url
         permanentRedirect = status.permanentRedirect
+        bytes = status.downloadedBytes
         switch status.outcome {
         case .ok: self.status = "ok"
         case .notModified: self.status = "not-modified"

@@ -110,8 +110,10 @@ public struct TimelineFetcher: Sendable {
         var source = TimelineSource.follows
         if let relayURL {
             do {
-                let client = try relayClient ?? RelayClient(
-                    baseURL: relayURL, transport: URLSessionTransport(timeout: .seconds(10)))
+                let client =
+                    try relayClient
+                    ?? RelayClient(
+                        baseURL: relayURL, transport: URLSessionTransport(timeout: .seconds(10)))
                 candidates = try await client.feeds()
                 source = .relay(url: relayURL)
             } catch {
@@ -155,7 +157,9 @@ public struct TimelineFetcher: Sendable {
             let outcome: FeedStatus.Outcome = result.status == .fresh ? .ok : .notModified
             return (
                 FetchedFeed(url: url, feed: result.feed),
-                FeedStatus(url: url, outcome: outcome, permanentRedirect: result.permanentRedirect?.absoluteString)
+                FeedStatus(
+                    url: url, outcome: outcome, permanentRedirect: result.permanentRedirect?.absoluteString,
+                    downloadedBytes: result.downloadedBytes)
             )
         } catch {
             return (nil, FeedStatus(url: url, outcome: .error(error.localizedDescription)))

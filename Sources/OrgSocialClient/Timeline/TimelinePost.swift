@@ -106,16 +106,20 @@ public struct FeedStatus: Sendable, Hashable, Codable {
     public var outcome: Outcome
     /// Where the feed moved for good (301/308), if it did.
     public var permanentRedirect: String?
+    /// How many body bytes were downloaded for it (0 for a `304` or a failure).
+    public var downloadedBytes: Int
 
     /// Makes a status.
     /// - Parameters:
     ///   - url: the feed URL.
     ///   - outcome: the outcome.
     ///   - permanentRedirect: the new location, if any.
-    public init(url: String, outcome: Outcome, permanentRedirect: String? = nil) {
+    ///   - downloadedBytes: the body bytes downloaded.
+    public init(url: String, outcome: Outcome, permanentRedirect: String? = nil, downloadedBytes: Int = 0) {
         self.url = url
         self.outcome = outcome
         self.permanentRedirect = permanentRedirect
+        self.downloadedBytes = downloadedBytes
     }
 
     /// Whether the feed could not be read.

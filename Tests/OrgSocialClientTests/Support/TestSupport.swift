@@ -1,7 +1,8 @@
 import Foundation
 import OrgSocial
-@testable import OrgSocialCLI
 import OrgSocialClient
+
+@testable import OrgSocialCLI
 
 /// A small valid feed with one post.
 let sampleFeed = """
@@ -36,12 +37,17 @@ struct CLIResult {
     var error: String
 }
 
-/// Runs `orgsocial <arguments>` in process with `environment` (plus a fixed clock in UTC).
+/// Runs `orgsocial <arguments>` in process with `environment` (plus a fixed clock in UTC, and a default
+/// relay on a closed loopback port so that no test reaches the internet).
 func runCLI(_ arguments: [String], environment: [String: String] = [:]) async -> CLIResult {
     var output: [UInt8] = []
     var error: [UInt8] = []
     let context = CommandContext(
-        environment: ["ORGSOCIAL_NOW": "2026-01-02T03:04:05+0000", "TZ": "UTC"].merging(environment) { $1 },
+        environment: [
+            "ORGSOCIAL_NOW": "2026-01-02T03:04:05+0000", "TZ": "UTC",
+            // Never the real default relay: a closed port on loopback unless a test serves one.
+            "ORGSOCIAL_DEFAULT_RELAY": "http://127.0.0.1:1",
+        ].merging(environment) { $1 },
         writeStandardOutput: { output += $0 },
         writeStandardError: { error += $0 },
         makeTransport: { URLSessionTransport(timeout: .seconds(10)) })

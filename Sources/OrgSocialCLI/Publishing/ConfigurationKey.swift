@@ -1,0 +1,226 @@
+import Foundation
+import OrgSocial
+
+/// One setting of `config.json` as `orgsocial config` names it: its key, the environment variable that
+/// overrides it, its default, how a value is checked, and how it is read from and written to a
+/// ``Configuration``.
+///
+/// List settings (`languages`, `block`) are written as comma-separated text on the command line and in
+/// the environment, and stored as JSON arrays.
+struct ConfigurationKey: Sendable {
+    /// What kind of value a key holds, which decides how it is checked.
+    enum Kind: Sendable {
+        /// An http:// or https:// URL.
+        case url
+        /// A file path.
+        case path
+        /// `put` or `host`.
+        case publishMethod
+        /// Any non-empty text (tokens).
+        case text
+        /// `true` or `false`.
+        case boolean
+        /// An ISO 639-1 language code.
+        case language
+        /// A comma-separated list of language codes.
+        case languageList
+        /// A comma-separated list of http:// or https:// URLs.
+        case urlList
+    }
+
+    /// Where an effective value comes from.
+    enum Source: String, Sendable {
+        /// The environment variable.
+        case environment = "env"
+        /// The configuration file.
+        case file
+        /// The built-in default.
+        case `default`
+    }
+
+    /// The key, as written in `config.json` (`publish.token` for nested ones).
+    let name: String
+    /// The environment variable that overrides the file, if any.
+    let environmentName: String?
+    /// The kind of value.
+    let kind: Kind
+    /// Whether the value is a secret, hidden by `config list`.
+    let isSecret: Bool
+    /// One line saying what the setting does.
+    let summary: String
+    /// Reads the stored value as text (lists comma-separated).
+    let read: @Sendable (Configuration) -> String?
+    /// Stores a checked value, or removes it with `nil`.
+    let write: @Sendable (inout Configuration, String?) -> Void
+
+    /// Whether the key holds a list (`add` and `remove` apply).
+    var isList: Bool { kind == .languageList || kind == .urlList }
+
+    /// The relay the timeline reads when nothing is configured: `$ORGSOCIAL_DEFAULT_RELAY` when it is an
+    /// http(s) URL (tests and private deployments point it elsewhere), else `https://relay.org-social.org`.
+    /// - Parameter environment: the environment variables.
+    static func defaultRelayURL(environment: [String: String]) -> String {
+        if let url = environment["ORGSOCIAL_DEFAULT_RELAY"], OrgSyntax.isHTTPURL(url) { return url }
+        return "https://relay.org-social.org"
+    }
+
+    /// The built-in default of this key, if it has one.
+    /// - Parameter environment: the environment variables.
+    func defaultValue(environment: [String: String]) -> String? {
+        name == "relayURL" ? Self.defaultRelayURL(environment: environment) : nil
+    }
+
+    /// The value in effect and where it comes from: the environment, else the file, else the default.
+    /// - Parameters:
+    ///   - configuration: the file's configuration.
+    ///   - environment: the environment variables.
+    func effectiveValue(
+        in configuration: Configuration, environment: [String: String]
+    ) -> (value: String, source: Source)? {
+        if let environmentName, let value = environment[environmentName], !value.isEmpty {
+            return (value, .environment)
+        }
+        if let value = read(configuration) { return (value, .file) }
+        return defaultValue(environment: environment).map { ($0, .default) }
+    }
+
+    /// Checks a value given on the command line and returns it as stored (lists trimmed and without
+    /// duplicates).
+    /// - Throws: ``CLIError/invalidValue(value:option:reason:)`` saying what a valid value looks like.
+    func checked(_ value: String) throws -> String {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        func invalid(_ reason: String) -> CLIError {
+            CLIError.invalidValue(value: value, option: "<value> of \(name)", reason: reason)
+        }
+        switch kind {
+        case .url:
+            guard OrgSyntax.isHTTPURL(trimmed) else { throw invalid("Give an http:// or https:// URL.") }
+        case .path, .text:
+            guard !trimmed.isEmpty else { throw invalid("Give a non-empty value, or use 'config unset \(name)'.") }
+        case .publishMethod:
+            guard trimmed == "put" || trimmed == "host" else { throw invalid("Give 'put' or 'host'.") }
+        case .boolean:
+            guard trimmed == "true" || trimmed == "false" else { throw invalid("Give 'true' or 'false'.") }
+        case .language:
+            guard OrgSyntax.isLanguageCode(trimmed) else {
+                throw invalid("Give an ISO 639-1 language code such as 'en'.")
+            }
+        case .languageList, .urlList:
+            let items = Self.items(of: trimmed)
+            guard !items.isEmpty else { throw invalid("Give one or more values separated by commas.") }
+            for item in items {
+                if kind == .languageList, !OrgSyntax.isLanguageCode(item) {
+                    throw invalid("'\(item)' is not an ISO 639-1 language code such as 'en'.")
+                }
+                if kind == .urlList, !OrgSyntax.isHTTPURL(item) {
+                    throw invalid("'\(item)' is not an http:// or https:// feed URL.")
+                }
+            }
+            var unique: [String] = []
+            for item in items where !unique.contains(item) { unique.append(item) }
+            return unique.joined(separator: ",")
+        }
+        return trimmed
+    }
+
+    /// The items of a comma-separated list, trimmed, empty ones dropped.
+    /// - Parameter text: the list.
+    static func items(of text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// The key called `name` (case-insensitive; `block-list`, `lang`, `relay` and the like are accepted
+    /// as aliases), or `nil`.
+    /// - Parameter name: the key as typed.
+    static func named(_ name: String) -> ConfigurationKey? {
+        let aliases = [
+            "feed-url": "feedURL", "feed": "feedURL", "relay": "relayURL", "relay-url": "relayURL",
+            "lang": "language", "blocklist": "block", "block-list": "block", "blocked": "block",
+            "token": "publish.token", "vfile": "publish.vfile", "method": "publish.method",
+            "public-url": "publish.publicURL", "automatic": "publish.automatic",
+        ]
+        let lowered = name.lowercased()
+        let canonical = (aliases[lowered] ?? lowered).lowercased()
+        return all.first { $0.name.lowercased() == canonical }
+    }
+
+    /// Every key, in `config list` order.
+    static let all: [ConfigurationKey] = [
+        ConfigurationKey(
+            name: "feedURL", environmentName: "ORGSOCIAL_FEED_URL", kind: .url, isSecret: false,
+            summary: "Your feed's public URL (its #+FOLLOW: list is what you read).",
+            read: { $0.feedURL }, write: { $0.feedURL = $1 }),
+        ConfigurationKey(
+            name: "file", environmentName: "ORGSOCIAL_FILE", kind: .path, isSecret: false,
+            summary: "Your local social.org file (what 'publish' uploads).",
+            read: { $0.file }, write: { $0.file = $1 }),
+        ConfigurationKey(
+            name: "publish.method", environmentName: "ORGSOCIAL_PUBLISH_METHOD", kind: .publishMethod,
+            isSecret: false, summary: "How to publish: put (a node with a token) or host (a vfile).",
+            read: { $0.publish?.method },
+            write: { configuration, value in configuration.editPublishing { $0.method = value } }),
+        ConfigurationKey(
+            name: "publish.token", environmentName: "ORGSOCIAL_TOKEN", kind: .text, isSecret: true,
+            summary: "The bearer token for put.",
+            read: { $0.publish?.token },
+            write: { configuration, value in configuration.editPublishing { $0.token = value } }),
+        ConfigurationKey(
+            name: "publish.vfile", environmentName: "ORGSOCIAL_VFILE", kind: .url, isSecret: true,
+            summary: "The secret upload URL for host.",
+            read: { $0.publish?.vfile },
+            write: { configuration, value in configuration.editPublishing { $0.vfile = value } }),
+        ConfigurationKey(
+            name: "publish.publicURL", environmentName: nil, kind: .url, isSecret: false,
+            summary: "Where a host-published feed is read.",
+            read: { $0.publish?.publicURL },
+            write: { configuration, value in configuration.editPublishing { $0.publicURL = value } }),
+        ConfigurationKey(
+            name: "publish.automatic", environmentName: nil, kind: .boolean, isSecret: false,
+            summary: "Whether editing commands publish without --publish.",
+            read: { $0.publish?.automatic.map { $0 ? "true" : "false" } },
+            write: { configuration, value in configuration.editPublishing { $0.automatic = value.map { $0 == "true" } }
+            }
+        ),
+        ConfigurationKey(
+            name: "relayURL", environmentName: "ORGSOCIAL_RELAY", kind: .url, isSecret: false,
+            summary: "The relay the reading commands ask; with no feed set, timeline reads its public timeline.",
+            read: { $0.relayURL }, write: { $0.relayURL = $1 }),
+        ConfigurationKey(
+            name: "language", environmentName: "ORGSOCIAL_LANG", kind: .language, isSecret: false,
+            summary: "The language of new posts when --lang is not given.",
+            read: { $0.language }, write: { $0.language = $1 }),
+        ConfigurationKey(
+            name: "languages", environmentName: "ORGSOCIAL_LANGUAGES", kind: .languageList, isSecret: false,
+            summary: "The languages the timeline shows when --lang is not given (posts without LANG always show).",
+            read: { $0.languages.flatMap { $0.isEmpty ? nil : $0.joined(separator: ",") } },
+            write: { $0.languages = $1.map(ConfigurationKey.items(of:)) }),
+        ConfigurationKey(
+            name: "block", environmentName: "ORGSOCIAL_BLOCK", kind: .urlList, isSecret: false,
+            summary: "Feed URLs whose posts are never shown.",
+            read: { $0.block.flatMap { $0.isEmpty ? nil : $0.joined(separator: ",") } },
+            write: { $0.block = $1.map(ConfigurationKey.items(of:)) }),
+    ]
+}
+
+extension Configuration {
+    /// Edits the publishing settings, creating them when needed and dropping them when they end up empty.
+    /// - Parameter edit: the change.
+    mutating func editPublishing(_ edit: (inout Publishing) -> Void) {
+        var publishing = publish ?? Publishing()
+        edit(&publishing)
+        publish = publishing == Publishing() ? nil : publishing
+    }
+
+    /// The settings in effect for the reading commands, as plain values: the environment over the file.
+    /// - Parameter environment: the environment variables.
+    /// - Returns: the blocked feeds and the timeline languages (empty when unset).
+    func readingSettings(environment: [String: String]) -> (blockedFeeds: [String], languages: [String]) {
+        func list(_ key: String) -> [String] {
+            guard let key = ConfigurationKey.named(key),
+                let (value, _) = key.effectiveValue(in: self, environment: environment)
+            else { return [] }
+            return ConfigurationKey.items(of: value)
+        }
+        return (list("block"), list("languages"))
+    }
+}
