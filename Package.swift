@@ -28,6 +28,9 @@ let package = Package(
         .executableTarget(name: "orgsocial", dependencies: ["OrgSocialCLI"], swiftSettings: strictSettings),
         // Parser/serializer benchmark (run it in release mode).
         .executableTarget(name: "orgsocial-bench", dependencies: ["OrgSocial"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "timeline-example", dependencies: ["OrgSocialClient", "OrgSocial"], path: "Examples/Timeline",
+            swiftSettings: strictSettings),
         .testTarget(
             name: "OrgSocialTests",
             dependencies: ["OrgSocial"],
