@@ -41,8 +41,8 @@ struct HelpTests {
           search                  Search a relay's posts by text or tag.
           profile                 Show who follows a feed, as a relay knows it.
           groups                  List a relay's groups, or show one group's posts.
-          relay                   Register a feed with a relay, list its feeds, show its
-                                  statistics.
+          relay                   Run a relay, or register a feed with one and read its
+                                  feeds and statistics.
           config                  Show or change your settings (config.json).
 
           See 'orgsocial help <subcommand>' for detailed help.

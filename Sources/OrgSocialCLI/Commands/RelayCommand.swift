@@ -1,9 +1,12 @@
-/// `orgsocial relay`: talks to an Org Social relay.
+/// `orgsocial relay`: runs a relay, or talks to one.
 struct RelayCommand: CommandGroup {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             name: "relay",
-            abstract: "Register a feed with a relay, list its feeds, show its statistics.",
-            subcommands: [RelayRegisterCommand.self, RelayFeedsCommand.self, RelayStatsCommand.self])
+            abstract: "Run a relay, or register a feed with one and read its feeds and statistics.",
+            subcommands: [
+                RelayServeCommand.self, RelayScanCommand.self, RelayAddFeedCommand.self, RelayRegisterCommand.self,
+                RelayFeedsCommand.self, RelayStatsCommand.self,
+            ])
     }
 }

@@ -1,0 +1,79 @@
+import Foundation
+import Relay
+
+/// The options the local relay commands share (`relay serve`, `scan`, `add-feed`, `stats --db`): the
+/// database, the groups, the peer relay list and the private-address switch. Each falls back to an
+/// environment variable (`ORGSOCIAL_RELAY_DB`, `ORGSOCIAL_RELAY_GROUPS`, `ORGSOCIAL_RELAY_LIST`), so a
+/// systemd `EnvironmentFile` configures every command alike.
+struct RelayServiceOptions {
+    /// `--db <path>`.
+    static let databaseOption = OptionDefinition.value(
+        "db", valueName: "path", help: "The relay's SQLite database, created when missing ($ORGSOCIAL_RELAY_DB).",
+        defaultValue: "$XDG_DATA_HOME/orgsocial/relay.sqlite")
+    /// `--groups <list>`.
+    static let groupsOption = OptionDefinition.value(
+        "groups", valueName: "list",
+        help: "Comma-separated group names, e.g. \"Emacs,Org Social\" ($ORGSOCIAL_RELAY_GROUPS).",
+        defaultValue: "none")
+    /// `--relay-list <file>`.
+    static let relayListOption = OptionDefinition.value(
+        "relay-list", valueName: "file",
+        help: "Peer relays whose feed lists are crawled, one URL per line ($ORGSOCIAL_RELAY_LIST).",
+        defaultValue: "relay.org-social.org and orgs-relay.adsan.dev")
+    /// `--allow-private-addresses`.
+    static let privateAddressesOption = OptionDefinition.flag(
+        "allow-private-addresses",
+        help: "Also accept feeds on loopback, private and link-local addresses (tests, one-machine setups).")
+
+    /// `--db`, when given.
+    var databasePath: String?
+    /// `--groups`, when given.
+    var groups: String?
+    /// `--relay-list`, when given.
+    var relayListPath: String?
+    /// `--allow-private-addresses`.
+    var allowsPrivateAddresses: Bool
+
+    /// Reads the options (those a command does not declare are simply absent).
+    init(parsing arguments: ParsedArguments) {
+        databasePath = arguments.value("db")
+        groups = arguments.value("groups")
+        relayListPath = arguments.value("relay-list")
+        allowsPrivateAddresses = arguments.flag("allow-private-addresses")
+    }
+
+    /// Checks the values' form.
+    /// - Throws: ``CLIError/invalidValue(value:option:reason:)`` for an empty `--db`.
+    func validate() throws {
+        if let databasePath, databasePath.isEmpty {
+            throw CLIError.invalidValue(
+                value: databasePath, option: Self.databaseOption.synopsis, reason: "Give the database file's path.")
+        }
+    }
+
+    /// The relay configuration these options describe, with the environment's fallbacks and the defaults.
+    /// - Parameter context: the command's context (environment, standard error for the log).
+    /// - Returns: the configuration, logging to standard error.
+    /// - Throws: ``CLIError/validation(_:)`` when there is no database path at all.
+    func configuration(in context: CommandContext) throws -> RelayConfiguration {
+        let environment = context.environment
+        guard
+            let path = databasePath ?? environment["ORGSOCIAL_RELAY_DB"].flatMap({ $0.isEmpty ? nil : $0 })
+                ?? RelayConfiguration.defaultDatabasePath(environment: environment)
+        else {
+            throw CLIError.validation(
+                "There is no default place for the relay database: HOME and XDG_DATA_HOME are not set. Give one "
+                    + "with --db PATH.")
+        }
+        var configuration = RelayConfiguration(databasePath: path)
+        if let groups = groups ?? environment["ORGSOCIAL_RELAY_GROUPS"] {
+            configuration.groups = RelayConfiguration.groups(parsing: groups)
+        }
+        configuration.relayListPath =
+            relayListPath ?? environment["ORGSOCIAL_RELAY_LIST"].flatMap { $0.isEmpty ? nil : $0 }
+        configuration.allowPrivateAddresses = allowsPrivateAddresses
+        let errorOutput = SerializedOutput(context.writeStandardError)
+        configuration.log = { message in errorOutput.line(message) }
+        return configuration
+    }
+}

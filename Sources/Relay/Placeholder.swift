@@ -1,1 +1,0 @@
-// Relay: module placeholder, replaced by its first real file.

@@ -1,0 +1,110 @@
+import Foundation
+import RelayCrawler
+
+/// How `orgsocial relay serve` (and `scan`, `stats`, `add-feed`) runs the relay: the database, the
+/// address, the public name, the groups, the crawl interval and the peer relays.
+///
+/// ```swift
+/// var configuration = RelayConfiguration(databasePath: "/var/lib/orgsocial-relay/relay.sqlite")
+/// configuration.groups = RelayConfiguration.groups(parsing: "Emacs,Org Social")
+/// configuration.siteDomain = "relay.example.org"
+/// let service = try await RelayService(configuration: configuration)
+/// ```
+package struct RelayConfiguration: Sendable {
+    /// The SQLite file holding the index (created with its folder when missing).
+    package var databasePath: String
+    /// The numeric address to listen on; `127.0.0.1` by default (put nginx in front for the public).
+    package var host = "127.0.0.1"
+    /// The TCP port; 0 picks a free one (read it back from ``RelayService/start()``).
+    package var port = 8080
+    /// The public host (and port) of the relay without a scheme, as `SITE_DOMAIN` of the reference relay:
+    /// used in `/rss.xml` links and to leave this relay out of its own peer list. `nil` means
+    /// `localhost:<port>`.
+    package var siteDomain: String?
+    /// The group display names (`relay-api.md` §2.12), in order; empty means no groups.
+    package var groups: [String] = []
+    /// The time between the starts of two background crawl passes; `nil` (or zero) crawls only when asked
+    /// (``RelayService/scanOnce(forceDiscovery:)``, `orgsocial relay scan`).
+    package var scanInterval: Duration? = .seconds(60)
+    /// A file listing peer relays, one URL per line (`relay-api.md` §4.3); `nil` uses
+    /// ``defaultPeerRelays``.
+    package var relayListPath: String?
+    /// The peer relays to use instead of reading ``relayListPath``; tests pass `[]` so that nothing
+    /// leaves the machine.
+    package var peerRelays: [String]?
+    /// Whether feeds on loopback, private and link-local addresses may be registered and crawled (tests and
+    /// benchmarks on one machine); `false` for a public relay.
+    package var allowPrivateAddresses = false
+    /// Receives the relay's log lines (start-up, one structured line per crawl pass, failures).
+    package var log: @Sendable (String) -> Void = { _ in }
+
+    /// The two public relays of the reference relay's `relay-list.txt` (`relay-api.md` §4.3).
+    package static let defaultPeerRelays = ["https://relay.org-social.org", "https://orgs-relay.adsan.dev"]
+
+    /// A configuration with the defaults for everything but the database.
+    ///
+    /// - Parameter databasePath: The SQLite file holding the index.
+    package init(databasePath: String) {
+        self.databasePath = databasePath
+    }
+
+    /// ``siteDomain``, or `localhost:<port>` for the port the relay listens on.
+    ///
+    /// - Parameter boundPort: The port actually bound (differs from ``port`` when that is 0).
+    /// - Returns: The host and port, without a scheme.
+    package func effectiveSiteDomain(boundPort: Int? = nil) -> String {
+        if let siteDomain, !siteDomain.isEmpty { return siteDomain }
+        return "localhost:\(boundPort ?? port)"
+    }
+
+    /// The background crawl interval, or `nil` when there is no background crawling.
+    package var effectiveScanInterval: Duration? {
+        guard let scanInterval, scanInterval > .zero else { return nil }
+        return scanInterval
+    }
+
+    // MARK: - Parsing
+
+    /// Splits a comma-separated group list (`"Emacs,Org Social"`) into display names, as the reference
+    /// relay reads `GROUPS`: each name is trimmed, empty names are dropped.
+    ///
+    /// - Parameter list: The comma-separated names.
+    /// - Returns: The names, in order.
+    package static func groups(parsing list: String) -> [String] {
+        list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// The peer relays this configuration names: ``peerRelays`` when set, else the file at
+    /// ``relayListPath``, else ``defaultPeerRelays``.
+    ///
+    /// - Returns: The peer relay URLs.
+    /// - Throws: ``RelayServiceError/cannotReadRelayList(path:reason:)`` when the file cannot be read.
+    package func resolvedPeerRelays() throws(RelayServiceError) -> [String] {
+        if let peerRelays { return peerRelays }
+        guard let relayListPath else { return Self.defaultPeerRelays }
+        do {
+            return try RelayCrawler.loadRelayList(path: relayListPath)
+        } catch RelayCrawlerError.unreadableRelayList(_, let message) {
+            throw .cannotReadRelayList(path: relayListPath, reason: message)
+        } catch {
+            throw .cannotReadRelayList(path: relayListPath, reason: RelayService.sentence(error))
+        }
+    }
+
+    // MARK: - Default database
+
+    /// Where the database lives when no path is given: `$XDG_DATA_HOME/orgsocial/relay.sqlite`, else
+    /// `$HOME/.local/share/orgsocial/relay.sqlite`.
+    ///
+    /// - Parameter environment: The process environment.
+    /// - Returns: The path, or `nil` when neither variable is set.
+    package static func defaultDatabasePath(environment: [String: String]) -> String? {
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            return "\(data)/orgsocial/relay.sqlite"
+        }
+        if let home = environment["HOME"], !home.isEmpty {
+            return "\(home)/.local/share/orgsocial/relay.sqlite"
+        }
+        return nil
+    }
+}

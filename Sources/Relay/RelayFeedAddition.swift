@@ -1,0 +1,46 @@
+import HTTPServer
+package import RelayCore
+
+/// The outcome of adding a feed to the crawl list (`orgsocial relay add-feed`), as `POST /feeds/` would
+/// answer it (`relay-api.md` §2.3).
+package struct RelayFeedAddition: Sendable, Hashable, Codable {
+    /// The feed URL, stripped.
+    package var feed: String
+    /// The status `POST /feeds/` would give: 201 added, 200 already known, 400 refused, 500 storage failure.
+    package var status: Int
+    /// Whether the feed is in the crawl list now (added, or already there).
+    package var isAdded: Bool
+    /// The relay's error message when it was refused (e.g. `Invalid Org Social feed: URL returned status
+    /// code 404`).
+    package var message: String?
+
+    /// Makes an outcome.
+    ///
+    /// - Parameters:
+    ///   - feed: The feed URL.
+    ///   - status: The HTTP status.
+    ///   - isAdded: Whether the feed is in the crawl list.
+    ///   - message: The error message, if refused.
+    package init(feed: String, status: Int, isAdded: Bool, message: String?) {
+        self.feed = feed
+        self.status = status
+        self.isAdded = isAdded
+        self.message = message
+    }
+
+    /// Reads the outcome from the gateway's reply envelope.
+    ///
+    /// - Parameters:
+    ///   - feed: The submitted feed URL.
+    ///   - reply: What the feed gateway answered.
+    package init(feed: String, reply: RelayJSONReply) {
+        let isSuccess = reply.body["type"]?.stringValue == "Success"
+        self.init(
+            feed: reply.body["data"]?["feed"]?.stringValue ?? feed, status: reply.status.code,
+            isAdded: isSuccess,
+            message: isSuccess ? nil : reply.body["errors"]?.arrayValue?.first?.stringValue ?? "Unknown error")
+    }
+
+    /// Whether the feed was not in the crawl list before.
+    package var isNew: Bool { status == 201 }
+}

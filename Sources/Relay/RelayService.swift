@@ -1,0 +1,280 @@
+import Foundation
+import HTTPServer
+package import RelayCore
+import RelayCrawler
+import RelayServer
+import RelayStore
+
+/// The whole relay in one process: the SQLite index (``RelayStore``), the crawler and the HTTP API, as
+/// `orgsocial relay serve` runs them.
+///
+/// ```swift
+/// var configuration = RelayConfiguration(databasePath: "relay.sqlite")
+/// configuration.port = 0
+/// configuration.scanInterval = nil          // crawl only when asked
+/// let service = try await RelayService(configuration: configuration)
+/// let port = try await service.start()      // the API answers on 127.0.0.1:<port>
+/// let report = await service.scanOnce()     // one crawl pass, right now
+/// await service.stop()
+/// ```
+///
+/// Opening the service opens (or creates) the database and builds the crawler; nothing listens until
+/// ``start()``. Commands that only crawl (`relay scan`, `relay add-feed`, `relay stats`) use the same
+/// object without starting it. Several services, in one process or several, may share one database file:
+/// what one indexes, the others serve at once (`relay-api.md` §1.7 is replaced by the store's change
+/// stamp).
+///
+/// Crawl passes never overlap within one service: ``scanOnce(forceDiscovery:)`` waits for a pass in
+/// progress (the background one included) and then runs its own. Call ``stop()`` when done; it ends the
+/// background crawl, which otherwise keeps the service alive.
+package actor RelayService {
+    /// What the service was opened with.
+    package nonisolated let configuration: RelayConfiguration
+    /// The peer relays the crawler asks for feeds (`relay-api.md` §4.3).
+    package nonisolated let peerRelays: [String]
+
+    private let store: RelayStore
+    private let crawler: RelayCrawler
+    private let validator: RelayFeedValidator
+    private var daemon: HTTPDaemon?
+    private var crawlTask: Task<Void, Never>?
+    private var currentPass: Task<RelayScanReport, Never>?
+
+    /// Opens the database (creating the file and its folder when missing) and builds the crawler.
+    ///
+    /// - Parameter configuration: The database, address, groups and crawl settings.
+    /// - Throws: ``RelayServiceError``: `.cannotOpenDatabase` when the file cannot be created or opened,
+    ///   `.cannotReadRelayList` when `--relay-list` names an unreadable file.
+    package init(configuration: RelayConfiguration) async throws {
+        let peerRelays = try configuration.resolvedPeerRelays()
+        let path = configuration.databasePath
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw RelayServiceError.cannotOpenDatabase(
+                    path: path, reason: "its folder cannot be created (\(error.localizedDescription))")
+            }
+        }
+        let store: RelayStore
+        do {
+            store = try await RelayStore.open(path: path, groups: configuration.groups)
+        } catch {
+            throw RelayServiceError.cannotOpenDatabase(path: path, reason: Self.sentence(error))
+        }
+        let crawlerConfiguration = Self.crawlerConfiguration(configuration, peerRelays: peerRelays)
+        self.configuration = configuration
+        self.peerRelays = peerRelays
+        self.store = store
+        self.crawler = RelayCrawler(store: store, configuration: crawlerConfiguration)
+        self.validator = RelayFeedValidator(store: store, configuration: crawlerConfiguration)
+    }
+
+    /// The crawler settings derived from the relay's configuration.
+    private static func crawlerConfiguration(
+        _ configuration: RelayConfiguration, peerRelays: [String]
+    ) -> RelayCrawler.Configuration {
+        var crawler = RelayCrawler.Configuration()
+        crawler.allowPrivateAddresses = configuration.allowPrivateAddresses
+        crawler.peerRelays = peerRelays
+        crawler.siteDomain = configuration.effectiveSiteDomain()
+        crawler.log = configuration.log
+        return crawler
+    }
+
+    // MARK: - Serving
+
+    /// The port the API listens on, or `nil` before ``start()`` and after ``stop()``.
+    package var port: Int? { daemon?.port }
+
+    /// Starts the HTTP API and, unless ``RelayConfiguration/scanInterval`` is `nil` or zero, the background
+    /// crawl (its first pass starts at once). Calling it again returns the port already bound.
+    ///
+    /// - Returns: The port the API listens on.
+    /// - Throws: ``RelayServiceError/cannotListen(host:port:reason:)`` when the address cannot be bound
+    ///   (the port is taken, the address is not this machine's, …).
+    @discardableResult
+    package func start() async throws -> Int {
+        if let daemon { return daemon.port }
+        var daemon = try bind(port: configuration.port, siteDomain: configuration.effectiveSiteDomain())
+        if configuration.port == 0, configuration.siteDomain == nil {
+            // The default site domain names the port, which was not known before binding: bind the same
+            // port again with a responder that knows it (the port was never used, so it is free).
+            let port = daemon.port
+            await daemon.stop(gracePeriod: .zero)
+            daemon = try bind(port: port, siteDomain: configuration.effectiveSiteDomain(boundPort: port))
+        }
+        self.daemon = daemon
+        if let interval = configuration.effectiveScanInterval {
+            crawlTask = Task { await self.crawlForever(every: interval) }
+        }
+        return daemon.port
+    }
+
+    /// Starts an HTTP daemon with the API responder on `port`.
+    private func bind(port: Int, siteDomain: String) throws -> HTTPDaemon {
+        var daemonConfiguration = HTTPDaemon.Configuration(host: configuration.host, port: port)
+        // Registrations are tiny JSON or form bodies.
+        daemonConfiguration.maximumBodyBytes = 64 * 1024
+        let log = configuration.log
+        do {
+            return try HTTPDaemon(
+                configuration: daemonConfiguration, responder: makeResponder(siteDomain: siteDomain),
+                log: { log("relay http \($0)") })
+        } catch {
+            throw RelayServiceError.cannotListen(
+                host: configuration.host, port: configuration.port, reason: Self.sentence(error))
+        }
+    }
+
+    /// The API responder over this service's store and feed gateway.
+    private func makeResponder(siteDomain: String) -> RelayResponder {
+        var responderConfiguration = RelayResponder.Configuration()
+        responderConfiguration.siteDomain = siteDomain
+        let log = configuration.log
+        responderConfiguration.log = log
+        return RelayResponder(
+            readModel: store, notificationLog: store, gateway: validator, configuration: responderConfiguration)
+    }
+
+    /// Runs a pass every `interval` (between pass starts) until the task is cancelled.
+    private func crawlForever(every interval: Duration) async {
+        let clock = ContinuousClock()
+        while !Task.isCancelled {
+            let started = clock.now
+            _ = await scanOnce()
+            do {
+                try await Task.sleep(until: started + interval, clock: clock)
+            } catch {
+                return
+            }
+        }
+    }
+
+    /// Stops the API (requests in flight get 5 seconds) and the background crawl (a pass in progress is
+    /// cancelled: feeds not fetched yet keep their data and are fetched next time). Safe to call twice.
+    package func stop() async {
+        let crawl = crawlTask
+        crawlTask = nil
+        crawl?.cancel()
+        currentPass?.cancel()
+        if let daemon {
+            await daemon.stop(gracePeriod: .seconds(5))
+            self.daemon = nil
+        }
+        await crawl?.value
+        _ = await currentPass?.value
+    }
+
+    /// Starts the relay, logs where it listens, and serves until the process receives SIGINT or SIGTERM
+    /// (or the calling task is cancelled); then stops gracefully.
+    ///
+    /// - Throws: ``RelayServiceError`` when the relay cannot start.
+    package func run() async throws {
+        let port = try await start()
+        let log = configuration.log
+        let signals = TerminationSignals()
+        defer { signals.restore() }
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        let crawling = configuration.effectiveScanInterval.map { "every \(Self.describe($0))" } ?? "off"
+        log(
+            "relay listening on http://\(host):\(port) (database \(configuration.databasePath); site domain "
+                + "\(configuration.effectiveSiteDomain(boundPort: port)); groups "
+                + "\(configuration.groups.isEmpty ? "none" : configuration.groups.joined(separator: ", ")); crawl "
+                + "\(crawling); peers \(peerRelays.isEmpty ? "none" : peerRelays.joined(separator: " ")))")
+        if let number = await signals.next() {
+            log("relay stopping (signal \(number)); requests in flight get 5 seconds")
+        } else {
+            log("relay stopping")
+        }
+        await stop()
+        log("relay stopped")
+    }
+
+    // MARK: - Crawling
+
+    /// Runs one crawl pass now (after any pass in progress) and remembers its summary in the database for
+    /// `orgsocial relay stats` (the crawler logs the pass).
+    ///
+    /// - Parameter forceDiscovery: Whether to read everyone's `#+FOLLOW:` lines and the peer relays in this
+    ///   pass even if their daily and 3-hourly times have not come (`orgsocial relay scan` does).
+    /// - Returns: What the pass did.
+    @discardableResult
+    package func scanOnce(forceDiscovery: Bool = false) async -> RelayScanReport {
+        let previous = currentPass
+        let crawler = crawler
+        let pass = Task {
+            _ = await previous?.value
+            return await crawler.runPass(now: Date(), forceDiscovery: forceDiscovery)
+        }
+        currentPass = pass
+        let report = await withTaskCancellationHandler {
+            await pass.value
+        } onCancel: {
+            pass.cancel()
+        }
+        await record(report)
+        return report
+    }
+
+    /// Keeps a pass's summary in the database (the crawler has logged it).
+    private func record(_ report: RelayScanReport) async {
+        let summary = RelayPassSummary(report: report, finishedAt: Date())
+        do {
+            try await store.setMetaValue(RelayPassSummary.metaKey, summary.storedText())
+        } catch {
+            configuration.log("relay pass not recorded reason=\(Self.sentence(error))")
+        }
+    }
+
+    // MARK: - Feeds and statistics
+
+    /// Adds a feed to the crawl list the way `POST /feeds/` does (`relay-api.md` §2.3): refuses bridge
+    /// URLs and (unless allowed) private addresses, fetches the feed once to check it, then adds it.
+    ///
+    /// - Parameter feedURL: The feed's URL; surrounding whitespace is stripped.
+    /// - Returns: The outcome, with the relay's own message on failure.
+    package func addFeed(_ feedURL: String) async -> RelayFeedAddition {
+        let feed = feedURL.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !feed.isEmpty else {
+            return RelayFeedAddition(feed: feed, status: 400, isAdded: false, message: "Feed URL is required")
+        }
+        return RelayFeedAddition(feed: feed, reply: await validator.register(feed: feed))
+    }
+
+    /// What the database holds: feeds, profiles, posts, follows, failing feeds and the last pass.
+    ///
+    /// - Returns: The summary.
+    /// - Throws: ``RelayServiceError/databaseFailure(path:reason:)``.
+    package func summary() async throws -> RelayDatabaseSummary {
+        do {
+            let entries = try await store.crawlEntries()
+            let stats = await store.reply(path: "/stats/", query: [], now: Date())
+            let lastPass = try await store.metaValue(RelayPassSummary.metaKey).flatMap {
+                RelayPassSummary(storedText: $0)
+            }
+            return RelayDatabaseSummary(
+                databasePath: configuration.databasePath, entries: entries, statsBody: stats?.body, lastPass: lastPass)
+        } catch {
+            throw RelayServiceError.databaseFailure(path: configuration.databasePath, reason: Self.sentence(error))
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// An error's description without its final period, to be embedded in a sentence.
+    static func sentence(_ error: any Error) -> String {
+        var text = error.localizedDescription
+        while text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
+    /// `60 s`, `2 min`, `1.5 s`.
+    static func describe(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        if attoseconds == 0, seconds % 60 == 0 { return "\(seconds / 60) min" }
+        if attoseconds == 0 { return "\(seconds) s" }
+        return String(format: "%.3g s", Double(seconds) + Double(attoseconds) / 1e18)
+    }
+}

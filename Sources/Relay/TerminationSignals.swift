@@ -1,0 +1,48 @@
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// SIGINT and SIGTERM delivered as values instead of ending the process, while the relay runs.
+///
+/// Made once the relay listens (so that a failed start leaves the process as it was); ``restore()`` gives
+/// the signals their default action back. The dispatch sources are the bridge from C signal delivery to
+/// an `AsyncStream`, as in `orgsocial serve`.
+final class TerminationSignals {
+    private let stream: AsyncStream<Int32>
+    private let sources: [any DispatchSourceSignal]
+
+    /// Takes over SIGINT and SIGTERM.
+    init() {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
+        self.stream = stream
+        sources = [SIGINT, SIGTERM].map { number in
+            // The default action (ending the process) must be off for the dispatch source to see the signal.
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            return source
+        }
+    }
+
+    /// Waits for the first signal; `nil` when the calling task is cancelled first.
+    func next() async -> Int32? {
+        for await number in stream {
+            return number
+        }
+        return nil
+    }
+
+    /// Gives SIGINT and SIGTERM their default action back.
+    func restore() {
+        for source in sources {
+            source.cancel()
+        }
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+}
