@@ -1,0 +1,104 @@
+import Foundation
+import OrgSocial
+
+/// One parsed post reduced to what the relay stores (`relay-api.md` §4.5, §5), with a hash of all of it.
+struct IndexedPost: Sendable {
+    /// The ID exactly as the parser gives it.
+    var postID: String
+    /// The body, stripped.
+    var content: String
+    /// `:LANG:`, or empty.
+    var lang: String
+    /// `:TAGS:` as written (space separated), or empty.
+    var tags: String
+    /// The tags, case-folded, for whole-word tag search.
+    var foldedTags: [String]
+    /// `:CLIENT:`, or empty.
+    var client: String
+    /// `:REPLY_TO:` as written, or `nil`.
+    var replyTo: String?
+    /// `:MOOD:`, or empty.
+    var mood: String
+    /// The slug of `:GROUP:` when that group is enabled here, else `nil`.
+    var groupSlug: String?
+    /// `:INCLUDE:` as written, or `nil`.
+    var include: String?
+    /// `:POLL_END:` when it parses.
+    var pollEnd: Date?
+    /// `:POLL_OPTION:`, or `nil`.
+    var pollOption: String?
+    /// The `- [ ] text` options of the body, without duplicates.
+    var options: [String]
+    /// The `[[org-social:URL][text]]` mentions: the URL cut at `#`, and the text.
+    var mentions: [(feed: String, nickname: String)]
+    /// The parsed ID instant, when it parses.
+    var instant: Date?
+    /// A hash of every field above.
+    var hash: String
+
+    /// Reads `post`; `nil` when it has no ID.
+    ///
+    /// - Parameters:
+    ///   - post: The parsed post.
+    ///   - enabledSlugs: The slugs of the groups this relay enables.
+    init?(_ post: Post, enabledSlugs: Set<String>) {
+        guard let id = post.id, !id.isEmpty else { return nil }
+        postID = id
+        content = post.body.trimmingCharacters(in: .whitespacesAndNewlines)
+        lang = post.value(of: "LANG") ?? ""
+        tags = post.value(of: "TAGS") ?? ""
+        foldedTags = Array(Set(tags.split(whereSeparator: \.isWhitespace).map { RelaySearchText.fold(String($0)) }))
+            .sorted()
+        client = post.value(of: "CLIENT") ?? ""
+        replyTo = post.value(of: "REPLY_TO")
+        mood = post.value(of: "MOOD") ?? ""
+        include = post.value(of: "INCLUDE")
+        pollOption = post.value(of: "POLL_OPTION")
+        pollEnd = post.value(of: "POLL_END").flatMap { OrgTimestamp($0).sortInstant }
+        groupSlug = post.value(of: "GROUP").flatMap { value in
+            let name: Substring
+            if let range = value.range(of: "http") { name = value[..<range.lowerBound] } else { name = value[...] }
+            let slug = RelayGroup.slug(of: name.trimmingCharacters(in: .whitespaces))
+            return enabledSlugs.contains(slug) ? slug : nil
+        }
+        var seenOptions = Set<String>()
+        options = post.pollOptions.filter { seenOptions.insert($0).inserted }
+        mentions = post.mentions.compactMap { mention in
+            guard let name = mention.name, !name.isEmpty else { return nil }
+            let feed = String(mention.feedURL.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
+            return feed.isEmpty ? nil : (feed, name)
+        }
+        instant = OrgTimestamp(id).sortInstant
+
+        var hasher = RelayHash()
+        for field in [content, lang, tags, client, replyTo, mood, groupSlug, include, pollOption] {
+            hasher.combine(field)
+        }
+        hasher.combine(pollEnd.map { String($0.timeIntervalSince1970) })
+        for option in options { hasher.combine(option) }
+        for mention in mentions {
+            hasher.combine(mention.feed)
+            hasher.combine(mention.nickname)
+        }
+        hash = hasher.hex
+    }
+
+    /// The text the full-text index holds: the case-folded content and tags.
+    var searchText: String {
+        RelaySearchText.fold(content) + "\n" + RelaySearchText.fold(tags)
+    }
+
+    /// The target feed of a `feed#id` reference, when it splits into exactly two parts (§2.19).
+    static func targetFeed(of reference: String) -> String? {
+        let parts = reference.split(separator: "#", omittingEmptySubsequences: false)
+        return parts.count == 2 ? String(parts[0]) : nil
+    }
+}
+
+/// Case folding for search (deliberate difference 6: case-insensitive for all of Unicode).
+enum RelaySearchText {
+    /// Folds `text` so that case variants compare equal (`ÉMACS` and `émacs`).
+    static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive], locale: nil)
+    }
+}

@@ -1,1 +1,0 @@
-// RelayStore: module placeholder, replaced by its first real file.

@@ -1,0 +1,175 @@
+package import Foundation
+package import OrgSocial
+package import RelayCore
+import SQLiteStore
+
+extension RelayStore: RelayCrawlStore {
+    /// Whether `url` is in the crawl list (exact string match).
+    package func containsFeed(_ url: String) async throws -> Bool {
+        try await reader.read { db in
+            try db.queryOne(sql: "SELECT 1 FROM feeds WHERE url = ?", arguments: [url]) != nil
+        }
+    }
+
+    /// Adds `url` to the crawl list (a new generation: `/feeds/` changes); `false` when already there.
+    package func addFeed(_ url: String, now: Date) async throws -> Bool {
+        try await writer.write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO feeds (url, added_at) VALUES (?, ?)",
+                arguments: [url, now.timeIntervalSince1970])
+            guard db.changes > 0 else { return false }
+            try RelayMeta.bump(db, now: now)
+            return true
+        }
+    }
+
+    /// Every feed of the crawl list with its state, in insertion order.
+    package func crawlEntries() async throws -> [RelayCrawlEntry] {
+        try await reader.read { db in
+            try db.query(
+                sql: """
+                    SELECT url, etag, last_modified, last_success, failures, next_attempt, last_error
+                    FROM feeds ORDER BY id
+                    """
+            ).map { row in
+                RelayCrawlEntry(
+                    url: try row.value(at: 0), etag: try row.value(at: 1), lastModified: try row.value(at: 2),
+                    lastSuccess: try row.value(at: 3, as: Double?.self).map(Date.init(timeIntervalSince1970:)),
+                    consecutiveFailures: try row.value(at: 4),
+                    nextAttempt: try row.value(at: 5, as: Double?.self).map(Date.init(timeIntervalSince1970:)),
+                    lastError: try row.value(at: 6))
+            }
+        }
+    }
+
+    /// Records a 200 answer's validators and the success time, and clears the failure state.
+    package func recordFetched(_ url: String, etag: String?, lastModified: String?, now: Date) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE feeds SET etag = ?, last_modified = ?, last_success = ?, failures = 0,
+                        next_attempt = NULL, last_error = NULL
+                    WHERE url = ?
+                    """,
+                arguments: [etag, lastModified, now.timeIntervalSince1970, url])
+        }
+    }
+
+    /// Records a 304 answer: a success that changes nothing served.
+    package func recordNotModified(_ url: String, now: Date) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE feeds SET last_success = ?, failures = 0, next_attempt = NULL, last_error = NULL
+                    WHERE url = ?
+                    """,
+                arguments: [now.timeIntervalSince1970, url])
+        }
+    }
+
+    /// Records a failure; returns the failure count after it (0 when `url` is not in the crawl list).
+    package func recordFailure(_ url: String, reason: String, nextAttempt: Date, now: Date) async throws -> Int {
+        try await writer.write { db in
+            try db.execute(
+                sql: "UPDATE feeds SET failures = failures + 1, last_error = ?, next_attempt = ? WHERE url = ?",
+                arguments: [reason, nextAttempt.timeIntervalSince1970, url])
+            return try db.queryOne(sql: "SELECT failures FROM feeds WHERE url = ?", arguments: [url])?
+                .value(at: 0, as: Int.self) ?? 0
+        }
+    }
+
+    /// Indexes a parsed feed in one transaction (see ``RelayIndexer``).
+    package func index(feedURL: String, feed: Feed, now: Date) async throws -> RelayIndexReport {
+        let slugs = Set(groups.map(\.slug))
+        return try await writer.write { db in
+            try RelayIndexer(db: db, feedURL: feedURL, now: now, enabledSlugs: slugs).index(feed)
+        }
+    }
+
+    /// Renames a feed after a permanent redirect: in place, or merged into `new` when both exist (§4.4).
+    package func renameFeed(from old: String, to new: String) async throws {
+        guard old != new else { return }
+        try await writer.write { db in
+            let now = Date()
+            try RelayRename(db: db, old: old, new: new, now: now).run()
+            try RelayMeta.bump(db, now: now)
+        }
+    }
+
+    /// Records `follower`'s follows: placeholder profiles for unknown feeds, new rows, nickname updates.
+    package func recordFollows(follower: String, follows: [RelayFollow], now: Date) async throws {
+        try await writer.write { db in
+            var changed = false
+            var notifications: [RelayNotification] = []
+            let followerID = try Self.profileID(
+                db, feed: follower, nick: nil, now: now, created: &changed, notifications: &notifications)
+            for follow in follows {
+                let followedID = try Self.profileID(
+                    db, feed: follow.url, nick: follow.nickname, now: now, created: &changed,
+                    notifications: &notifications)
+                let nickname = follow.nickname ?? ""
+                try db.execute(
+                    sql: """
+                        INSERT INTO follows (follower_id, followed_id, nickname, created_at) VALUES (?, ?, ?, ?)
+                        ON CONFLICT (follower_id, followed_id) DO UPDATE SET nickname = excluded.nickname
+                        WHERE nickname <> excluded.nickname
+                        """,
+                    arguments: [followerID, followedID, nickname, now.timeIntervalSince1970])
+                if db.changes > 0 { changed = true }
+            }
+            if changed { try RelayMeta.bump(db, now: now) }
+            try RelayNotificationWriter.log(notifications, db: db, now: now)
+        }
+    }
+
+    /// The profile row of `feed`, creating a placeholder (with `nick`) when there is none; a new placeholder
+    /// resolves the mentions waiting for it.
+    private static func profileID(
+        _ db: Connection, feed: String, nick: String?, now: Date, created: inout Bool,
+        notifications: inout [RelayNotification]
+    ) throws -> Int {
+        if let row = try db.queryOne(sql: "SELECT id FROM profiles WHERE feed = ?", arguments: [feed]) {
+            return try row.value(at: 0)
+        }
+        try db.execute(
+            sql: "INSERT INTO profiles (feed, nick, created_at, updated_at) VALUES (?, ?, ?, ?)",
+            arguments: [feed, nick ?? "", now.timeIntervalSince1970, now.timeIntervalSince1970])
+        created = true
+        let id = Int(db.lastInsertRowID)
+        notifications += try RelayPendingMentions.resolve(db, feed: feed, profileID: id, now: now)
+        return id
+    }
+
+    /// Removes feeds whose last success is before `cutoff` from the crawl list; their data stays.
+    package func removeStaleFeeds(lastSuccessBefore cutoff: Date) async throws -> [String] {
+        try await writer.write { db in
+            let urls = try db.query(
+                sql: "SELECT url FROM feeds WHERE last_success IS NOT NULL AND last_success < ? ORDER BY id",
+                arguments: [cutoff.timeIntervalSince1970]
+            ).map { try $0.value(at: 0, as: String.self) }
+            guard !urls.isEmpty else { return [] }
+            try db.execute(
+                sql: "DELETE FROM feeds WHERE last_success IS NOT NULL AND last_success < ?",
+                arguments: [cutoff.timeIntervalSince1970])
+            try RelayMeta.bump(db, now: Date())
+            return urls
+        }
+    }
+
+    /// A persistent key/value of the crawler.
+    package func metaValue(_ key: String) async throws -> String? {
+        try await reader.read { db in try RelayMeta.value(db, key: key) }
+    }
+
+    /// Sets a persistent key/value of the crawler.
+    package func setMetaValue(_ key: String, _ value: String) async throws {
+        try await writer.write { db in try RelayMeta.setValue(db, key: key, value: value) }
+    }
+
+    /// Whether a profile row exists for `feed`.
+    package func hasProfile(_ feed: String) async throws -> Bool {
+        try await reader.read { db in
+            try db.queryOne(sql: "SELECT 1 FROM profiles WHERE feed = ?", arguments: [feed]) != nil
+        }
+    }
+}
