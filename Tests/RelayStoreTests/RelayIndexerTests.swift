@@ -1,0 +1,269 @@
+import Foundation
+import OrgSocial
+import RelayCore
+import RelayStore
+import RelayTestFixtures
+import Testing
+
+/// The incremental indexer: unchanged feeds, edits, deletions, notifications, mentions and votes.
+@Suite struct RelayIndexerTests {
+    typealias H = RelayStoreHarness
+    let erin = "https://erin.example/social.org"
+
+    /// A feed of erin with the given posts (each `(id, properties, body)`).
+    func erinFeed(_ posts: [(String, [(String, String)], String)], title: String = "Erin") -> String {
+        var text = "#+TITLE: \(title)\n#+NICK: erin\n\n* Posts\n"
+        for (id, properties, body) in posts {
+            text += "** \(id)\n"
+            if !properties.isEmpty {
+                text += ":PROPERTIES:\n" + properties.map { ":\($0.0): \($0.1)\n" }.joined() + ":END:\n"
+            }
+            text += "\n\(body)\n\n"
+        }
+        return text
+    }
+
+    @Test func firstIndexReportsEveryPostAndItsNotifications() async throws {
+        let h = try await H()
+        _ = try await h.index(H.alice, RelayFixtures.alice(base: H.base))
+        let report = try await h.index(H.bob, RelayFixtures.bob(base: H.base))
+        #expect(report.added == 6)
+        #expect(report.removed == 0)
+        // Bob's whole history is published: 3 replies (the vote included), 2 reactions, 1 boost.
+        let kinds = report.notifications.map(\.kind)
+        #expect(kinds.filter { $0 == .reply }.count == 3)
+        #expect(kinds.filter { $0 == .reaction }.count == 2)
+        #expect(kinds.filter { $0 == .boost }.count == 1)
+        #expect(report.notifications.filter { $0.kind != .mention }.allSatisfy { $0.targetFeed == H.alice })
+        // Alice's earlier mention of bob resolves now that bob has a profile.
+        #expect(report.notifications.filter { $0.kind == .mention }.map(\.targetFeed) == [H.bob])
+        let reaction = try #require(report.notifications.first { $0.kind == .reaction })
+        #expect(reaction.emoji == "❤")
+        #expect(reaction.parent == "\(H.alice)#2025-02-01T10:00:00+0100")
+        let boost = try #require(report.notifications.first { $0.kind == .boost })
+        #expect(boost.boosted == "\(H.alice)#2025-02-01T10:00:00+0100")
+        #expect(boost.post == "\(H.bob)#2025-02-02T11:00:00+0100")
+    }
+
+    @Test func unchangedFeedChangesNothing() async throws {
+        let h = try await H.loaded()
+        let before = try await h.store.changeStamp()
+        let latest = try await h.store.latestNotificationID()
+        for (url, text) in RelayFixtures.validFeeds(base: H.base) {
+            let report = try await h.index(url, text, now: H.now.addingTimeInterval(60))
+            #expect(report == RelayIndexReport())
+        }
+        #expect(try await h.store.changeStamp() == before)
+        #expect(try await h.store.latestNotificationID() == latest)
+    }
+
+    @Test func editedPostIsChangedAndKeepsItsCreationTime() async throws {
+        let h = try await H()
+        _ = try await h.index(erin, erinFeed([("2025-03-01T10:00:00+0000", [("TAGS", "a")], "first text")]))
+        let before = try await h.store.changeStamp()
+        let report = try await h.index(
+            erin, erinFeed([("2025-03-01T10:00:00+0000", [("TAGS", "b")], "second text")]), now: H.now + 10)
+        #expect(report.added == 0 && report.changed == 1 && report.removed == 0)
+        #expect(report.notifications.isEmpty)
+        let after = try await h.store.changeStamp()
+        #expect(after.generation == before.generation + 1)
+        #expect(after.changedAt == H.now + 10)
+        #expect(try await h.json("/search/", [("tag", "b")]).object["data"] as? [String] == ["\(erin)#2025-03-01T10:00:00+0000"])
+        #expect(try await h.json("/search/", [("tag", "a")]).object["data"] as? [String] == [])
+    }
+
+    @Test func profileChangeAloneCountsAsChanged() async throws {
+        let h = try await H()
+        _ = try await h.index(erin, erinFeed([("2025-03-01T10:00:00+0000", [], "text")]))
+        let report = try await h.index(erin, erinFeed([("2025-03-01T10:00:00+0000", [], "text")], title: "Erin 2"))
+        #expect(report.changed == 1 && report.added == 0 && report.removed == 0)
+        // Whitespace-only change to the file: re-parsed, nothing differs, nothing reported.
+        let same = try await h.index(erin, erinFeed([("2025-03-01T10:00:00+0000", [], "text")], title: "Erin 2") + "\n")
+        #expect(same.isEmpty)
+    }
+
+    @Test func removedPostIsDeletedWithItsRows() async throws {
+        let h = try await H.loaded()
+        // Bob drops his boost and his vote.
+        let bob = RelayFixtures.bob(base: H.base)
+        var kept = Feed(parsing: bob)
+        for id in ["2025-02-02T11:00:00+0100", "2025-02-02T10:00:00+0100"] {
+            try kept.deletePost(id: id)
+        }
+        let report = try await h.index(H.bob, kept.text)
+        #expect(report.removed == 2 && report.added == 0)
+        #expect(try await h.json("/boosts/", [("post", "\(H.alice)#2025-02-01T10:00:00+0100")]).object["data"] as? [String] == [])
+        let votes = try await h.json("/polls/votes/", [("post", "\(H.alice)#2025-02-02T09:00:00+0100")])
+        #expect((votes.object["meta"] as? [String: Any])?["total_votes"] as? Int == 0)
+        // Deleting alice's poll post cascades: bob's (re-added) vote has no poll any more.
+        _ = try await h.index(H.bob, bob)
+        var alice = Feed(parsing: RelayFixtures.alice(base: H.base))
+        try alice.deletePost(id: "2025-02-02T09:00:00+0100")
+        _ = try await h.index(H.alice, alice.text)
+        #expect(try await h.json("/polls/").object["data"] as? [String] == [])
+        let voter = try await h.json("/polls/", [("voter", H.bob)])
+        #expect((voter.object["meta"] as? [String: Any])?["total"] as? Int == 0)
+    }
+
+    @Test func onlyNewPostsNotify() async throws {
+        let h = try await H()
+        _ = try await h.index(H.alice, RelayFixtures.alice(base: H.base))
+        let reply = ("REPLY_TO", "\(H.alice)#2025-02-01T10:00:00+0100")
+        _ = try await h.index(erin, erinFeed([("2025-03-01T10:00:00+0000", [reply], "one")]))
+        let report = try await h.index(
+            erin,
+            erinFeed([
+                ("2025-03-01T10:00:00+0000", [reply], "one, edited"), ("2025-03-02T10:00:00+0000", [reply], "two"),
+            ]))
+        #expect(report.added == 1 && report.changed == 1)
+        #expect(report.notifications == [
+            RelayNotification(
+                kind: .reply, post: "\(erin)#2025-03-02T10:00:00+0000", parent: reply.1, targetFeed: H.alice)
+        ])
+    }
+
+    @Test func notificationsAreLoggedInOrder() async throws {
+        let h = try await H()
+        #expect(try await h.store.latestNotificationID() == 0)
+        _ = try await h.index(H.alice, RelayFixtures.alice(base: H.base))
+        let report = try await h.index(H.bob, RelayFixtures.bob(base: H.base))
+        let latest = try await h.store.latestNotificationID()
+        let logged = try await h.store.notifications(after: 0, limit: 100)
+        #expect(logged.map(\.notification) == report.notifications)
+        #expect(logged.last?.id == latest)
+        #expect(logged.map(\.id) == logged.map(\.id).sorted())
+        let tail = try await h.store.notifications(after: logged[1].id, limit: 2)
+        #expect(tail.map(\.id) == [logged[2].id, logged[3].id])
+    }
+
+    @Test func mentionsWaitForTheMentionedFeedsProfile() async throws {
+        let h = try await H()
+        _ = try await h.index(H.alice, RelayFixtures.alice(base: H.base))
+        #expect(try await h.get("/mentions/", [("feed", H.bob)]).status == 404)
+        let report = try await h.index(H.bob, RelayFixtures.bob(base: H.base))
+        #expect(report.notifications.contains(
+            RelayNotification(kind: .mention, post: "\(H.alice)#2025-02-01T10:00:00+0100", targetFeed: H.bob)))
+        #expect(try await h.json("/mentions/", [("feed", H.bob)]).object["data"] as? [String] == [
+            "\(H.alice)#2025-02-01T10:00:00+0100"
+        ])
+    }
+
+    @Test func mentionsOfFeedsThatNeverGetAProfileAreNotListed() async throws {
+        let h = try await H.loaded()
+        let ghost = "https://ghost.example/social.org"
+        let report = try await h.index(
+            erin, erinFeed([("2025-03-01T10:00:00+0000", [], "Hi [[org-social:\(ghost)#2025-01-01T00:00:00+0000][ghost]]")]))
+        #expect(report.notifications.isEmpty)
+        #expect(try await h.get("/mentions/", [("feed", ghost)]).status == 404)
+        let stats = try await h.json("/stats/")
+        #expect(((stats.object["data"] as? [String: Any])?["global"] as? [String: Any])?["total_accounts"] as? Int == 4)
+    }
+
+    @Test func mentionsNeedADescriptionAndAreCutAtTheHash() async throws {
+        let h = try await H.loaded()
+        let report = try await h.index(
+            erin,
+            erinFeed([
+                ("2025-03-01T10:00:00+0000", [], "Bare link [[org-social:\(H.carol)]] is not a mention"),
+                ("2025-03-02T10:00:00+0000", [], "Post link [[org-social:\(H.carol)#2025-02-01T07:00:00-0500][carol]]"),
+            ]))
+        #expect(report.notifications == [
+            RelayNotification(kind: .mention, post: "\(erin)#2025-03-02T10:00:00+0000", targetFeed: H.carol)
+        ])
+    }
+
+    @Test func mentionsAreKeptWhenTheLinkIsEditedAway() async throws {
+        let h = try await H.loaded()
+        _ = try await h.index(erin, erinFeed([("2025-03-01T10:00:00+0000", [], "Hi [[org-social:\(H.carol)][carol]]")]))
+        let edited = try await h.index(erin, erinFeed([("2025-03-01T10:00:00+0000", [], "Hi nobody")]))
+        #expect(edited.changed == 1 && edited.notifications.isEmpty)
+        #expect(try await h.json("/mentions/", [("feed", H.carol)]).object["data"] as? [String] == [
+            "\(erin)#2025-03-01T10:00:00+0000"
+        ])
+        _ = try await h.index(erin, "#+TITLE: Erin\n* Posts\n")
+        #expect(try await h.json("/mentions/", [("feed", H.carol)]).object["data"] as? [String] == [])
+    }
+
+    @Test func votesNeedAnIndexedPollAndResolveInEitherOrder() async throws {
+        let h = try await H()
+        // Bob is indexed before alice: his vote waits, and counts as soon as alice's poll is indexed.
+        _ = try await h.index(H.bob, RelayFixtures.bob(base: H.base))
+        _ = try await h.index(H.alice, RelayFixtures.alice(base: H.base))
+        let votes = try await h.json("/polls/votes/", [("post", "\(H.alice)#2025-02-02T09:00:00+0100")])
+        #expect((votes.object["meta"] as? [String: Any])?["total_votes"] as? Int == 1)
+        #expect((try await h.json("/replies-to/", [("feed", H.alice)]).object["meta"] as? [String: Any])?["total"] as? Int == 2)
+    }
+
+    @Test func voteForAnUnknownOptionIsDroppedAndAChangedVoteMoves() async throws {
+        let h = try await H.loaded()
+        let poll = "\(H.alice)#2025-02-02T09:00:00+0100"
+        _ = try await h.index(
+            erin, erinFeed([("2025-03-01T10:00:00+0000", [("REPLY_TO", poll), ("POLL_OPTION", "Nano")], "")]))
+        var votes = try await h.json("/polls/votes/", [("post", poll)])
+        #expect((votes.object["meta"] as? [String: Any])?["total_votes"] as? Int == 1)
+        _ = try await h.index(
+            erin, erinFeed([("2025-03-01T10:00:00+0000", [("REPLY_TO", poll), ("POLL_OPTION", "Vim")], "")]))
+        votes = try await h.json("/polls/votes/", [("post", poll)])
+        #expect((votes.object["meta"] as? [String: Any])?["total_votes"] as? Int == 2)
+        let vim = (votes.object["data"] as? [[String: Any]])?.first { $0["option"] as? String == "Vim" }
+        #expect(vim?["votes"] as? [String] == ["\(erin)#2025-03-01T10:00:00+0000"])
+    }
+
+    @Test func groupsAreKeptOnlyWhenEnabled() async throws {
+        let h = try await H(groups: ["Org Social"])
+        _ = try await h.index(
+            erin,
+            erinFeed([
+                ("2025-03-01T10:00:00+0000", [("GROUP", "Org Social https://relay.example")], "in"),
+                ("2025-03-02T10:00:00+0000", [("GROUP", "Emacs https://relay.example")], "out"),
+            ]))
+        let (_, object) = try await h.json("/groups/org-social/")
+        #expect((object["data"] as? [[String: Any]])?.map { $0["post"] as? String } == ["\(erin)#2025-03-01T10:00:00+0000"])
+        let stats = try await h.json("/stats/")
+        let global = (stats.object["data"] as? [String: Any])?["global"] as? [String: Any]
+        #expect(global?["active_groups"] as? Int == 1)
+    }
+
+    @Test func postsWithoutIDsAreSkippedAndDuplicatesCollapse() async throws {
+        let h = try await H()
+        let text = """
+            #+TITLE: Erin
+            * Posts
+            ** Not a timestamp
+            No ID here
+
+            ** 2025-03-01T10:00:00+0000
+            first copy
+
+            ** 2025-03-01T10:00:00+0000
+            second copy
+            """
+        let report = try await h.index(erin, text)
+        #expect(report.added == 1)
+        #expect(try await h.json("/search/", [("q", "second copy")]).object["data"] as? [String] == [
+            "\(erin)#2025-03-01T10:00:00+0000"
+        ])
+    }
+
+    @Test func nonTimestampIDsSortByIndexTime() async throws {
+        let h = try await H()
+        let text = "#+TITLE: Erin\n* Posts\n** Hello\n:PROPERTIES:\n:ID: custom-id-1\n:END:\n\nwombat\n"
+        let report = try await h.index(erin, text, now: H.now)
+        #expect(report.added == 1)
+        let items = try await h.store.rssItems(tag: nil, feed: erin, limit: 5)
+        #expect(items.map(\.post) == ["\(erin)#custom-id-1"])
+        #expect(items.first?.createdAt == H.now)
+    }
+
+    @Test func boostAndReplyInOnePostNotifyTwice() async throws {
+        let h = try await H.loaded()
+        let target = "\(H.alice)#2025-02-01T10:00:00+0100"
+        let report = try await h.index(
+            erin,
+            erinFeed([("2025-03-01T10:00:00+0000", [("REPLY_TO", target), ("INCLUDE", target)], "quote and reply")]))
+        #expect(report.notifications.map(\.kind) == [.reply, .boost])
+        let (_, object) = try await h.json("/notifications/", [("feed", H.alice)])
+        let first = (object["data"] as? [[String: Any]])?.prefix(2).map { $0["type"] as? String }
+        #expect(first == ["reply", "boost"])
+    }
+}
