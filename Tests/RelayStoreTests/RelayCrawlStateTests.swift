@@ -1,0 +1,179 @@
+import Foundation
+import HTTPServer
+import OrgSocial
+import RelayCore
+import RelayStore
+import RelayTestFixtures
+import Testing
+
+/// The crawl list, crawl state, follows, renames, stale removal, meta values and the change stamp.
+@Suite struct RelayCrawlStateTests {
+    typealias H = RelayStoreHarness
+
+    @Test func addFeedIsIdempotentAndBumpsTheGeneration() async throws {
+        let h = try await H()
+        let start = try await h.store.changeStamp()
+        #expect(start.generation == 0)
+        #expect(try await h.store.addFeed(H.alice, now: H.now))
+        #expect(!(try await h.store.addFeed(H.alice, now: H.now + 5)))
+        #expect(try await h.store.containsFeed(H.alice))
+        #expect(!(try await h.store.containsFeed(H.alice + "/")))
+        let stamp = try await h.store.changeStamp()
+        #expect(stamp == RelayChangeStamp(generation: 1, changedAt: H.now))
+        #expect(try await h.store.crawlEntries() == [RelayCrawlEntry(url: H.alice)])
+    }
+
+    @Test func crawlStateIsRecorded() async throws {
+        let h = try await H()
+        _ = try await h.store.addFeed(H.alice, now: H.now)
+        _ = try await h.store.addFeed(H.bob, now: H.now)
+        let generation = try await h.store.changeStamp().generation
+        #expect(try await h.store.recordFailure(H.alice, reason: "timeout", nextAttempt: H.now + 60, now: H.now) == 1)
+        #expect(try await h.store.recordFailure(H.alice, reason: "HTTP 500", nextAttempt: H.now + 120, now: H.now) == 2)
+        var entries = try await h.store.crawlEntries()
+        #expect(entries[0] == RelayCrawlEntry(url: H.alice, consecutiveFailures: 2, nextAttempt: H.now + 120, lastError: "HTTP 500"))
+        try await h.store.recordFetched(H.alice, etag: "\"abc\"", lastModified: "Sun, 29 Nov 2026 17:33:15 GMT", now: H.now + 200)
+        entries = try await h.store.crawlEntries()
+        #expect(entries[0] == RelayCrawlEntry(url: H.alice, etag: "\"abc\"", lastModified: "Sun, 29 Nov 2026 17:33:15 GMT", lastSuccess: H.now + 200))
+        try await h.store.recordNotModified(H.alice, now: H.now + 300)
+        #expect(try await h.store.crawlEntries()[0].lastSuccess == H.now + 300)
+        #expect(try await h.store.crawlEntries()[0].etag == "\"abc\"")
+        #expect(try await h.store.changeStamp().generation == generation)
+        #expect(try await h.store.recordFailure("https://unknown.example/social.org", reason: "x", nextAttempt: H.now, now: H.now) == 0)
+    }
+
+    @Test func staleFeedsLeaveTheCrawlListButKeepTheirData() async throws {
+        let h = try await H.loaded()
+        try await h.store.recordFetched(H.alice, etag: nil, lastModified: nil, now: H.now - 4 * 86_400)
+        try await h.store.recordFetched(H.bob, etag: nil, lastModified: nil, now: H.now)
+        let before = try await h.store.changeStamp().generation
+        let removed = try await h.store.removeStaleFeeds(lastSuccessBefore: H.now - 3 * 86_400)
+        #expect(removed == [H.alice])
+        #expect(try await h.store.changeStamp().generation == before + 1)
+        // carol never succeeded: kept.
+        #expect(try await h.store.crawlEntries().map(\.url) == [H.bob, H.carol])
+        #expect(try await h.json("/feeds/").object["data"] as? [String] == [H.bob, H.carol])
+        #expect(try await h.json("/mentions/", [("feed", H.bob)]).object["data"] as? [String] == [
+            "\(H.alice)#2025-02-01T10:00:00+0100"
+        ])
+        #expect(try await h.store.hasProfile(H.alice))
+        #expect(try await h.store.removeStaleFeeds(lastSuccessBefore: H.now - 3 * 86_400) == [])
+        #expect(try await h.store.changeStamp().generation == before + 1)
+    }
+
+    @Test func followsMakePlaceholdersAndAreNeverDeleted() async throws {
+        let h = try await H()
+        let frank = "https://frank.example/social.org"
+        try await h.store.recordFollows(
+            follower: H.alice, follows: [RelayFollow(nickname: "frankie", url: frank)], now: H.now)
+        #expect(try await h.store.hasProfile(frank))
+        #expect(try await h.store.hasProfile(H.alice))
+        #expect(try await h.json("/profile/", [("feed", frank)]).object["data"] as? [String: Any] != nil)
+        let generation = try await h.store.changeStamp().generation
+        try await h.store.recordFollows(follower: H.alice, follows: [], now: H.now)
+        #expect(try await h.store.changeStamp().generation == generation)
+        let followers = try await h.json("/profile/", [("feed", frank)])
+        #expect((followers.object["data"] as? [String: Any])?["followers"] as? [String] == [H.alice])
+        // A changed nickname is a change; the same list again is not.
+        try await h.store.recordFollows(follower: H.alice, follows: [RelayFollow(nickname: "f", url: frank)], now: H.now)
+        #expect(try await h.store.changeStamp().generation == generation + 1)
+        try await h.store.recordFollows(follower: H.alice, follows: [RelayFollow(nickname: "f", url: frank)], now: H.now)
+        #expect(try await h.store.changeStamp().generation == generation + 1)
+    }
+
+    @Test func followersAreSortedByFeedURL() async throws {
+        let h = try await H()
+        for follower in ["https://z.example/social.org", "https://a.example/social.org", "https://m.example/social.org"] {
+            try await h.store.recordFollows(follower: follower, follows: [RelayFollow(nickname: nil, url: H.alice)], now: H.now)
+        }
+        let (_, object) = try await h.json("/profile/", [("feed", H.alice)])
+        #expect((object["data"] as? [String: Any])?["followers"] as? [String] == [
+            "https://a.example/social.org", "https://m.example/social.org", "https://z.example/social.org",
+        ])
+    }
+
+    @Test func renameInPlaceMovesThePostURLs() async throws {
+        let h = try await H.loaded()
+        let moved = "https://new.example/carol/social.org"
+        try await h.store.renameFeed(from: H.carol, to: moved)
+        #expect(try await h.store.crawlEntries().map(\.url) == [H.alice, H.bob, moved])
+        #expect(!(try await h.store.hasProfile(H.carol)))
+        let (_, object) = try await h.json("/search/", [("q", "elisp")])
+        #expect(object["data"] as? [String] == ["\(moved)#2025-02-04T18:00:00-0500"])
+        // References in other posts are not rewritten: carol's reply still points at bob's post by URL.
+        let thread = try await h.json("/replies/", [("post", "\(H.bob)#2025-02-01T11:00:00+0100")])
+        #expect((thread.object["data"] as? [[String: Any]])?.first?["post"] as? String == "\(moved)#2025-02-01T07:00:00-0500")
+    }
+
+    @Test func renameMergesIntoAnExistingFeed() async throws {
+        let h = try await H.loaded()
+        let moved = "https://new.example/bob/social.org"
+        _ = try await h.store.addFeed(moved, now: H.now)
+        // The new location has bob's first post only, and one new post.
+        let first = "** 2025-02-01T11:00:00+0100\n:PROPERTIES:\n:REPLY_TO: \(H.alice)#2025-02-01T10:00:00+0100\n:END:\n\nThanks!\n"
+        try await h.index(moved, "#+TITLE: Bob\n#+NICK: bob\n* Posts\n\(first)** 2025-02-06T10:00:00+0100\n\nMoved house\n")
+        let before = try await h.store.changeStamp().generation
+        try await h.store.renameFeed(from: H.bob, to: moved)
+        #expect(try await h.store.changeStamp().generation == before + 1)
+        #expect(try await h.store.crawlEntries().map(\.url) == [H.alice, H.carol, moved])
+        #expect(!(try await h.store.hasProfile(H.bob)))
+        // Mentions, follows, posts and votes moved; the duplicate post was dropped.
+        #expect(try await h.json("/mentions/", [("feed", moved)]).object["data"] as? [String] == [
+            "\(H.alice)#2025-02-01T10:00:00+0100"
+        ])
+        let profile = try await h.json("/profile/", [("feed", H.alice)])
+        #expect((profile.object["data"] as? [String: Any])?["followers"] as? [String] == [moved])
+        let votes = try await h.json("/polls/votes/", [("post", "\(H.alice)#2025-02-02T09:00:00+0100")])
+        #expect((votes.object["data"] as? [[String: Any]])?.first?["votes"] as? [String] == [
+            "\(moved)#2025-02-02T10:00:00+0100"
+        ])
+        let stats = try await h.json("/stats/")
+        let global = (stats.object["data"] as? [String: Any])?["global"] as? [String: Any]
+        #expect(global?["total_posts"] as? Int == 13)
+        #expect(global?["total_accounts"] as? Int == 3)
+    }
+
+    @Test func metaValuesPersist() async throws {
+        let h = try await H()
+        #expect(try await h.store.metaValue("peers.lastPass") == nil)
+        try await h.store.setMetaValue("peers.lastPass", "1800000000")
+        try await h.store.setMetaValue("peers.lastPass", "1800000060")
+        #expect(try await h.store.metaValue("peers.lastPass") == "1800000060")
+        #expect(try await h.store.metaValue("store.generation") == nil)
+        let reopened = try await RelayStore.open(path: h.path, groups: [])
+        #expect(try await reopened.metaValue("peers.lastPass") == "1800000060")
+        try await reopened.close()
+    }
+
+    @Test func anotherConnectionsWritesAreSeenByTheChangeStamp() async throws {
+        let h = try await H.loaded()
+        let before = try await h.store.changeStamp()
+        #expect(try await h.store.changeStamp() == before)
+        // A second store on the same file stands for `relay scan` in another process.
+        let scanner = try await RelayStore.open(path: h.path, groups: RelayFixtures.groups)
+        _ = try await scanner.index(feedURL: "https://erin.example/social.org", feed: Feed(parsing: "#+TITLE: Erin\n* Posts\n** 2025-03-01T10:00:00+0000\n\nkumquat\n"), now: H.now + 99)
+        let after = try await h.store.changeStamp()
+        #expect(after == RelayChangeStamp(generation: before.generation + 1, changedAt: H.now + 99))
+        #expect(try await h.store.latestNotificationID() == (try await scanner.latestNotificationID()))
+        #expect(try await h.json("/search/", [("q", "kumquat")]).object["data"] as? [String] == ["https://erin.example/social.org#2025-03-01T10:00:00+0000"])
+        try await scanner.close()
+    }
+
+    @Test func reopeningKeepsEverythingAndMigratesOnce() async throws {
+        let h = try await H.loaded()
+        let stamp = try await h.store.changeStamp()
+        let reopened = try await RelayStore.open(path: h.path, groups: RelayFixtures.groups)
+        #expect(try await reopened.changeStamp() == stamp)
+        let reply = try #require(await reopened.reply(path: "/feeds/", query: [], now: H.now))
+        #expect(reply.body.text() == (try await h.get("/feeds/")).text)
+        try await reopened.close()
+    }
+
+    @Test func inMemoryStoreWorks() async throws {
+        let store = try await RelayStore.open(path: ":memory:", groups: [])
+        #expect(try await store.addFeed(H.alice, now: H.now))
+        _ = try await store.index(feedURL: H.alice, feed: Feed(parsing: RelayFixtures.alice(base: H.base)), now: H.now)
+        let reply = try #require(await store.reply(path: "/polls/", query: [], now: H.now))
+        #expect(reply.body.text().contains("2025-02-02T09:00:00+0100"))
+    }
+}
