@@ -17,13 +17,33 @@ struct FeedDiskCacheTests {
         #expect(cache.entry(for: "http://b.example/social.org") == nil)
     }
 
+    @Test func refreshUpdatesTheValidatorsAndKeepsTheStoredBody() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let cache = FeedDiskCache(directory: folder.url)
+        let url = "http://a.example/social.org"
+        let body = Array("#+TITLE: A\n".utf8)
+        cache.store(
+            FeedDiskCache.Entry(
+                url: url, etag: "\"1\"", lastModified: nil, fetchedAt: Date(timeIntervalSince1970: 1), finalURL: url,
+                body: body))
+        let later = Date(timeIntervalSince1970: 1_767_323_045)
+        cache.refresh(
+            FeedDiskCache.Entry(url: url, etag: "\"2\"", lastModified: nil, fetchedAt: later, finalURL: url, body: []))
+        let entry = try #require(cache.entry(for: url))
+        #expect(entry.etag == "\"2\"")
+        #expect(entry.fetchedAt == later)
+        #expect(entry.body == body)
+    }
+
     @Test func aDamagedEntryIsAMiss() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let cache = FeedDiskCache(directory: folder.url)
         let url = "http://a.example/social.org"
         cache.store(
-            FeedDiskCache.Entry(url: url, etag: "\"x\"", lastModified: nil, fetchedAt: Date(), finalURL: url, body: [1]))
+            FeedDiskCache.Entry(url: url, etag: "\"x\"", lastModified: nil, fetchedAt: Date(), finalURL: url, body: [1])
+        )
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
         for name in names where name.hasSuffix(".json") {
             try Data("{not json".utf8).write(to: folder.url.appendingPathComponent(name))

@@ -131,7 +131,7 @@ public struct FeedFetcher: Sendable {
                     throw OrgSocialClientError.invalidResponse(
                         url: current.absoluteString, reason: "it answered 304 Not Modified to an unconditional request")
                 }
-                cache?.store(
+                cache?.refresh(
                     FeedDiskCache.Entry(
                         url: url.absoluteString, etag: response.headers["ETag"] ?? cached.etag,
                         lastModified: response.headers["Last-Modified"] ?? cached.lastModified, fetchedAt: Date(),

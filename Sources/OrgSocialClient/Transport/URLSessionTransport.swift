@@ -25,7 +25,10 @@ public final class URLSessionTransport: HTTPTransport {
 
     private let session: URLSession
     private let nonRedirectingSession: URLSession
-    private let configuration: URLSessionConfiguration
+    /// The session of the downloads with a size limit, kept for the transport's life so connections are
+    /// reused.
+    private let cappedSession: URLSession
+    private let cappedDownloads: CappedDownload
 
     /// Makes a transport with its own sessions.
     /// - Parameters:
@@ -40,7 +43,7 @@ public final class URLSessionTransport: HTTPTransport {
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.timeoutIntervalForRequest = timeout.timeInterval
-        self.configuration = configuration
+        (cappedSession, cappedDownloads) = CappedDownload.makeSession(configuration: configuration)
         session = URLSession(configuration: configuration)
         nonRedirectingSession = URLSession(
             configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
@@ -49,6 +52,7 @@ public final class URLSessionTransport: HTTPTransport {
     deinit {
         session.finishTasksAndInvalidate()
         nonRedirectingSession.finishTasksAndInvalidate()
+        cappedSession.finishTasksAndInvalidate()
     }
 
     /// Sends `request` and reads the whole response.
@@ -75,8 +79,8 @@ public final class URLSessionTransport: HTTPTransport {
         let response: URLResponse
         do {
             if let limit = request.maximumBodyBytes {
-                (data, response) = try await CappedDownload.run(
-                    urlRequest, configuration: configuration, followsRedirects: request.followsRedirects, limit: limit)
+                (data, response) = try await cappedDownloads.run(
+                    urlRequest, on: cappedSession, followsRedirects: request.followsRedirects, limit: limit)
             } else {
                 (data, response) = try await chosen.data(for: urlRequest)
             }
