@@ -1,0 +1,115 @@
+import Crypto
+import Foundation
+import HTTPServer
+import RelayCore
+
+/// The caching validators of one data generation: the `ETag` and `Last-Modified` every 2xx answer
+/// carries (deliberate difference 1: they change only when served data changed).
+struct RelayValidators: Sendable, Equatable {
+    /// The data generation they describe.
+    let generation: Int
+    /// `"` + 8 hex digits of the SHA-256 of the generation and its time + `"`.
+    let entityTag: String
+    /// The time of the generation in whole seconds since 1970.
+    let modifiedSeconds: Int
+    /// `modifiedSeconds` as an HTTP date.
+    let lastModified: String
+
+    /// Derives the validators of a change stamp.
+    ///
+    /// The time is hashed with the generation so that a database rebuilt from scratch, whose counter
+    /// starts again, does not repeat old tags.
+    init(stamp: RelayChangeStamp) {
+        generation = stamp.generation
+        modifiedSeconds = Int(stamp.changedAt.timeIntervalSince1970.rounded(.down))
+        let seed = "\(stamp.generation)@\(stamp.changedAt.timeIntervalSince1970)"
+        entityTag = "\"" + String(SHA256.hexHash(Array(seed.utf8)).prefix(8)) + "\""
+        lastModified = HTTPDate.format(modifiedSeconds)
+    }
+
+    /// Adds `ETag` and `Last-Modified` to a response.
+    func apply(to response: inout HTTPResponse) {
+        response.headers["ETag"] = entityTag
+        response.headers["Last-Modified"] = lastModified
+    }
+
+    /// Whether the request's `If-None-Match` (or, without it, `If-Modified-Since`) says the client
+    /// already has this generation (RFC 9110, section 13.1.2: `If-None-Match` compares weakly and wins).
+    func isFresh(for request: HTTPRequest) -> Bool {
+        let tags = request.headers.values(for: "If-None-Match")
+        if !tags.isEmpty {
+            for list in tags {
+                for candidate in list.split(separator: ",") {
+                    var tag = candidate.trimmed
+                    if tag == "*" {
+                        return true
+                    }
+                    if tag.hasPrefix("W/") {
+                        tag.removeFirst(2)
+                    }
+                    if tag == entityTag {
+                        return true
+                    }
+                }
+            }
+            return false
+        }
+        if let since = request.headers["If-Modified-Since"].flatMap(HTTPDate.parse) {
+            return modifiedSeconds <= since
+        }
+        return false
+    }
+
+    /// The `304` for a request whose validators match.
+    func notModified() -> HTTPResponse {
+        var response = HTTPResponse(status: .notModified)
+        apply(to: &response)
+        return response
+    }
+}
+
+/// The last read of the data generation, shared by every connection thread so that cached answers need
+/// no call into the store. The state lives in a ``ReadMostly`` lock.
+final class RelayChangeTracker: Sendable {
+    private struct Reading: Sendable {
+        let validators: RelayValidators
+        let readAt: ContinuousClock.Instant
+    }
+
+    private let reading = ReadMostly<Reading?>(nil)
+    private let maximumAge: Duration
+
+    /// Makes a tracker that trusts a reading for `maximumAge`.
+    init(maximumAge: Duration) {
+        self.maximumAge = maximumAge
+    }
+
+    /// The validators of the last reading if it is recent enough to trust, without waiting.
+    func recentValidators(now: ContinuousClock.Instant = .now) -> RelayValidators? {
+        reading.read { current in
+            guard let current, now - current.readAt < maximumAge else { return nil }
+            return current.validators
+        }
+    }
+
+    /// Reads the change stamp from the store and remembers it.
+    ///
+    /// - Returns: The new validators, or the last known ones (or `nil`) when the store fails; the
+    ///   failure goes to `log`.
+    func refresh(from readModel: any RelayReadModel, log: @Sendable (String) -> Void) async -> RelayValidators? {
+        let started = ContinuousClock.now
+        do {
+            let validators = RelayValidators(stamp: try await readModel.changeStamp())
+            reading.write { current in
+                // A slower read that started earlier must not replace a newer one.
+                if current.map({ $0.readAt <= started }) ?? true {
+                    current = Reading(validators: validators, readAt: started)
+                }
+            }
+            return validators
+        } catch {
+            log("relay-http error=change-stamp reason=\"\(error)\"")
+            return reading.read { $0?.validators }
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// RelayServer: module placeholder, replaced by its first real file.

@@ -1,0 +1,288 @@
+/// A small Org-to-HTML converter for RSS item descriptions (`relay-api.md` §2.18; the reference uses
+/// `org-python`).
+///
+/// Blocks: paragraphs (separated by blank lines), headings lifted by two levels (`***` → `<h1>`, never
+/// above `<h1>` nor below `<h6>`), plain lists (`-`, `+`, `1.`, `1)`; indented lines continue an item),
+/// `#+BEGIN_SRC`/`EXAMPLE` blocks as `<pre>`, `#+BEGIN_QUOTE` as `<blockquote>`, simple tables; other
+/// `#+` keywords and `#` comments are left out. Inline: `*bold*`, `/italic/`, `_underline_`, `+strike+`,
+/// `=verbatim=` and `~code~` with Org's border rules, `[[url][text]]`, `[[url]]` and bare `http(s)`
+/// URLs. All text is HTML-escaped, and only `http`, `https`, `mailto` and relative link targets
+/// become `href`s.
+enum OrgHTMLConverter {
+    /// Converts Org text to an HTML fragment.
+    static func html(from org: String) -> String {
+        let lines = org.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        return blocks(lines).joined(separator: "\n")
+    }
+
+    // MARK: - Blocks
+
+    private static func blocks(_ lines: [String]) -> [String] {
+        var output: [String] = []
+        var paragraph: [String] = []
+        var index = 0
+
+        func flushParagraph() {
+            if !paragraph.isEmpty {
+                output.append("<p>" + inline(paragraph.joined(separator: "\n")) + "</p>")
+                paragraph = []
+            }
+        }
+
+        while index < lines.count {
+            let line = lines[index]
+            let stripped = line.trimmingSpaces
+            if stripped.isEmpty {
+                flushParagraph()
+                index += 1
+            } else if let block = blockStart(stripped) {
+                flushParagraph()
+                var body: [String] = []
+                index += 1
+                while index < lines.count, !lines[index].trimmingSpaces.lowercased().hasPrefix("#+end_" + block) {
+                    body.append(lines[index])
+                    index += 1
+                }
+                index += 1
+                if block == "quote" {
+                    output.append("<blockquote>\n" + blocks(body).joined(separator: "\n") + "\n</blockquote>")
+                } else {
+                    output.append("<pre>" + escape(body.joined(separator: "\n")) + "</pre>")
+                }
+            } else if let (level, title) = heading(line) {
+                flushParagraph()
+                let lifted = min(max(level - 2, 1), 6)
+                output.append("<h\(lifted)>" + inline(title) + "</h\(lifted)>")
+                index += 1
+            } else if listItem(line) != nil {
+                flushParagraph()
+                index = list(lines, from: index, into: &output)
+            } else if stripped.hasPrefix("|") {
+                flushParagraph()
+                var rows: [String] = []
+                while index < lines.count, lines[index].trimmingSpaces.hasPrefix("|") {
+                    let row = lines[index].trimmingSpaces
+                    if !row.hasPrefix("|-") {
+                        let cells = row.dropFirst().split(separator: "|", omittingEmptySubsequences: false)
+                        let used = row.hasSuffix("|") ? cells.dropLast() : cells[...]
+                        rows.append(
+                            "<tr>" + used.map { "<td>" + inline(String($0).trimmingSpaces) + "</td>" }.joined()
+                                + "</tr>")
+                    }
+                    index += 1
+                }
+                output.append("<table>" + rows.joined() + "</table>")
+            } else if stripped.hasPrefix("#+") || stripped == "#" || stripped.hasPrefix("# ") {
+                index += 1
+            } else {
+                paragraph.append(stripped)
+                index += 1
+            }
+        }
+        flushParagraph()
+        return output
+    }
+
+    /// `src`, `example` or `quote` when the line opens such a block.
+    private static func blockStart(_ stripped: String) -> String? {
+        let lowered = stripped.lowercased()
+        for block in ["src", "example", "quote"]
+        where lowered == "#+begin_" + block || lowered.hasPrefix("#+begin_\(block) ") {
+            return block
+        }
+        return nil
+    }
+
+    /// The level and title of a headline (`*** Title`).
+    private static func heading(_ line: String) -> (Int, String)? {
+        let stars = line.prefix { $0 == "*" }
+        guard !stars.isEmpty else { return nil }
+        let rest = line.dropFirst(stars.count)
+        guard let space = rest.first, space == " " || space == "\t" else { return nil }
+        return (stars.count, String(rest).trimmingSpaces)
+    }
+
+    /// The indent, whether ordered, and the text of a list item line.
+    private static func listItem(_ line: String) -> (indent: Int, ordered: Bool, text: String)? {
+        let indent = line.prefix { $0 == " " || $0 == "\t" }.count
+        let rest = line.dropFirst(indent)
+        if let bullet = rest.first, bullet == "-" || bullet == "+" {
+            let after = rest.dropFirst()
+            guard after.isEmpty || after.first == " " else { return nil }
+            return (indent, false, String(after).trimmingSpaces)
+        }
+        let digits = rest.prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty else { return nil }
+        let after = rest.dropFirst(digits.count)
+        guard let marker = after.first, marker == "." || marker == ")" else { return nil }
+        let text = after.dropFirst()
+        guard text.isEmpty || text.first == " " else { return nil }
+        return (indent, true, String(text).trimmingSpaces)
+    }
+
+    /// Renders the list starting at `start`; returns the index after it.
+    private static func list(_ lines: [String], from start: Int, into output: inout [String]) -> Int {
+        guard let first = listItem(lines[start]) else { return start + 1 }
+        var items: [[String]] = []
+        var index = start
+        while index < lines.count {
+            let line = lines[index]
+            if let item = listItem(line), item.indent == first.indent {
+                items.append([item.text])
+            } else if !line.trimmingSpaces.isEmpty,
+                line.prefix(while: { $0 == " " || $0 == "\t" }).count > first.indent,
+                !items.isEmpty
+            {
+                items[items.count - 1].append(line.trimmingSpaces)
+            } else {
+                break
+            }
+            index += 1
+        }
+        let tag = first.ordered ? "ol" : "ul"
+        output.append(
+            "<\(tag)>" + items.map { "<li>" + inline($0.joined(separator: "\n")) + "</li>" }.joined() + "</\(tag)>")
+        return index
+    }
+
+    // MARK: - Inline
+
+    private static let markup: [Character: (open: String, close: String, literal: Bool)] = [
+        "*": ("<b>", "</b>", false), "/": ("<i>", "</i>", false), "_": ("<u>", "</u>", false),
+        "+": ("<del>", "</del>", false), "=": ("<code>", "</code>", true), "~": ("<code>", "</code>", true),
+    ]
+    private static let preBorder: Set<Character> = [" ", "\t", "\n", "-", "(", "{", "'", "\""]
+    private static let postBorder: Set<Character> = [
+        " ", "\t", "\n", "-", ".", ",", ";", ":", "!", "?", "'", ")", "}", "\"", "[",
+    ]
+
+    /// Converts inline markup of one block's text to escaped HTML.
+    static func inline(_ text: String) -> String {
+        let characters = Array(text)
+        var output = ""
+        var index = 0
+        while index < characters.count {
+            let character = characters[index]
+            if character == "[", index + 1 < characters.count, characters[index + 1] == "[",
+                let (html, next) = bracketLink(characters, at: index)
+            {
+                output += html
+                index = next
+                continue
+            }
+            if let style = markup[character], index == 0 || preBorder.contains(characters[index - 1]),
+                let close = closingMarker(character, in: characters, after: index)
+            {
+                let content = String(characters[(index + 1)..<close])
+                output += style.open + (style.literal ? escape(content) : inline(content)) + style.close
+                index = close + 1
+                continue
+            }
+            if character == "h", index == 0 || !characters[index - 1].isLetter,
+                let (html, next) = bareLink(characters, at: index)
+            {
+                output += html
+                index = next
+                continue
+            }
+            output += escape(String(character))
+            index += 1
+        }
+        return output
+    }
+
+    /// The index of the marker closing an emphasis opened at `open`, if Org would accept it.
+    private static func closingMarker(_ marker: Character, in characters: [Character], after open: Int) -> Int? {
+        let start = open + 1
+        guard start < characters.count, !characters[start].isWhitespace else { return nil }
+        var index = start + 1
+        var lineBreaks = 0
+        while index < characters.count {
+            if characters[index] == "\n" {
+                lineBreaks += 1
+                if lineBreaks > 1 { return nil }
+            }
+            if characters[index] == marker, !characters[index - 1].isWhitespace,
+                index + 1 == characters.count || postBorder.contains(characters[index + 1])
+            {
+                return index
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// `[[target][description]]` or `[[target]]` at `start`.
+    private static func bracketLink(_ characters: [Character], at start: Int) -> (String, Int)? {
+        var index = start + 2
+        var target = ""
+        while index < characters.count, characters[index] != "]" {
+            if characters[index] == "\n" { return nil }
+            target.append(characters[index])
+            index += 1
+        }
+        guard index + 1 < characters.count, !target.isEmpty else { return nil }
+        if characters[index + 1] == "]" {
+            return (anchor(target, text: escape(target)), index + 2)
+        }
+        guard characters[index + 1] == "[" else { return nil }
+        var description = ""
+        index += 2
+        while index + 1 < characters.count, !(characters[index] == "]" && characters[index + 1] == "]") {
+            description.append(characters[index])
+            index += 1
+        }
+        guard index + 1 < characters.count else { return nil }
+        return (anchor(target, text: inline(description)), index + 2)
+    }
+
+    /// A bare `http://` or `https://` URL at `start`, up to white space (trailing punctuation left out).
+    private static func bareLink(_ characters: [Character], at start: Int) -> (String, Int)? {
+        let rest = String(characters[start..<min(characters.count, start + 8)])
+        guard rest.hasPrefix("http://") || rest.hasPrefix("https://") else { return nil }
+        var end = start
+        while end < characters.count, !characters[end].isWhitespace, characters[end] != "<", characters[end] != ">" {
+            end += 1
+        }
+        while end > start, ".,;:!?)]}'\"".contains(characters[end - 1]) {
+            end -= 1
+        }
+        let url = String(characters[start..<end])
+        guard url.count > 8 else { return nil }
+        return (anchor(url, text: escape(url)), end)
+    }
+
+    /// A link, or just its text when the target's scheme is not a safe one.
+    private static func anchor(_ target: String, text: String) -> String {
+        let lowered = target.lowercased()
+        let isSafe =
+            lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("mailto:")
+            || !(lowered.prefix { $0 != "/" }.contains(":"))
+        guard isSafe else { return text }
+        return "<a href=\"\(escape(target))\">\(text)</a>"
+    }
+
+    /// Escapes `&`, `<`, `>`, `"` and `'` for HTML text and attributes.
+    static func escape(_ text: String) -> String {
+        var output = ""
+        output.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": output += "&amp;"
+            case "<": output += "&lt;"
+            case ">": output += "&gt;"
+            case "\"": output += "&quot;"
+            case "'": output += "&#x27;"
+            default: output.append(character)
+            }
+        }
+        return output
+    }
+}
+
+extension String {
+    /// The text without leading and trailing spaces and tabs.
+    fileprivate var trimmingSpaces: String {
+        Substring(self).trimmed
+    }
+}

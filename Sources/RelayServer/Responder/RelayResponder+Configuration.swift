@@ -1,0 +1,61 @@
+extension RelayResponder {
+    /// What the relay's HTTP layer needs to know besides its data sources.
+    package struct Configuration: Sendable {
+        /// The public `host[:port]` of the relay (`SITE_DOMAIN`), used in `/rss.xml` channel links:
+        /// `https://<siteDomain>/…`, or `http://` when it starts with `localhost` or `127.`.
+        package var siteDomain: String = "localhost:8080"
+        /// How often an open Server-Sent Events stream gets `event: heartbeat` (30 s in the reference).
+        package var heartbeatInterval: Duration = .seconds(30)
+        /// How often the shared notification poller reads new entries of the notification log while at
+        /// least one stream is open.
+        package var notificationPollInterval: Duration = .milliseconds(500)
+        /// How long a read of the data generation (``RelayCore/RelayReadModel/changeStamp()``) is trusted
+        /// before it is read again. Within it, cached responses and `304`s are answered on the
+        /// connection's thread without touching the store; a change in the data shows after at most this
+        /// long. `.zero` reads it for every request.
+        package var changeCheckInterval: Duration = .milliseconds(200)
+        /// The longest a cached response is reused while the data generation stays the same, so answers
+        /// that depend on the clock (poll `is_active`, `/stats/` `generated_at`) are recomputed now and
+        /// then, as the reference's per-minute cache clear does.
+        package var cacheLifetime: Duration = .seconds(60)
+        /// The most bytes of response bodies the cache holds; when a new entry would pass it, the cache
+        /// starts over empty.
+        package var cacheByteLimit: Int = 64 * 1024 * 1024
+        /// Whether every request is written to `log` as one `relay-http` line (method, path, status,
+        /// bytes, microseconds). Off by default: a reverse proxy usually logs requests already.
+        package var logsRequests: Bool = false
+        /// Receives log lines (store failures, and requests when `logsRequests` is on).
+        package var log: @Sendable (String) -> Void = { _ in }
+
+        /// Makes a configuration.
+        ///
+        /// - Parameters:
+        ///   - siteDomain: The public `host[:port]`.
+        ///   - heartbeatInterval: The SSE heartbeat period.
+        ///   - notificationPollInterval: The notification log polling period.
+        ///   - changeCheckInterval: How long a read of the data generation is trusted.
+        ///   - cacheLifetime: The longest a cached response is reused.
+        ///   - cacheByteLimit: The most body bytes the response cache holds.
+        ///   - logsRequests: Whether to log every request.
+        ///   - log: Receives log lines.
+        package init(
+            siteDomain: String = "localhost:8080",
+            heartbeatInterval: Duration = .seconds(30),
+            notificationPollInterval: Duration = .milliseconds(500),
+            changeCheckInterval: Duration = .milliseconds(200),
+            cacheLifetime: Duration = .seconds(60),
+            cacheByteLimit: Int = 64 * 1024 * 1024,
+            logsRequests: Bool = false,
+            log: @escaping @Sendable (String) -> Void = { _ in }
+        ) {
+            self.siteDomain = siteDomain
+            self.heartbeatInterval = heartbeatInterval
+            self.notificationPollInterval = notificationPollInterval
+            self.changeCheckInterval = changeCheckInterval
+            self.cacheLifetime = cacheLifetime
+            self.cacheByteLimit = cacheByteLimit
+            self.logsRequests = logsRequests
+            self.log = log
+        }
+    }
+}

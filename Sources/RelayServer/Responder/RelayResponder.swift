@@ -1,0 +1,329 @@
+import Foundation
+package import HTTPServer
+package import RelayCore
+
+/// The relay's HTTP API (`relay-api.md` §1–2): routing, the envelope, the reference's framework-level
+/// errors and headers, registration, `/feed-content/`, `/rss.xml` and the Server-Sent Events streams,
+/// over a read model, a notification log and a feed gateway.
+///
+/// ```swift
+/// let responder = RelayResponder(
+///     readModel: store, notificationLog: store, gateway: validator,
+///     configuration: .init(siteDomain: "relay.example.org"))
+/// let server = try HTTPDaemon(configuration: .init(host: "127.0.0.1", port: 8080), responder: responder)
+/// ```
+///
+/// ## Caching
+///
+/// Every 2xx answer carries `ETag` and `Last-Modified` derived from the store's change stamp, and
+/// `If-None-Match` / `If-Modified-Since` are honoured with `304` (deliberate difference 1). Whole `GET`
+/// answers of the read model and RSS are cached for the current data generation. The stamp read is
+/// trusted for ``Configuration/changeCheckInterval``; within it, cache hits, `304`s, the index and every
+/// routing answer (`OPTIONS`, `301`, `404`, `405`, `406`) are made in ``respondImmediately(to:)`` on the
+/// connection's thread, without a task or a store call.
+package struct RelayResponder: HTTPResponder {
+    private let readModel: any RelayReadModel
+    private let gateway: any RelayFeedGateway
+    private let configuration: Configuration
+    private let tracker: RelayChangeTracker
+    private let cache: RelayResponseCache
+    private let hub: RelayNotificationHub
+
+    /// Makes the responder.
+    ///
+    /// - Parameters:
+    ///   - readModel: Answers the JSON read endpoints and RSS, and gives the change stamp.
+    ///   - notificationLog: The log the event streams tail.
+    ///   - gateway: Registers feeds and fetches `/feed-content/`.
+    ///   - configuration: Site domain, intervals, cache limits and logging.
+    package init(
+        readModel: any RelayReadModel, notificationLog: any RelayNotificationLog, gateway: any RelayFeedGateway,
+        configuration: Configuration
+    ) {
+        self.readModel = readModel
+        self.gateway = gateway
+        self.configuration = configuration
+        tracker = RelayChangeTracker(maximumAge: configuration.changeCheckInterval)
+        cache = RelayResponseCache(lifetime: configuration.cacheLifetime, byteLimit: configuration.cacheByteLimit)
+        hub = RelayNotificationHub(
+            notificationLog: notificationLog, pollInterval: configuration.notificationPollInterval,
+            log: configuration.log)
+    }
+
+    /// The number of open `/sse/notifications/` streams.
+    package func openStreamCount() async -> Int {
+        await hub.subscriberCount
+    }
+
+    /// The number of cached responses.
+    package var cachedResponseCount: Int {
+        cache.count
+    }
+
+    // MARK: - HTTPResponder
+
+    /// Answers what needs no store call: routing answers, the index, cache hits and `304`s while the
+    /// last change-stamp read is recent; `nil` for everything else.
+    package func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
+        let start = ContinuousClock.now
+        guard let response = immediateResponse(to: request) else { return nil }
+        return finish(response, for: request, since: start)
+    }
+
+    /// Answers any request.
+    package func respond(to request: HTTPRequest) async -> HTTPResponse {
+        let start = ContinuousClock.now
+        if let response = immediateResponse(to: request) {
+            return finish(response, for: request, since: start)
+        }
+        return finish(await fullResponse(to: request), for: request, since: start)
+    }
+
+    // MARK: - Planning
+
+    /// What routing decided.
+    private enum Plan {
+        /// A fixed answer (preflight, 301, 404, 405, 406).
+        case answer(HTTPResponse)
+        /// An endpoint to run, with the indent the client asked for.
+        case handle(RelayEndpoint, indent: Int?)
+    }
+
+    /// Routes a request as the reference's middleware and views do: `OPTIONS` first, then the URL table
+    /// (`APPEND_SLASH`, 404), then DRF's content negotiation (406) before its method check (405).
+    private func plan(for request: HTTPRequest) -> Plan {
+        if request.method == .options {
+            return .answer(RelayResponses.preflight)
+        }
+        switch RelayRouteResolution(request) {
+        case .notFound:
+            return .answer(RelayResponses.notFoundPage)
+        case .appendSlash(let location):
+            return .answer(RelayResponses.appendSlash(location: location))
+        case .endpoint(let endpoint):
+            var indent: Int?
+            if endpoint.negotiatesContent {
+                let accept = request.headers.values(for: "Accept")
+                switch RelayContentNegotiation(accept: accept.isEmpty ? nil : accept.joined(separator: ",")) {
+                case .notAcceptable:
+                    return .answer(RelayResponses.notAcceptable)
+                case .json(let requested):
+                    indent = requested
+                }
+            }
+            guard endpoint.allowedMethods.contains(request.method) else {
+                return .answer(
+                    RelayResponses.methodNotAllowed(request.method, allowed: endpoint.allowedMethods, indent: indent))
+            }
+            return .handle(endpoint, indent: indent)
+        }
+    }
+
+    private func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
+        switch plan(for: request) {
+        case .answer(let response):
+            return response
+        case .handle(let endpoint, let indent):
+            guard request.method == .get || request.method == .head,
+                let validators = tracker.recentValidators()
+            else { return nil }
+            if endpoint == .root {
+                return finalize(Self.rootResponse, validators: validators, request: request, conditional: true)
+            }
+            guard let key = cacheKey(endpoint, indent: indent, request: request),
+                let cached = cache.lookup(key, generation: validators.generation)
+            else { return nil }
+            return finalize(cached, validators: validators, request: request, conditional: true)
+        }
+    }
+
+    /// The cache key of a cacheable `GET`, or `nil` for endpoints that are never cached.
+    private func cacheKey(_ endpoint: RelayEndpoint, indent: Int?, request: HTTPRequest) -> String? {
+        switch endpoint {
+        case .feeds, .readModel:
+            return "json \(indent ?? -1) \(request.target)"
+        case .rss:
+            return "rss \(selfURL(of: request))"
+        case .root, .feedContent, .events:
+            return nil
+        }
+    }
+
+    // MARK: - Endpoints
+
+    private static let rootResponse = HTTPResponse(
+        status: .ok, headers: ["Content-Type": RelayRootDocument.contentType], bytes: RelayRootDocument.bytes)
+
+    private func fullResponse(to request: HTTPRequest) async -> HTTPResponse {
+        guard case .handle(let endpoint, let indent) = plan(for: request) else {
+            // `immediateResponse` answers every other plan.
+            return RelayResponses.serverErrorPage
+        }
+        if request.method == .post {
+            return await register(request, indent: indent)
+        }
+        let validators = await tracker.refresh(from: readModel, log: configuration.log)
+        switch endpoint {
+        case .root:
+            return finalize(Self.rootResponse, validators: validators, request: request, conditional: true)
+        case .feeds, .readModel:
+            return await cachedOrComputed(endpoint, indent: indent, request: request, validators: validators) {
+                guard let reply = await readModel.reply(path: request.path, query: request.queryItems, now: Date())
+                else { return nil }
+                return RelayResponses.json(reply.body, status: reply.status, indent: indent)
+            }
+        case .feedContent:
+            guard let feed = lastQueryValue("feed", of: request) else {
+                return RelayResponses.envelopeError(
+                    "Feed URL parameter is required", status: .badRequest, indent: indent)
+            }
+            let reply = await gateway.feedContent(feed: feed)
+            let response = RelayResponses.json(reply.body, status: reply.status, indent: indent)
+            return finalize(response, validators: validators, request: request, conditional: false)
+        case .rss:
+            return await cachedOrComputed(endpoint, indent: indent, request: request, validators: validators) {
+                await rss(for: request)
+            }
+        case .events:
+            let stream = RelayEventStream.body(
+                feed: lastQueryValue("feed", of: request), hub: hub, heartbeatInterval: configuration.heartbeatInterval)
+            let response = HTTPResponse.eventStream(stream, headers: ["X-Accel-Buffering": "no"])
+            return finalize(response, validators: validators, request: request, conditional: false)
+        }
+    }
+
+    /// Serves a cacheable endpoint from the cache or computes (and caches) it; `compute` returning
+    /// `nil` means the read model does not know the path (a 404 page, not cached).
+    private func cachedOrComputed(
+        _ endpoint: RelayEndpoint, indent: Int?, request: HTTPRequest, validators: RelayValidators?,
+        compute: () async -> HTTPResponse?
+    ) async -> HTTPResponse {
+        let key = cacheKey(endpoint, indent: indent, request: request)
+        if let validators, let key, let cached = cache.lookup(key, generation: validators.generation) {
+            return finalize(cached, validators: validators, request: request, conditional: true)
+        }
+        guard let response = await compute() else { return RelayResponses.notFoundPage }
+        if let validators, let key, response.status.code < 500 {
+            cache.store(response, under: key, generation: validators.generation)
+        }
+        return finalize(response, validators: validators, request: request, conditional: true)
+    }
+
+    /// `POST /feeds/` (§2.3 step 1 here, steps 2–5 in the gateway).
+    private func register(_ request: HTTPRequest, indent: Int?) async -> HTTPResponse {
+        let feed: String
+        switch RelayRegistrationForm(request) {
+        case .rejected(let status, let detail):
+            return RelayResponses.detail(detail, status: status, indent: indent)
+        case .notAString:
+            return RelayResponses.envelopeError("Feed URL must be a string", status: .badRequest, indent: indent)
+        case .missing:
+            return RelayResponses.envelopeError("Feed URL is required", status: .badRequest, indent: indent)
+        case .feed(let submitted):
+            feed = submitted.pythonStripped
+        }
+        guard !feed.isEmpty else {
+            return RelayResponses.envelopeError("Feed URL is required", status: .badRequest, indent: indent)
+        }
+        let reply = await gateway.register(feed: feed)
+        // Read the stamp after the write, so the next `GET /feeds/` is not answered from the old cache.
+        let validators = await tracker.refresh(from: readModel, log: configuration.log)
+        let response = RelayResponses.json(reply.body, status: reply.status, indent: indent)
+        return finalize(response, validators: validators, request: request, conditional: false)
+    }
+
+    /// `/rss.xml` (§2.18).
+    private func rss(for request: HTTPRequest) async -> HTTPResponse {
+        let filter: RelayRSSDocument.Filter
+        if let tag = lastQueryValue("tag", of: request) {
+            filter = .tag(tag)
+        } else if let feed = lastQueryValue("feed", of: request) {
+            filter = .feed(feed)
+        } else {
+            filter = .none
+        }
+        let items: [RelayRSSItem]
+        do {
+            switch filter {
+            case .none: items = try await readModel.rssItems(tag: nil, feed: nil, limit: 200)
+            case .tag(let tag): items = try await readModel.rssItems(tag: tag, feed: nil, limit: 200)
+            case .feed(let feed): items = try await readModel.rssItems(tag: nil, feed: feed, limit: 200)
+            }
+        } catch {
+            configuration.log("relay-http error=rss reason=\"\(error)\"")
+            return RelayResponses.serverErrorPage
+        }
+        let document = RelayRSSDocument(
+            siteDomain: configuration.siteDomain, filter: filter, selfURL: selfURL(of: request), items: items,
+            now: Date())
+        return HTTPResponse(
+            status: .ok, headers: ["Content-Type": "application/rss+xml; charset=utf-8"],
+            bytes: Array(document.xml.utf8))
+    }
+
+    /// The absolute URL the client asked for: `X-Forwarded-Proto` (else `http`), `Host` (else the site
+    /// domain), and the request target.
+    private func selfURL(of request: HTTPRequest) -> String {
+        let forwarded = request.headers["X-Forwarded-Proto"]?.split(separator: ",").first?.trimmed.lowercased()
+        let scheme = forwarded == "https" ? "https" : "http"
+        let host = request.headers["Host"].flatMap { $0.isEmpty ? nil : $0 } ?? configuration.siteDomain
+        let target = request.target.hasPrefix("/") ? request.target : request.path
+        return "\(scheme)://\(host)\(target)"
+    }
+
+    /// The last value of a query parameter, stripped as Python strips; `nil` when absent or blank
+    /// (Django's `QueryDict.get` returns the last value).
+    private func lastQueryValue(_ name: String, of request: HTTPRequest) -> String? {
+        guard let value = request.queryItems.last(where: { $0.name == name })?.value.pythonStripped, !value.isEmpty
+        else { return nil }
+        return value
+    }
+
+    // MARK: - Finishing
+
+    /// Adds the validators to a 2xx answer (or answers `304` when `conditional` and the client is up to
+    /// date), and strips the body of a `HEAD` answer.
+    private func finalize(
+        _ response: HTTPResponse, validators: RelayValidators?, request: HTTPRequest, conditional: Bool
+    ) -> HTTPResponse {
+        var result = response
+        if let validators, (200..<300).contains(response.status.code) {
+            if conditional, validators.isFresh(for: request) {
+                return validators.notModified()
+            }
+            validators.apply(to: &result)
+        }
+        return request.method == .head ? RelayResponses.headResponse(from: result) : result
+    }
+
+    /// Adds the headers every response carries and writes the access log line.
+    private func finish(_ response: HTTPResponse, for request: HTTPRequest, since start: ContinuousClock.Instant)
+        -> HTTPResponse
+    {
+        let finished = RelayResponses.addingCommonHeaders(to: response)
+        if configuration.logsRequests {
+            let elapsed = ContinuousClock.now - start
+            let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000
+            let path = request.target.prefix { $0 != "?" }.map { $0.isASCII && !$0.isNewline && $0 != "\"" ? $0 : "?" }
+            configuration.log(
+                "relay-http method=\(request.method.rawValue) path=\"\(String(path))\" status=\(finished.status.code) "
+                    + "bytes=\(finished.body.bytes?.count ?? 0) us=\(micros)")
+        }
+        return finished
+    }
+}
+
+extension String {
+    /// The string without leading and trailing white space as Python's `str.strip()` sees it (Unicode
+    /// white space plus the separators U+001C–U+001F).
+    var pythonStripped: String {
+        let scalars = unicodeScalars
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.properties.isWhitespace || (0x1C...0x1F).contains(scalar.value)
+        }
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+            let last = scalars.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(scalars[first...last])
+    }
+}

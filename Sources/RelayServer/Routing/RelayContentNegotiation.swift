@@ -1,0 +1,61 @@
+/// Django REST framework's content negotiation for the relay's one renderer (`application/json`): which
+/// `Accept` headers it can satisfy and whether the client asked for indented output.
+enum RelayContentNegotiation: Sendable, Equatable {
+    /// JSON is acceptable; `indent` is the `indent=N` parameter of the matching `application/json`
+    /// range (clamped to 0…8 as DRF does), or `nil` for compact output.
+    case json(indent: Int?)
+    /// Nothing in `Accept` matches `application/json`: `406`.
+    case notAcceptable
+
+    /// Negotiates an `Accept` header (`nil` or blank accepts anything).
+    ///
+    /// Ranges are tried most specific first, as DRF orders them (`application/json` before
+    /// `application/*` before `*/*`); the first that matches decides.
+    ///
+    /// - Parameter accept: The `Accept` field values, joined with commas.
+    init(accept: String?) {
+        guard let accept, accept.contains(where: { $0 != " " && $0 != "\t" && $0 != "," }) else {
+            self = .json(indent: nil)
+            return
+        }
+        var best: (precedence: Int, indent: Int?)?
+        for range in accept.split(separator: ",") {
+            let parts = range.split(separator: ";")
+            guard let type = parts.first?.trimmed.lowercased(), !type.isEmpty else { continue }
+            let precedence: Int
+            switch type {
+            case "application/json": precedence = 3
+            case "application/*": precedence = 2
+            case "*/*", "*": precedence = 1
+            default: continue
+            }
+            var indent: Int?
+            if precedence == 3 {
+                for parameter in parts.dropFirst() {
+                    let pair = parameter.split(separator: "=", maxSplits: 1)
+                    if pair.count == 2, pair[0].trimmed.lowercased() == "indent", let value = Int(pair[1].trimmed) {
+                        indent = min(max(value, 0), 8)
+                    }
+                }
+            }
+            if best == nil || precedence > best?.precedence ?? 0 {
+                best = (precedence, indent)
+            }
+        }
+        if let best {
+            self = .json(indent: best.indent)
+        } else {
+            self = .notAcceptable
+        }
+    }
+}
+
+extension Substring {
+    /// The text without leading and trailing spaces and tabs.
+    var trimmed: String {
+        var text = self
+        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
+        return String(text)
+    }
+}

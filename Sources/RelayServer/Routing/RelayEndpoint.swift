@@ -1,0 +1,103 @@
+import HTTPServer
+
+/// One route of the relay's URL table (`relay-api.md` §1.1, §2), found from the percent-decoded path the
+/// way Django's resolver does: exact paths, no slash collapsing (`//feeds/` is no route).
+enum RelayEndpoint: Sendable, Equatable {
+    /// `GET /`: the index with `_links` (a plain Django view).
+    case root
+    /// `GET /feeds/` (read model) and `POST /feeds/` (registration).
+    case feeds
+    /// `GET /feed-content/?feed=`: a live fetch through the gateway.
+    case feedContent
+    /// Another JSON endpoint the read model answers (`/mentions/`, `/groups/{slug}/`, …).
+    case readModel
+    /// `GET /rss.xml`.
+    case rss
+    /// `GET /sse/notifications/`.
+    case events
+
+    /// The read-model paths with no parameter in the path.
+    private static let readModelPaths: Set<String> = [
+        "/mentions/", "/notifications/", "/reactions/", "/replies-to/", "/boosts/", "/interactions/", "/replies/",
+        "/search/", "/groups/", "/polls/", "/polls/votes/", "/profile/", "/stats/",
+    ]
+
+    /// The route of a decoded path, or `nil` when no route matches.
+    ///
+    /// - Parameter path: The percent-decoded path, e.g. `/groups/org-social/`.
+    init?(path: String) {
+        switch path {
+        case "/": self = .root
+        case "/feeds/": self = .feeds
+        case "/feed-content/": self = .feedContent
+        case "/rss.xml": self = .rss
+        case "/sse/notifications/": self = .events
+        default:
+            if Self.readModelPaths.contains(path) || Self.isGroupPath(path) {
+                self = .readModel
+            } else {
+                return nil
+            }
+        }
+    }
+
+    /// Whether `path` is `/groups/<name>/` with a non-empty name without a slash (Django's `<str:…>`).
+    private static func isGroupPath(_ path: String) -> Bool {
+        guard path.hasPrefix("/groups/"), path.hasSuffix("/") else { return false }
+        let name = path.dropFirst("/groups/".count).dropLast()
+        return !name.isEmpty && !name.contains("/")
+    }
+
+    /// The methods the route answers, for `405` and its `Allow` header.
+    var allowedMethods: [HTTPMethod] {
+        self == .feeds ? [.get, .post, .head, .options] : [.get, .head, .options]
+    }
+
+    /// Whether the reference serves the route through Django REST framework, which negotiates the
+    /// `Accept` header (406) and renders compact UTF-8 JSON.
+    var negotiatesContent: Bool {
+        switch self {
+        case .feeds, .feedContent, .readModel: true
+        case .root, .rss, .events: false
+        }
+    }
+}
+
+/// What the URL table says about a request before its method is looked at.
+enum RelayRouteResolution: Sendable, Equatable {
+    /// A route matched.
+    case endpoint(RelayEndpoint)
+    /// Django's `APPEND_SLASH`: the path without its slash matches nothing, with one it does; `301` here.
+    case appendSlash(location: String)
+    /// Nothing matches: Django's HTML 404.
+    case notFound
+
+    /// Resolves a request's path.
+    ///
+    /// - Parameter request: The request.
+    init(_ request: HTTPRequest) {
+        if let endpoint = RelayEndpoint(path: request.path) {
+            self = .endpoint(endpoint)
+        } else if !request.path.hasSuffix("/"), RelayEndpoint(path: request.path + "/") != nil {
+            self = .appendSlash(location: Self.slashedLocation(request))
+        } else {
+            self = .notFound
+        }
+    }
+
+    /// The request's own path with `/` appended and its query kept (an empty query is dropped), as
+    /// Django's `get_full_path(force_append_slash=True)` builds it.
+    private static func slashedLocation(_ request: HTTPRequest) -> String {
+        var target = Substring(request.target)
+        if let hash = target.firstIndex(of: "#") {
+            target = target[..<hash]
+        }
+        var query = ""
+        if let question = target.firstIndex(of: "?") {
+            query = String(target[target.index(after: question)...])
+            target = target[..<question]
+        }
+        let rawPath = target.hasPrefix("/") ? String(target) : request.path
+        return rawPath + "/" + (query.isEmpty ? "" : "?" + query)
+    }
+}

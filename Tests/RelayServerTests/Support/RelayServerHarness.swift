@@ -1,0 +1,137 @@
+import Foundation
+import HTTPServer
+import OrgSocial
+import RelayCore
+import RelayServer
+import RelayStore
+import RelayTestFixtures
+
+/// A relay API on 127.0.0.1 (port 0) over a real `RelayStore` in a temporary folder, loaded with the
+/// fixture feeds (alice, bob, carol), with a test double for the feed gateway.
+final class RelayServerHarness: Sendable {
+    /// The fixtures' base URL (nothing listens there; the store is indexed directly).
+    static let base = "http://127.0.0.1:8801"
+    /// alice's feed URL.
+    static let alice = RelayFixtures.aliceURL(base: base)
+    /// bob's feed URL.
+    static let bob = RelayFixtures.bobURL(base: base)
+    /// carol's feed URL.
+    static let carol = RelayFixtures.carolURL(base: base)
+    /// The index time.
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    let folder: URL
+    let store: RelayStore
+    let gateway: RecordingGateway
+    let responder: RelayResponder
+    let server: HTTPDaemon
+
+    /// The port the server listens on.
+    var port: Int { server.port }
+
+    /// Starts a relay; `loaded` indexes the three valid fixture feeds first.
+    init(
+        loaded: Bool = true,
+        configure: (inout RelayResponder.Configuration) -> Void = { _ in },
+        daemon: (inout HTTPDaemon.Configuration) -> Void = { _ in }
+    ) async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("RelayServerTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        store = try await RelayStore.open(
+            path: folder.appendingPathComponent("relay.db").path, groups: RelayFixtures.groups)
+        if loaded {
+            for (url, text) in RelayFixtures.validFeeds(base: Self.base) {
+                _ = try await store.addFeed(url, now: Self.now)
+                _ = try await store.index(feedURL: url, feed: Feed(parsing: text), now: Self.now)
+            }
+            for (url, text) in RelayFixtures.validFeeds(base: Self.base) {
+                let follows = Feed(parsing: text).profile.follows.map { RelayFollow(nickname: $0.label, url: $0.url) }
+                try await store.recordFollows(follower: url, follows: follows, now: Self.now)
+            }
+        }
+        gateway = RecordingGateway(store: store)
+        var configuration = RelayResponder.Configuration(siteDomain: "relay.example.org")
+        configure(&configuration)
+        responder = RelayResponder(
+            readModel: store, notificationLog: store, gateway: gateway, configuration: configuration)
+        var daemonConfiguration = HTTPDaemon.Configuration(host: "127.0.0.1", port: 0)
+        daemon(&daemonConfiguration)
+        server = try HTTPDaemon(configuration: daemonConfiguration, responder: responder)
+    }
+
+    /// Stops the server and removes the database.
+    func stop() async {
+        await server.stop(gracePeriod: .seconds(1))
+        try? await store.close()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Sends one request on a fresh connection (`Connection: close`) and reads the whole response.
+    func send(
+        _ method: String = "GET", _ target: String, headers: [(String, String)] = [], body: [UInt8] = []
+    ) async throws -> RawResponse {
+        let port = port
+        return try await offPool {
+            let connection = try RawConnection(port: port)
+            var head = "\(method) \(target) HTTP/1.1\r\nHost: relay.test\r\nConnection: close\r\n"
+            for (name, value) in headers {
+                head += "\(name): \(value)\r\n"
+            }
+            if !body.isEmpty || method == "POST" {
+                head += "Content-Length: \(body.count)\r\n"
+            }
+            try connection.send(Array((head + "\r\n").utf8) + body)
+            return try connection.readResponse(isHead: method == "HEAD")
+        }
+    }
+
+    /// Sends a `POST` with a body of the given type.
+    func post(_ target: String, contentType: String?, body: String) async throws -> RawResponse {
+        try await send(
+            "POST", target, headers: contentType.map { [("Content-Type", $0)] } ?? [], body: Array(body.utf8))
+    }
+
+    /// Indexes a new version of a fixture feed (bumps the data generation).
+    func index(_ url: String, _ text: String) async throws -> RelayIndexReport {
+        try await store.index(feedURL: url, feed: Feed(parsing: text), now: Self.now)
+    }
+}
+
+/// A feed gateway that records what it is asked, adds registered feeds to the store (201, or 200 when
+/// known) and answers `/feed-content/` with fixed text.
+actor RecordingGateway: RelayFeedGateway {
+    let store: RelayStore
+    private(set) var registered: [String] = []
+    private(set) var fetched: [String] = []
+
+    init(store: RelayStore) {
+        self.store = store
+    }
+
+    func register(feed: String) async -> RelayJSONReply {
+        registered.append(feed)
+        let added = (try? await store.addFeed(feed, now: Date())) ?? false
+        return RelayJSONReply(
+            status: added ? .created : .ok,
+            body: .object([("type", "Success"), ("errors", .array([])), ("data", .object([("feed", .string(feed))]))]))
+    }
+
+    func feedContent(feed: String) async -> RelayJSONReply {
+        fetched.append(feed)
+        return RelayJSONReply(
+            body: .object([
+                ("type", "Success"), ("errors", .array([])), ("data", .object([("content", "#+TITLE: x\n")])),
+                (
+                    "_links",
+                    .object([("self", .object([("href", .string("/feed-content/?feed=x")), ("method", "GET")]))])
+                ),
+            ]))
+    }
+}
+
+extension RawResponse {
+    /// The body decoded as a JSON object (for checks that do not depend on key order).
+    var json: [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+    }
+}
