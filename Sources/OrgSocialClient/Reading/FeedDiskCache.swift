@@ -21,7 +21,8 @@ public struct FeedDiskCache: Sendable {
         public var etag: String?
         /// The `Last-Modified` the server sent, if any.
         public var lastModified: String?
-        /// When the body was last confirmed (a 200 or a 304).
+        /// When the body was downloaded, or its validators last changed with a `304` (an unchanged `304`
+        /// writes nothing).
         public var fetchedAt: Date
         /// The URL that answered, after redirects.
         public var finalURL: String
@@ -119,8 +120,9 @@ public struct FeedDiskCache: Sendable {
         }
     }
 
-    /// Updates an entry's validators and fetch time after a `304`, keeping the body already stored (it
-    /// has not changed, so it is not written again). Failures are ignored, as in ``store(_:)``.
+    /// Updates an entry's validators and fetch time after a `304` that changed them, keeping the body
+    /// already stored (it has not changed, so it is not written again). Failures are ignored, as in
+    /// ``store(_:)``.
     /// - Parameter entry: the entry; its body is not written.
     public func refresh(_ entry: Entry) {
         let key = Self.key(for: entry.url)
@@ -129,14 +131,27 @@ public struct FeedDiskCache: Sendable {
     }
 
     /// Writes `data` to a temporary file next to `destination` and renames it over `destination`, so a
-    /// reader sees the old file or the new one, never half of one. No `fsync` (see the type's note).
-    /// - Throws: the write's error, or `CocoaError(.fileWriteUnknown)` when the rename fails.
+    /// reader sees the old file or the new one, never half of one. Plain POSIX calls, because
+    /// Foundation's `Data.write` calls `fsync` even without `.atomic` (see the type's note).
+    /// - Throws: `CocoaError(.fileWriteUnknown)` when the file cannot be written or renamed.
     private static func replace(_ destination: URL, with data: Data) throws {
         let temporary = destination.deletingLastPathComponent()
             .appendingPathComponent(".\(destination.lastPathComponent).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        try data.write(to: temporary)
-        guard rename(temporary.path, destination.path) == 0 else {
-            try? FileManager.default.removeItem(at: temporary)
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
+        let written = data.withUnsafeBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let count = write(descriptor, buffer.baseAddress?.advanced(by: offset), buffer.count - offset)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return false }
+                offset += count
+            }
+            return true
+        }
+        let closed = close(descriptor) == 0
+        guard written, closed, rename(temporary.path, destination.path) == 0 else {
+            unlink(temporary.path)
             throw CocoaError(.fileWriteUnknown)
         }
     }

@@ -131,11 +131,17 @@ public struct FeedFetcher: Sendable {
                     throw OrgSocialClientError.invalidResponse(
                         url: current.absoluteString, reason: "it answered 304 Not Modified to an unconditional request")
                 }
-                cache?.refresh(
-                    FeedDiskCache.Entry(
-                        url: url.absoluteString, etag: response.headers["ETag"] ?? cached.etag,
-                        lastModified: response.headers["Last-Modified"] ?? cached.lastModified, fetchedAt: Date(),
-                        finalURL: current.absoluteString, body: cached.body))
+                let etag = response.headers["ETag"] ?? cached.etag
+                let lastModified = response.headers["Last-Modified"] ?? cached.lastModified
+                // Unchanged validators: nothing to write (a 1,000-feed warm timeline then writes no file).
+                if etag != cached.etag || lastModified != cached.lastModified
+                    || current.absoluteString != cached.finalURL
+                {
+                    cache?.refresh(
+                        FeedDiskCache.Entry(
+                            url: url.absoluteString, etag: etag, lastModified: lastModified, fetchedAt: Date(),
+                            finalURL: current.absoluteString, body: []))
+                }
                 return FeedFetchResult(
                     requestedURL: url, finalURL: current, status: .notModified, feed: Feed(bytes: cached.body),
                     etag: response.headers["ETag"] ?? cached.etag,
