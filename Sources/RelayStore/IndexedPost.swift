@@ -44,7 +44,7 @@ struct IndexedPost: Sendable {
     init?(_ post: Post, enabledSlugs: Set<String>) {
         guard let id = post.id, !id.isEmpty else { return nil }
         postID = id
-        content = post.body.trimmingCharacters(in: .whitespacesAndNewlines)
+        content = RelaySearchText.strip(post.body)
         lang = post.value(of: "LANG") ?? ""
         tags = post.value(of: "TAGS") ?? ""
         foldedTags = Array(Set(tags.split(whereSeparator: \.isWhitespace).map { RelaySearchText.fold(String($0)) }))
@@ -99,6 +99,17 @@ struct IndexedPost: Sendable {
 enum RelaySearchText {
     /// Folds `text` so that case variants compare equal (`ÉMACS` and `émacs`).
     static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive], locale: nil)
+        // ASCII text folds to its lower case; skip Foundation's (much slower) general folding for it.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
+        return text.folding(options: [.caseInsensitive], locale: nil)
+    }
+
+    /// `text` without leading and trailing white space (Python's `str.strip()`).
+    static func strip(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
+        return String(scalars[first...last])
     }
 }

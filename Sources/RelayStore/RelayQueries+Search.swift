@@ -70,7 +70,8 @@ extension RelayQueries {
         if folded.unicodeScalars.count >= 3 {
             let phrase = "\"" + folded.replacingOccurrences(of: "\"", with: "\"\"") + "\""
             return SearchMatches(
-                condition: "p.id IN (SELECT rowid FROM post_search WHERE post_search MATCH ?)", arguments: [phrase])
+                condition: "p.id IN (SELECT rowid FROM post_search WHERE post_search MATCH ?)", arguments: [phrase],
+                countSQL: "SELECT count(*) FROM post_search WHERE post_search MATCH ?")
         }
         return SearchMatches(condition: "instr(p.search_text, ?) > 0", arguments: [folded])
     }
@@ -109,11 +110,14 @@ struct SearchMatches {
     var condition: String
     /// Its arguments.
     var arguments: PositionalArguments
+    /// A cheaper query for the count, taking the same arguments (the full-text index alone: its rows are
+    /// exactly the posts).
+    var countSQL: String?
 
     /// How many posts match.
     func count(_ db: Connection) throws -> Int {
-        try db.queryOne(sql: "SELECT count(*) FROM posts p WHERE \(condition)", arguments: arguments)?.value(at: 0)
-            ?? 0
+        let sql = countSQL ?? "SELECT count(*) FROM posts p WHERE \(condition)"
+        return try db.queryOne(sql: sql, arguments: arguments)?.value(at: 0) ?? 0
     }
 
     /// One page of matching post URLs, newest first.

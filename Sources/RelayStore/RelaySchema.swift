@@ -99,9 +99,9 @@ enum RelaySchema {
         "CREATE INDEX posts_url ON posts(url)",
         "CREATE INDEX posts_reply_to ON posts(reply_to) WHERE reply_to IS NOT NULL",
         "CREATE INDEX posts_include ON posts(include) WHERE include IS NOT NULL",
-        "CREATE INDEX posts_created ON posts(created_at, post_id)",
-        "CREATE INDEX posts_group ON posts(group_slug, created_at) WHERE group_slug IS NOT NULL",
-        "CREATE INDEX posts_polls ON posts(created_at) WHERE poll_end IS NOT NULL",
+        "CREATE INDEX posts_created ON posts(created_at, post_id, url)",
+        "CREATE INDEX posts_group ON posts(group_slug, created_at, post_id, url) WHERE group_slug IS NOT NULL",
+        "CREATE INDEX posts_polls ON posts(created_at, post_id, url) WHERE poll_end IS NOT NULL",
         "CREATE INDEX posts_profile_polls ON posts(profile_id) WHERE poll_end IS NOT NULL",
         "CREATE INDEX posts_profile_votes ON posts(profile_id) WHERE poll_option IS NOT NULL",
         """
