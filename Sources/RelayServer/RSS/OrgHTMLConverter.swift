@@ -127,7 +127,7 @@ enum OrgHTMLConverter {
         var index = start
         while index < lines.count {
             let line = lines[index]
-            if let item = listItem(line), item.indent == first.indent {
+            if let item = listItem(line), item.indent == first.indent, item.ordered == first.ordered {
                 items.append([item.text])
             } else if !line.trimmingSpaces.isEmpty,
                 line.prefix(while: { $0 == " " || $0 == "\t" }).count > first.indent,

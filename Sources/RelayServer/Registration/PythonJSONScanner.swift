@@ -206,8 +206,9 @@ enum PythonJSONScanner {
             }
         }
 
+        /// Four hex digits at `position`; like CPython, it also wants something after them.
         private func hexUnit(at position: Int) -> UInt16? {
-            guard position + 4 <= scalars.count else { return nil }
+            guard position + 4 < scalars.count else { return nil }
             var unit: UInt16 = 0
             for scalar in scalars[position..<position + 4] {
                 guard scalar.isASCII, let digit = UInt16(String(scalar), radix: 16) else { return nil }

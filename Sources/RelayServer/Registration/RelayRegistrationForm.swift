@@ -93,9 +93,8 @@ struct MultipartFields: Sendable, Equatable {
     static func parse(_ body: [UInt8], boundary: String) -> [MultipartFields]? {
         let text = String(decoding: body, as: UTF8.self)
         let delimiter = "--" + boundary
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.hasSuffix("\r") ? line.dropLast() : line
-        }
+        // "\r\n" is one Character, so this splits CRLF and bare LF line ends alike.
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         guard let first = lines.firstIndex(where: { $0 == delimiter || $0.hasPrefix(delimiter + " ") }) else {
             return nil
         }
