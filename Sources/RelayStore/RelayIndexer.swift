@@ -89,8 +89,10 @@ struct RelayIndexer {
                 FROM profiles WHERE id = ?
                 """,
             arguments: [existingID])
-        let links = try db.query(sql: "SELECT url FROM links WHERE profile_id = ? ORDER BY url", arguments: [existingID])
-            .map { try $0.value(at: 0, as: String.self) }
+        let links = try db.query(
+            sql: "SELECT url FROM links WHERE profile_id = ? ORDER BY url", arguments: [existingID]
+        )
+        .map { try $0.value(at: 0, as: String.self) }
         let contacts = try db.query(
             sql: "SELECT type, value FROM contacts WHERE profile_id = ? ORDER BY type, value", arguments: [existingID]
         ).map { "\(try $0.value(at: 0, as: String.self)):\(try $0.value(at: 1, as: String.self))" }
@@ -138,7 +140,8 @@ struct RelayIndexer {
     /// Adds new posts, updates changed ones and deletes missing ones.
     private func indexPosts(_ feed: Feed, profileID: Int, report: inout RelayIndexReport) throws {
         var existing: [String: (id: Int, hash: String)] = [:]
-        for row in try db.query(sql: "SELECT id, post_id, hash FROM posts WHERE profile_id = ?", arguments: [profileID]) {
+        for row in try db.query(sql: "SELECT id, post_id, hash FROM posts WHERE profile_id = ?", arguments: [profileID])
+        {
             existing[try row.value(at: 1)] = (try row.value(at: 0), try row.value(at: 2))
         }
         // The last occurrence of a duplicated ID wins, as the reference overwrites the row for each one.
@@ -192,10 +195,12 @@ struct RelayIndexer {
             report.notifications.append(
                 post.mood.isEmpty
                     ? RelayNotification(kind: .reply, post: url, parent: replyTo, targetFeed: target)
-                    : RelayNotification(kind: .reaction, post: url, emoji: post.mood, parent: replyTo, targetFeed: target))
+                    : RelayNotification(
+                        kind: .reaction, post: url, emoji: post.mood, parent: replyTo, targetFeed: target))
         }
         if let include = post.include, let target = IndexedPost.targetFeed(of: include) {
-            report.notifications.append(RelayNotification(kind: .boost, post: url, boosted: include, targetFeed: target))
+            report.notifications.append(
+                RelayNotification(kind: .boost, post: url, boosted: include, targetFeed: target))
         }
         try addMentions(post, rowID: rowID, url: url, report: &report)
         _ = try updateVote(post, rowID: rowID)
@@ -302,7 +307,8 @@ struct RelayIndexer {
                 """,
             arguments: [profileID])
         var created = 0
-        for row in pending where try updateVote(rowID: row.value(at: 0), replyTo: row.value(at: 1), option: row.value(at: 2)) {
+        for row in pending
+        where try updateVote(rowID: row.value(at: 0), replyTo: row.value(at: 1), option: row.value(at: 2)) {
             created += 1
         }
         return created
@@ -369,8 +375,9 @@ struct ParsedProfile {
         components.month = month
         components.day = day
         let calendar = Calendar(identifier: .gregorian)
-        return (1...12).contains(month) && day >= 1 && calendar.date(from: components).map {
-            calendar.component(.day, from: $0) == day
-        } ?? false
+        return (1...12).contains(month) && day >= 1
+            && calendar.date(from: components).map {
+                calendar.component(.day, from: $0) == day
+            } ?? false
     }
 }

@@ -9,7 +9,7 @@ enum RelayNotificationWriter {
 
     /// Appends `notifications` in order and deletes all but the newest ``capacity`` rows (call inside the
     /// write's transaction).
-    static func log(_ notifications: [RelayNotification], db: Connection, now: Date) throws {
+    static func log(_ notifications: [RelayNotification], db: Connection, now: Date, capacity: Int = capacity) throws {
         guard !notifications.isEmpty else { return }
         for notification in notifications {
             try db.execute(
@@ -43,8 +43,10 @@ enum RelayPendingMentions {
         for row in rows {
             try db.execute(
                 sql: "INSERT OR IGNORE INTO mentions (post_id, profile_id, nickname, created_at) VALUES (?, ?, ?, ?)",
-                arguments: [try row.value(at: 0, as: Int.self), profileID, try row.value(at: 1, as: String.self),
-                    now.timeIntervalSince1970])
+                arguments: [
+                    try row.value(at: 0, as: Int.self), profileID, try row.value(at: 1, as: String.self),
+                    now.timeIntervalSince1970,
+                ])
             if db.changes > 0 {
                 notifications.append(RelayNotification(kind: .mention, post: try row.value(at: 2), targetFeed: feed))
             }

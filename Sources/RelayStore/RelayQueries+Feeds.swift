@@ -74,7 +74,9 @@ extension RelayQueries {
             items += rows.map { row in
                 (
                     row.entry,
-                    .object([("type", .string("reply")), ("post", .string(row.entry.url)), ("parent", .string(row.parent))])
+                    .object([
+                        ("type", .string("reply")), ("post", .string(row.entry.url)), ("parent", .string(row.parent)),
+                    ])
                 )
             }
         }
@@ -84,7 +86,9 @@ extension RelayQueries {
             items += rows.map { row in
                 (
                     row.entry,
-                    .object([("type", .string("boost")), ("post", .string(row.entry.url)), ("boosted", .string(row.boosted))])
+                    .object([
+                        ("type", .string("boost")), ("post", .string(row.entry.url)), ("boosted", .string(row.boosted)),
+                    ])
                 )
             }
         }
@@ -174,7 +178,9 @@ extension RelayQueries {
     }
 
     /// Posts with a mood replying to the profile's posts, newest first.
-    func reactionRows(_ profileID: Int, excludingVotes: Bool) throws -> [(entry: PostEntry, mood: String, parent: String)] {
+    func reactionRows(_ profileID: Int, excludingVotes: Bool) throws -> [(
+        entry: PostEntry, mood: String, parent: String
+    )] {
         let voteFilter = excludingVotes ? "AND NOT EXISTS (SELECT 1 FROM poll_votes v WHERE v.vote_post_id = p.id)" : ""
         return try db.query(
             sql: """

@@ -40,7 +40,8 @@ extension RelayQueries {
             return .object([
                 ("id", .string(try row.value(at: 1))), ("post_id", .string(try row.value(at: 2))),
                 ("content", .string(try row.value(at: 3))), ("poll_end", .string(RelayTimeFormat.isoformat(pollEnd))),
-                ("is_active", .bool(pollEnd > now)), ("options", RelayEnvelope.strings(try options(of: row.value(at: 0)))),
+                ("is_active", .bool(pollEnd > now)),
+                ("options", RelayEnvelope.strings(try options(of: row.value(at: 0)))),
                 ("created_at", .string(RelayTimeFormat.isoformat(Date(timeIntervalSince1970: try row.value(at: 5))))),
             ])
         }

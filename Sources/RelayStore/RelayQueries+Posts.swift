@@ -133,7 +133,9 @@ extension RelayQueries {
             }
             let node = try threadNode(childURL, visited: &visited, depth: depth + 1)
             children.append(
-                .object([("post", .string(childURL)), ("children", .array(node.children)), ("moods", .array(node.moods))]))
+                .object([
+                    ("post", .string(childURL)), ("children", .array(node.children)), ("moods", .array(node.moods)),
+                ]))
         }
         let moods: [JSONValue] = moodOrder.map { emoji in
             .object([("emoji", .string(emoji)), ("posts", RelayEnvelope.strings(moodPosts[emoji] ?? []))])

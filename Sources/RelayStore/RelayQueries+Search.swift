@@ -96,7 +96,8 @@ extension RelayQueries {
         for row in candidates {
             let tags: String = try row.value(at: 1)
             let normalized =
-                " " + tags.split(whereSeparator: \.isWhitespace).map { RelaySearchText.fold(String($0)) }.joined(
+                " "
+                + tags.split(whereSeparator: \.isWhitespace).map { RelaySearchText.fold(String($0)) }.joined(
                     separator: " ") + " "
             if normalized.contains(wanted) { ids.append(try row.value(at: 0)) }
         }

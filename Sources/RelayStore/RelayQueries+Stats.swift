@@ -22,7 +22,9 @@ extension RelayQueries {
         for row in rows {
             let year: String = try row.value(at: 0)
             let month: String = try row.value(at: 1)
-            let names = ["active_accounts", "total_posts", "posts", "replies", "boosts", "reactions", "group_messages", "polls"]
+            let names = [
+                "active_accounts", "total_posts", "posts", "replies", "boosts", "reactions", "group_messages", "polls",
+            ]
             let counters: [(String, JSONValue)] = try names.enumerated().map { ($1, .int(try row.value(at: $0 + 2))) }
             if years.last?.0 == year {
                 years[years.count - 1].1.append((month, .object(counters)))

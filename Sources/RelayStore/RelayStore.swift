@@ -25,8 +25,9 @@ package final class RelayStore: Sendable {
     let stampReader: Database
     /// The enabled groups, in configuration order.
     let groups: [RelayGroup]
-    /// The last stamp read and the `PRAGMA data_version` it was read at.
-    let stampCache = ReadMostly<(dataVersion: Int, stamp: RelayChangeStamp)?>(nil)
+    /// The last stamp read and the `PRAGMA data_version` it was read at; unused for an in-memory store, whose
+    /// single connection never sees its own commits in `data_version`.
+    let stampCache: ReadMostly<(dataVersion: Int, stamp: RelayChangeStamp)?>?
 
     /// The page cache of the write and the read connection, in KiB.
     static let cacheKibibytes = 32_768
@@ -58,6 +59,7 @@ package final class RelayStore: Sendable {
         self.writer = writer
         self.reader = reader
         self.stampReader = stampReader
+        stampCache = stampReader === writer ? nil : ReadMostly(nil)
         var seen = Set<String>()
         self.groups = groups.compactMap { name in
             let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -109,6 +111,7 @@ extension RelayStore: RelayReadModel {
     package func changeStamp() async throws -> RelayChangeStamp {
         let cache = stampCache
         return try await stampReader.read { db in
+            guard let cache else { return try RelayMeta.stamp(db) }
             let version = try db.queryOne(sql: "PRAGMA data_version")?.value(at: 0, as: Int.self) ?? 0
             if let cached = cache.read({ $0 }), cached.dataVersion == version {
                 return cached.stamp

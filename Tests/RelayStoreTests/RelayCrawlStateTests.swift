@@ -2,9 +2,11 @@ import Foundation
 import HTTPServer
 import OrgSocial
 import RelayCore
-import RelayStore
 import RelayTestFixtures
+import SQLiteStore
 import Testing
+
+@testable import RelayStore
 
 /// The crawl list, crawl state, follows, renames, stale removal, meta values and the change stamp.
 @Suite struct RelayCrawlStateTests {
@@ -31,15 +33,25 @@ import Testing
         #expect(try await h.store.recordFailure(H.alice, reason: "timeout", nextAttempt: H.now + 60, now: H.now) == 1)
         #expect(try await h.store.recordFailure(H.alice, reason: "HTTP 500", nextAttempt: H.now + 120, now: H.now) == 2)
         var entries = try await h.store.crawlEntries()
-        #expect(entries[0] == RelayCrawlEntry(url: H.alice, consecutiveFailures: 2, nextAttempt: H.now + 120, lastError: "HTTP 500"))
-        try await h.store.recordFetched(H.alice, etag: "\"abc\"", lastModified: "Sun, 29 Nov 2026 17:33:15 GMT", now: H.now + 200)
+        #expect(
+            entries[0]
+                == RelayCrawlEntry(
+                    url: H.alice, consecutiveFailures: 2, nextAttempt: H.now + 120, lastError: "HTTP 500"))
+        try await h.store.recordFetched(
+            H.alice, etag: "\"abc\"", lastModified: "Sun, 29 Nov 2026 17:33:15 GMT", now: H.now + 200)
         entries = try await h.store.crawlEntries()
-        #expect(entries[0] == RelayCrawlEntry(url: H.alice, etag: "\"abc\"", lastModified: "Sun, 29 Nov 2026 17:33:15 GMT", lastSuccess: H.now + 200))
+        #expect(
+            entries[0]
+                == RelayCrawlEntry(
+                    url: H.alice, etag: "\"abc\"", lastModified: "Sun, 29 Nov 2026 17:33:15 GMT",
+                    lastSuccess: H.now + 200))
         try await h.store.recordNotModified(H.alice, now: H.now + 300)
         #expect(try await h.store.crawlEntries()[0].lastSuccess == H.now + 300)
         #expect(try await h.store.crawlEntries()[0].etag == "\"abc\"")
         #expect(try await h.store.changeStamp().generation == generation)
-        #expect(try await h.store.recordFailure("https://unknown.example/social.org", reason: "x", nextAttempt: H.now, now: H.now) == 0)
+        #expect(
+            try await h.store.recordFailure(
+                "https://unknown.example/social.org", reason: "x", nextAttempt: H.now, now: H.now) == 0)
     }
 
     @Test func staleFeedsLeaveTheCrawlListButKeepTheirData() async throws {
@@ -53,9 +65,10 @@ import Testing
         // carol never succeeded: kept.
         #expect(try await h.store.crawlEntries().map(\.url) == [H.bob, H.carol])
         #expect(try await h.json("/feeds/").object["data"] as? [String] == [H.bob, H.carol])
-        #expect(try await h.json("/mentions/", [("feed", H.bob)]).object["data"] as? [String] == [
-            "\(H.alice)#2025-02-01T10:00:00+0100"
-        ])
+        #expect(
+            try await h.json("/mentions/", [("feed", H.bob)]).object["data"] as? [String] == [
+                "\(H.alice)#2025-02-01T10:00:00+0100"
+            ])
         #expect(try await h.store.hasProfile(H.alice))
         #expect(try await h.store.removeStaleFeeds(lastSuccessBefore: H.now - 3 * 86_400) == [])
         #expect(try await h.store.changeStamp().generation == before + 1)
@@ -75,21 +88,27 @@ import Testing
         let followers = try await h.json("/profile/", [("feed", frank)])
         #expect((followers.object["data"] as? [String: Any])?["followers"] as? [String] == [H.alice])
         // A changed nickname is a change; the same list again is not.
-        try await h.store.recordFollows(follower: H.alice, follows: [RelayFollow(nickname: "f", url: frank)], now: H.now)
+        try await h.store.recordFollows(
+            follower: H.alice, follows: [RelayFollow(nickname: "f", url: frank)], now: H.now)
         #expect(try await h.store.changeStamp().generation == generation + 1)
-        try await h.store.recordFollows(follower: H.alice, follows: [RelayFollow(nickname: "f", url: frank)], now: H.now)
+        try await h.store.recordFollows(
+            follower: H.alice, follows: [RelayFollow(nickname: "f", url: frank)], now: H.now)
         #expect(try await h.store.changeStamp().generation == generation + 1)
     }
 
     @Test func followersAreSortedByFeedURL() async throws {
         let h = try await H()
-        for follower in ["https://z.example/social.org", "https://a.example/social.org", "https://m.example/social.org"] {
-            try await h.store.recordFollows(follower: follower, follows: [RelayFollow(nickname: nil, url: H.alice)], now: H.now)
+        for follower in [
+            "https://z.example/social.org", "https://a.example/social.org", "https://m.example/social.org",
+        ] {
+            try await h.store.recordFollows(
+                follower: follower, follows: [RelayFollow(nickname: nil, url: H.alice)], now: H.now)
         }
         let (_, object) = try await h.json("/profile/", [("feed", H.alice)])
-        #expect((object["data"] as? [String: Any])?["followers"] as? [String] == [
-            "https://a.example/social.org", "https://m.example/social.org", "https://z.example/social.org",
-        ])
+        #expect(
+            (object["data"] as? [String: Any])?["followers"] as? [String] == [
+                "https://a.example/social.org", "https://m.example/social.org", "https://z.example/social.org",
+            ])
     }
 
     @Test func renameInPlaceMovesThePostURLs() async throws {
@@ -102,7 +121,9 @@ import Testing
         #expect(object["data"] as? [String] == ["\(moved)#2025-02-04T18:00:00-0500"])
         // References in other posts are not rewritten: carol's reply still points at bob's post by URL.
         let thread = try await h.json("/replies/", [("post", "\(H.bob)#2025-02-01T11:00:00+0100")])
-        #expect((thread.object["data"] as? [[String: Any]])?.first?["post"] as? String == "\(moved)#2025-02-01T07:00:00-0500")
+        #expect(
+            (thread.object["data"] as? [[String: Any]])?.first?["post"] as? String
+                == "\(moved)#2025-02-01T07:00:00-0500")
     }
 
     @Test func renameMergesIntoAnExistingFeed() async throws {
@@ -110,23 +131,27 @@ import Testing
         let moved = "https://new.example/bob/social.org"
         _ = try await h.store.addFeed(moved, now: H.now)
         // The new location has bob's first post only, and one new post.
-        let first = "** 2025-02-01T11:00:00+0100\n:PROPERTIES:\n:REPLY_TO: \(H.alice)#2025-02-01T10:00:00+0100\n:END:\n\nThanks!\n"
-        try await h.index(moved, "#+TITLE: Bob\n#+NICK: bob\n* Posts\n\(first)** 2025-02-06T10:00:00+0100\n\nMoved house\n")
+        let first =
+            "** 2025-02-01T11:00:00+0100\n:PROPERTIES:\n:REPLY_TO: \(H.alice)#2025-02-01T10:00:00+0100\n:END:\n\nThanks!\n"
+        try await h.index(
+            moved, "#+TITLE: Bob\n#+NICK: bob\n* Posts\n\(first)** 2025-02-06T10:00:00+0100\n\nMoved house\n")
         let before = try await h.store.changeStamp().generation
         try await h.store.renameFeed(from: H.bob, to: moved)
         #expect(try await h.store.changeStamp().generation == before + 1)
         #expect(try await h.store.crawlEntries().map(\.url) == [H.alice, H.carol, moved])
         #expect(!(try await h.store.hasProfile(H.bob)))
         // Mentions, follows, posts and votes moved; the duplicate post was dropped.
-        #expect(try await h.json("/mentions/", [("feed", moved)]).object["data"] as? [String] == [
-            "\(H.alice)#2025-02-01T10:00:00+0100"
-        ])
+        #expect(
+            try await h.json("/mentions/", [("feed", moved)]).object["data"] as? [String] == [
+                "\(H.alice)#2025-02-01T10:00:00+0100"
+            ])
         let profile = try await h.json("/profile/", [("feed", H.alice)])
         #expect((profile.object["data"] as? [String: Any])?["followers"] as? [String] == [moved])
         let votes = try await h.json("/polls/votes/", [("post", "\(H.alice)#2025-02-02T09:00:00+0100")])
-        #expect((votes.object["data"] as? [[String: Any]])?.first?["votes"] as? [String] == [
-            "\(moved)#2025-02-02T10:00:00+0100"
-        ])
+        #expect(
+            (votes.object["data"] as? [[String: Any]])?.first?["votes"] as? [String] == [
+                "\(moved)#2025-02-02T10:00:00+0100"
+            ])
         let stats = try await h.json("/stats/")
         let global = (stats.object["data"] as? [String: Any])?["global"] as? [String: Any]
         #expect(global?["total_posts"] as? Int == 13)
@@ -151,11 +176,16 @@ import Testing
         #expect(try await h.store.changeStamp() == before)
         // A second store on the same file stands for `relay scan` in another process.
         let scanner = try await RelayStore.open(path: h.path, groups: RelayFixtures.groups)
-        _ = try await scanner.index(feedURL: "https://erin.example/social.org", feed: Feed(parsing: "#+TITLE: Erin\n* Posts\n** 2025-03-01T10:00:00+0000\n\nkumquat\n"), now: H.now + 99)
+        _ = try await scanner.index(
+            feedURL: "https://erin.example/social.org",
+            feed: Feed(parsing: "#+TITLE: Erin\n* Posts\n** 2025-03-01T10:00:00+0000\n\nkumquat\n"), now: H.now + 99)
         let after = try await h.store.changeStamp()
         #expect(after == RelayChangeStamp(generation: before.generation + 1, changedAt: H.now + 99))
         #expect(try await h.store.latestNotificationID() == (try await scanner.latestNotificationID()))
-        #expect(try await h.json("/search/", [("q", "kumquat")]).object["data"] as? [String] == ["https://erin.example/social.org#2025-03-01T10:00:00+0000"])
+        #expect(
+            try await h.json("/search/", [("q", "kumquat")]).object["data"] as? [String] == [
+                "https://erin.example/social.org#2025-03-01T10:00:00+0000"
+            ])
         try await scanner.close()
     }
 
@@ -175,5 +205,31 @@ import Testing
         _ = try await store.index(feedURL: H.alice, feed: Feed(parsing: RelayFixtures.alice(base: H.base)), now: H.now)
         let reply = try #require(await store.reply(path: "/polls/", query: [], now: H.now))
         #expect(reply.body.text().contains("2025-02-02T09:00:00+0100"))
+    }
+}
+
+/// The in-memory store's stamp and the notification log's bound.
+@Suite struct RelayStoreInternalsTests {
+    @Test func inMemoryStoreSeesItsOwnGenerationBumps() async throws {
+        let store = try await RelayStore.open(path: ":memory:", groups: [])
+        #expect(try await store.changeStamp().generation == 0)
+        _ = try await store.addFeed(RelayStoreHarness.alice, now: RelayStoreHarness.now)
+        #expect(try await store.changeStamp().generation == 1)
+    }
+
+    @Test func notificationLogKeepsOnlyTheNewestRows() throws {
+        let db = try Connection(path: ":memory:")
+        try RelaySchema.migrator.migrate(db)
+        let notifications = (0..<25).map {
+            RelayNotification(
+                kind: .mention, post: "https://a.example/s.org#\($0)", targetFeed: "https://b.example/s.org")
+        }
+        try db.transaction { db in
+            try RelayNotificationWriter.log(notifications, db: db, now: RelayStoreHarness.now, capacity: 10)
+        }
+        let ids = try db.query(sql: "SELECT id, post FROM notifications ORDER BY id")
+        #expect(ids.count == 10)
+        #expect(try ids.first?.value(at: 1, as: String.self) == "https://a.example/s.org#15")
+        #expect(try ids.last?.value(at: 0, as: Int.self) == 25)
     }
 }

@@ -68,7 +68,10 @@ import Testing
         let after = try await h.store.changeStamp()
         #expect(after.generation == before.generation + 1)
         #expect(after.changedAt == H.now + 10)
-        #expect(try await h.json("/search/", [("tag", "b")]).object["data"] as? [String] == ["\(erin)#2025-03-01T10:00:00+0000"])
+        #expect(
+            try await h.json("/search/", [("tag", "b")]).object["data"] as? [String] == [
+                "\(erin)#2025-03-01T10:00:00+0000"
+            ])
         #expect(try await h.json("/search/", [("tag", "a")]).object["data"] as? [String] == [])
     }
 
@@ -92,7 +95,9 @@ import Testing
         }
         let report = try await h.index(H.bob, kept.text)
         #expect(report.removed == 2 && report.added == 0)
-        #expect(try await h.json("/boosts/", [("post", "\(H.alice)#2025-02-01T10:00:00+0100")]).object["data"] as? [String] == [])
+        #expect(
+            try await h.json("/boosts/", [("post", "\(H.alice)#2025-02-01T10:00:00+0100")]).object["data"] as? [String]
+                == [])
         let votes = try await h.json("/polls/votes/", [("post", "\(H.alice)#2025-02-02T09:00:00+0100")])
         #expect((votes.object["meta"] as? [String: Any])?["total_votes"] as? Int == 0)
         // Deleting alice's poll post cascades: bob's (re-added) vote has no poll any more.
@@ -116,10 +121,11 @@ import Testing
                 ("2025-03-01T10:00:00+0000", [reply], "one, edited"), ("2025-03-02T10:00:00+0000", [reply], "two"),
             ]))
         #expect(report.added == 1 && report.changed == 1)
-        #expect(report.notifications == [
-            RelayNotification(
-                kind: .reply, post: "\(erin)#2025-03-02T10:00:00+0000", parent: reply.1, targetFeed: H.alice)
-        ])
+        #expect(
+            report.notifications == [
+                RelayNotification(
+                    kind: .reply, post: "\(erin)#2025-03-02T10:00:00+0000", parent: reply.1, targetFeed: H.alice)
+            ])
     }
 
     @Test func notificationsAreLoggedInOrder() async throws {
@@ -141,18 +147,21 @@ import Testing
         _ = try await h.index(H.alice, RelayFixtures.alice(base: H.base))
         #expect(try await h.get("/mentions/", [("feed", H.bob)]).status == 404)
         let report = try await h.index(H.bob, RelayFixtures.bob(base: H.base))
-        #expect(report.notifications.contains(
-            RelayNotification(kind: .mention, post: "\(H.alice)#2025-02-01T10:00:00+0100", targetFeed: H.bob)))
-        #expect(try await h.json("/mentions/", [("feed", H.bob)]).object["data"] as? [String] == [
-            "\(H.alice)#2025-02-01T10:00:00+0100"
-        ])
+        #expect(
+            report.notifications.contains(
+                RelayNotification(kind: .mention, post: "\(H.alice)#2025-02-01T10:00:00+0100", targetFeed: H.bob)))
+        #expect(
+            try await h.json("/mentions/", [("feed", H.bob)]).object["data"] as? [String] == [
+                "\(H.alice)#2025-02-01T10:00:00+0100"
+            ])
     }
 
     @Test func mentionsOfFeedsThatNeverGetAProfileAreNotListed() async throws {
         let h = try await H.loaded()
         let ghost = "https://ghost.example/social.org"
         let report = try await h.index(
-            erin, erinFeed([("2025-03-01T10:00:00+0000", [], "Hi [[org-social:\(ghost)#2025-01-01T00:00:00+0000][ghost]]")]))
+            erin,
+            erinFeed([("2025-03-01T10:00:00+0000", [], "Hi [[org-social:\(ghost)#2025-01-01T00:00:00+0000][ghost]]")]))
         #expect(report.notifications.isEmpty)
         #expect(try await h.get("/mentions/", [("feed", ghost)]).status == 404)
         let stats = try await h.json("/stats/")
@@ -167,9 +176,10 @@ import Testing
                 ("2025-03-01T10:00:00+0000", [], "Bare link [[org-social:\(H.carol)]] is not a mention"),
                 ("2025-03-02T10:00:00+0000", [], "Post link [[org-social:\(H.carol)#2025-02-01T07:00:00-0500][carol]]"),
             ]))
-        #expect(report.notifications == [
-            RelayNotification(kind: .mention, post: "\(erin)#2025-03-02T10:00:00+0000", targetFeed: H.carol)
-        ])
+        #expect(
+            report.notifications == [
+                RelayNotification(kind: .mention, post: "\(erin)#2025-03-02T10:00:00+0000", targetFeed: H.carol)
+            ])
     }
 
     @Test func mentionsAreKeptWhenTheLinkIsEditedAway() async throws {
@@ -177,9 +187,10 @@ import Testing
         _ = try await h.index(erin, erinFeed([("2025-03-01T10:00:00+0000", [], "Hi [[org-social:\(H.carol)][carol]]")]))
         let edited = try await h.index(erin, erinFeed([("2025-03-01T10:00:00+0000", [], "Hi nobody")]))
         #expect(edited.changed == 1 && edited.notifications.isEmpty)
-        #expect(try await h.json("/mentions/", [("feed", H.carol)]).object["data"] as? [String] == [
-            "\(erin)#2025-03-01T10:00:00+0000"
-        ])
+        #expect(
+            try await h.json("/mentions/", [("feed", H.carol)]).object["data"] as? [String] == [
+                "\(erin)#2025-03-01T10:00:00+0000"
+            ])
         _ = try await h.index(erin, "#+TITLE: Erin\n* Posts\n")
         #expect(try await h.json("/mentions/", [("feed", H.carol)]).object["data"] as? [String] == [])
     }
@@ -191,7 +202,9 @@ import Testing
         _ = try await h.index(H.alice, RelayFixtures.alice(base: H.base))
         let votes = try await h.json("/polls/votes/", [("post", "\(H.alice)#2025-02-02T09:00:00+0100")])
         #expect((votes.object["meta"] as? [String: Any])?["total_votes"] as? Int == 1)
-        #expect((try await h.json("/replies-to/", [("feed", H.alice)]).object["meta"] as? [String: Any])?["total"] as? Int == 2)
+        #expect(
+            (try await h.json("/replies-to/", [("feed", H.alice)]).object["meta"] as? [String: Any])?["total"] as? Int
+                == 2)
     }
 
     @Test func voteForAnUnknownOptionIsDroppedAndAChangedVoteMoves() async throws {
@@ -218,7 +231,8 @@ import Testing
                 ("2025-03-02T10:00:00+0000", [("GROUP", "Emacs https://relay.example")], "out"),
             ]))
         let (_, object) = try await h.json("/groups/org-social/")
-        #expect((object["data"] as? [[String: Any]])?.map { $0["post"] as? String } == ["\(erin)#2025-03-01T10:00:00+0000"])
+        #expect(
+            (object["data"] as? [[String: Any]])?.map { $0["post"] as? String } == ["\(erin)#2025-03-01T10:00:00+0000"])
         let stats = try await h.json("/stats/")
         let global = (stats.object["data"] as? [String: Any])?["global"] as? [String: Any]
         #expect(global?["active_groups"] as? Int == 1)
@@ -240,9 +254,10 @@ import Testing
             """
         let report = try await h.index(erin, text)
         #expect(report.added == 1)
-        #expect(try await h.json("/search/", [("q", "second copy")]).object["data"] as? [String] == [
-            "\(erin)#2025-03-01T10:00:00+0000"
-        ])
+        #expect(
+            try await h.json("/search/", [("q", "second copy")]).object["data"] as? [String] == [
+                "\(erin)#2025-03-01T10:00:00+0000"
+            ])
     }
 
     @Test func nonTimestampIDsSortByIndexTime() async throws {

@@ -81,17 +81,21 @@ import Testing
         let (_, object) = try await h.json("/notifications/", [("feed", H.bob)])
         let data = try #require(object["data"] as? [[String: Any]])
         #expect(data.map { $0["type"] as? String } == ["reaction", "reply", "mention"])
-        #expect(data.map { $0["post"] as? String } == [
-            "\(H.carol)#2025-02-01T07:30:00-0500", "\(H.carol)#2025-02-01T07:00:00-0500",
-            "\(H.alice)#2025-02-01T10:00:00+0100",
-        ])
+        #expect(
+            data.map { $0["post"] as? String } == [
+                "\(H.carol)#2025-02-01T07:30:00-0500", "\(H.carol)#2025-02-01T07:00:00-0500",
+                "\(H.alice)#2025-02-01T10:00:00+0100",
+            ])
     }
 
     @Test func notificationsFilteredByType() async throws {
         let h = try await H.loaded()
         let reply = try await h.get("/notifications/", [("feed", H.alice), ("type", " BOOST ")])
         #expect(reply.status == 200)
-        #expect(reply.text.contains(#""meta":{"feed":"\#(H.alice)","total":1,"by_type":{"mentions":0,"reactions":0,"replies":0,"boosts":1}}"#))
+        #expect(
+            reply.text.contains(
+                #""meta":{"feed":"\#(H.alice)","total":1,"by_type":{"mentions":0,"reactions":0,"replies":0,"boosts":1}}"#
+            ))
         #expect(reply.text.contains(#""self":{"href":"/notifications/?feed=\#(H.enc(H.alice))","method":"GET"}"#))
     }
 

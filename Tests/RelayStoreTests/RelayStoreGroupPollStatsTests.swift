@@ -136,9 +136,11 @@ import Testing
         #expect(tagged.first?.nick == "alice")
         #expect(tagged.first?.tags == ["emacs"])
         let bobs = try await h.store.rssItems(tag: nil, feed: H.bob, limit: 200)
-        #expect(bobs.map(\.post) == [
-            "\(H.bob)#2025-02-05T09:00:00+0100", "\(H.bob)#2025-02-03T13:00:00+0100", "\(H.bob)#2025-02-01T11:00:00+0100",
-        ])
+        #expect(
+            bobs.map(\.post) == [
+                "\(H.bob)#2025-02-05T09:00:00+0100", "\(H.bob)#2025-02-03T13:00:00+0100",
+                "\(H.bob)#2025-02-01T11:00:00+0100",
+            ])
         let all = try await h.store.rssItems(tag: nil, feed: nil, limit: 3)
         #expect(all.count == 3)
         #expect(all.first?.post == "\(H.bob)#2025-02-05T09:00:00+0100")

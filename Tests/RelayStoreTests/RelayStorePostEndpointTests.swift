@@ -27,7 +27,8 @@ import Testing
             #expect(noHash.status == 400)
             #expect(
                 noHash.text
-                    == #"{"type":"Error","errors":["Invalid post URL format. Expected: feed_url#post_id"],"data":null}"#)
+                    == #"{"type":"Error","errors":["Invalid post URL format. Expected: feed_url#post_id"],"data":null}"#
+            )
             let unknown = try await h.get(path, [("post", "\(H.alice)#2000-01-01T00:00:00+0100")])
             #expect(unknown.status == 404)
             #expect(unknown.text == #"{"type":"Error","errors":["Post not found"],"data":null}"#)
@@ -79,7 +80,8 @@ import Testing
 
             Replying to someone the relay does not know
             """)
-        let (_, object) = try await h.json("/replies/", [("post", "https://erin.example/social.org#2025-03-01T00:00:00+0000")])
+        let (_, object) = try await h.json(
+            "/replies/", [("post", "https://erin.example/social.org#2025-03-01T00:00:00+0000")])
         #expect((object["meta"] as? [String: Any])?["parentChain"] as? [String] == [unknownParent])
     }
 

@@ -23,9 +23,10 @@ import Testing
             reply.text
                 == #"{"type":"Success","errors":[],"data":["\#(H.alice)#2025-02-01T10:00:00+0100"],"meta":{"tag":"EMACS","total":1,"page":1,"perPage":10,"hasNext":false,"hasPrevious":false},"_links":{"self":{"href":"/search/?tag=EMACS&page=1","method":"GET"},"next":null,"previous":null}}"#
         )
-        #expect(try await h.json("/search/", [("tag", "emacs-lisp")]).object["data"] as? [String] == [
-            "\(H.carol)#2025-02-04T18:00:00-0500"
-        ])
+        #expect(
+            try await h.json("/search/", [("tag", "emacs-lisp")]).object["data"] as? [String] == [
+                "\(H.carol)#2025-02-04T18:00:00-0500"
+            ])
     }
 
     @Test func qWinsOverTag() async throws {
@@ -105,7 +106,8 @@ import Testing
             """)
         for q in ["ÉMACS", "émacs", "STRASSE", "ñandú", "ÑANDÚ", "É", "ÉM"] {
             let (_, object) = try await h.json("/search/", [("q", q)])
-            #expect(object["data"] as? [String] == ["https://erin.example/social.org#2025-03-01T00:00:00+0000"], "q=\(q)")
+            #expect(
+                object["data"] as? [String] == ["https://erin.example/social.org#2025-03-01T00:00:00+0000"], "q=\(q)")
         }
         let (_, tagged) = try await h.json("/search/", [("tag", "ñANDÚ")])
         #expect((tagged["data"] as? [String])?.count == 1)
