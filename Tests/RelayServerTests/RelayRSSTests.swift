@@ -29,7 +29,7 @@ struct RelayRSSTests {
         #expect(text.contains("<language>en-us</language>"))
         #expect(text.contains("<lastBuildDate>Sat, 01 Feb 2025 09:00:00 +0000</lastBuildDate>"))
         let post = RelayServerHarness.alice + "#2025-02-01T10:00:00+0100"
-        let items = try RSSItems(response.body)
+        let items = try rssItems(response.body)
         #expect(items.count == 1)
         let item = try #require(items.first)
         #expect(item["title"] == "2025-02-01 - alice")
@@ -43,7 +43,7 @@ struct RelayRSSTests {
         #expect(item["description"]?.hasPrefix("<p>Hello bob, welcome to Org Social!</p>") == true)
         #expect(text.contains(#"<guid isPermaLink="true">"#))
 
-        let all = try RSSItems(try await relay.send("GET", "/rss.xml").body)
+        let all = try rssItems(try await relay.send("GET", "/rss.xml").body)
         #expect(all.count == 8)  // every post with text (bob's 👍 has some), newest first
         #expect(all.first?["title"] == "2025-02-05 - bob")
         let byFeed = try await relay.send("GET", "/rss.xml?feed=" + RelayRoutingTests.encoded(RelayServerHarness.bob))
@@ -68,7 +68,7 @@ struct RelayRSSTests {
         let response = try await relay.send(
             "GET", "/rss.xml?feed=" + RelayRoutingTests.encoded(RelayServerHarness.alice))
         #expect(response.text.contains("<link>http://localhost:8080/rss.xml?feed=\(RelayServerHarness.alice)</link>"))
-        let items = try RSSItems(response.body)
+        let items = try rssItems(response.body)
         let item = try #require(items.first)
         #expect(item["category"] == "a&b")
         #expect(
@@ -121,7 +121,7 @@ struct RelayRSSTests {
 
 /// The items of an RSS document as `element name → text` (the last of each name), parsed by a real XML
 /// parser so the document must be well-formed.
-private func RSSItems(_ bytes: [UInt8]) throws -> [[String: String]] {
+private func rssItems(_ bytes: [UInt8]) throws -> [[String: String]] {
     let collector = ItemCollector()
     let parser = XMLParser(data: Data(bytes))
     parser.delegate = collector
