@@ -83,7 +83,7 @@ struct FeedCrawl: Sendable {
         } catch {
             let reason = RelayFeedValidator.describe(error)
             let failures = entry.consecutiveFailures + 1
-            let delay = Self.backoffDelay(
+            let delay = RelayCrawler.backoffDelay(
                 failures: failures, base: configuration.backoffBase, cap: configuration.backoffCap,
                 jitter: configuration.backoffJitter)
             let nextAttempt = now.addingTimeInterval(delay.seconds)
@@ -98,22 +98,6 @@ struct FeedCrawl: Sendable {
                     + "reason=\(reason)")
             return Outcome(kind: .failed, url: storedURL, failure: reason)
         }
-    }
-
-    /// The wait before the next attempt after `failures` failures in a row: `base × 2^(failures−1)`, plus
-    /// up to `jitter` of it at random, at most `cap`.
-    /// - Parameters:
-    ///   - failures: the failures in a row, this one included (1 or more).
-    ///   - base: the first delay.
-    ///   - cap: the longest delay.
-    ///   - jitter: the random extra fraction (0 for none).
-    /// - Returns: the delay.
-    static func backoffDelay(failures: Int, base: Duration, cap: Duration, jitter: Double = 0) -> Duration {
-        let exponent = min(max(failures, 1) - 1, 40)
-        let raw = base.seconds * pow(2, Double(exponent))
-        let spread = jitter > 0 ? raw * Double.random(in: 0...jitter) : 0
-        let seconds = min(raw + spread, cap.seconds)
-        return .milliseconds(Int64((seconds * 1000).rounded()))
     }
 }
 

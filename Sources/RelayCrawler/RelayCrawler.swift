@@ -76,7 +76,8 @@ package actor RelayCrawler {
 
         let peers = configuration.peerRelayURLs
         if !peers.isEmpty,
-            await isDue(Self.peerDiscoveryKey, every: configuration.peerDiscoveryInterval, now: now, force: forceDiscovery)
+            await isDue(
+                Self.peerDiscoveryKey, every: configuration.peerDiscoveryInterval, now: now, force: forceDiscovery)
         {
             report.discovered += await discoverFromPeers(peers)
             await setTime(Self.peerDiscoveryKey, now)
@@ -122,11 +123,27 @@ package actor RelayCrawler {
         return report
     }
 
+    /// The wait before the next attempt after `failures` failures in a row: `base × 2^(failures−1)`, plus
+    /// up to `jitter` of it at random, at most `cap`.
+    /// - Parameters:
+    ///   - failures: the failures in a row, this one included (1 or more).
+    ///   - base: the first delay.
+    ///   - cap: the longest delay.
+    ///   - jitter: the random extra fraction (0 for none).
+    /// - Returns: the delay.
+    package static func backoffDelay(failures: Int, base: Duration, cap: Duration, jitter: Double = 0) -> Duration {
+        let exponent = min(max(failures, 1) - 1, 40)
+        let raw = base.seconds * pow(2, Double(exponent))
+        let spread = jitter > 0 ? raw * Double.random(in: 0...jitter) : 0
+        let seconds = min(raw + spread, cap.seconds)
+        return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+
     /// The pass's structured log line.
     /// - Parameter report: the pass's report.
     /// - Returns: `relay pass feeds=… fetched=… not_modified=… failed=… skipped=… added=… changed=…
     ///   removed=… discovered=… dropped=… bytes=… duration_ms=…`.
-    static func logLine(_ report: RelayScanReport) -> String {
+    package static func logLine(_ report: RelayScanReport) -> String {
         let milliseconds = Int((report.duration.seconds * 1000).rounded())
         return "relay pass feeds=\(report.feeds) fetched=\(report.fetched) not_modified=\(report.notModified) "
             + "failed=\(report.failed) skipped=\(report.skipped) added=\(report.postsAdded) "
@@ -148,7 +165,9 @@ package actor RelayCrawler {
             outcomes.reserveCapacity(entries.count)
             for _ in 0..<width {
                 guard let entry = pending.next() else { break }
-                group.addTask { await crawl.crawl(entry, conditional: conditional, collectFollows: collectFollows, now: now) }
+                group.addTask {
+                    await crawl.crawl(entry, conditional: conditional, collectFollows: collectFollows, now: now)
+                }
             }
             while let outcome = await group.next() {
                 outcomes.append(outcome)

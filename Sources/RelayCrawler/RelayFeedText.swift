@@ -34,6 +34,7 @@ package enum RelayFeedText {
     /// `#+NICK:` or `#+DESCRIPTION:` line (keyword case ignored, leading whitespace allowed) with a
     /// non-blank value. That is the only content check.
     /// - Parameter text: the feed text.
+    /// - Returns: whether the reference would accept the content.
     package static func hasBasicMetadata(_ text: String) -> Bool {
         for line in lines(of: text) {
             guard let value = keywordValue(line, caseInsensitive: true, names: ["TITLE", "NICK", "DESCRIPTION"])
@@ -69,6 +70,7 @@ package enum RelayFeedText {
 
     /// Whether a string starts with `http://` or `https://` (case-sensitive, as the reference checks).
     /// - Parameter url: the string.
+    /// - Returns: whether it is an http(s) URL string.
     package static func isHTTPURLString(_ url: String) -> Bool {
         url.hasPrefix("http://") || url.hasPrefix("https://")
     }
@@ -76,6 +78,7 @@ package enum RelayFeedText {
     /// Whether a URL is a bridge's virtual feed (`/bridge/activitypub/` or `/bridge/rss/` in its path),
     /// which can be neither registered nor discovered (`relay-api.md` §2.3, §2.20).
     /// - Parameter url: the URL string.
+    /// - Returns: whether its path holds a bridge marker.
     package static func isBridgeURL(_ url: String) -> Bool {
         var path = Substring(url)
         if let scheme = path.range(of: "://") {

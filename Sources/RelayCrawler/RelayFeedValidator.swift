@@ -91,7 +91,8 @@ package struct RelayFeedValidator: RelayFeedGateway {
         }
         switch RelayFeedText.decode(body) {
         case .failure(let invalid):
-            return "Validation error: \(RelayCrawlerError.invalidUTF8(url: feed, offset: invalid.offset).localizedDescription)"
+            return
+                "Validation error: \(RelayCrawlerError.invalidUTF8(url: feed, offset: invalid.offset).localizedDescription)"
         case .success(let text):
             guard RelayFeedText.hasBasicMetadata(text) else {
                 return "Content does not appear to be a valid Org Social file (missing basic metadata)"

@@ -60,6 +60,7 @@ package struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     /// - Parameters:
     ///   - prefix: the network's bytes (at least `length` bits long).
     ///   - length: the prefix length in bits.
+    /// - Returns: whether the address lies in that network.
     func isIn(_ prefix: [UInt8], _ length: Int) -> Bool {
         guard prefix.count == bytes.count else { return false }
         var remaining = length
