@@ -18,13 +18,15 @@ struct FeedCrawl: Sendable {
 
         /// What happened.
         var kind: Kind
+        /// The feed's URL before the crawl.
+        var requestedURL: String
         /// The feed's URL after the crawl (the new one after a rename).
         var url: String
         /// Body bytes downloaded.
         var bytes = 0
         /// What indexing changed (200 only).
         var index = RelayIndexReport()
-        /// The feed's `#+FOLLOW:` lines, when asked for and the feed was downloaded.
+        /// The feed's `#+FOLLOW:` lines (http(s) only), when the feed was downloaded (200).
         var follows: [RelayFollow]?
         /// The failure reason.
         var failure: String?
@@ -42,12 +44,11 @@ struct FeedCrawl: Sendable {
     /// Crawls one feed; never throws (a failure is recorded and reported).
     /// - Parameters:
     ///   - entry: the feed and its crawl state.
-    ///   - conditional: whether to send the stored validators (not in a follows-discovery pass, which
-    ///     needs every body).
-    ///   - collectFollows: whether to return the feed's follows.
+    ///   - conditional: whether to send the stored validators (not when a follows discovery needs the
+    ///     body of a feed whose follows the crawler does not remember).
     ///   - now: the pass's time.
     /// - Returns: the outcome.
-    func crawl(_ entry: RelayCrawlEntry, conditional: Bool, collectFollows: Bool, now: Date) async -> Outcome {
+    func crawl(_ entry: RelayCrawlEntry, conditional: Bool, now: Date) async -> Outcome {
         var storedURL = entry.url
         do {
             guard let url = RelayFeedValidator.httpURL(entry.url) else {
@@ -64,7 +65,7 @@ struct FeedCrawl: Sendable {
             switch result.outcome {
             case .notModified:
                 try await store.recordNotModified(storedURL, now: now)
-                return Outcome(kind: .notModified, url: storedURL)
+                return Outcome(kind: .notModified, requestedURL: entry.url, url: storedURL)
             case .fresh(let body):
                 let location = result.finalURL.absoluteString
                 if FeedFetcher.isHTMLPage(body) { throw RelayCrawlerError.htmlPage(url: location) }
@@ -77,8 +78,8 @@ struct FeedCrawl: Sendable {
                 try await store.recordFetched(
                     storedURL, etag: result.etag, lastModified: result.lastModified, now: now)
                 return Outcome(
-                    kind: .fetched, url: storedURL, bytes: body.count, index: report,
-                    follows: collectFollows ? RelayFeedText.follows(in: text) : nil)
+                    kind: .fetched, requestedURL: entry.url, url: storedURL, bytes: body.count, index: report,
+                    follows: RelayFeedText.follows(in: text))
             }
         } catch {
             let reason = RelayFeedValidator.describe(error)
@@ -96,7 +97,7 @@ struct FeedCrawl: Sendable {
             configuration.log(
                 "relay feed failed url=\(storedURL) failures=\(failures) retry_in_s=\(Int(delay.seconds)) "
                     + "reason=\(reason)")
-            return Outcome(kind: .failed, url: storedURL, failure: reason)
+            return Outcome(kind: .failed, requestedURL: entry.url, url: storedURL, failure: reason)
         }
     }
 }

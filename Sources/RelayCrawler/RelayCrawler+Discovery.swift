@@ -52,16 +52,15 @@ extension RelayCrawler {
 
     // MARK: - Follows
 
-    /// Follows discovery (`relay-api.md` §4.2) over the feeds this pass downloaded: every followed
-    /// http(s), non-bridge URL that is unknown is validated and added; follow rows are recorded for the
-    /// known and the valid ones (an invalid unknown URL gets none).
+    /// Follows discovery (`relay-api.md` §4.2) over the feeds this pass read: every followed http(s),
+    /// non-bridge URL that is unknown is validated and added; follow rows are recorded for the known and
+    /// the valid ones (an invalid unknown URL gets none).
     /// - Parameters:
-    ///   - outcomes: the pass's outcomes (those with ``FeedCrawl/Outcome/follows``).
+    ///   - followers: each feed read successfully this pass, with its follows.
     ///   - known: the crawl list's URLs.
     ///   - now: the pass's time.
     /// - Returns: the URLs added to the crawl list.
-    func discoverFromFollows(_ outcomes: [FeedCrawl.Outcome], known: Set<String>, now: Date) async -> [String] {
-        let followers = outcomes.compactMap { outcome in outcome.follows.map { (outcome.url, $0) } }
+    func discoverFromFollows(_ followers: [(String, [RelayFollow])], known: Set<String>, now: Date) async -> [String] {
         var candidates: [String] = []
         var seen: Set<String> = []
         for (_, follows) in followers {

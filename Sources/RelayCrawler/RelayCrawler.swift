@@ -29,6 +29,9 @@ package actor RelayCrawler {
     /// The SSRF guard.
     let addressGuard: AddressGuard
 
+    /// The follows of every feed downloaded since the crawler started, so a follows discovery can use a
+    /// 304 instead of downloading the feed again.
+    private var rememberedFollows: [String: [RelayFollow]] = [:]
     private var passRunning = false
     private var passWaiters: [CheckedContinuation<Void, Never>] = []
 
@@ -95,18 +98,25 @@ package actor RelayCrawler {
         report.feeds = entries.count
         let due = entries.filter { entry in entry.nextAttempt.map { $0 <= now } ?? true }
         report.skipped = entries.count - due.count
-        let outcomes = await crawlAll(
-            due, with: crawl, conditional: !followsDue, collectFollows: followsDue, now: now)
+        // A follows discovery needs every feed's follows: those remembered from an earlier download are
+        // reused after a 304; the others are downloaded in full this once.
+        let needBody: Set<String> = followsDue ? Set(due.map(\.url)).subtracting(rememberedFollows.keys) : []
+        let outcomes = await crawlAll(due, with: crawl, unconditional: needBody, now: now)
+        remember(outcomes)
         Self.add(outcomes, to: &report)
 
         if followsDue {
+            let followers: [(String, [RelayFollow])] = outcomes.compactMap { outcome in
+                guard outcome.kind != .failed else { return nil }
+                return rememberedFollows[outcome.url].map { (outcome.url, $0) }
+            }
             let known = Set(entries.map(\.url)).union(outcomes.map(\.url))
-            let added = await discoverFromFollows(outcomes, known: known, now: now)
+            let added = await discoverFromFollows(followers, known: known, now: now)
             report.discovered += added.count
             await setTime(Self.followsDiscoveryKey, now)
             let newOutcomes = await crawlAll(
-                added.map { RelayCrawlEntry(url: $0) }, with: crawl, conditional: false, collectFollows: false,
-                now: now)
+                added.map { RelayCrawlEntry(url: $0) }, with: crawl, unconditional: [], now: now)
+            remember(newOutcomes)
             Self.add(newOutcomes, to: &report)
         }
 
@@ -114,7 +124,10 @@ package actor RelayCrawler {
             let cutoff = now.addingTimeInterval(-configuration.staleAge.seconds)
             let removed = try await store.removeStaleFeeds(lastSuccessBefore: cutoff)
             report.dropped = removed.count
-            for url in removed { configuration.log("relay feed dropped url=\(url) reason=no success for 3 days") }
+            for url in removed {
+                rememberedFollows[url] = nil
+                configuration.log("relay feed dropped url=\(url) reason=no success for 3 days")
+            }
         } catch {
             configuration.log("relay stale cleanup failed reason=\(RelayFeedValidator.describe(error))")
         }
@@ -154,9 +167,9 @@ package actor RelayCrawler {
     // MARK: - Crawling
 
     /// Crawls `entries` concurrently: at most ``Configuration/maxConcurrentDownloads`` at once, and the
-    /// fetcher's per-host limit inside that.
+    /// fetcher's per-host limit inside that; the URLs in `unconditional` are read without validators.
     private nonisolated func crawlAll(
-        _ entries: [RelayCrawlEntry], with crawl: FeedCrawl, conditional: Bool, collectFollows: Bool, now: Date
+        _ entries: [RelayCrawlEntry], with crawl: FeedCrawl, unconditional: Set<String>, now: Date
     ) async -> [FeedCrawl.Outcome] {
         let width = max(1, configuration.maxConcurrentDownloads)
         return await withTaskGroup(of: FeedCrawl.Outcome.self) { group in
@@ -165,19 +178,29 @@ package actor RelayCrawler {
             outcomes.reserveCapacity(entries.count)
             for _ in 0..<width {
                 guard let entry = pending.next() else { break }
-                group.addTask {
-                    await crawl.crawl(entry, conditional: conditional, collectFollows: collectFollows, now: now)
-                }
+                let conditional = !unconditional.contains(entry.url)
+                group.addTask { await crawl.crawl(entry, conditional: conditional, now: now) }
             }
             while let outcome = await group.next() {
                 outcomes.append(outcome)
                 if let entry = pending.next() {
-                    group.addTask {
-                        await crawl.crawl(entry, conditional: conditional, collectFollows: collectFollows, now: now)
-                    }
+                    let conditional = !unconditional.contains(entry.url)
+                    group.addTask { await crawl.crawl(entry, conditional: conditional, now: now) }
                 }
             }
             return outcomes
+        }
+    }
+
+    /// Remembers the follows of the feeds just downloaded (under their new URL after a rename).
+    private func remember(_ outcomes: [FeedCrawl.Outcome]) {
+        for outcome in outcomes {
+            if outcome.url != outcome.requestedURL,
+                let moved = rememberedFollows.removeValue(forKey: outcome.requestedURL)
+            {
+                rememberedFollows[outcome.url] = moved
+            }
+            if let follows = outcome.follows { rememberedFollows[outcome.url] = follows }
         }
     }
 

@@ -80,8 +80,16 @@ struct DiscoveryTests {
         #expect(!(try await store.containsFeed(bob)))
         let dayLater = await crawler.runPass(now: t0.addingTimeInterval(86_400 + 3700))
         #expect(dayLater.discovered == 2)
-        #expect(dayLater.notModified == 0 && dayLater.fetched == 4)
+        // erin and alice answer 304: their follows are remembered from their last download.
+        #expect(dayLater.notModified == 2 && dayLater.fetched == 2)
         #expect(try await store.containsFeed(bob))
+        // A restarted crawler remembers nothing, so its first follows discovery downloads every feed.
+        let restarted = RelayCrawler(store: store, configuration: CrawlHarness.configuration())
+        let nextDay = await restarted.runPass(now: t0.addingTimeInterval(2 * 86_400 + 3700))
+        #expect(nextDay.discovered == 0)
+        #expect(nextDay.notModified == 0 && nextDay.fetched == 4)
+        let following = await restarted.runPass(now: t0.addingTimeInterval(2 * 86_400 + 3760))
+        #expect(following.notModified == 4 && following.fetched == 0)
     }
 
     @Test func peerRelayFeedListsAreFollowedThroughTheRedirectAndValidated() async throws {
