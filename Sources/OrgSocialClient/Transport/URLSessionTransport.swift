@@ -25,10 +25,11 @@ public final class URLSessionTransport: HTTPTransport {
 
     private let session: URLSession
     private let nonRedirectingSession: URLSession
-    /// The session of the downloads with a size limit, kept for the transport's life so connections are
-    /// reused.
-    private let cappedSession: URLSession
-    private let cappedDownloads: CappedDownload
+    /// The sessions of the downloads with a size limit, kept for the transport's life so connections are
+    /// reused. A session handles its transfers on one serial queue, so there are several, each host
+    /// always on the same one (its connections stay reusable): downloads from different hosts run on
+    /// different cores.
+    private let cappedSessions: [(session: URLSession, downloads: CappedDownload)]
 
     /// Makes a transport with its own sessions.
     /// - Parameters:
@@ -43,7 +44,7 @@ public final class URLSessionTransport: HTTPTransport {
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.timeoutIntervalForRequest = timeout.timeInterval
-        (cappedSession, cappedDownloads) = CappedDownload.makeSession(configuration: configuration)
+        cappedSessions = (0..<4).map { _ in CappedDownload.makeSession(configuration: configuration) }
         session = URLSession(configuration: configuration)
         nonRedirectingSession = URLSession(
             configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
@@ -52,7 +53,7 @@ public final class URLSessionTransport: HTTPTransport {
     deinit {
         session.finishTasksAndInvalidate()
         nonRedirectingSession.finishTasksAndInvalidate()
-        cappedSession.finishTasksAndInvalidate()
+        for (session, _) in cappedSessions { session.finishTasksAndInvalidate() }
     }
 
     /// Sends `request` and reads the whole response.
@@ -79,8 +80,10 @@ public final class URLSessionTransport: HTTPTransport {
         let response: URLResponse
         do {
             if let limit = request.maximumBodyBytes {
-                (data, response) = try await cappedDownloads.run(
-                    urlRequest, on: cappedSession, followsRedirects: request.followsRedirects, limit: limit)
+                let (session, downloads) = cappedSessions[
+                    Self.sessionIndex(for: request.url, count: cappedSessions.count)]
+                (data, response) = try await downloads.run(
+                    urlRequest, on: session, followsRedirects: request.followsRedirects, limit: limit)
             } else {
                 (data, response) = try await chosen.data(for: urlRequest)
             }
@@ -100,6 +103,19 @@ public final class URLSessionTransport: HTTPTransport {
         }
         return HTTPClientResponse(
             status: http.statusCode, headers: headers, body: Array(data), url: http.url ?? request.url)
+    }
+
+    /// The capped session for a URL's host: the same one every time for one `host:port` (FNV-1a hash).
+    /// - Parameters:
+    ///   - url: the request URL.
+    ///   - count: how many sessions there are.
+    static func sessionIndex(for url: URL, count: Int) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in "\(url.host ?? ""):\(url.port ?? 0)".utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return Int(hash % UInt64(max(1, count)))
     }
 
     /// A short, human message for a `URLError` (or any other error).
