@@ -36,7 +36,7 @@ extension RelayFeedValidator {
             return RelayReplies.error("Failed to fetch feed content", status: .badGateway)
         }
         let link: JSONValue = .object([
-            ("href", .string("/feed-content/?feed=\(RelayReplies.quote(feed))")), ("method", "GET"),
+            ("href", .string("/feed-content/?feed=\(RelayPercentEncoding.encode(feed))")), ("method", "GET"),
         ])
         return RelayReplies.success(.object([("content", .string(text))]), links: .object([("self", link)]))
     }

@@ -16,22 +16,4 @@ enum RelayReplies {
         RelayJSONReply(
             status: status, body: .object([("type", "Error"), ("errors", .array([.string(message)])), ("data", .null)]))
     }
-
-    /// Percent-encodes like Python's `urllib.parse.quote(s, safe="")`: everything but `A-Z a-z 0-9 _ . - ~`
-    /// becomes `%XX` (upper-case hex) of its UTF-8 bytes.
-    static func quote(_ text: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var output: [UInt8] = []
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"),
-                UInt8(ascii: "~"):
-                output.append(byte)
-            default:
-                output += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-            }
-        }
-        return String(decoding: output, as: UTF8.self)
-    }
 }
