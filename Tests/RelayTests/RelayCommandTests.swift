@@ -1,0 +1,306 @@
+import Foundation
+import OrgSocialCLI
+import Relay
+import RelayTestFixtures
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What one in-process run of the tool produced.
+struct CLIResult {
+    /// The exit code.
+    var status: Int32
+    /// Standard output.
+    var output: String
+    /// Standard error.
+    var error: String
+}
+
+/// Runs `orgsocial <arguments>` in process with `environment` (no configuration file is found unless the
+/// environment points at one).
+func runCLI(_ arguments: [String], environment: [String: String]) async -> CLIResult {
+    let output = OutputBox()
+    let error = OutputBox()
+    let context = CommandContext(
+        environment: environment, writeStandardOutput: { output.append($0) },
+        writeStandardError: { error.append($0) })
+    let status = await CLI.run(arguments, context: context)
+    return CLIResult(status: status, output: output.text, error: error.text)
+}
+
+/// Bytes written by a command, possibly from several threads (the relay's log).
+final class OutputBox: @unchecked Sendable {
+    // @unchecked: every access holds the lock.
+    private let lock = NSLock()
+    private var bytes: [UInt8] = []
+
+    /// Appends bytes.
+    func append(_ more: [UInt8]) { lock.withLock { bytes += more } }
+
+    /// Everything written, as text.
+    var text: String { lock.withLock { String(decoding: bytes, as: UTF8.self) } }
+}
+
+/// `orgsocial relay serve|scan|add-feed|stats --db`: the local relay commands, in process (and `serve`
+/// through the built binary).
+@Suite(.timeLimit(.minutes(2)))
+struct RelayCommandTests {
+    /// An environment whose HOME is `folder` (so no user configuration or relay is picked up).
+    private func environment(_ folder: TemporaryFolder) -> [String: String] {
+        ["HOME": folder.path, "TZ": "UTC"]
+    }
+
+    @Test func relayHelpListsTheLocalAndRemoteCommands() async throws {
+        let result = await runCLI(["relay", "--help"], environment: [:])
+        #expect(result.status == 0)
+        #expect(
+            result.output == """
+                OVERVIEW: Run a relay, or register a feed with one and read its feeds and statistics.
+
+                USAGE: orgsocial relay <subcommand>
+
+                OPTIONS:
+                  -h, --help              Show help information.
+
+                SUBCOMMANDS:
+                  serve                   Run a relay: the relay HTTP API and its crawler, over
+                                          one SQLite file.
+                  scan                    Crawl every feed of a relay database once, then exit.
+                  add-feed                Add a feed to a relay database's crawl list.
+                  register                Ask a relay to index a feed.
+                  feeds                   List the feeds a relay indexes.
+                  stats                   Show a relay's totals and monthly activity, or a local
+                                          relay database's state.
+
+                  See 'orgsocial help relay <subcommand>' for detailed help.
+
+                """)
+        let serve = await runCLI(["relay", "serve", "--help"], environment: [:])
+        #expect(serve.status == 0)
+        #expect(serve.output.contains("USAGE: orgsocial relay serve [--db <path>] [--host <host>] [--port <port>]"))
+        #expect(serve.output.contains("$XDG_DATA_HOME/orgsocial/relay.sqlite)"))
+        #expect(await runCLI(["help", "relay", "serve"], environment: [:]).output == serve.output)
+    }
+
+    @Test func scanHelpIsPinned() async {
+        let result = await runCLI(["relay", "scan", "--help"], environment: [:])
+        #expect(result.status == 0)
+        #expect(
+            result.output == """
+                OVERVIEW: Crawl every feed of a relay database once, then exit.
+
+                Reads everyone's #+FOLLOW: lines and the peer relays' feed lists for new feeds,
+                then fetches every feed whose back-off allows it (with conditional GET) and
+                indexes what changed. A relay running on the same database serves the new data
+                at once. Give the same --groups as the running relay. Discovery downloads every
+                feed in full (to read its follows); with --no-discovery it runs only when due
+                (daily, every 3 hours) and an unchanged feed costs one 304, as in the running
+                relay's passes. Logs the pass to standard error.
+
+                USAGE: orgsocial relay scan [--db <path>] [--groups <list>]
+                                            [--relay-list <file>] [--allow-private-addresses]
+                                            [--no-discovery] [--json]
+
+                OPTIONS:
+                  --db <path>             The relay's SQLite database, created when missing
+                                          ($ORGSOCIAL_RELAY_DB). (default:
+                                          $XDG_DATA_HOME/orgsocial/relay.sqlite)
+                  --groups <list>         Comma-separated group names, e.g. "Emacs,Org Social"
+                                          ($ORGSOCIAL_RELAY_GROUPS). (default: none)
+                  --relay-list <file>     Peer relays whose feed lists are crawled, one URL per
+                                          line ($ORGSOCIAL_RELAY_LIST). (default:
+                                          relay.org-social.org and orgs-relay.adsan.dev)
+                  --allow-private-addresses
+                                          Also accept feeds on loopback, private and link-local
+                                          addresses (tests, one-machine setups).
+                  --no-discovery          Run follows and peer discovery only when due, not now.
+                  --json                  Print the pass's report as JSON.
+                  -h, --help              Show help information.
+
+                """)
+    }
+
+    @Test func addFeedScanAndStatsWorkOnTheDatabaseARelayServes() async throws {
+        try await withTestbed { bed in
+            let home = try TemporaryFolder()
+            defer { home.remove() }
+            let peers = try home.write("", to: "no-peers.txt")
+            let database = bed.configuration.databasePath
+            let env = environment(home)
+
+            let added = await runCLI(
+                ["relay", "add-feed", "  \(bed.alice) ", "--db", database, "--allow-private-addresses"], environment: env)
+            #expect(added.status == 0)
+            #expect(added.output == "Added \(bed.alice) to the crawl list; the next crawl pass indexes its posts.\n")
+            let again = await runCLI(
+                ["relay", "add-feed", bed.alice, "--db", database, "--allow-private-addresses", "--json"], environment: env)
+            #expect(again.status == 0)
+            let outcome = try JSONObject(Array(again.output.utf8))
+            #expect(outcome.int("status") == 200)
+            #expect(outcome.bool("isAdded") == true)
+            let refused = await runCLI(
+                ["relay", "add-feed", bed.dave, "--db", database, "--allow-private-addresses"], environment: env)
+            #expect(refused.status == 1)
+            #expect(refused.output.isEmpty)
+            #expect(
+                refused.error.contains(
+                    "Error: \(bed.dave) was not added: Invalid Org Social feed: Content does not appear to be a valid "
+                        + "Org Social file (missing basic metadata)."))
+            let guarded = await runCLI(["relay", "add-feed", bed.bob, "--db", database], environment: env)
+            #expect(guarded.status == 1)
+
+            let scan = await runCLI(
+                [
+                    "relay", "scan", "--db", database, "--allow-private-addresses", "--relay-list", peers, "--groups",
+                    "Emacs,Org Social", "--json",
+                ], environment: env)
+            #expect(scan.status == 0)
+            // alice follows bob and carol: follows discovery adds and crawls them in the same pass.
+            let report = try JSONObject(Array(scan.output.utf8))
+            #expect(report.int("feeds") == 1)
+            #expect(report.int("discovered") == 2)
+            #expect(report.int("fetched") == 3)
+            #expect(report.int("postsAdded") == 12)
+            #expect(scan.error.contains("relay pass feeds=1 fetched=3"))
+            let warm = await runCLI(
+                ["relay", "scan", "--db", database, "--allow-private-addresses", "--relay-list", peers, "--no-discovery"],
+                environment: env)
+            #expect(warm.status == 0)
+            #expect(warm.output.hasPrefix("Crawled 3 feeds in "))
+            #expect(warm.output.contains(": 0 fetched, 3 not modified, 0 waiting (back-off), 0 failed.\n"))
+
+            // The relay running on that database serves the scan's data at once.
+            #expect(try await bed.object("/feeds/").strings("data") == [bed.alice, bed.bob, bed.carol])
+            #expect(try await bed.object("/polls/").strings("data") == ["\(bed.alice)#2025-02-02T09:00:00+0100"])
+
+            let stats = await runCLI(["relay", "stats", "--db", database], environment: env)
+            #expect(stats.status == 0)
+            #expect(
+                stats.output.hasPrefix(
+                    "database: \(database)\nfeeds: 3 (0 failing, 0 not fetched yet), profiles: 3, posts: 12, follows: 2\n"
+                ))
+            #expect(stats.output.contains("last pass: "))
+            #expect(stats.output.contains(", 0 fetched, 3 not modified, 0 failed,"))
+            let json = await runCLI(["relay", "stats", "--db", database, "--json"], environment: env)
+            let summary = try JSONObject(Array(json.output.utf8))
+            #expect(summary.int("feeds") == 3)
+            #expect(summary.int("posts") == 12)
+            #expect(summary.object("lastPass")?.int("notModified") == 3)
+        }
+    }
+
+    @Test func theDefaultDatabaseLivesUnderXDGDataHome() async throws {
+        let home = try TemporaryFolder()
+        defer { home.remove() }
+        var env = environment(home)
+        let none = await runCLI(["relay", "stats"], environment: env)
+        #expect(none.status == 2)
+        #expect(
+            none.error.hasPrefix(
+                "Error: No relay is configured and there is no relay database at "
+                    + "\(home.path)/.local/share/orgsocial/relay.sqlite."))
+        env["XDG_DATA_HOME"] = "\(home.path)/data"
+        let peers = try home.write("", to: "peers.txt")
+        let scan = await runCLI(["relay", "scan", "--relay-list", peers], environment: env)
+        #expect(scan.status == 0)
+        #expect(scan.output.hasPrefix("Crawled 0 feeds in "))
+        #expect(FileManager.default.fileExists(atPath: "\(home.path)/data/orgsocial/relay.sqlite"))
+        let stats = await runCLI(["relay", "stats"], environment: env)
+        #expect(stats.status == 0)
+        #expect(stats.output.hasPrefix("database: \(home.path)/data/orgsocial/relay.sqlite\nfeeds: 0 "))
+    }
+
+    @Test func badOptionsAndUnusableFilesSayWhatToDo() async throws {
+        let home = try TemporaryFolder()
+        defer { home.remove() }
+        let env = environment(home)
+        let port = await runCLI(["relay", "serve", "--port", "http"], environment: env)
+        #expect(port.status == 2)
+        #expect(port.error.hasPrefix("Error: The value 'http' is invalid for '--port <port>'. Give a whole number"))
+        let domain = await runCLI(["relay", "serve", "--site-domain", "https://relay.example.org/"], environment: env)
+        #expect(domain.status == 2)
+        let both = await runCLI(["relay", "stats", "--relay", "http://127.0.0.1:1", "--db", "x.sqlite"], environment: env)
+        #expect(both.status == 2)
+        #expect(both.error.hasPrefix("Error: Give either --relay (a running relay) or --db (a relay database), not both."))
+
+        let blocker = try home.write("not a folder", to: "file")
+        let database = await runCLI(["relay", "scan", "--db", "\(blocker)/relay.sqlite"], environment: env)
+        #expect(database.status == 1)
+        #expect(database.error.hasPrefix("Error: Cannot open the relay database '\(blocker)/relay.sqlite': "))
+        #expect(database.error.contains("give another file with --db."))
+        let list = await runCLI(
+            ["relay", "scan", "--db", home.path + "/r.sqlite", "--relay-list", home.path + "/missing.txt"],
+            environment: env)
+        #expect(list.status == 1)
+        #expect(list.error.hasPrefix("Error: Cannot read the relay list '\(home.path)/missing.txt': "))
+
+        let environmentPort = await runCLI(
+            ["relay", "serve", "--db", home.path + "/r.sqlite"], environment: env.merging(["ORGSOCIAL_RELAY_PORT": "x"]) { $1 })
+        #expect(environmentPort.status == 1)
+        #expect(environmentPort.error.contains("ORGSOCIAL_RELAY_PORT"))
+    }
+
+    @Test func serveReportsAPortInUse() async throws {
+        try await withTestbed { bed in
+            let home = try TemporaryFolder()
+            defer { home.remove() }
+            let result = await runCLI(
+                ["relay", "serve", "--db", home.path + "/r.sqlite", "--port", String(bed.relayPort), "--scan-interval", "0"],
+                environment: environment(home))
+            #expect(result.status == 1)
+            #expect(result.error.contains("the address is already in use"))
+        }
+    }
+
+    /// The built binary next to the test bundle (what `swift build --build-tests` produces).
+    static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("orgsocial")
+    static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: binary.path) }
+
+    @Test(.enabled(if: isBuilt)) func serveRunsUntilSIGTERM() async throws {
+        let home = try TemporaryFolder()
+        defer { home.remove() }
+        let peers = try home.write("", to: "peers.txt")
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = [
+            "relay", "serve", "--db", "\(home.path)/db/relay.sqlite", "--port", "0", "--scan-interval", "0",
+            "--relay-list", peers, "--groups", "Emacs, Org Social",
+        ]
+        process.environment = ["HOME": home.path, "PATH": "/usr/bin:/bin"]
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = Pipe()
+        try process.run()
+        defer {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        let reader = stderr.fileHandleForReading
+        var log = ""
+        while !log.contains("\n") {
+            let chunk = reader.availableData
+            guard !chunk.isEmpty else { break }
+            log += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(log.hasPrefix("relay listening on http://127.0.0.1:"))
+        #expect(log.contains("groups Emacs, Org Social; crawl off; peers none)"))
+        let port = try #require(
+            log.split(separator: " ")[3].split(separator: ":").last.flatMap { Int($0) })
+        #expect(log.contains("site domain localhost:\(port);"))
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)/groups/"))
+        let (data, _) = try await URLSession.shared.data(from: url)
+        #expect(try JSONObject(Array(data)).strings("data") == ["Emacs", "Org Social"])
+
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        log += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("relay stopping (signal 15)"))
+        #expect(log.hasSuffix("relay stopped\n"))
+    }
+}
