@@ -1,4 +1,5 @@
 package import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -14,14 +15,25 @@ package import Foundation
 /// The check resolves the name itself, and the HTTP stack resolves it again when connecting, so a
 /// name whose DNS answer changes between the two (DNS rebinding) is not caught; the guard stops the
 /// ordinary cases: numeric private URLs, `localhost`, and names that point inside the network.
+///
+/// `getaddrinfo` blocks, so it runs on a thread of its own rather than on the few threads of Swift's
+/// cooperative pool (a slow DNS server must not stall the API), and answers are remembered for
+/// ``resolutionLifetime`` so a pass over many feeds of one host resolves it once.
 package struct AddressGuard: Sendable {
     /// Whether private and local addresses are allowed (then ``check(_:)`` resolves nothing).
     package var allowPrivateAddresses: Bool
+    /// How long a successful resolution is reused.
+    package var resolutionLifetime: Duration
+    /// Recent resolutions by host name, shared by the copies of this guard.
+    private let resolutions = ResolutionCache()
 
     /// Makes a guard.
-    /// - Parameter allowPrivateAddresses: allow everything (tests, private deployments).
-    package init(allowPrivateAddresses: Bool) {
+    /// - Parameters:
+    ///   - allowPrivateAddresses: allow everything (tests, private deployments).
+    ///   - resolutionLifetime: how long a resolution is reused; 5 minutes by default.
+    package init(allowPrivateAddresses: Bool, resolutionLifetime: Duration = .seconds(300)) {
         self.allowPrivateAddresses = allowPrivateAddresses
+        self.resolutionLifetime = resolutionLifetime
     }
 
     /// Checks that `url` may be fetched.
@@ -39,7 +51,7 @@ package struct AddressGuard: Sendable {
         if let literal = IPAddress(host) {
             addresses = [literal]
         } else {
-            addresses = try Self.resolve(host: host, url: url.absoluteString)
+            addresses = try await resolveOffThePool(host: host, url: url.absoluteString)
         }
         for address in addresses {
             let kind = AddressClass.classify(address)
@@ -50,7 +62,23 @@ package struct AddressGuard: Sendable {
         }
     }
 
-    /// Resolves a host name to every address `getaddrinfo` returns (IPv4 and IPv6).
+    /// Resolves `host` on a thread of its own, or answers from the cache.
+    private func resolveOffThePool(host: String, url: String) async throws -> [IPAddress] {
+        let key = host.lowercased()
+        let now = ContinuousClock.now
+        if let cached = resolutions.lookup(key, now: now) { return cached }
+        let addresses = try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(with: Result { try Self.resolve(host: host, url: url) })
+            }
+            thread.name = "relay-dns"
+            thread.start()
+        }
+        resolutions.store(key, addresses, until: now.advanced(by: resolutionLifetime))
+        return addresses
+    }
+
+    /// Resolves a host name to every address `getaddrinfo` returns (IPv4 and IPv6). Blocks.
     /// - Parameters:
     ///   - host: the name, or a numeric address in any form `getaddrinfo` accepts.
     ///   - url: the URL, for the error.
@@ -101,6 +129,31 @@ package struct AddressGuard: Sendable {
             }
         default:
             return nil
+        }
+    }
+}
+
+/// Successful resolutions by host name with their expiry; shared and thread-safe.
+private final class ResolutionCache: Sendable {
+    private let entries = Mutex<[String: (addresses: [IPAddress], expiry: ContinuousClock.Instant)]>([:])
+
+    /// The unexpired addresses of `host`, if any.
+    func lookup(_ host: String, now: ContinuousClock.Instant) -> [IPAddress]? {
+        entries.withLock { entries in
+            guard let entry = entries[host] else { return nil }
+            guard entry.expiry > now else {
+                entries[host] = nil
+                return nil
+            }
+            return entry.addresses
+        }
+    }
+
+    /// Remembers the addresses of `host` until `expiry`; keeps at most 10,000 hosts.
+    func store(_ host: String, _ addresses: [IPAddress], until expiry: ContinuousClock.Instant) {
+        entries.withLock { entries in
+            if entries.count >= 10_000 { entries.removeAll() }
+            entries[host] = (addresses, expiry)
         }
     }
 }
