@@ -19,7 +19,8 @@ struct IndexedPost: Sendable {
     var replyTo: String?
     /// `:MOOD:`, or empty.
     var mood: String
-    /// The slug of `:GROUP:` when that group is enabled here, else `nil`.
+    /// The slug of `:GROUP:` (the part before the first `http`), whether or not this relay enables that
+    /// group: the queries filter by the enabled groups, so the index does not depend on `--groups`.
     var groupSlug: String?
     /// `:INCLUDE:` as written, or `nil`.
     var include: String?
@@ -38,10 +39,8 @@ struct IndexedPost: Sendable {
 
     /// Reads `post`; `nil` when it has no ID.
     ///
-    /// - Parameters:
-    ///   - post: The parsed post.
-    ///   - enabledSlugs: The slugs of the groups this relay enables.
-    init?(_ post: Post, enabledSlugs: Set<String>) {
+    /// - Parameter post: The parsed post.
+    init?(_ post: Post) {
         guard let id = post.id, !id.isEmpty else { return nil }
         postID = id
         content = RelaySearchText.strip(post.body)
@@ -59,7 +58,7 @@ struct IndexedPost: Sendable {
             let name: Substring
             if let range = value.range(of: "http") { name = value[..<range.lowerBound] } else { name = value[...] }
             let slug = RelayGroup.slug(of: name.trimmingCharacters(in: .whitespaces))
-            return enabledSlugs.contains(slug) ? slug : nil
+            return slug.isEmpty ? nil : slug
         }
         var seenOptions = Set<String>()
         options = post.pollOptions.filter { seenOptions.insert($0).inserted }

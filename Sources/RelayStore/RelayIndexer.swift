@@ -12,13 +12,11 @@ struct RelayIndexer {
     let feedURL: String
     /// The time of the index.
     let now: Date
-    /// The slugs of the enabled groups.
-    let enabledSlugs: Set<String>
 
     /// Bump this when the indexer's rules change so every feed is re-indexed once.
-    static let rulesVersion = "1"
+    static let rulesVersion = "2"
 
-    /// Indexes `feed`: skips it when the file, the rules and the groups are what was indexed last time
+    /// Indexes `feed`: skips it when the file and the rules are what was indexed last time
     /// (only retrying unresolved poll votes), else updates the profile and adds, updates and deletes posts.
     ///
     /// - Returns: What changed, with the notifications for new posts and new mention rows (already logged).
@@ -52,12 +50,11 @@ struct RelayIndexer {
         return report
     }
 
-    /// The hash that tells whether a feed needs indexing: file bytes, rules version and enabled groups.
+    /// The hash that tells whether a feed needs indexing: file bytes, and the rules version.
     private func feedVersion(_ feed: Feed) -> String {
         var hasher = RelayHash()
         hasher.combine(bytes: feed.bytes)
         hasher.combine(Self.rulesVersion)
-        for slug in enabledSlugs.sorted() { hasher.combine(slug) }
         return hasher.hex
     }
 
@@ -148,7 +145,7 @@ struct RelayIndexer {
         var order: [String] = []
         var parsedByID: [String: IndexedPost] = [:]
         for post in feed.posts {
-            guard let indexed = IndexedPost(post, enabledSlugs: enabledSlugs) else { continue }
+            guard let indexed = IndexedPost(post) else { continue }
             if parsedByID.updateValue(indexed, forKey: indexed.postID) == nil { order.append(indexed.postID) }
         }
         var newURLs: [String] = []

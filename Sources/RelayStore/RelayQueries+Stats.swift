@@ -5,6 +5,11 @@ import SQLiteStore
 
 /// `GET /stats/` (`relay-api.md` §2.17) and the `/rss.xml` items (§2.18).
 extension RelayQueries {
+    /// One `?` per enabled group slug, for `group_slug IN (…)` (SQLite accepts an empty list).
+    var enabledSlugList: String {
+        groups.map { _ in "?" }.joined(separator: ", ")
+    }
+
     /// Monthly counters by UTC month of the post instant, and global totals.
     func stats() throws -> RelayJSONReply {
         let rows = try db.query(
@@ -15,9 +20,10 @@ extension RelayQueries {
                     sum(reply_to IS NOT NULL AND NOT (mood <> '' AND content = '')),
                     sum(include IS NOT NULL AND reply_to IS NULL),
                     sum(reply_to IS NOT NULL AND mood <> '' AND content = ''),
-                    sum(group_slug IS NOT NULL), sum(poll_end IS NOT NULL)
+                    sum(coalesce(group_slug IN (\(enabledSlugList)), 0)), sum(poll_end IS NOT NULL)
                 FROM posts GROUP BY year, month ORDER BY year, month
-                """)
+                """,
+            arguments: groups.map(\.slug))
         var years: [(String, [(String, JSONValue)])] = []
         for row in rows {
             let year: String = try row.value(at: 0)
@@ -41,7 +47,10 @@ extension RelayQueries {
             ("total_follows", .int(try count("SELECT count(*) FROM follows"))),
             (
                 "active_groups",
-                .int(try count("SELECT count(DISTINCT group_slug) FROM posts WHERE group_slug IS NOT NULL"))
+                .int(
+                    try db.queryOne(
+                        sql: "SELECT count(DISTINCT group_slug) FROM posts WHERE group_slug IN (\(enabledSlugList))",
+                        arguments: groups.map(\.slug))?.value(at: 0) ?? 0)
             ),
         ]
         return RelayEnvelope.success(

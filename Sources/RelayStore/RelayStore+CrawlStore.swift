@@ -80,9 +80,8 @@ extension RelayStore: RelayCrawlStore {
 
     /// Indexes a parsed feed in one transaction (see ``RelayIndexer``).
     package func index(feedURL: String, feed: Feed, now: Date) async throws -> RelayIndexReport {
-        let slugs = Set(groups.map(\.slug))
-        return try await writer.write { db in
-            try RelayIndexer(db: db, feedURL: feedURL, now: now, enabledSlugs: slugs).index(feed)
+        try await writer.write { db in
+            try RelayIndexer(db: db, feedURL: feedURL, now: now).index(feed)
         }
     }
 

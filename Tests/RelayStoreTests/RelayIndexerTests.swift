@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import OrgSocial
 import RelayCore
 import RelayStore
@@ -236,6 +237,15 @@ import Testing
         let stats = try await h.json("/stats/")
         let global = (stats.object["data"] as? [String: Any])?["global"] as? [String: Any]
         #expect(global?["active_groups"] as? Int == 1)
+        let march = ((stats.object["data"] as? [String: Any])?["years"] as? [String: Any])?["2025"] as? [String: Any]
+        #expect((march?["03"] as? [String: Any])?["group_messages"] as? Int == 1)
+        #expect(try await h.get("/groups/emacs/").status == 404)
+        // Another process configured with other groups (e.g. `relay scan`) serves the same index its own way.
+        let other = try await RelayStore.open(path: h.path, groups: ["Emacs"])
+        let emacs = try #require(await other.reply(path: "/groups/emacs/", query: [], now: H.now))
+        #expect(emacs.status.code == 200)
+        #expect(emacs.body.text().contains("\(erin)#2025-03-02T10:00:00+0000"))
+        try await other.close()
     }
 
     @Test func postsWithoutIDsAreSkippedAndDuplicatesCollapse() async throws {
