@@ -36,7 +36,8 @@ extension RelayQueries {
         if page > pages, total > 0 {
             return RelayEnvelope.error("Page \(page) does not exist. Maximum page is \(pages)", status: .badRequest)
         }
-        let list = try matches.page(db, limit: perPage, offset: (page - 1) * perPage)
+        // Past the last page there is nothing to read (and no offset to compute: `page` may be huge).
+        let list = page > pages ? [] : try matches.page(db, limit: perPage, offset: (page - 1) * perPage)
         let hasNext = page < pages
         let hasPrevious = page > 1
         let (name, term) = if let q { ("q", q) } else { ("tag", tag ?? "") }

@@ -102,7 +102,8 @@ extension RelayStore: RelayCrawlStore {
             var notifications: [RelayNotification] = []
             let followerID = try Self.profileID(
                 db, feed: follower, nick: nil, now: now, created: &changed, notifications: &notifications)
-            for follow in follows {
+            // Only http(s) URLs are followed (§4.2); anything else would make a junk placeholder profile.
+            for follow in follows where follow.url.hasPrefix("http://") || follow.url.hasPrefix("https://") {
                 let followedID = try Self.profileID(
                     db, feed: follow.url, nick: follow.nickname, now: now, created: &changed,
                     notifications: &notifications)

@@ -96,6 +96,19 @@ import Testing
         #expect(try await h.store.changeStamp().generation == generation + 1)
     }
 
+    @Test func onlyHTTPFollowsAreRecorded() async throws {
+        let h = try await H()
+        try await h.store.recordFollows(
+            follower: H.alice,
+            follows: [
+                RelayFollow(nickname: nil, url: "gopher://old.example/social.org"),
+                RelayFollow(nickname: "b", url: H.bob),
+            ],
+            now: H.now)
+        #expect(!(try await h.store.hasProfile("gopher://old.example/social.org")))
+        #expect(try await h.store.hasProfile(H.bob))
+    }
+
     @Test func followersAreSortedByFeedURL() async throws {
         let h = try await H()
         for follower in [

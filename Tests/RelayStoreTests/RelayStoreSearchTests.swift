@@ -56,6 +56,16 @@ import Testing
         #expect((empty.object["meta"] as? [String: Any])?["page"] as? Int == 99)
     }
 
+    @Test func hugePageNumbersAreAnsweredNotTrapped() async throws {
+        let h = try await H.loaded()
+        let empty = try await h.get("/search/", [("q", "zzzz"), ("page", String(Int.max))])
+        #expect(empty.status == 200)
+        let beyond = try await h.get("/search/", [("q", "emacs"), ("page", String(Int.max)), ("perPage", "50")])
+        #expect(beyond.status == 400)
+        #expect(beyond.text.contains("Maximum page is 1"))
+        #expect(try await h.get("/search/", [("q", "e"), ("page", "99999999999999999999999")]).status == 400)
+    }
+
     @Test func perPageIsCappedAt50() async throws {
         let h = try await H.loaded()
         let (_, object) = try await h.json("/search/", [("q", "e"), ("perPage", "500")])
