@@ -82,6 +82,10 @@ struct FeedCrawl: Sendable {
                     follows: RelayFeedText.follows(in: text))
             }
         } catch {
+            if Task.isCancelled {
+                // The relay is stopping: not the feed's fault, so no failure is recorded.
+                return Outcome(kind: .failed, requestedURL: entry.url, url: storedURL, failure: "cancelled")
+            }
             let reason = RelayFeedValidator.describe(error)
             let failures = entry.consecutiveFailures + 1
             let delay = RelayCrawler.backoffDelay(

@@ -83,7 +83,7 @@ package actor RelayCrawler {
                 Self.peerDiscoveryKey, every: configuration.peerDiscoveryInterval, now: now, force: forceDiscovery)
         {
             report.discovered += await discoverFromPeers(peers)
-            await setTime(Self.peerDiscoveryKey, now)
+            if !Task.isCancelled { await setTime(Self.peerDiscoveryKey, now) }
         }
         let followsDue = await isDue(
             Self.followsDiscoveryKey, every: configuration.followsDiscoveryInterval, now: now, force: forceDiscovery)
@@ -105,7 +105,7 @@ package actor RelayCrawler {
         remember(outcomes)
         Self.add(outcomes, to: &report)
 
-        if followsDue {
+        if followsDue, !Task.isCancelled {
             let followers: [(String, [RelayFollow])] = outcomes.compactMap { outcome in
                 guard outcome.kind != .failed else { return nil }
                 return rememberedFollows[outcome.url].map { (outcome.url, $0) }

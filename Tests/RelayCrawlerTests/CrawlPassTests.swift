@@ -262,6 +262,28 @@ struct CrawlPassTests {
         #expect(await farm.state.requests.count == 2)
     }
 
+    @Test func stoppingMidPassRecordsNoFailure() async throws {
+        let farm = try CrawlFarm()
+        defer { Task { await farm.stop() } }
+        let store = try await CrawlHarness.store()
+        let url = farm.url("/stuck/social.org")
+        await farm.state.setFeed("/stuck/social.org", CrawlHarness.feed(nick: "stuck", posts: []), delay: .seconds(3))
+        _ = try await store.addFeed(url, now: t0)
+        let crawler = RelayCrawler(store: store, configuration: CrawlHarness.configuration())
+        let pass = Task { await crawler.runPass(now: t0) }
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(5))
+        while await farm.state.requests.isEmpty, clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        pass.cancel()
+        let report = await pass.value
+        #expect(report.fetched == 0)
+        let entry = try #require(try await CrawlHarness.entry(url, in: store))
+        #expect(entry.consecutiveFailures == 0)
+        #expect(entry.nextAttempt == nil)
+    }
+
     @Test func runLoopsUntilCancelled() async throws {
         let farm = try CrawlFarm()
         defer { Task { await farm.stop() } }
