@@ -17,7 +17,7 @@ struct RelayEventStreamTests {
         private var pending = ""
 
         init(port: Int, target: String) throws {
-            connection = try RawConnection(port: port, timeout: .seconds(5))
+            connection = try RawConnection(port: port, timeout: .seconds(10))
             try connection.send("GET \(target) HTTP/1.1\r\nHost: relay.test\r\nAccept: */*\r\n\r\n")
             head = try connection.readHead()
         }
@@ -55,7 +55,7 @@ struct RelayEventStreamTests {
 
     /// Waits until `condition` holds (or a few seconds pass).
     static func eventually(_ condition: () async -> Bool) async -> Bool {
-        for _ in 0..<200 {
+        for _ in 0..<500 {
             if await condition() { return true }
             try? await Task.sleep(for: .milliseconds(20))
         }
