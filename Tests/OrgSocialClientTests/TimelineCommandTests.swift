@@ -483,3 +483,24 @@ extension TimelineCommandTests {
         }
     }
 }
+
+/// `timeline --stats` and the bytes in the JSON statuses.
+extension TimelineCommandTests {
+    @Test func statsCountDownloadsNotModifiedFailuresAndBytes() async throws {
+        try await withNetwork { _, me, environment in
+            let cold = await runCLI(["timeline", "--feed-url", me, "--stats", "--json"], environment: environment)
+            #expect(cold.status == 0)
+            let line = try #require(cold.error.split(separator: "\n").first { $0.hasPrefix("stats: ") })
+            #expect(line.hasPrefix("stats: 4 feeds (3 downloaded, 0 not modified, 1 failed), "))
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(cold.output.utf8)) as? [String: Any])
+            let feeds = try #require(object["feeds"] as? [[String: Any]])
+            let bytes = feeds.compactMap { $0["bytes"] as? Int }.reduce(0, +)
+            #expect(bytes > 0)
+            #expect(line.contains("), \(bytes) bytes downloaded, "))
+            let warm = await runCLI(["timeline", "--feed-url", me, "--stats"], environment: environment)
+            #expect(
+                warm.error.contains("stats: 4 feeds (0 downloaded, 3 not modified, 1 failed), 0 bytes downloaded, "))
+        }
+    }
+}
