@@ -186,8 +186,8 @@ struct RelayIndexer {
                 post.pollOption, createdAt, now.timeIntervalSince1970, post.hash,
             ])
         let rowID = Int(db.lastInsertRowID)
-        try replaceTags(post, rowID: rowID)
-        try replaceOptions(post, rowID: rowID)
+        try replaceTags(post, rowID: rowID, isNew: true)
+        try replaceOptions(post, rowID: rowID, isNew: true)
         if let replyTo = post.replyTo, let target = IndexedPost.targetFeed(of: replyTo) {
             report.notifications.append(
                 post.mood.isEmpty
@@ -200,7 +200,7 @@ struct RelayIndexer {
                 RelayNotification(kind: .boost, post: url, boosted: include, targetFeed: target))
         }
         try addMentions(post, rowID: rowID, url: url, report: &report)
-        _ = try updateVote(post, rowID: rowID)
+        if post.pollOption != nil { _ = try updateVote(post, rowID: rowID) }
     }
 
     /// Overwrites a changed post's content and properties (`created_at` stays; `poll_end` is never cleared).
@@ -223,17 +223,17 @@ struct RelayIndexer {
         _ = try updateVote(post, rowID: rowID)
     }
 
-    /// Replaces the post's folded tags.
-    private func replaceTags(_ post: IndexedPost, rowID: Int) throws {
-        try db.execute(sql: "DELETE FROM post_tags WHERE post_id = ?", arguments: [rowID])
+    /// Replaces the post's folded tags (a new post has none to delete).
+    private func replaceTags(_ post: IndexedPost, rowID: Int, isNew: Bool = false) throws {
+        if !isNew { try db.execute(sql: "DELETE FROM post_tags WHERE post_id = ?", arguments: [rowID]) }
         for tag in post.foldedTags {
             try db.execute(sql: "INSERT INTO post_tags (post_id, tag) VALUES (?, ?)", arguments: [rowID, tag])
         }
     }
 
-    /// Replaces the post's poll options.
-    private func replaceOptions(_ post: IndexedPost, rowID: Int) throws {
-        try db.execute(sql: "DELETE FROM poll_options WHERE post_id = ?", arguments: [rowID])
+    /// Replaces the post's poll options (a new post has none to delete).
+    private func replaceOptions(_ post: IndexedPost, rowID: Int, isNew: Bool = false) throws {
+        if !isNew { try db.execute(sql: "DELETE FROM poll_options WHERE post_id = ?", arguments: [rowID]) }
         for (position, option) in post.options.enumerated() {
             try db.execute(
                 sql: "INSERT INTO poll_options (post_id, position, text) VALUES (?, ?, ?)",
