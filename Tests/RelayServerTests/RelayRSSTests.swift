@@ -9,113 +9,117 @@ import Testing
     import FoundationXML
 #endif
 
-/// `/rss.xml` (`relay-api.md` §2.18) and the Org-to-HTML converter of its descriptions.
-@Suite(.serialized)
-struct RelayRSSTests {
-    @Test func theFeedHasTheChannelAndItemShape() async throws {
-        let relay = try await RelayServerHarness()
-        let response = try await relay.send("GET", "/rss.xml?tag=emacs")
-        #expect(response.status == 200)
-        #expect(response.header("Content-Type") == "application/rss+xml; charset=utf-8")
-        #expect(response.header("ETag") != nil)
-        RelayRoutingTests.expectCommonHeaders(response)
-        let text = response.text
-        #expect(text.hasPrefix(#"<?xml version="1.0" encoding="utf-8"?>"#))
-        #expect(text.contains(#"xmlns:atom="http://www.w3.org/2005/Atom""#))
-        #expect(text.contains(#"xmlns:dc="http://purl.org/dc/elements/1.1/""#))
-        #expect(text.contains("<title>Org Social Relay - Posts tagged with &apos;emacs&apos;</title>"))
-        #expect(text.contains("<link>https://relay.example.org/rss.xml?tag=emacs</link>"))
-        #expect(text.contains(#"<atom:link href="http://relay.test/rss.xml?tag=emacs" rel="self""#))
-        #expect(text.contains("<language>en-us</language>"))
-        #expect(text.contains("<lastBuildDate>Sat, 01 Feb 2025 09:00:00 +0000</lastBuildDate>"))
-        let post = RelayServerHarness.alice + "#2025-02-01T10:00:00+0100"
-        let items = try rssItems(response.body)
-        #expect(items.count == 1)
-        let item = try #require(items.first)
-        #expect(item["title"] == "2025-02-01 - alice")
-        #expect(item["link"] == post)
-        #expect(item["guid"] == post)
-        #expect(item["dc:creator"] == "alice")
-        #expect(item["author"] == "alice")
-        #expect(item["pubDate"] == "Sat, 01 Feb 2025 09:00:00 +0000")
-        #expect(item["category"] == "emacs")
-        #expect(item["description"]?.hasPrefix("<p>Hello <a href=\"org-social:") == false)
-        #expect(item["description"]?.hasPrefix("<p>Hello bob, welcome to Org Social!</p>") == true)
-        #expect(text.contains(#"<guid isPermaLink="true">"#))
+extension RelayAPISuite {
+    /// `/rss.xml` (`relay-api.md` §2.18) and the Org-to-HTML converter of its descriptions.
+    @Suite
+    struct RelayRSSTests {
+        @Test func theFeedHasTheChannelAndItemShape() async throws {
+            let relay = try await RelayServerHarness()
+            let response = try await relay.send("GET", "/rss.xml?tag=emacs")
+            #expect(response.status == 200)
+            #expect(response.header("Content-Type") == "application/rss+xml; charset=utf-8")
+            #expect(response.header("ETag") != nil)
+            RelayRoutingTests.expectCommonHeaders(response)
+            let text = response.text
+            #expect(text.hasPrefix(#"<?xml version="1.0" encoding="utf-8"?>"#))
+            #expect(text.contains(#"xmlns:atom="http://www.w3.org/2005/Atom""#))
+            #expect(text.contains(#"xmlns:dc="http://purl.org/dc/elements/1.1/""#))
+            #expect(text.contains("<title>Org Social Relay - Posts tagged with &apos;emacs&apos;</title>"))
+            #expect(text.contains("<link>https://relay.example.org/rss.xml?tag=emacs</link>"))
+            #expect(text.contains(#"<atom:link href="http://relay.test/rss.xml?tag=emacs" rel="self""#))
+            #expect(text.contains("<language>en-us</language>"))
+            #expect(text.contains("<lastBuildDate>Sat, 01 Feb 2025 09:00:00 +0000</lastBuildDate>"))
+            let post = RelayServerHarness.alice + "#2025-02-01T10:00:00+0100"
+            let items = try rssItems(response.body)
+            #expect(items.count == 1)
+            let item = try #require(items.first)
+            #expect(item["title"] == "2025-02-01 - alice")
+            #expect(item["link"] == post)
+            #expect(item["guid"] == post)
+            #expect(item["dc:creator"] == "alice")
+            #expect(item["author"] == "alice")
+            #expect(item["pubDate"] == "Sat, 01 Feb 2025 09:00:00 +0000")
+            #expect(item["category"] == "emacs")
+            #expect(item["description"]?.hasPrefix("<p>Hello <a href=\"org-social:") == false)
+            #expect(item["description"]?.hasPrefix("<p>Hello bob, welcome to Org Social!</p>") == true)
+            #expect(text.contains(#"<guid isPermaLink="true">"#))
 
-        let all = try rssItems(try await relay.send("GET", "/rss.xml").body)
-        #expect(all.count == 8)  // every post with text (bob's 👍 has some), newest first
-        #expect(all.first?["title"] == "2025-02-05 - bob")
-        let byFeed = try await relay.send("GET", "/rss.xml?feed=" + RelayRoutingTests.encoded(RelayServerHarness.bob))
-        #expect(byFeed.text.contains("<title>Org Social Relay - Posts from \(RelayServerHarness.bob)</title>"))
-        await relay.stop()
-    }
+            let all = try rssItems(try await relay.send("GET", "/rss.xml").body)
+            #expect(all.count == 8)  // every post with text (bob's 👍 has some), newest first
+            #expect(all.first?["title"] == "2025-02-05 - bob")
+            let byFeed = try await relay.send(
+                "GET", "/rss.xml?feed=" + RelayRoutingTests.encoded(RelayServerHarness.bob))
+            #expect(byFeed.text.contains("<title>Org Social Relay - Posts from \(RelayServerHarness.bob)</title>"))
+            await relay.stop()
+        }
 
-    @Test func everythingIsEscapedAndTheXMLIsWellFormed() async throws {
-        let relay = try await RelayServerHarness { $0.siteDomain = "localhost:8080" }
-        let tricky =
-            RelayFixtures.alice(base: RelayServerHarness.base)
-                + """
-                ** 2025-02-08T10:00:00+0100
-                :PROPERTIES:
-                :TAGS: a&b
-                :END:
+        @Test func everythingIsEscapedAndTheXMLIsWellFormed() async throws {
+            let relay = try await RelayServerHarness { $0.siteDomain = "localhost:8080" }
+            let tricky =
+                RelayFixtures.alice(base: RelayServerHarness.base)
+                    + """
+                    ** 2025-02-08T10:00:00+0100
+                    :PROPERTIES:
+                    :TAGS: a&b
+                    :END:
 
-                Use <b> & "quotes" with *bold*, /it/, =x<y= and [[https://x.example/?a=1&b=2][a link]].\u{01}
+                    Use <b> & "quotes" with *bold*, /it/, =x<y= and [[https://x.example/?a=1&b=2][a link]].\u{01}
 
+                    """
+            _ = try await relay.index(RelayServerHarness.alice, tricky)
+            let response = try await relay.send(
+                "GET", "/rss.xml?feed=" + RelayRoutingTests.encoded(RelayServerHarness.alice))
+            #expect(
+                response.text.contains("<link>http://localhost:8080/rss.xml?feed=\(RelayServerHarness.alice)</link>"))
+            let items = try rssItems(response.body)
+            let item = try #require(items.first)
+            #expect(item["category"] == "a&b")
+            #expect(
+                item["description"]
+                    == "<p>Use &lt;b&gt; &amp; &quot;quotes&quot; with <b>bold</b>, <i>it</i>, <code>x&lt;y</code> and "
+                    + "<a href=\"https://x.example/?a=1&amp;b=2\">a link</a>.</p>")
+            await relay.stop()
+        }
+
+        @Test func orgIsConvertedToHTML() {
+            let org = """
+                *** Heading /one/
+                First line
+                second line with ~code~ and https://example.org/x.
+
+                - item *one*
+                  continued
+                - item two
+                1. first
+
+                #+BEGIN_SRC emacs-lisp
+                (message "<hi>")
+                #+END_SRC
+                #+BEGIN_QUOTE
+                Quoted [[https://a.example]]
+                #+END_QUOTE
+                | a | b |
+                |---+---|
+                | 1 | 2 |
+                ***** Deep
+                * Top
+                Not*bold* and a*b*c and 2/3/4 and [[javascript:alert(1)][bad]]
                 """
-        _ = try await relay.index(RelayServerHarness.alice, tricky)
-        let response = try await relay.send(
-            "GET", "/rss.xml?feed=" + RelayRoutingTests.encoded(RelayServerHarness.alice))
-        #expect(response.text.contains("<link>http://localhost:8080/rss.xml?feed=\(RelayServerHarness.alice)</link>"))
-        let items = try rssItems(response.body)
-        let item = try #require(items.first)
-        #expect(item["category"] == "a&b")
-        #expect(
-            item["description"]
-                == "<p>Use &lt;b&gt; &amp; &quot;quotes&quot; with <b>bold</b>, <i>it</i>, <code>x&lt;y</code> and "
-                + "<a href=\"https://x.example/?a=1&amp;b=2\">a link</a>.</p>")
-        await relay.stop()
-    }
-
-    @Test func orgIsConvertedToHTML() {
-        let org = """
-            *** Heading /one/
-            First line
-            second line with ~code~ and https://example.org/x.
-
-            - item *one*
-              continued
-            - item two
-            1. first
-
-            #+BEGIN_SRC emacs-lisp
-            (message "<hi>")
-            #+END_SRC
-            #+BEGIN_QUOTE
-            Quoted [[https://a.example]]
-            #+END_QUOTE
-            | a | b |
-            |---+---|
-            | 1 | 2 |
-            ***** Deep
-            * Top
-            Not*bold* and a*b*c and 2/3/4 and [[javascript:alert(1)][bad]]
-            """
-        let html = OrgHTMLConverter.html(from: org)
-        let expected = [
-            "<h1>Heading <i>one</i></h1>",
-            "<p>First line\nsecond line with <code>code</code> and <a href=\"https://example.org/x\">https://example.org/x</a>.</p>",
-            "<ul><li>item <b>one</b>\ncontinued</li><li>item two</li></ul>",
-            "<ol><li>first</li></ol>",
-            "<pre>(message &quot;&lt;hi&gt;&quot;)</pre>",
-            "<blockquote>\n<p>Quoted <a href=\"https://a.example\">https://a.example</a></p>\n</blockquote>",
-            "<table><tr><td>a</td><td>b</td></tr><tr><td>1</td><td>2</td></tr></table>",
-            "<h3>Deep</h3>",
-            "<h1>Top</h1>",
-            "<p>Not*bold* and a*b*c and 2/3/4 and bad</p>",
-        ]
-        #expect(html == expected.joined(separator: "\n"))
+            let html = OrgHTMLConverter.html(from: org)
+            let expected = [
+                "<h1>Heading <i>one</i></h1>",
+                "<p>First line\nsecond line with <code>code</code> and <a href=\"https://example.org/x\">https://example.org/x</a>.</p>",
+                "<ul><li>item <b>one</b>\ncontinued</li><li>item two</li></ul>",
+                "<ol><li>first</li></ol>",
+                "<pre>(message &quot;&lt;hi&gt;&quot;)</pre>",
+                "<blockquote>\n<p>Quoted <a href=\"https://a.example\">https://a.example</a></p>\n</blockquote>",
+                "<table><tr><td>a</td><td>b</td></tr><tr><td>1</td><td>2</td></tr></table>",
+                "<h3>Deep</h3>",
+                "<h1>Top</h1>",
+                "<p>Not*bold* and a*b*c and 2/3/4 and bad</p>",
+            ]
+            #expect(html == expected.joined(separator: "\n"))
+        }
     }
 }
 

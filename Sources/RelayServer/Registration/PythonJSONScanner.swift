@@ -2,10 +2,10 @@
 /// malformed body with the reference's `JSON parse error - Expecting ',' delimiter: line 1 column 13
 /// (char 12)` (`relay-api.md` §1.2).
 ///
-/// It follows CPython 3.12's C scanner: the same grammar (`NaN`, `Infinity` and `-Infinity` included;
-/// whitespace is only space, tab, CR and LF), the same checks in the same order, and positions counted
-/// in Unicode scalars. Lone surrogates from `\u` escapes, which a Swift string cannot hold, become
-/// U+FFFD.
+/// It follows CPython 3.12's C scanner: the same grammar (whitespace is only space, tab, CR and LF), the
+/// same checks in the same order, and positions counted in Unicode scalars. As in DRF's strict mode, the
+/// constants `NaN`, `Infinity` and `-Infinity` are refused. Lone surrogates from `\u` escapes, which a
+/// Swift string cannot hold, become U+FFFD.
 enum PythonJSONScanner {
     /// A parsed value; numbers are only recognised, not kept.
     indirect enum Value: Sendable, Equatable {
@@ -121,9 +121,9 @@ enum PythonJSONScanner {
                 index += word.unicodeScalars.count
                 return result
             }
-            if matches("NaN", at: start) || matches("Infinity", at: start) || matches("-Infinity", at: start) {
-                index += first == "N" ? 3 : first == "I" ? 8 : 9
-                return .number
+            for constant in ["NaN", "Infinity", "-Infinity"] where matches(constant, at: start) {
+                // DRF parses strictly: `json.strict_constant` refuses the three non-finite constants.
+                throw Failure(description: "Out of range float values are not JSON compliant: '\(constant)'")
             }
             if number() {
                 return .number

@@ -72,7 +72,7 @@ final class RelayServerHarness: Sendable {
     ) async throws -> RawResponse {
         let port = port
         return try await offPool {
-            let connection = try RawConnection(port: port)
+            let connection = try RawConnection(port: port, timeout: .seconds(30))
             var head = "\(method) \(target) HTTP/1.1\r\nHost: relay.test\r\nConnection: close\r\n"
             for (name, value) in headers {
                 head += "\(name): \(value)\r\n"
