@@ -124,6 +124,12 @@ extension RelayAPISuite {
             #expect(pretty.status == 200)
             #expect(
                 pretty.text.hasPrefix("{\n  \"type\": \"Success\",\n  \"errors\": [],\n  \"data\": [\n    \"http://"))
+            // DRF's `?format=` override: `json` wins over Accept, anything else is a 404 detail.
+            let formatJSON = try await relay.send("GET", "/feeds/?format=json", headers: [("Accept", "text/html")])
+            #expect(formatJSON.status == 200)
+            let formatXML = try await relay.send("GET", "/stats/?format=xml")
+            #expect(formatXML.status == 404)
+            #expect(formatXML.text == #"{"detail":"Not found."}"#)
             // The root is a plain Django view: no negotiation.
             let root = try await relay.send("GET", "/", headers: [("Accept", "text/html")])
             #expect(root.status == 200)

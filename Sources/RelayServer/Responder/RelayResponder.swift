@@ -90,7 +90,8 @@ package struct RelayResponder: HTTPResponder {
     }
 
     /// Routes a request as the reference's middleware and views do: `OPTIONS` first, then the URL table
-    /// (`APPEND_SLASH`, 404), then DRF's content negotiation (406) before its method check (405).
+    /// (`APPEND_SLASH`, 404), then DRF's content negotiation (`?format=` override, 406) before its method
+    /// check (405).
     private func plan(for request: HTTPRequest) -> Plan {
         if request.method == .options {
             return .answer(RelayResponses.preflight)
@@ -104,7 +105,12 @@ package struct RelayResponder: HTTPResponder {
             var indent: Int?
             if endpoint.negotiatesContent {
                 let accept = request.headers.values(for: "Accept")
-                switch RelayContentNegotiation(accept: accept.isEmpty ? nil : accept.joined(separator: ",")) {
+                let format = request.queryItems.last { $0.name == "format" }?.value ?? ""
+                switch RelayContentNegotiation(
+                    accept: accept.isEmpty ? nil : accept.joined(separator: ","), format: format)
+                {
+                case .unknownFormat:
+                    return .answer(RelayResponses.detail("Not found.", status: .notFound))
                 case .notAcceptable:
                     return .answer(RelayResponses.notAcceptable)
                 case .json(let requested):

@@ -6,14 +6,25 @@ enum RelayContentNegotiation: Sendable, Equatable {
     case json(indent: Int?)
     /// Nothing in `Accept` matches `application/json`: `406`.
     case notAcceptable
+    /// `?format=` names a format other than `json`: DRF's `404 {"detail": "Not found."}`.
+    case unknownFormat
 
     /// Negotiates an `Accept` header (`nil` or blank accepts anything).
     ///
     /// Ranges are tried most specific first, as DRF orders them (`application/json` before
     /// `application/*` before `*/*`); the first that matches decides.
     ///
-    /// - Parameter accept: The `Accept` field values, joined with commas.
-    init(accept: String?) {
+    /// A non-empty `format` (DRF's `?format=` override) decides instead of `Accept`: `json` is compact
+    /// JSON, anything else is ``unknownFormat``.
+    ///
+    /// - Parameters:
+    ///   - accept: The `Accept` field values, joined with commas.
+    ///   - format: The last `format` query value, or empty.
+    init(accept: String?, format: String = "") {
+        if !format.isEmpty {
+            self = format == "json" ? .json(indent: nil) : .unknownFormat
+            return
+        }
         guard let accept, accept.contains(where: { $0 != " " && $0 != "\t" && $0 != "," }) else {
             self = .json(indent: nil)
             return
