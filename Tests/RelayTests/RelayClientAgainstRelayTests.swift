@@ -64,7 +64,10 @@ struct RelayClientAgainstRelayTests {
             let interactions = try await relay.interactions(with: "\(bed.carol)#2025-02-01T07:00:00-0500")
             #expect(interactions.parentChain == [a10, "\(bed.bob)#2025-02-01T11:00:00+0100"])
             let thread = try await relay.replies(to: a10)
-            #expect(thread.replies.map(\.post) == ["\(bed.bob)#2025-02-01T11:00:00+0100", "\(bed.bob)#2025-02-05T09:00:00+0100"])
+            #expect(
+                thread.replies.map(\.post) == [
+                    "\(bed.bob)#2025-02-01T11:00:00+0100", "\(bed.bob)#2025-02-05T09:00:00+0100",
+                ])
             #expect(thread.moods.map(\.emoji) == ["❤"])
             #expect(thread.replies.first?.moods.first?.posts == ["\(bed.carol)#2025-02-01T07:30:00-0500"])
 

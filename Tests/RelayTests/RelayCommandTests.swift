@@ -134,11 +134,13 @@ struct RelayCommandTests {
             let env = environment(home)
 
             let added = await runCLI(
-                ["relay", "add-feed", "  \(bed.alice) ", "--db", database, "--allow-private-addresses"], environment: env)
+                ["relay", "add-feed", "  \(bed.alice) ", "--db", database, "--allow-private-addresses"],
+                environment: env)
             #expect(added.status == 0)
             #expect(added.output == "Added \(bed.alice) to the crawl list; the next crawl pass indexes its posts.\n")
             let again = await runCLI(
-                ["relay", "add-feed", bed.alice, "--db", database, "--allow-private-addresses", "--json"], environment: env)
+                ["relay", "add-feed", bed.alice, "--db", database, "--allow-private-addresses", "--json"],
+                environment: env)
             #expect(again.status == 0)
             let outcome = try JSONObject(Array(again.output.utf8))
             #expect(outcome.int("status") == 200)
@@ -168,7 +170,10 @@ struct RelayCommandTests {
             #expect(report.int("postsAdded") == 12)
             #expect(scan.error.contains("relay pass feeds=1 fetched=3"))
             let warm = await runCLI(
-                ["relay", "scan", "--db", database, "--allow-private-addresses", "--relay-list", peers, "--no-discovery"],
+                [
+                    "relay", "scan", "--db", database, "--allow-private-addresses", "--relay-list", peers,
+                    "--no-discovery",
+                ],
                 environment: env)
             #expect(warm.status == 0)
             #expect(warm.output.hasPrefix("Crawled 3 feeds in "))
@@ -224,9 +229,11 @@ struct RelayCommandTests {
         #expect(port.error.hasPrefix("Error: The value 'http' is invalid for '--port <port>'. Give a whole number"))
         let domain = await runCLI(["relay", "serve", "--site-domain", "https://relay.example.org/"], environment: env)
         #expect(domain.status == 2)
-        let both = await runCLI(["relay", "stats", "--relay", "http://127.0.0.1:1", "--db", "x.sqlite"], environment: env)
+        let both = await runCLI(
+            ["relay", "stats", "--relay", "http://127.0.0.1:1", "--db", "x.sqlite"], environment: env)
         #expect(both.status == 2)
-        #expect(both.error.hasPrefix("Error: Give either --relay (a running relay) or --db (a relay database), not both."))
+        #expect(
+            both.error.hasPrefix("Error: Give either --relay (a running relay) or --db (a relay database), not both."))
 
         let blocker = try home.write("not a folder", to: "file")
         let database = await runCLI(["relay", "scan", "--db", "\(blocker)/relay.sqlite"], environment: env)
@@ -240,7 +247,8 @@ struct RelayCommandTests {
         #expect(list.error.hasPrefix("Error: Cannot read the relay list '\(home.path)/missing.txt': "))
 
         let environmentPort = await runCLI(
-            ["relay", "serve", "--db", home.path + "/r.sqlite"], environment: env.merging(["ORGSOCIAL_RELAY_PORT": "x"]) { $1 })
+            ["relay", "serve", "--db", home.path + "/r.sqlite"],
+            environment: env.merging(["ORGSOCIAL_RELAY_PORT": "x"]) { $1 })
         #expect(environmentPort.status == 1)
         #expect(environmentPort.error.contains("ORGSOCIAL_RELAY_PORT"))
     }
@@ -250,7 +258,10 @@ struct RelayCommandTests {
             let home = try TemporaryFolder()
             defer { home.remove() }
             let result = await runCLI(
-                ["relay", "serve", "--db", home.path + "/r.sqlite", "--port", String(bed.relayPort), "--scan-interval", "0"],
+                [
+                    "relay", "serve", "--db", home.path + "/r.sqlite", "--port", String(bed.relayPort),
+                    "--scan-interval", "0",
+                ],
                 environment: environment(home))
             #expect(result.status == 1)
             #expect(result.error.contains("the address is already in use"))

@@ -17,7 +17,8 @@ struct RelayEndToEndTests {
             let empty = try await bed.get("/feeds/")
             #expect(empty.status == 200)
             #expect(
-                empty.text == #"{"type":"Success","errors":[],"data":[],"_links":{"self":{"href":"/feeds/","method":"GET"},"#
+                empty.text
+                    == #"{"type":"Success","errors":[],"data":[],"_links":{"self":{"href":"/feeds/","method":"GET"},"#
                     + #""add":{"href":"/feeds/","method":"POST"}}}"#)
             let moved = try await bed.get("/feeds")
             #expect(moved.status == 301)
@@ -42,7 +43,9 @@ struct RelayEndToEndTests {
             let absent = try await bed.post("/feeds/", json: #"{"feed": "\#(bed.base)/nobody/social.org"}"#)
             #expect(absent.status == 400)
             #expect(
-                try JSONObject(absent.body).strings("errors") == ["Invalid Org Social feed: URL returned status code 404"])
+                try JSONObject(absent.body).strings("errors") == [
+                    "Invalid Org Social feed: URL returned status code 404"
+                ])
 
             let created = try await bed.post("/feeds/", json: #"{"feed": "  \#(bed.alice)  "}"#)
             #expect(created.status == 201)
@@ -77,7 +80,8 @@ struct RelayEndToEndTests {
             #expect(root.object("data")?.string("name") == "Org Social Relay")
             let links = try #require(root.object("_links"))
             for key in [
-                "self", "feeds", "add-feed", "feed-content", "mentions", "replies", "notifications", "sse-notifications",
+                "self", "feeds", "add-feed", "feed-content", "mentions", "replies", "notifications",
+                "sse-notifications",
                 "reactions", "replies-to", "boosts", "interactions", "search", "groups", "group-messages", "polls",
                 "poll-votes", "profile", "rss", "stats",
             ] {
@@ -151,7 +155,8 @@ struct RelayEndToEndTests {
             let noHash = try await bed.get("/boosts/?post=\(encoded(bed.alice))")
             #expect(noHash.status == 400)
             #expect(
-                try JSONObject(noHash.body).strings("errors") == ["Invalid post URL format. Expected: feed_url#post_id"])
+                try JSONObject(noHash.body).strings("errors") == ["Invalid post URL format. Expected: feed_url#post_id"]
+            )
             let unknown = try await bed.get("/boosts/?post=\(encoded("\(bed.alice)#2000-01-01T00:00:00+0100"))")
             #expect(unknown.status == 404)
             #expect(try JSONObject(unknown.body).strings("errors") == ["Post not found"])
@@ -172,16 +177,18 @@ struct RelayEndToEndTests {
                 nodes.map { $0.string("post") ?? "" } == [
                     "\(bed.bob)#2025-02-01T11:00:00+0100", "\(bed.bob)#2025-02-05T09:00:00+0100",
                 ])
-            #expect(nodes.first?.objects("children").map { $0.string("post") ?? "" } == [
-                "\(bed.carol)#2025-02-01T07:00:00-0500"
-            ])
+            #expect(
+                nodes.first?.objects("children").map { $0.string("post") ?? "" } == [
+                    "\(bed.carol)#2025-02-01T07:00:00-0500"
+                ])
             #expect(nodes.first?.objects("moods").first?.string("emoji") == "🚀")
             let moods = try #require(replies.object("meta")).objects("moods")
             #expect(moods.map { $0.string("emoji") ?? "" } == ["❤"])
             #expect(moods.first?.strings("posts") == ["\(bed.bob)#2025-02-01T11:05:00+0100"])
             let poll = "\(bed.alice)#2025-02-02T09:00:00+0100"
             let pollReplies = try await bed.object("/replies/?post=\(encoded(poll))")
-            #expect(pollReplies.objects("data").map { $0.string("post") ?? "" } == ["\(bed.bob)#2025-02-02T10:00:00+0100"])
+            #expect(
+                pollReplies.objects("data").map { $0.string("post") ?? "" } == ["\(bed.bob)#2025-02-02T10:00:00+0100"])
         }
     }
 
@@ -197,10 +204,13 @@ struct RelayEndToEndTests {
             #expect(search.object("meta")?.string("query") == "emacs")
             // Deliberate difference 5: the links carry the slash and the encoded term.
             #expect(search.object("_links")?.object("self")?.string("href")?.hasPrefix("/search/?q=emacs") == true)
-            #expect(try await bed.object("/search/?tag=emacs").strings("data") == ["\(bed.alice)#2025-02-01T10:00:00+0100"])
+            #expect(
+                try await bed.object("/search/?tag=emacs").strings("data") == ["\(bed.alice)#2025-02-01T10:00:00+0100"])
             let paged = try await bed.object("/search/?q=e&perPage=2&page=2")
             #expect(
-                paged.strings("data") == ["\(bed.bob)#2025-02-03T13:00:00+0100", "\(bed.alice)#2025-02-03T12:00:00+0100"])
+                paged.strings("data") == [
+                    "\(bed.bob)#2025-02-03T13:00:00+0100", "\(bed.alice)#2025-02-03T12:00:00+0100",
+                ])
             #expect(paged.object("meta")?.int("total") == 8)
             #expect(paged.object("meta")?.bool("hasNext") == true)
             #expect(paged.object("meta")?.bool("hasPrevious") == true)
@@ -249,7 +259,10 @@ struct RelayEndToEndTests {
             #expect(byFeed.first?.bool("is_active") == true)
             let votes = try await bed.object("/polls/votes/?post=\(encoded(poll))")
             #expect(votes.objects("data").map { $0.string("option") ?? "" } == ["Emacs", "Vim", "Other"])
-            #expect(votes.objects("data").map { $0.strings("votes") ?? [] } == [["\(bed.bob)#2025-02-02T10:00:00+0100"], [], []])
+            #expect(
+                votes.objects("data").map { $0.strings("votes") ?? [] } == [
+                    ["\(bed.bob)#2025-02-02T10:00:00+0100"], [], [],
+                ])
             #expect(votes.object("meta")?.int("total_votes") == 1)
             let notAPoll = try await bed.get("/polls/votes/?post=\(encoded("\(bed.alice)#2025-02-01T10:00:00+0100"))")
             #expect(notAPoll.status == 400)
@@ -319,7 +332,10 @@ struct RelayEndToEndTests {
             #expect(after.status == 200)
             #expect(after.headers["ETag"] != etag)
             #expect(try JSONObject(after.body).objects("data").count == 5)
-            #expect(try await bed.object("/profile/?feed=\(encoded(bed.alice))").object("data")?.strings("followers") == [bed.bob])
+            #expect(
+                try await bed.object("/profile/?feed=\(encoded(bed.alice))").object("data")?.strings("followers") == [
+                    bed.bob
+                ])
             let summary = try await bed.relay.summary()
             #expect(summary.feeds == 3)
             #expect(summary.posts == 12)
@@ -332,7 +348,8 @@ struct RelayEndToEndTests {
     @Test func eventStreamsNotifyAfterARescanOfAChangedFeed() async throws {
         try await withTestbed { bed in
             try await bed.registerAndScan()
-            let perFeed = try EventStreamReader(port: bed.relayPort, target: "/sse/notifications/?feed=\(encoded(bed.alice))")
+            let perFeed = try EventStreamReader(
+                port: bed.relayPort, target: "/sse/notifications/?feed=\(encoded(bed.alice))")
             let global = try EventStreamReader(port: bed.relayPort, target: "/sse/notifications/")
             defer {
                 perFeed.close()
@@ -347,26 +364,29 @@ struct RelayEndToEndTests {
                 "bob/social.org",
                 RelayFixtures.bob(base: bed.base)
                     .replacingOccurrences(of: ":INCLUDE: \(bed.alice)#2025-02-01T10:00:00+0100\n", with: "")
-                    + """
-                    ** 2025-02-07T08:00:00+0100
-                    :PROPERTIES:
-                    :REPLY_TO: \(bed.alice)#2025-02-02T09:00:00+0100
-                    :END:
+                        + """
+                        ** 2025-02-07T08:00:00+0100
+                        :PROPERTIES:
+                        :REPLY_TO: \(bed.alice)#2025-02-02T09:00:00+0100
+                        :END:
 
-                    A late answer
+                        A late answer
 
-                    """)
+                        """)
             let report = await bed.relay.scanOnce()
             #expect(report.fetched == 1)
             #expect(report.notModified == 2)
             #expect(report.postsAdded == 1)
-            let notification = #"{"type": "reply", "post": "\#(reply)", "parent": "\#(bed.alice)#2025-02-02T09:00:00+0100""#
+            let notification =
+                #"{"type": "reply", "post": "\#(reply)", "parent": "\#(bed.alice)#2025-02-02T09:00:00+0100""#
             #expect(await perFeed.read(until: "event: notification"))
             #expect(await perFeed.read(until: notification))
             #expect(await global.read(until: #""target_feed": "\#(bed.alice)"}"#))
 
             // The boost was edited away: the boosted post's boost list is empty now (§7 row 49).
-            #expect(try await bed.object("/boosts/?post=\(encoded("\(bed.alice)#2025-02-01T10:00:00+0100"))").strings("data") == [])
+            #expect(
+                try await bed.object("/boosts/?post=\(encoded("\(bed.alice)#2025-02-01T10:00:00+0100"))").strings(
+                    "data") == [])
         }
     }
 

@@ -69,7 +69,8 @@ struct RelayServeCommand: ParsableCommand {
     func run(in context: CommandContext) async throws {
         let environment = context.environment
         var configuration = try options.configuration(in: context)
-        configuration.host = host ?? environment["ORGSOCIAL_RELAY_HOST"].flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
+        configuration.host =
+            host ?? environment["ORGSOCIAL_RELAY_HOST"].flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
         configuration.port =
             try port ?? environment["ORGSOCIAL_RELAY_PORT"].map { try Self.port($0, variable: "ORGSOCIAL_RELAY_PORT") }
             ?? 8080

@@ -16,7 +16,8 @@ struct TemporaryFolder: Sendable {
 
     /// Creates `orgsocial-relay-<UUID>` in the temporary directory.
     init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("orgsocial-relay-\(UUID().uuidString)").path
+        path =
+            FileManager.default.temporaryDirectory.appendingPathComponent("orgsocial-relay-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
 
@@ -154,7 +155,8 @@ struct RelayTestbed: Sendable {
     /// `POST <target>` with a JSON body.
     func post(_ target: String, json: String) async throws -> HTTPClientResponse {
         try await send(
-            .post, target, headers: ["Content-Type": "application/json"], body: Array(json.utf8), followsRedirects: false)
+            .post, target, headers: ["Content-Type": "application/json"], body: Array(json.utf8),
+            followsRedirects: false)
     }
 
     /// `GET <target>` decoded as a JSON object, requiring `status`.
@@ -169,7 +171,9 @@ struct RelayTestbed: Sendable {
 
 /// Percent-encodes every character but the unreserved ones (Python's `quote(s, safe="")`).
 func encoded(_ value: String) -> String {
-    value.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? value
+    value.addingPercentEncoding(
+        withAllowedCharacters: CharacterSet(
+            charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? value
 }
 
 /// Runs `body` with a started testbed and always stops it.
