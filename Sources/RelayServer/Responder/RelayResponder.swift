@@ -21,6 +21,18 @@ package import RelayCore
 /// trusted for ``Configuration/changeCheckInterval``; within it, cache hits, `304`s, the index and every
 /// routing answer (`OPTIONS`, `301`, `404`, `405`, `406`) are made in ``respondImmediately(to:)`` on the
 /// connection's thread, without a task or a store call.
+///
+/// ## Where it differs from the reference
+///
+/// - `304`s (deliberate difference 1); the validators change only with the data, not at every pass.
+/// - A non-string `feed` in `POST /feeds/` is a 400 envelope `Feed URL must be a string`, not a 500
+///   page (deliberate difference 3).
+/// - The bridges (§2.20) are not served: `/bridge/…` is a 404, though the index keeps their links.
+/// - The texts the reference takes from libraries are our own: the `bridge-activitypub` and
+///   `bridge-rss` link descriptions, the RSS channel description, and the Org-to-HTML markup of RSS
+///   items (the reference uses `org-python`).
+/// - Every non-`GET` method on the index, `/rss.xml` and the event stream gets DRF's JSON 405, and a
+///   store failure gets Django's HTML 500 page.
 package struct RelayResponder: HTTPResponder {
     private let readModel: any RelayReadModel
     private let gateway: any RelayFeedGateway
