@@ -10,10 +10,10 @@ struct RelayStatsCommand: ParsableCommand {
             name: "stats",
             abstract: "Show a relay's totals and monthly activity, or a local relay database's state.",
             discussion: """
-                With --db, reads the relay database itself: feeds in the crawl list, profiles, posts and \
-                follows, the feeds whose fetches fail, and the last crawl pass. Otherwise asks the relay \
-                (--relay, $ORGSOCIAL_RELAY or the configuration) for GET /stats/; without any relay, reads \
-                the default database.
+                With --db (or $ORGSOCIAL_RELAY_DB), reads the relay database itself: feeds in the crawl list, \
+                profiles, posts and follows, the feeds whose fetches fail, and the last crawl pass. Otherwise \
+                asks the relay (--relay, $ORGSOCIAL_RELAY or the configuration) for GET /stats/; without any \
+                relay, reads the default database.
                 """,
             options: [
                 RelayOptions.relayOption,
@@ -44,11 +44,14 @@ struct RelayStatsCommand: ParsableCommand {
     }
 
     func run(in context: CommandContext) async throws {
-        let isRemote = try relayOption != nil || RelayOptions.relayURL(option: nil, in: context) != nil
-        if database.databasePath == nil, isRemote {
+        // --db, or $ORGSOCIAL_RELAY_DB without --relay, reads a database; otherwise a configured relay is asked.
+        let namesDatabase =
+            database.databasePath != nil
+            || (relayOption == nil && !(context.environment["ORGSOCIAL_RELAY_DB"] ?? "").isEmpty)
+        if !namesDatabase, try relayOption != nil || RelayOptions.relayURL(option: nil, in: context) != nil {
             try await printRemote(in: context)
         } else {
-            try await printLocal(in: context)
+            try await printLocal(in: context, namesDatabase: namesDatabase)
         }
     }
 
@@ -107,9 +110,9 @@ struct RelayStatsCommand: ParsableCommand {
     // MARK: - Local
 
     /// Reads the database and prints its summary.
-    private func printLocal(in context: CommandContext) async throws {
+    private func printLocal(in context: CommandContext, namesDatabase: Bool) async throws {
         var configuration = try database.configuration(in: context)
-        guard database.databasePath != nil || FileManager.default.fileExists(atPath: configuration.databasePath)
+        guard namesDatabase || FileManager.default.fileExists(atPath: configuration.databasePath)
         else {
             throw CLIError.validation(
                 "No relay is configured and there is no relay database at \(configuration.databasePath). Give a "
