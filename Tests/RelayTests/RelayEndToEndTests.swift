@@ -390,6 +390,26 @@ struct RelayEndToEndTests {
         }
     }
 
+    @Test func theBackgroundCrawlIndexesRegisteredFeedsAndStops() async throws {
+        try await withTestbed(scanInterval: .milliseconds(200)) { bed in
+            try await bed.registerValidFeeds()
+            var profile = try await bed.get("/profile/?feed=\(encoded(bed.carol))")
+            let deadline = ContinuousClock.now + .seconds(20)
+            while profile.status == 404, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+                profile = try await bed.get("/profile/?feed=\(encoded(bed.carol))")
+            }
+            #expect(profile.status == 200)
+            let summary = try await bed.relay.summary()
+            #expect(summary.lastPass != nil)
+            let clock = ContinuousClock()
+            let stopping = clock.now
+            await bed.relay.stop()
+            #expect(clock.now - stopping < .seconds(6))
+            #expect(await bed.relay.port == nil)
+        }
+    }
+
     @Test func anUnreachableFeedKeepsItsData() async throws {
         try await withTestbed { bed in
             try await bed.registerAndScan()

@@ -72,7 +72,9 @@ struct RelayTestbed: Sendable {
     var relayBase: String { "http://127.0.0.1:\(relayPort)" }
 
     /// Starts the node with the fixtures and the relay.
-    static func start(groups: [String] = RelayFixtures.groups) async throws -> RelayTestbed {
+    static func start(
+        groups: [String] = RelayFixtures.groups, scanInterval: Duration? = nil
+    ) async throws -> RelayTestbed {
         let folder = try TemporaryFolder()
         var nodeConfiguration = FeedNode.Configuration(root: "\(folder.path)/feeds")
         nodeConfiguration.port = 0
@@ -81,7 +83,8 @@ struct RelayTestbed: Sendable {
         for fixture in RelayFixtures.all(base: node.siteURL) {
             try folder.write(fixture.text, to: "feeds/\(fixture.path)")
         }
-        let configuration = makeConfiguration(databasePath: "\(folder.path)/db/relay.sqlite", groups: groups)
+        var configuration = makeConfiguration(databasePath: "\(folder.path)/db/relay.sqlite", groups: groups)
+        configuration.scanInterval = scanInterval
         let relay = try await RelayService(configuration: configuration)
         let port = try await relay.start()
         return RelayTestbed(node: node, folder: folder, relay: relay, relayPort: port, configuration: configuration)
@@ -178,9 +181,10 @@ func encoded(_ value: String) -> String {
 
 /// Runs `body` with a started testbed and always stops it.
 func withTestbed(
-    groups: [String] = RelayFixtures.groups, _ body: (RelayTestbed) async throws -> Void
+    groups: [String] = RelayFixtures.groups, scanInterval: Duration? = nil,
+    _ body: (RelayTestbed) async throws -> Void
 ) async throws {
-    let testbed = try await RelayTestbed.start(groups: groups)
+    let testbed = try await RelayTestbed.start(groups: groups, scanInterval: scanInterval)
     do {
         try await body(testbed)
     } catch {
