@@ -51,11 +51,13 @@ struct EditCommandTests {
         #expect(unknownPost.status == 1)
         #expect(unknownPost.error.hasPrefix("Error: No post with the ID '2020-01-01T00:00:00+0000' in this feed."))
         #expect(await runCLI(["edit", "--file", file, "--id", Self.id]).status == 2)
-        #expect(await runCLI(
-            ["edit", "--file", file, "--id", Self.id, "--set", "ID=2026-01-01T00:00:00+0000"]).status == 2)
+        #expect(
+            await runCLI(
+                ["edit", "--file", file, "--id", Self.id, "--set", "ID=2026-01-01T00:00:00+0000"]).status == 2)
         #expect(await runCLI(["edit", "--file", file, "--id", Self.id, "--set", "LANG"]).status == 2)
-        #expect(await runCLI(
-            ["edit", "--file", file, "--id", Self.id, "--set", "LANG=es", "--unset", "lang"]).status == 2)
+        #expect(
+            await runCLI(
+                ["edit", "--file", file, "--id", Self.id, "--set", "LANG=es", "--unset", "lang"]).status == 2)
         #expect(await runCLI(["edit", "--file", file, "--id", Self.id, "--text", " "]).status == 2)
         #expect(try folder.bytes("social.org") == before)
     }

@@ -8,8 +8,9 @@ struct GroupCommandTests {
         let joined = await runCLI(["group", "join", "--file", file, "Emacs Lovers", "https://relay.example.org"])
         #expect(joined.status == 0)
         #expect(try folder.text("social.org").contains("#+GROUP: Emacs Lovers https://relay.example.org\n"))
-        #expect(await runCLI(
-            ["group", "join", "--file", file, "Emacs Lovers", "https://relay.example.org"]).status == 1)
+        #expect(
+            await runCLI(
+                ["group", "join", "--file", file, "Emacs Lovers", "https://relay.example.org"]).status == 1)
         let left = await runCLI(["group", "leave", "--file", file, "emacs-lovers"])
         #expect(left.status == 0)
         #expect(try folder.text("social.org") == "#+TITLE: Ana's journal\n#+NICK: ana\n\n* Posts\n")

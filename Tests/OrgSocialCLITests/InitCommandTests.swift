@@ -56,10 +56,12 @@ struct InitCommandTests {
         let emptyTitle = await runCLI(["init", "--file", file, "--title", "  ", "--nick", "ana"])
         #expect(emptyTitle.status == 2)
         #expect(emptyTitle.error.hasPrefix("Error: Please give the feed a title with --title; it must not be empty.\n"))
-        #expect(await runCLI(
-            ["init", "--file", file, "--title", "T", "--nick", "a", "--avatar", "avatar.png"]).status == 2)
-        #expect(await runCLI(
-            ["init", "--file", file, "--title", "T", "--nick", "a", "--language", "English"]).status == 2)
+        #expect(
+            await runCLI(
+                ["init", "--file", file, "--title", "T", "--nick", "a", "--avatar", "avatar.png"]).status == 2)
+        #expect(
+            await runCLI(
+                ["init", "--file", file, "--title", "T", "--nick", "a", "--language", "English"]).status == 2)
         #expect(!FileManager.default.fileExists(atPath: file))
     }
 

@@ -31,8 +31,9 @@ struct PollCommandTests {
     @Test func defaultsToOneDayAndAcceptsAnEndTimestamp() async throws {
         let (folder, file) = try await makeFeedFolder()
         defer { folder.remove() }
-        #expect(await runCLI(
-            ["poll", "--file", file, "--question", "A?", "--option", "x", "--option", "y"]).status == 0)
+        #expect(
+            await runCLI(
+                ["poll", "--file", file, "--question", "A?", "--option", "x", "--option", "y"]).status == 0)
         #expect(try folder.text("social.org").contains(":POLL_END: 2026-01-03T03:04:05+0000\n"))
         let at = await runCLI([
             "poll", "--file", file, "--question", "B?", "--option", "x", "--option", "y", "--ends-at",
@@ -49,8 +50,9 @@ struct PollCommandTests {
         let one = await runCLI(["poll", "--file", file, "--question", "Q?", "--option", "only"])
         #expect(one.status == 1)
         #expect(one.error.contains("a poll needs at least two options"))
-        #expect(await runCLI(
-            ["poll", "--file", file, "--question", "Q?", "--option", "a", "--option", "a"]).status == 1)
+        #expect(
+            await runCLI(
+                ["poll", "--file", file, "--question", "Q?", "--option", "a", "--option", "a"]).status == 1)
         let past = await runCLI([
             "poll", "--file", file, "--question", "Q?", "--option", "a", "--option", "b", "--ends-at",
             "2025-01-01T00:00:00+0000",

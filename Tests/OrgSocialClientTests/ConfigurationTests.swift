@@ -1,7 +1,8 @@
 import Foundation
-@testable import OrgSocialCLI
 import OrgSocialClient
 import Testing
+
+@testable import OrgSocialCLI
 
 /// The configuration file (location, mode 0600, atomic writes) and how the environment overrides it.
 struct ConfigurationTests {

@@ -1,8 +1,9 @@
 import Foundation
 import HTTPServer
 import OrgSocial
-@testable import OrgSocialClient
 import Testing
+
+@testable import OrgSocialClient
 
 /// `FeedPublisher` over real sockets against the fake node: fetch, edit, conditional PUT, retries on 412
 /// and the mapping of every failure to a typed error.

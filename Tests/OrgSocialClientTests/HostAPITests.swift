@@ -1,8 +1,9 @@
 import Foundation
 import HTTPServer
 import OrgSocial
-@testable import OrgSocialClient
 import Testing
+
+@testable import OrgSocialClient
 
 /// The Org Social Host API through `FeedPublisher`: sign-up, multipart uploads to `/upload` on the
 /// vfile's own port, envelope errors, and the `If-Match` extension.

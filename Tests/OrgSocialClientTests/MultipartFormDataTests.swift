@@ -1,6 +1,7 @@
 import Foundation
-@testable import OrgSocialClient
 import Testing
+
+@testable import OrgSocialClient
 
 /// The multipart body the Host upload sends, parsed back.
 struct MultipartFormDataTests {

@@ -18,10 +18,11 @@ private let customRoot = """
     """
 
 private func client(_ relay: FakeRelay, discovers: Bool = true) -> RelayClient {
-    // Safe: the fake relay's URL is http://127.0.0.1:<port>.
-    RelayClient(
-        baseURL: URL(string: relay.baseURL)!, transport: URLSessionTransport(timeout: .seconds(5)),
-        discoversLinks: discovers)
+    guard let baseURL = URL(string: relay.baseURL) else {
+        preconditionFailure("Test bug: \(relay.baseURL) is not a URL.")
+    }
+    return RelayClient(
+        baseURL: baseURL, transport: URLSessionTransport(timeout: .seconds(5)), discoversLinks: discovers)
 }
 
 @Suite("RelayClient")

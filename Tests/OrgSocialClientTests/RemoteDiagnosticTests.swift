@@ -1,6 +1,7 @@
 import Foundation
-@testable import OrgSocialClient
 import Testing
+
+@testable import OrgSocialClient
 
 /// Reading a 422 body, whatever shape the server chose.
 struct RemoteDiagnosticTests {

@@ -1,7 +1,8 @@
 import Foundation
 import OrgSocialClient
-@testable import OrgSocialCLI
 import Testing
+
+@testable import OrgSocialCLI
 
 /// `orgsocial signup` against the fake Host API.
 struct SignupCommandTests {

@@ -1,8 +1,9 @@
 import Foundation
 import OrgSocial
-@testable import OrgSocialCLI
 import OrgSocialClient
 import Testing
+
+@testable import OrgSocialCLI
 
 @Suite("TimelineRenderer")
 struct TimelineRendererTests {
@@ -28,14 +29,15 @@ struct TimelineRendererTests {
     @Test func colorsOnlyWhenAsked() throws {
         let entry = try #require(self.entry)
         let plain = TimelineRenderer(usesColor: false, now: timelineNow, width: 30).render(entry)
-        #expect(plain == """
-            ana · 2h ago
-              One two three four five six
-              seven eight nine ten
-              http://a.example/social.org#2026-01-02T01:04:05+0000
+        #expect(
+            plain == """
+                ana · 2h ago
+                  One two three four five six
+                  seven eight nine ten
+                  http://a.example/social.org#2026-01-02T01:04:05+0000
 
 
-            """)
+                """)
         let colored = TimelineRenderer(usesColor: true, now: timelineNow).render(entry)
         #expect(colored.contains("\u{1B}[1;36mana\u{1B}[0m"))
     }

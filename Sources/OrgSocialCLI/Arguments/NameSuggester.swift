@@ -23,7 +23,8 @@ enum NameSuggester {
 
     /// The optimal-string-alignment distance between two strings (by `Character`).
     static func editDistance(_ a: String, _ b: String) -> Int {
-        let x = Array(a), y = Array(b)
+        let x = Array(a)
+        let y = Array(b)
         if x.isEmpty { return y.count }
         if y.isEmpty { return x.count }
         var table = Array(repeating: Array(repeating: 0, count: y.count + 1), count: x.count + 1)

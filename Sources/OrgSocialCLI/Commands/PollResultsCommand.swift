@@ -31,7 +31,10 @@ struct PollResultsCommand: ParsableCommand {
 
     func run(in context: CommandContext) async throws {
         let now = try context.now()
-        guard let results = try await input.fetchIndex(now: now, relayLookup: .pollVotes, in: context).pollResults(for: postURL) else {
+        guard
+            let results = try await input.fetchIndex(now: now, relayLookup: .pollVotes, in: context).pollResults(
+                for: postURL)
+        else {
             context.report("Error: \(postURL) is not a poll in its feed (or the feed could not be read).")
             throw CLIError.exit(1)
         }

@@ -110,6 +110,7 @@ struct TimelineCommand: ParsableCommand {
     /// - Parameters:
     ///   - statuses: the feeds' statuses.
     ///   - elapsed: the time the feeds took.
+    /// - Returns: The one-line summary.
     static func statistics(of statuses: [FeedStatus], elapsed: Duration) -> String {
         var downloaded = 0
         var notModified = 0

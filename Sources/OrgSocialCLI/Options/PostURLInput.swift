@@ -28,7 +28,8 @@ struct PostURLInput {
     func validate(naming what: String, allowsRelay: Bool = false) throws {
         try reading.validate(allowsRelay: allowsRelay)
         guard PostReference(parsing: postURL) != nil else {
-            throw CLIError.invalidValue(value: postURL, option: "<post-url>", reason: "Give \(what) URL: <feed URL>#<ID>.")
+            throw CLIError.invalidValue(
+                value: postURL, option: "<post-url>", reason: "Give \(what) URL: <feed URL>#<ID>.")
         }
     }
 
@@ -47,6 +48,8 @@ struct PostURLInput {
     ///   - now: the current time.
     ///   - relayLookup: what to ask the configured relay, or `nil` to not ask it.
     ///   - context: the command's context.
+    /// - Returns: The index of the fetched posts.
+    /// - Throws: ``CLIError`` for a malformed relay setting; what fetching the timeline throws.
     func fetchIndex(now: Date, relayLookup: RelayLookup? = nil, in context: CommandContext) async throws
         -> LocalIndex
     {

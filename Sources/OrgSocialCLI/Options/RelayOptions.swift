@@ -13,6 +13,7 @@ enum RelayOptions {
     /// - Parameters:
     ///   - option: the `--relay` value.
     ///   - context: the command's context.
+    /// - Returns: The relay URL, or `nil` when none is configured.
     /// - Throws: ``CLIError`` for a malformed option, environment or configuration.
     static func relayURL(option: String?, in context: CommandContext) throws -> String? {
         if let option {

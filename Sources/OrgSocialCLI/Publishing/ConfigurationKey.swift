@@ -59,6 +59,7 @@ struct ConfigurationKey: Sendable {
     /// The relay the timeline reads when nothing is configured: `$ORGSOCIAL_DEFAULT_RELAY` when it is an
     /// http(s) URL (tests and private deployments point it elsewhere), else `https://relay.org-social.org`.
     /// - Parameter environment: the environment variables.
+    /// - Returns: The default relay's URL.
     static func defaultRelayURL(environment: [String: String]) -> String {
         if let url = environment["ORGSOCIAL_DEFAULT_RELAY"], OrgSyntax.isHTTPURL(url) { return url }
         return "https://relay.org-social.org"
@@ -66,6 +67,7 @@ struct ConfigurationKey: Sendable {
 
     /// The built-in default of this key, if it has one.
     /// - Parameter environment: the environment variables.
+    /// - Returns: The default, or `nil` when the key has none.
     func defaultValue(environment: [String: String]) -> String? {
         name == "relayURL" ? Self.defaultRelayURL(environment: environment) : nil
     }
@@ -74,6 +76,7 @@ struct ConfigurationKey: Sendable {
     /// - Parameters:
     ///   - configuration: the file's configuration.
     ///   - environment: the environment variables.
+    /// - Returns: The value and where it comes from, or `nil` when it is not set anywhere.
     func effectiveValue(
         in configuration: Configuration, environment: [String: String]
     ) -> (value: String, source: Source)? {
@@ -125,6 +128,7 @@ struct ConfigurationKey: Sendable {
 
     /// The items of a comma-separated list, trimmed, empty ones dropped.
     /// - Parameter text: the list.
+    /// - Returns: The items.
     static func items(of text: String) -> [String] {
         text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
@@ -132,6 +136,7 @@ struct ConfigurationKey: Sendable {
     /// The key called `name` (case-insensitive; `block-list`, `lang`, `relay` and the like are accepted
     /// as aliases), or `nil`.
     /// - Parameter name: the key as typed.
+    /// - Returns: The key, or `nil` when no key has that name.
     static func named(_ name: String) -> ConfigurationKey? {
         let aliases = [
             "feed-url": "feedURL", "feed": "feedURL", "relay": "relayURL", "relay-url": "relayURL",

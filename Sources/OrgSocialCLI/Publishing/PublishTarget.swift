@@ -29,6 +29,7 @@ struct PublishTarget: Sendable {
     /// - Parameters:
     ///   - context: the environment.
     ///   - feedURLOption: the command's `--feed-url`, if given.
+    /// - Returns: Where and how to publish.
     /// - Throws: ``CLIError/publishingNotConfigured(_:)`` saying what is missing, or
     ///   ``CLIError/invalidConfiguration(path:reason:)`` / ``CLIError/invalidEnvironment(name:value:reason:)``.
     static func resolve(in context: CommandContext, feedURLOption: String?) throws -> PublishTarget {

@@ -30,6 +30,7 @@ struct PublishedVersions {
 
     /// The digest recorded for a feed, if any.
     /// - Parameter feedURL: the feed's URL.
+    /// - Returns: The digest, or `nil`.
     func digest(for feedURL: URL) -> String? {
         entries()[feedURL.absoluteString]
     }

@@ -84,6 +84,7 @@ public struct FeedDiskCache: Sendable {
     /// The default folder: `$XDG_CACHE_HOME/orgsocial/feeds`, else `$HOME/.cache/orgsocial/feeds`; `nil`
     /// when neither variable holds an absolute path.
     /// - Parameter environment: the environment variables.
+    /// - Returns: The folder, or `nil`.
     public static func defaultDirectory(environment: [String: String]) -> URL? {
         if let base = environment["XDG_CACHE_HOME"], base.hasPrefix("/") {
             return URL(fileURLWithPath: base).appendingPathComponent("orgsocial/feeds")
@@ -96,6 +97,7 @@ public struct FeedDiskCache: Sendable {
 
     /// The entry for `url`, or `nil` when there is none or it cannot be read.
     /// - Parameter url: the requested URL.
+    /// - Returns: The entry, or `nil`.
     public func entry(for url: String) -> Entry? {
         let key = Self.key(for: url)
         guard let metadata = try? Data(contentsOf: file(key, "json")),

@@ -96,6 +96,7 @@ package actor FetchLimiter {
 
     /// Whether `host` has been slowed down.
     /// - Parameter host: the `host:port` key.
+    /// - Returns: Whether the host is slowed.
     package func isSlowed(_ host: String) -> Bool { slowedHosts.contains(host) }
 
     private func canStart(_ host: String) -> Bool {

@@ -1,5 +1,5 @@
 import Foundation
-public import OrgSocial
+import OrgSocial
 
 /// Finds posts from their URLs (`<feed URL>#<post ID>`): reads each feed they name once, concurrently,
 /// through a ``FeedFetcher`` (so with its cache, limits and conditional requests), and returns each post
@@ -98,6 +98,7 @@ public struct PostLookup: Sendable {
 
     /// A few words for a fetch error, without the advice the full description adds.
     /// - Parameter error: the error.
+    /// - Returns: The reason, in a few words.
     static func shortReason(_ error: OrgSocialClientError) -> String {
         switch error {
         case .notFound: "HTTP 404 (not found)"

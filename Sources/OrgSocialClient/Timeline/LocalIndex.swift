@@ -30,6 +30,7 @@ public struct LocalIndex: Sendable {
 
     /// The post at `url`, if it was fetched.
     /// - Parameter url: `<feed URL>#<ID>`.
+    /// - Returns: The post, or `nil`.
     public func post(at url: String) -> TimelinePost? { byURL[url] }
 
     // MARK: - Threads
@@ -63,6 +64,7 @@ public struct LocalIndex: Sendable {
 
     /// The posts `url` replies to, nearest first, as far as they were fetched.
     /// - Parameter url: the post's `<feed URL>#<ID>`.
+    /// - Returns: The ancestors, nearest first.
     public func parentChain(of url: String) -> [TimelinePost] {
         var chain: [TimelinePost] = []
         var current = byURL[url]?.post.replyTo?.description
@@ -104,6 +106,7 @@ public struct LocalIndex: Sendable {
     /// - Parameters:
     ///   - userFeedURL: the reader's feed URL.
     ///   - now: posts dated after this (scheduled) are left out; `nil` keeps them.
+    /// - Returns: The notifications, newest first.
     public func notifications(for userFeedURL: String, now: Date? = nil) -> [Notification] {
         var found: [Notification] = []
         for entry in entries where entry.author.feedURL != userFeedURL {

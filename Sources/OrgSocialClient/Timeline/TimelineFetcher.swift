@@ -76,6 +76,7 @@ public struct TimelineFetcher: Sendable {
 
     /// Sorts entries newest first; entries at the same instant keep their order.
     /// - Parameter entries: the entries.
+    /// - Returns: The sorted entries.
     public static func sortedNewestFirst(_ entries: [TimelinePost]) -> [TimelinePost] {
         // Sorts small (instant, index) pairs rather than the entries themselves: 50,000 posts sort in a
         // few milliseconds instead of moving whole entries around.

@@ -55,6 +55,7 @@ public struct HTTPClientHeaders: Sendable, Hashable {
 
     /// Whether a field called `name` (any case) is present.
     /// - Parameter name: the field name.
+    /// - Returns: Whether the field is present.
     public func contains(_ name: String) -> Bool {
         fields.contains { Self.namesMatch($0.name, name) }
     }

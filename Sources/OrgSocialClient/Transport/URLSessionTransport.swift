@@ -109,6 +109,7 @@ public final class URLSessionTransport: HTTPTransport {
     /// - Parameters:
     ///   - url: the request URL.
     ///   - count: how many sessions there are.
+    /// - Returns: The session's index, in `0..<count`.
     static func sessionIndex(for url: URL, count: Int) -> Int {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in "\(url.host ?? ""):\(url.port ?? 0)".utf8 {

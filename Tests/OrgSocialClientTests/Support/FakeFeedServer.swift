@@ -25,6 +25,7 @@ final class FakeFeedServer: Sendable {
 
     /// Starts a server.
     /// - Parameter maximumBodyBytes: the PUT/upload size limit (413 above it).
+    /// - Throws: `HTTPServerError` when the server cannot start.
     init(maximumBodyBytes: Int = 64 * 1024) async throws {
         let state = FakeFeedState(maximumBodyBytes: maximumBodyBytes)
         self.state = state
@@ -37,8 +38,10 @@ final class FakeFeedServer: Sendable {
 
     /// `http://127.0.0.1:<port><path>`.
     func url(_ path: String) -> URL {
-        // Safe: the port is a number and test paths are plain ASCII.
-        URL(string: "http://127.0.0.1:\(port)\(path)")!
+        guard let url = URL(string: "http://127.0.0.1:\(port)\(path)") else {
+            preconditionFailure("Test bug: \(path) does not make a URL.")
+        }
+        return url
     }
 
     /// Stops the server.
