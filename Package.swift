@@ -46,7 +46,12 @@ let package = Package(
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // SHA-256, HMAC-SHA-256, secure random bytes and constant-time comparison over libcrypto.
         .target(name: "Crypto", dependencies: ["CLibCrypto"], swiftSettings: strictSettings),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Crypto"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "HTTPServerTests", dependencies: ["HTTPServer", "Crypto", "HTTPTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        // Test helpers shared by the server test targets: a raw HTTP/1.1 socket client on 127.0.0.1.
+        .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport", swiftSettings: strictSettings),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strictSettings),
         // zlib, as a C module. Only Gzip imports it.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -61,7 +66,7 @@ let package = Package(
         .testTarget(name: "GzipTests", dependencies: ["Gzip"], swiftSettings: strictSettings),
         .testTarget(
             name: "FeedHostingTests",
-            dependencies: ["FeedHosting", "HTTPServer", "Crypto", "Gzip", "OrgSocial"],
+            dependencies: ["FeedHosting", "HTTPServer", "Crypto", "Gzip", "OrgSocial", "HTTPTestSupport"],
             swiftSettings: strictSettings
         ),
         // The client layer: HTTP transport, publishing (PUT with If-Match, the Org Social Host API), PostWriter.
@@ -121,7 +126,9 @@ let package = Package(
         ),
         .testTarget(
             name: "RelayServerTests",
-            dependencies: ["RelayServer", "RelayCore", "RelayStore", "HTTPServer", "OrgSocial", "RelayTestFixtures"],
+            dependencies: [
+                "RelayServer", "RelayCore", "RelayStore", "HTTPServer", "OrgSocial", "RelayTestFixtures", "HTTPTestSupport",
+            ],
             swiftSettings: strictSettings
         ),
         // End to end: fixture feeds served by `orgsocial serve`, registered, scanned, every endpoint checked.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import HTTPTestSupport
 import Testing
 
 /// Body, header, connection and idle limits, each exercised with a raw socket.

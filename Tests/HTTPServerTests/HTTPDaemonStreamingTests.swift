@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPTestSupport
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPServer
+import HTTPTestSupport
 import Synchronization
 import Testing
 

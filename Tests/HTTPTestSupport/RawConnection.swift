@@ -11,11 +11,16 @@ import Foundation
 /// Every blocking call has a socket timeout. Call the blocking methods through `offPool` (or the async
 /// wrappers) so that they never block a thread of the Swift concurrency pool, which the server's
 /// handlers need.
-final class RawConnection: @unchecked Sendable {
+package final class RawConnection: @unchecked Sendable {
     // @unchecked: a connection is used by one test at a time; the async wrappers hand it to one
     // thread after another, never to two at once.
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
+
+        /// A failure with this description.
+        package init(description: String) {
+            self.description = description
+        }
     }
 
     private var descriptor: Int32
@@ -23,7 +28,7 @@ final class RawConnection: @unchecked Sendable {
 
     /// Connects to 127.0.0.1:`port`. A small `receiveBufferSize` makes the server's writes back up
     /// sooner when the test stops reading.
-    init(port: Int, timeout: Duration = .seconds(5), receiveBufferSize: Int32? = nil) throws {
+    package init(port: Int, timeout: Duration = .seconds(5), receiveBufferSize: Int32? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         var time = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
@@ -55,7 +60,7 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// Whether a connection to 127.0.0.1:`port` is refused right now.
-    static func isRefused(port: Int) -> Bool {
+    package static func isRefused(port: Int) -> Bool {
         do {
             _ = try RawConnection(port: port, timeout: .seconds(1))
             return false
@@ -64,7 +69,7 @@ final class RawConnection: @unchecked Sendable {
         }
     }
 
-    func close() {
+    package func close() {
         if descriptor >= 0 {
             Glibc.close(descriptor)
             descriptor = -1
@@ -73,11 +78,11 @@ final class RawConnection: @unchecked Sendable {
 
     // MARK: - Writing
 
-    func send(_ text: String) throws {
+    package func send(_ text: String) throws {
         try send(Array(text.utf8))
     }
 
-    func send(_ bytes: [UInt8]) throws {
+    package func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes {
@@ -89,7 +94,7 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// Writes one chunk in chunked transfer coding (an empty chunk ends the body).
-    func sendChunk(_ bytes: [UInt8]) throws {
+    package func sendChunk(_ bytes: [UInt8]) throws {
         try send(String(bytes.count, radix: 16) + "\r\n")
         try send(bytes)
         try send("\r\n")
@@ -98,7 +103,7 @@ final class RawConnection: @unchecked Sendable {
     // MARK: - Reading
 
     /// Reads what is available, blocking until at least one byte arrives. Returns `[]` at end of stream.
-    func receiveSome() throws -> [UInt8] {
+    package func receiveSome() throws -> [UInt8] {
         if !buffered.isEmpty {
             defer { buffered = [] }
             return buffered
@@ -112,7 +117,7 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// Reads until the server closes the connection, or throws on a timeout.
-    func readUntilClosed() throws -> [UInt8] {
+    package func readUntilClosed() throws -> [UInt8] {
         var all: [UInt8] = []
         while true {
             let chunk = try receiveSome()
@@ -122,7 +127,7 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// Whether the server closes the connection (end of stream or reset) before the read timeout.
-    func waitForServerClose() -> Bool {
+    package func waitForServerClose() -> Bool {
         do {
             _ = try readUntilClosed()
             return true
@@ -160,7 +165,7 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// Reads the status line and headers of the next response.
-    func readHead() throws -> RawResponse {
+    package func readHead() throws -> RawResponse {
         let statusLine = try readLine()
         let parts = statusLine.split(separator: " ", maxSplits: 2)
         guard parts.count >= 2, let status = Int(parts[1]) else {
@@ -181,7 +186,7 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// Reads the next chunk of a chunked body; `nil` after the last chunk.
-    func readChunk() throws -> [UInt8]? {
+    package func readChunk() throws -> [UInt8]? {
         let sizeLine = try readLine()
         guard let size = Int(sizeLine.split(separator: ";")[0], radix: 16) else {
             throw Failure(description: "bad chunk size '\(sizeLine)'")
@@ -195,9 +200,18 @@ final class RawConnection: @unchecked Sendable {
         return data
     }
 
+    /// Opens a connection, sends `request` (which should ask for `Connection: close`) and reads the one
+    /// response.
+    package static func exchange(port: Int, request: String) throws -> RawResponse {
+        let connection = try RawConnection(port: port)
+        defer { connection.close() }
+        try connection.send(request)
+        return try connection.readResponse()
+    }
+
     /// Reads one complete response: head and body (by `Content-Length`, chunked, or until close).
     /// For a response to `HEAD`, pass `isHead` so that no body is read.
-    func readResponse(isHead: Bool = false) throws -> RawResponse {
+    package func readResponse(isHead: Bool = false) throws -> RawResponse {
         var response = try readHead()
         if isHead || response.status == 204 || response.status == 304 { return response }
         if response.header("Transfer-Encoding")?.lowercased() == "chunked" {
@@ -212,20 +226,20 @@ final class RawConnection: @unchecked Sendable {
 }
 
 /// A response as read off the wire.
-struct RawResponse: Sendable {
-    var status: Int
-    var headers: [(String, String)]
-    var body: [UInt8]
+package struct RawResponse: Sendable {
+    package var status: Int
+    package var headers: [(String, String)]
+    package var body: [UInt8]
 
-    func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.0.lowercased() == name.lowercased() }?.1
     }
 
-    var text: String { String(decoding: body, as: UTF8.self) }
+    package var text: String { String(decoding: body, as: UTF8.self) }
 }
 
 /// Runs blocking work on a fresh thread, so that it never occupies the Swift concurrency pool.
-func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+package func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread {
             continuation.resume(with: Result { try work() })
