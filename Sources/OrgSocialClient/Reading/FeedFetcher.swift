@@ -98,79 +98,29 @@ public struct FeedFetcher: Sendable {
     /// - Throws: ``OrgSocialClientError``: `invalidURL`, `notFound` (404/410), `fetchFailed` (another
     ///   status, 429/503 included after the retry), `feedTooLarge`, `notAFeed`, `timedOut`, `networkError`.
     public func fetch(_ url: URL) async throws -> FeedFetchResult {
-        try FeedPublisher.checkHTTPURL(url)
         let cached = cache?.entry(for: url.absoluteString)
-        var current = url
-        var permanentRedirect: URL?
-        var onlyPermanentRedirects = true
-        var retried = false
-        var redirects = 0
-        while true {
-            let response = try await send(conditionalRequest(for: current, cached: cached))
-            switch response.status {
-            case 301, 302, 303, 307, 308:
-                guard redirects < configuration.maxRedirects, let location = response.headers["Location"],
-                    let next = URL(string: location, relativeTo: current)?.absoluteURL
-                else {
-                    throw OrgSocialClientError.fetchFailed(url: current.absoluteString, statusCode: response.status)
-                }
-                try FeedPublisher.checkHTTPURL(next)
-                redirects += 1
-                if response.status == 301 || response.status == 308, onlyPermanentRedirects {
-                    permanentRedirect = next
-                } else {
-                    onlyPermanentRedirects = false
-                }
-                current = next
-            case 429 where !retried, 503 where !retried:
-                retried = true
-                await limiter.slowDown(Self.hostKey(current))
-                try await Task.sleep(for: retryDelay(response.headers["Retry-After"]))
-            case 304:
-                guard let cached else {
-                    throw OrgSocialClientError.invalidResponse(
-                        url: current.absoluteString, reason: "it answered 304 Not Modified to an unconditional request")
-                }
-                let etag = response.headers["ETag"] ?? cached.etag
-                let lastModified = response.headers["Last-Modified"] ?? cached.lastModified
-                // Unchanged validators: nothing to write (a 1,000-feed warm timeline then writes no file).
-                if etag != cached.etag || lastModified != cached.lastModified
-                    || current.absoluteString != cached.finalURL
-                {
-                    cache?.refresh(
-                        FeedDiskCache.Entry(
-                            url: url.absoluteString, etag: etag, lastModified: lastModified, fetchedAt: Date(),
-                            finalURL: current.absoluteString, body: []))
-                }
-                return FeedFetchResult(
-                    requestedURL: url, finalURL: current, status: .notModified, feed: Feed(bytes: cached.body),
-                    etag: response.headers["ETag"] ?? cached.etag,
-                    lastModified: response.headers["Last-Modified"] ?? cached.lastModified,
-                    permanentRedirect: permanentRedirect, downloadedBytes: 0)
-            case 200:
-                return try accept(response, requestedURL: url, finalURL: current, permanentRedirect: permanentRedirect)
-            case 404, 410:
-                throw OrgSocialClientError.notFound(url: current.absoluteString)
-            default:
-                throw OrgSocialClientError.fetchFailed(url: current.absoluteString, statusCode: response.status)
+        let validators = cached.map { FeedValidators(etag: $0.etag, lastModified: $0.lastModified) }
+        let result: ConditionalFetchResult
+        do {
+            result = try await fetch(url, validators: validators)
+        } catch OrgSocialClientError.fetchFailed(let location, let status) where status == 404 || status == 410 {
+            throw OrgSocialClientError.notFound(url: location)
+        }
+        switch result.outcome {
+        case .notModified:
+            // `fetch(_:validators:)` only answers 304 to a conditional request, so the entry is there.
+            guard let cached else {
+                throw OrgSocialClientError.invalidResponse(
+                    url: result.finalURL.absoluteString,
+                    reason: "it answered 304 Not Modified to an unconditional request")
             }
+            return notModified(result, cached: cached)
+        case .fresh(let body):
+            return try accept(body, result)
         }
     }
 
     // MARK: - Steps
-
-    private func conditionalRequest(for url: URL, cached: FeedDiskCache.Entry?) -> HTTPClientRequest {
-        var request = HTTPClientRequest(
-            url: url,
-            headers: ["Accept": "text/plain, text/*;q=0.9, */*;q=0.1", "User-Agent": configuration.userAgent],
-            timeout: configuration.connectTimeout, followsRedirects: false,
-            maximumBodyBytes: configuration.maximumBodyBytes)
-        if let cached {
-            if let etag = cached.etag { request.headers["If-None-Match"] = etag }
-            if let lastModified = cached.lastModified { request.headers["If-Modified-Since"] = lastModified }
-        }
-        return request
-    }
 
     /// Sends one request inside a limiter slot, bounded by the total timeout.
     func send(_ request: HTTPClientRequest) async throws -> HTTPClientResponse {
@@ -203,31 +153,41 @@ public struct FeedFetcher: Sendable {
         }
     }
 
-    private func accept(
-        _ response: HTTPClientResponse, requestedURL: URL, finalURL: URL, permanentRedirect: URL?
-    ) throws -> FeedFetchResult {
-        let location = finalURL.absoluteString
-        if let length = response.headers["Content-Length"].flatMap(Int.init), length > configuration.maximumBodyBytes {
-            throw OrgSocialClientError.feedTooLarge(url: location, limit: configuration.maximumBodyBytes)
-        }
-        guard response.body.count <= configuration.maximumBodyBytes else {
-            throw OrgSocialClientError.feedTooLarge(url: location, limit: configuration.maximumBodyBytes)
-        }
-        if FeedPublisher.looksLikeHTML(response.body) {
-            throw OrgSocialClientError.notAFeed(url: location, reason: "the server sent an HTML page")
-        }
-        let etag = response.headers["ETag"]
-        let lastModified = response.headers["Last-Modified"]
-        if etag != nil || lastModified != nil {
-            cache?.store(
+    /// A `304`: the cached body, with the cache entry refreshed when the validators or final URL changed.
+    private func notModified(_ result: ConditionalFetchResult, cached: FeedDiskCache.Entry) -> FeedFetchResult {
+        let etag = result.etag ?? cached.etag
+        let lastModified = result.lastModified ?? cached.lastModified
+        // Unchanged validators: nothing to write (a 1,000-feed warm timeline then writes no file).
+        if etag != cached.etag || lastModified != cached.lastModified
+            || result.finalURL.absoluteString != cached.finalURL
+        {
+            cache?.refresh(
                 FeedDiskCache.Entry(
-                    url: requestedURL.absoluteString, etag: etag, lastModified: lastModified, fetchedAt: Date(),
-                    finalURL: location, body: response.body))
+                    url: result.requestedURL.absoluteString, etag: etag, lastModified: lastModified,
+                    fetchedAt: Date(), finalURL: result.finalURL.absoluteString, body: []))
         }
         return FeedFetchResult(
-            requestedURL: requestedURL, finalURL: finalURL, status: .fresh, feed: Feed(bytes: response.body),
-            etag: etag, lastModified: lastModified, permanentRedirect: permanentRedirect,
-            downloadedBytes: response.body.count)
+            requestedURL: result.requestedURL, finalURL: result.finalURL, status: .notModified,
+            feed: Feed(bytes: cached.body), etag: etag, lastModified: lastModified,
+            permanentRedirect: result.permanentRedirect, downloadedBytes: 0)
+    }
+
+    /// A `200` (size already checked): refuses an HTML page, caches the body when it has validators.
+    private func accept(_ body: [UInt8], _ result: ConditionalFetchResult) throws -> FeedFetchResult {
+        let location = result.finalURL.absoluteString
+        if FeedPublisher.looksLikeHTML(body) {
+            throw OrgSocialClientError.notAFeed(url: location, reason: "the server sent an HTML page")
+        }
+        if result.etag != nil || result.lastModified != nil {
+            cache?.store(
+                FeedDiskCache.Entry(
+                    url: result.requestedURL.absoluteString, etag: result.etag, lastModified: result.lastModified,
+                    fetchedAt: Date(), finalURL: location, body: body))
+        }
+        return FeedFetchResult(
+            requestedURL: result.requestedURL, finalURL: result.finalURL, status: .fresh, feed: Feed(bytes: body),
+            etag: result.etag, lastModified: result.lastModified, permanentRedirect: result.permanentRedirect,
+            downloadedBytes: body.count)
     }
 
     // MARK: - Helpers
