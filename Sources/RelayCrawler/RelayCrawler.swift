@@ -98,11 +98,19 @@ package actor RelayCrawler {
         report.feeds = entries.count
         let due = entries.filter { entry in entry.nextAttempt.map { $0 <= now } ?? true }
         report.skipped = entries.count - due.count
-        // A follows discovery needs every feed's follows: those remembered from an earlier download are
-        // reused after a 304; the others are downloaded in full this once.
+        // A follows discovery needs every feed's follows: those remembered from an earlier download (in
+        // memory, or saved in the store by an earlier process) are reused after a 304; the others are
+        // downloaded in full this once.
+        if followsDue, due.contains(where: { rememberedFollows[$0.url] == nil }) {
+            do {
+                rememberedFollows.merge(try await store.declaredFollows()) { current, _ in current }
+            } catch {
+                configuration.log("relay follows load failed reason=\(RelayFeedValidator.describe(error))")
+            }
+        }
         let needBody: Set<String> = followsDue ? Set(due.map(\.url)).subtracting(rememberedFollows.keys) : []
         let outcomes = await crawlAll(due, with: crawl, unconditional: needBody, now: now)
-        remember(outcomes)
+        await remember(outcomes)
         Self.add(outcomes, to: &report)
 
         if followsDue, !Task.isCancelled {
@@ -116,7 +124,7 @@ package actor RelayCrawler {
             await setTime(Self.followsDiscoveryKey, now)
             let newOutcomes = await crawlAll(
                 added.map { RelayCrawlEntry(url: $0) }, with: crawl, unconditional: [], now: now)
-            remember(newOutcomes)
+            await remember(newOutcomes)
             Self.add(newOutcomes, to: &report)
         }
 
@@ -192,15 +200,23 @@ package actor RelayCrawler {
         }
     }
 
-    /// Remembers the follows of the feeds just downloaded (under their new URL after a rename).
-    private func remember(_ outcomes: [FeedCrawl.Outcome]) {
+    /// Remembers the follows of the feeds just downloaded (under their new URL after a rename), and saves
+    /// the lists that changed in the store so that another process's follows discovery can reuse them.
+    private func remember(_ outcomes: [FeedCrawl.Outcome]) async {
         for outcome in outcomes {
             if outcome.url != outcome.requestedURL,
                 let moved = rememberedFollows.removeValue(forKey: outcome.requestedURL)
             {
                 rememberedFollows[outcome.url] = moved
             }
-            if let follows = outcome.follows { rememberedFollows[outcome.url] = follows }
+            guard let follows = outcome.follows, rememberedFollows[outcome.url] != follows else { continue }
+            rememberedFollows[outcome.url] = follows
+            do {
+                try await store.setDeclaredFollows(follows, of: outcome.url)
+            } catch {
+                configuration.log(
+                    "relay follows save failed url=\(outcome.url) reason=\(RelayFeedValidator.describe(error))")
+            }
         }
     }
 

@@ -12,8 +12,20 @@ enum RelaySchema {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("relay 2: declared follows") { db in
+            try db.execute(sql: version2)
+        }
         return migrator
     }
+
+    /// The follows each feed declared when it was last downloaded (one `nickname TAB url` line each, an
+    /// empty nickname for none), kept for the crawler's follows discovery after a 304.
+    private static let version2 = """
+        CREATE TABLE declared_follows (
+            feed TEXT PRIMARY KEY,
+            follows TEXT NOT NULL
+        ) WITHOUT ROWID
+        """
 
     /// The first schema.
     private static let version1: [String] = [

@@ -91,6 +91,8 @@ extension RelayStore: RelayCrawlStore {
         try await writer.write { db in
             let now = Date()
             try RelayRename(db: db, old: old, new: new, now: now).run()
+            try db.execute(
+                sql: "UPDATE OR REPLACE declared_follows SET feed = ? WHERE feed = ?", arguments: [new, old])
             try RelayMeta.bump(db, now: now)
         }
     }
@@ -159,6 +161,34 @@ extension RelayStore: RelayCrawlStore {
     /// A persistent key/value of the crawler.
     package func metaValue(_ key: String) async throws -> String? {
         try await reader.read { db in try RelayMeta.value(db, key: key) }
+    }
+
+    /// The follows lists the crawler saved, by feed URL.
+    package func declaredFollows() async throws -> [String: [RelayFollow]] {
+        try await reader.read { db in
+            var result: [String: [RelayFollow]] = [:]
+            for row in try db.query(sql: "SELECT feed, follows FROM declared_follows") {
+                let feed: String = try row.value(at: 0)
+                let text: String = try row.value(at: 1)
+                result[feed] = text.split(separator: "\n").map { line in
+                    let parts = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
+                    let nickname = parts.count == 2 ? String(parts[0]) : ""
+                    return RelayFollow(nickname: nickname.isEmpty ? nil : nickname, url: String(parts.last ?? ""))
+                }
+            }
+            return result
+        }
+    }
+
+    /// Saves the follows `feed` declared in its last downloaded version (no generation bump).
+    package func setDeclaredFollows(_ follows: [RelayFollow], of feed: String) async throws {
+        // Nicknames and URLs are whitespace-free tokens of a `#+FOLLOW:` line, so tabs and line breaks
+        // cannot occur in them.
+        let text = follows.map { "\($0.nickname ?? "")\t\($0.url)" }.joined(separator: "\n")
+        try await writer.write { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO declared_follows (feed, follows) VALUES (?, ?)", arguments: [feed, text])
+        }
     }
 
     /// Sets a persistent key/value of the crawler.

@@ -97,10 +97,10 @@ struct RelayCommandTests {
                 Reads everyone's #+FOLLOW: lines and the peer relays' feed lists for new feeds,
                 then fetches every feed whose back-off allows it (with conditional GET) and
                 indexes what changed. A relay running on the same database serves the new data
-                at once. Give the same --groups as the running relay. Discovery downloads every
-                feed in full (to read its follows); with --no-discovery it runs only when due
-                (daily, every 3 hours) and an unchanged feed costs one 304, as in the running
-                relay's passes. Logs the pass to standard error.
+                at once. Give the same --groups as the running relay. Discovery reads each
+                feed's follows as saved at its last download, so an unchanged feed costs one 304
+                either way; with --no-discovery, discovery runs only when due (daily, every 3
+                hours), as in the running relay's passes. Logs the pass to standard error.
 
                 USAGE: orgsocial relay scan [--db <path>] [--groups <list>]
                                             [--relay-list <file>] [--allow-private-addresses]

@@ -111,6 +111,14 @@ package protocol RelayCrawlStore: Sendable {
     /// success at all); their profiles and posts stay. Returns the removed URLs.
     func removeStaleFeeds(lastSuccessBefore cutoff: Date) async throws -> [String]
 
+    /// The `#+FOLLOW:` lists saved with ``setDeclaredFollows(_:of:)``, by feed URL.
+    func declaredFollows() async throws -> [String: [RelayFollow]]
+
+    /// Saves the follows `feed` declared in the version just downloaded, so that a later follows discovery
+    /// (in this process or another, such as `relay scan`) can use them after a 304 instead of downloading
+    /// the feed again. Not served data: no generation bump.
+    func setDeclaredFollows(_ follows: [RelayFollow], of feed: String) async throws
+
     /// A small persistent key/value (e.g. the time of the last peer-relay or follows pass).
     func metaValue(_ key: String) async throws -> String?
 
