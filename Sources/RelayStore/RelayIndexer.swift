@@ -26,14 +26,17 @@ struct RelayIndexer {
         let existingProfile = try db.queryOne(
             sql: "SELECT id, version FROM profiles WHERE feed = ?", arguments: [feedURL])
         let profileID: Int
+        // A new profile is new served data (the feed endpoints stop answering 404) but not a changed post.
+        var profileCreated = false
         if let existingProfile, try existingProfile.value(at: 1, as: String.self) == version {
             profileID = try existingProfile.value(at: 0)
         } else {
             let parsed = ParsedProfile(feed.profile)
             let (id, profileChanged) = try upsertProfile(parsed, existingID: existingProfile?.value(at: 0))
             profileID = id
-            if profileChanged { report.changed += 1 }
+            if profileChanged, existingProfile != nil { report.changed += 1 }
             if existingProfile == nil {
+                profileCreated = true
                 let resolved = try RelayPendingMentions.resolve(db, feed: feedURL, profileID: id, now: now)
                 report.notifications += resolved
                 report.changed += resolved.count
@@ -43,7 +46,7 @@ struct RelayIndexer {
             try indexPosts(feed, profileID: profileID, report: &report)
         }
         report.changed += try resolvePendingVotes(profileID: profileID)
-        if !report.isEmpty {
+        if !report.isEmpty || profileCreated {
             try RelayMeta.bump(db, now: now)
         }
         try RelayNotificationWriter.log(report.notifications, db: db, now: now)

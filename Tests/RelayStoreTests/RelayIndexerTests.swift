@@ -24,6 +24,15 @@ import Testing
         return text
     }
 
+    @Test func aNewFeedWithoutPostsChangesNoPostsButIsServedAtOnce() async throws {
+        let h = try await H()
+        let before = try await h.store.changeStamp()
+        let report = try await h.index(H.dave, "#+TITLE: Dave\n#+NICK: dave\n\n* Posts\n")
+        #expect(report.isEmpty)
+        #expect(try await h.store.changeStamp().generation > before.generation)
+        #expect(try await h.get("/mentions/", [("feed", H.dave)]).status == 200)
+    }
+
     @Test func firstIndexReportsEveryPostAndItsNotifications() async throws {
         let h = try await H()
         _ = try await h.index(H.alice, RelayFixtures.alice(base: H.base))
