@@ -136,7 +136,7 @@ let package = Package(
             name: "RelayTests",
             dependencies: [
                 "Relay", "RelayCore", "RelayStore", "RelayCrawler", "RelayServer", "OrgSocial", "OrgSocialClient",
-                "HTTPServer", "FeedHosting", "OrgSocialCLI", "RelayTestFixtures",
+                "HTTPServer", "FeedHosting", "OrgSocialCLI", "RelayTestFixtures", "HTTPTestSupport",
             ],
             swiftSettings: strictSettings
         ),
