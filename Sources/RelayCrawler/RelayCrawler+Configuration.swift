@@ -129,28 +129,29 @@ extension RelayCrawler {
 
         /// The fetcher settings of crawl requests.
         var crawlFetcherConfiguration: FeedFetcher.Configuration {
-            FeedFetcher.Configuration(
-                cacheDirectory: nil, maximumBodyBytes: maximumBodyBytes, connectTimeout: connectTimeout,
-                totalTimeout: totalTimeout, maxConcurrentDownloads: maxConcurrentDownloads,
-                maxConcurrentDownloadsPerHost: maxConcurrentDownloadsPerHost, maxRetryDelay: .seconds(5),
-                userAgent: userAgent)
+            fetcherConfiguration(connectTimeout: connectTimeout, totalTimeout: totalTimeout, retryWait: .seconds(5))
         }
 
         /// The fetcher settings of registration (validation) requests.
         var validationFetcherConfiguration: FeedFetcher.Configuration {
-            FeedFetcher.Configuration(
-                cacheDirectory: nil, maximumBodyBytes: maximumBodyBytes, connectTimeout: validationTimeout,
-                totalTimeout: validationTotalTimeout, maxConcurrentDownloads: maxConcurrentDownloads,
-                maxConcurrentDownloadsPerHost: maxConcurrentDownloadsPerHost, maxRetryDelay: .seconds(2),
-                userAgent: userAgent)
+            fetcherConfiguration(
+                connectTimeout: validationTimeout, totalTimeout: validationTotalTimeout, retryWait: .seconds(2))
         }
 
-        /// The fetcher settings of live `/feed-content/` and peer-list requests: one timeout, no retry wait.
+        /// The fetcher settings of live `/feed-content/` and peer-list requests: one timeout, a short retry wait.
         var liveFetcherConfiguration: FeedFetcher.Configuration {
+            fetcherConfiguration(
+                connectTimeout: liveFetchTimeout, totalTimeout: liveFetchTimeout, retryWait: .seconds(2))
+        }
+
+        /// Fetcher settings with these timeouts and the crawler's limits, no disk cache.
+        private func fetcherConfiguration(
+            connectTimeout: Duration, totalTimeout: Duration, retryWait: Duration
+        ) -> FeedFetcher.Configuration {
             FeedFetcher.Configuration(
-                cacheDirectory: nil, maximumBodyBytes: maximumBodyBytes, connectTimeout: liveFetchTimeout,
-                totalTimeout: liveFetchTimeout, maxConcurrentDownloads: maxConcurrentDownloads,
-                maxConcurrentDownloadsPerHost: maxConcurrentDownloadsPerHost, maxRetryDelay: .seconds(2),
+                cacheDirectory: nil, maximumBodyBytes: maximumBodyBytes, connectTimeout: connectTimeout,
+                totalTimeout: totalTimeout, maxConcurrentDownloads: maxConcurrentDownloads,
+                maxConcurrentDownloadsPerHost: maxConcurrentDownloadsPerHost, maxRetryDelay: retryWait,
                 userAgent: userAgent)
         }
     }
