@@ -163,7 +163,10 @@ extension RelayCrawler {
     package static func loadRelayList(path: String) throws -> [String] {
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            // A file handle also reads `/dev/null` (no peers) and pipes, which `Data(contentsOf:)` refuses.
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            data = try handle.readToEnd() ?? Data()
         } catch {
             throw RelayCrawlerError.unreadableRelayList(path: path, message: error.localizedDescription)
         }

@@ -27,6 +27,8 @@ struct CrawlerConfigurationTests {
             try RelayCrawler.loadRelayList(path: path.path)
                 == ["https://relay.org-social.org", "https://orgs-relay.adsan.dev"])
         #expect(throws: RelayCrawlerError.self) { try RelayCrawler.loadRelayList(path: path.path + ".missing") }
+        // /dev/null is how an operator says "no peer relays".
+        #expect(try RelayCrawler.loadRelayList(path: "/dev/null").isEmpty)
     }
 
     @Test func backoffDoublesFromTheBaseUpToTheCap() {
