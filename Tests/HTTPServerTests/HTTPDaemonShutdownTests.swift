@@ -30,7 +30,7 @@ import Testing
                         return (id, response.statusCode, String(decoding: data, as: UTF8.self), connection)
                     }
                 }
-                #expect(await eventually { arrived.value == 20 })
+                #expect(await eventually(timeout: .seconds(20)) { arrived.value == 20 })
 
                 let stopStart = ContinuousClock.now
                 async let stopped: Void = server.stop(gracePeriod: .seconds(10))
