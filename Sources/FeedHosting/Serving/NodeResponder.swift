@@ -39,7 +39,7 @@ struct NodeResponder: HTTPResponder {
         else { return nil }
         let response = reader.respond(to: request, feed: feed)
         return finish(
-            request.method == .head ? Self.headResponse(from: response) : response, for: request, since: start)
+            request.method == .head ? response.forHead() : response, for: request, since: start)
     }
 
     /// The answer to `OPTIONS` on any path: the CORS preflight.
@@ -52,14 +52,6 @@ struct NodeResponder: HTTPResponder {
             "Access-Control-Max-Age": "86400",
         ]
     )
-
-    /// A `GET` response turned into the `HEAD` one, as ``Router`` does: no body, its length announced.
-    static func headResponse(from response: HTTPResponse) -> HTTPResponse {
-        var head = response
-        head.headers["Content-Length"] = String(response.body.bytes?.count ?? 0)
-        head.body = .bytes([])
-        return head
-    }
 
     /// Adds the CORS headers and writes the access log line.
     private func finish(_ finished: HTTPResponse, for request: HTTPRequest, since start: ContinuousClock.Instant)

@@ -73,3 +73,24 @@ package struct HTTPResponse: Sendable {
         return HTTPResponse(status: .ok, headers: allHeaders, body: .stream(stream))
     }
 }
+
+// MARK: - HEAD
+
+extension HTTPResponse {
+    /// This `GET` response as the answer to `HEAD`: the same status and headers, no body, and the body's
+    /// length announced in `Content-Length` (a streamed body is dropped without being produced, and its
+    /// length is not known).
+    ///
+    /// - Returns: The `HEAD` response.
+    package func forHead() -> HTTPResponse {
+        var head = self
+        switch body {
+        case .bytes(let bytes):
+            head.headers["Content-Length"] = String(bytes.count)
+        case .stream:
+            head.headers.remove("Content-Length")
+        }
+        head.body = .bytes([])
+        return head
+    }
+}

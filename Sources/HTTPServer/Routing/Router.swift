@@ -97,7 +97,7 @@ package struct Router: HTTPResponder {
             return await run(route, parameters: parameters, request: request)
         }
         if request.method == .head, let (route, parameters) = firstRoute(for: .get, segments: request.pathSegments) {
-            return Self.headResponse(from: await run(route, parameters: parameters, request: request))
+            return await run(route, parameters: parameters, request: request).forHead()
         }
         let allowed = allowedMethods(for: request.pathSegments)
         guard !allowed.isEmpty else { return await notFound(request) }
@@ -133,17 +133,5 @@ package struct Router: HTTPResponder {
         var routed = request
         routed.pathParameters = parameters
         return await route.handler(routed)
-    }
-
-    private static func headResponse(from response: HTTPResponse) -> HTTPResponse {
-        var head = response
-        switch response.body {
-        case .bytes(let bytes):
-            head.headers["Content-Length"] = String(bytes.count)
-        case .stream:
-            head.headers.remove("Content-Length")
-        }
-        head.body = .bytes([])
-        return head
     }
 }

@@ -311,7 +311,7 @@ package struct RelayResponder: HTTPResponder {
             }
             validators.apply(to: &result)
         }
-        return request.method == .head ? RelayResponses.headResponse(from: result) : result
+        return request.method == .head ? result.forHead() : result
     }
 
     /// Adds the headers every response carries and writes the access log line.

@@ -84,20 +84,6 @@ enum RelayResponses {
             status: status, headers: ["Content-Type": jsonType],
             bytes: body.encoded(style: .restFramework(indent: indent)))
     }
-
-    /// A `GET` response turned into the `HEAD` one: no body, its length announced (a stream is dropped
-    /// without being produced).
-    static func headResponse(from response: HTTPResponse) -> HTTPResponse {
-        var head = response
-        switch response.body {
-        case .bytes(let bytes):
-            head.headers["Content-Length"] = String(bytes.count)
-        case .stream:
-            head.headers.remove("Content-Length")
-        }
-        head.body = .bytes([])
-        return head
-    }
 }
 
 extension RelayResponses {
