@@ -11,7 +11,9 @@ struct PollResultsCommand: ParsableCommand {
             discussion: """
                 Reads your feed, the feeds you follow and the poll's feed. Each feed's latest valid vote \
                 counts once; votes after POLL_END and votes for options the poll doesn't have are ignored. \
-                Votes from feeds you don't follow are not seen.
+                Votes from feeds you don't follow are not seen, unless a relay is given (--relay, \
+                $ORGSOCIAL_RELAY or "relayURL" in the configuration): then the feeds of the voters it lists are \
+                read too.
                 """,
             arguments: [ArgumentDefinition(name: "post-url", help: "The poll's URL, <feed URL>#<ID>.")],
             options: ReadingOptions.definitions + [.flag("json", help: "Print the results as JSON.")])
