@@ -48,6 +48,20 @@ import Synchronization
 /// ``Configuration/maximumBodyBytes`` (413). Headers are capped by libmicrohttpd's per-connection memory
 /// (431). The `Date` header is added by libmicrohttpd; `Content-Length` is derived from byte bodies.
 ///
+/// Before any body is read, the head is checked: an HTTP/1.1 request without exactly one `Host` (RFC
+/// 9112, section 3.2) or with a percent-encoded control character in its path gets 400, and the
+/// responder may answer from the head alone (``HTTPResponder/respondBeforeBody(to:)``), for example
+/// to refuse an upload without credentials.
+///
+/// ``Configuration/clientLimits`` (``ClientLimits``) adds, when set: an absolute deadline for each
+/// request head (a connection past it is cut with `shutdown(2)` by a sweeper task), connections per
+/// client address, a reserve of connection slots kept by cutting the connection that has waited
+/// longest for its head when the server is nearly full, caps on streamed responses in total and per
+/// address (503 with `Retry-After`), and a budget of request-body bytes buffered across connections
+/// (503 with `Retry-After`, before the body when it declares its length). Connections are tracked
+/// through `MHD_OPTION_NOTIFY_CONNECTION`. At start-up the open-file soft limit is raised, up to the
+/// hard limit, to three descriptors per connection allowed, and the raise is logged.
+///
 /// ## Stopping
 ///
 /// ``stop(gracePeriod:)`` is graceful and idempotent. If the object is released without it, `deinit`
