@@ -21,7 +21,8 @@ let package = Package(
         .target(name: "OrgSocial", swiftSettings: strictSettings),
         // Every CLI subcommand, as a library so tests can run commands in process.
         .target(
-            name: "OrgSocialCLI", dependencies: ["OrgSocial", "FeedHosting", "OrgSocialClient", "Crypto", "Relay"],
+            name: "OrgSocialCLI",
+            dependencies: ["OrgSocial", "FeedHosting", "OrgSocialClient", "Crypto", "Relay", "HTTPServer"],
             swiftSettings: strictSettings
         ),
         // The `orgsocial` binary: one entry point that hands over to OrgSocialCLI.

@@ -47,6 +47,13 @@ static inline struct MHD_OptionItem cmhd_option_external_logger(MHD_LogCallback 
     return item;
 }
 
+/// The MHD_OptionItem for MHD_OPTION_NOTIFY_CONNECTION (called when a connection opens and closes).
+static inline struct MHD_OptionItem cmhd_option_notify_connection(MHD_NotifyConnectionCallback callback,
+                                                                  void *context) {
+    struct MHD_OptionItem item = { MHD_OPTION_NOTIFY_CONNECTION, (intptr_t) callback, context };
+    return item;
+}
+
 /// MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT): the port the daemon listens on, 0 if unknown.
 static inline uint16_t cmhd_daemon_bound_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+package import HTTPServer
 import Synchronization
 
 /// The Org Social node behind `orgsocial serve`: hosts every `social.org` and `*/social.org` under a
@@ -47,6 +47,12 @@ package final class FeedNode: Sendable {
         package var maximumUploadBytes = 5 * 1024 * 1024
         /// The `Cache-Control` sent with feeds.
         package var cacheControl = "public, max-age=60"
+        /// Limits against slow and greedy clients (slow request heads, connections per address, the
+        /// request-body bytes buffered at once); on by default, as for a node reachable by anyone.
+        package var clientLimits = HTTPDaemon.ClientLimits()
+        /// How many `POST /signup` requests one client address may make (a token bucket: this many at
+        /// once, refilled at this rate); more are answered with 429 and `Retry-After`. `nil` for no limit.
+        package var signupRate: TokenBucket.Rate? = TokenBucket.Rate(requests: 10, per: .seconds(3600))
 
         /// A configuration with the defaults for everything but the root.
         ///
@@ -123,6 +129,8 @@ package final class FeedNode: Sendable {
         let responder = NodeResponder(
             router: Self.makeRouter(api: api, reader: reader, writer: writer),
             reader: reader,
+            writer: writer,
+            signups: configuration.signupRate.map { TokenBucket(rate: $0) },
             accessLog: accessLog
         )
 
@@ -130,6 +138,7 @@ package final class FeedNode: Sendable {
         // Room for multipart framing around a maximum-size upload, so that the handlers, not the server,
         // answer oversized feeds (with the Host API's JSON message).
         daemonConfiguration.maximumBodyBytes = configuration.maximumUploadBytes + 1024 * 1024
+        daemonConfiguration.clientLimits = configuration.clientLimits
         let daemon = try HTTPDaemon(configuration: daemonConfiguration, responder: responder, log: log)
 
         let displayHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host

@@ -1,4 +1,5 @@
 import Foundation
+package import HTTPServer
 import RelayCrawler
 
 /// How `orgsocial relay serve` (and `scan`, `stats`, `add-feed`) runs the relay: the database, the
@@ -35,6 +36,13 @@ package struct RelayConfiguration: Sendable {
     /// Whether feeds on loopback, private and link-local addresses may be registered and crawled (tests and
     /// benchmarks on one machine); `false` for a public relay.
     package var allowPrivateAddresses = false
+    /// Limits against slow and greedy clients: request-head deadline, connections and event streams per
+    /// address, total event streams, buffered bodies. On by default; behind a reverse proxy, where every
+    /// client has the proxy's address, turn the per-address ones off and limit in the proxy.
+    package var clientLimits = HTTPDaemon.ClientLimits()
+    /// How many `POST /feeds/` registrations one client address may make per hour (and at once); `nil`
+    /// for no limit.
+    package var registrationRate: TokenBucket.Rate? = TokenBucket.Rate(requests: 60, per: .seconds(3600))
     /// Receives the relay's log lines (start-up, one structured line per crawl pass, failures).
     package var log: @Sendable (String) -> Void = { _ in }
 

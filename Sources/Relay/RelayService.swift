@@ -117,6 +117,7 @@ package actor RelayService {
         var daemonConfiguration = HTTPDaemon.Configuration(host: configuration.host, port: port)
         // Registrations are tiny JSON or form bodies.
         daemonConfiguration.maximumBodyBytes = 64 * 1024
+        daemonConfiguration.clientLimits = configuration.clientLimits
         let log = configuration.log
         do {
             return try HTTPDaemon(
@@ -132,6 +133,7 @@ package actor RelayService {
     private func makeResponder(siteDomain: String) -> RelayResponder {
         var responderConfiguration = RelayResponder.Configuration()
         responderConfiguration.siteDomain = siteDomain
+        responderConfiguration.registrationRate = configuration.registrationRate
         let log = configuration.log
         responderConfiguration.log = log
         return RelayResponder(

@@ -27,10 +27,34 @@ package final class RawConnection: @unchecked Sendable {
     private var buffered: [UInt8] = []
 
     /// Connects to 127.0.0.1:`port`. A small `receiveBufferSize` makes the server's writes back up
-    /// sooner when the test stops reading.
-    package init(port: Int, timeout: Duration = .seconds(5), receiveBufferSize: Int32? = nil) throws {
+    /// sooner when the test stops reading. `sourceAddress` binds the client end to another loopback
+    /// address first (`127.0.0.2`, …), so that one test can play several clients; only addresses in
+    /// 127.0.0.0/8 are accepted.
+    package init(
+        port: Int, timeout: Duration = .seconds(5), receiveBufferSize: Int32? = nil, sourceAddress: String? = nil
+    ) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
+        if let sourceAddress {
+            guard sourceAddress.hasPrefix("127.") else {
+                close()
+                throw Failure(description: "source address \(sourceAddress) is not a loopback address")
+            }
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_port = 0
+            local.sin_addr.s_addr = inet_addr(sourceAddress)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                let message = String(cString: strerror(errno))
+                close()
+                throw Failure(description: "bind \(sourceAddress): \(message)")
+            }
+        }
         var time = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
@@ -245,4 +269,17 @@ package func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) as
             continuation.resume(with: Result { try work() })
         }
     }
+}
+
+/// Raises this process's open-file soft limit to at least `minimum` (up to the hard limit), for tests
+/// that hold many sockets on both ends of their connections. Returns the soft limit in force.
+@discardableResult
+package func raiseOpenFileLimit(toAtLeast minimum: Int) -> Int {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 0 }
+    if limit.rlim_cur < rlim_t(minimum) {
+        limit.rlim_cur = min(rlim_t(minimum), limit.rlim_max)
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+    return Int(clamping: limit.rlim_cur)
 }

@@ -27,9 +27,20 @@ struct ServeCommandTests {
         Logs one line per request to standard error (unless --quiet). Stops gracefully
         on SIGINT or SIGTERM. The node keeps its state in <root>/.orgsocial/.
 
+        Limits against abusive clients are on by default: connections per address, a
+        deadline for request heads, a memory budget for uploads and signups per address
+        and hour. Uploads without a valid token are refused before their body is read.
+        Behind a reverse proxy every client has the proxy's address: give 0 to
+        --max-connections-per-address and --signups-per-hour there, and limit per client
+        in the proxy.
+
         USAGE: orgsocial serve --root <dir> [--host <host>] [--port <port>]
                                [--token-file <file>] [--site-url <url>]
-                               [--max-upload-bytes <n>] [--quiet]
+                               [--max-upload-bytes <n>]
+                               [--max-connections-per-address <n>]
+                               [--header-timeout <seconds>]
+                               [--max-buffered-upload-bytes <n>]
+                               [--signups-per-hour <n>] [--quiet]
 
         OPTIONS:
           --root <dir>            The folder holding the feeds.
@@ -41,6 +52,20 @@ struct ServeCommandTests {
                                   public URLs. (default: http://<host>:<port>)
           --max-upload-bytes <n>  The largest feed accepted by uploads. (default:
                                   5242880)
+          --max-connections-per-address <n>
+                                  The most connections one client address may hold; 0
+                                  for no limit (behind a reverse proxy, which makes
+                                  every client one address). (default: 32)
+          --header-timeout <seconds>
+                                  Seconds a client has to send a whole request head,
+                                  however slowly it trickles; 0 for no deadline.
+                                  (default: 10)
+          --max-buffered-upload-bytes <n>
+                                  The most upload bytes held in memory across all
+                                  connections; uploads past it get 503. 0 for no limit.
+                                  (default: 67108864)
+          --signups-per-hour <n>  Host API signups allowed per client address and hour;
+                                  more get 429. 0 for no limit. (default: 10)
           --quiet                 Do not log requests.
           -h, --help              Show help information.
 
@@ -157,5 +182,59 @@ struct ServeCommandTests {
         #expect(log.contains("\"GET /social.org\" 200 "))
         #expect(log.contains("serve: stopping (signal 15)"))
         #expect(log.hasSuffix("serve: stopped\n"))
+    }
+
+    @Test func serveRejectsBadLimitValuesAsUsageErrors() async {
+        let negative = await runCLI(["serve", "--root", "/tmp", "--max-connections-per-address", "-1"])
+        #expect(negative.status == 2)
+        #expect(negative.error.hasPrefix("Error: The value '-1' is invalid for '--max-connections-per-address <n>'."))
+        let words = await runCLI(["serve", "--root", "/tmp", "--signups-per-hour", "many"])
+        #expect(words.status == 2)
+        #expect(words.error.hasPrefix("Error: The value 'many' is invalid for '--signups-per-hour <n>'."))
+    }
+
+    @Test(.enabled(if: isBuilt), .timeLimit(.minutes(1)))
+    func serveLimitsSignupsPerAddressByDefault() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = ["serve", "--root", folder.url.path, "--port", "0", "--quiet"]
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = Pipe()
+        try process.run()
+        defer {
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+            }
+        }
+        let reader = stderr.fileHandleForReading
+        var log = ""
+        while !log.contains("\n") {
+            let chunk = reader.availableData
+            guard !chunk.isEmpty else { break }
+            log += String(decoding: chunk, as: UTF8.self)
+        }
+        let port = try #require(
+            log.split(separator: "\n")[0].split(separator: " ")[3].split(separator: ":").last.flatMap { Int($0) })
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)/signup"))
+        var statuses: [Int] = []
+        var retryAfter: String?
+        for index in 0..<11 {
+            var request = URLRequest(url: url)
+            request.httpMethod = "POST"
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(#"{"nick": "user\#(index)"}"#.utf8)
+            let (_, response) = try await URLSession.shared.data(for: request)
+            let http = try #require(response as? HTTPURLResponse)
+            statuses.append(http.statusCode)
+            retryAfter = http.value(forHTTPHeaderField: "Retry-After")
+        }
+        #expect(statuses == Array(repeating: 200, count: 10) + [429])
+        #expect(retryAfter.flatMap(Int.init).map { (300...360).contains($0) } == true)
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
     }
 }

@@ -323,4 +323,63 @@ struct RelayCommandTests {
         #expect(log.contains("relay stopping (signal 15)"))
         #expect(log.hasSuffix("relay stopped\n"))
     }
+
+    @Test func serveHelpNamesTheClientLimitsAndTheirVariables() async {
+        let help = await runCLI(["relay", "serve", "--help"], environment: [:]).output
+        for name in [
+            "--max-connections-per-address <n>", "$ORGSOCIAL_RELAY_MAX_CONNECTIONS_PER_ADDRESS",
+            "--header-timeout <seconds>", "$ORGSOCIAL_RELAY_HEADER_TIMEOUT", "--max-streams <n>",
+            "$ORGSOCIAL_RELAY_MAX_STREAMS)", "--max-streams-per-address <n>",
+            "$ORGSOCIAL_RELAY_MAX_STREAMS_PER_ADDRESS", "--registrations-per-hour <n>",
+            "$ORGSOCIAL_RELAY_REGISTRATIONS_PER_HOUR",
+        ] {
+            #expect(help.contains(name), "\(name)")
+        }
+    }
+
+    @Test(.enabled(if: isBuilt)) func serveThrottlesRegistrationsAsItsEnvironmentSays() async throws {
+        let home = try TemporaryFolder()
+        defer { home.remove() }
+        let peers = try home.write("", to: "peers.txt")
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = [
+            "relay", "serve", "--db", "\(home.path)/db/relay.sqlite", "--port", "0", "--scan-interval", "0",
+            "--relay-list", peers,
+        ]
+        process.environment = [
+            "HOME": home.path, "PATH": "/usr/bin:/bin", "ORGSOCIAL_RELAY_REGISTRATIONS_PER_HOUR": "2",
+        ]
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = Pipe()
+        try process.run()
+        defer {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        let reader = stderr.fileHandleForReading
+        var log = ""
+        while !log.contains("\n") {
+            let chunk = reader.availableData
+            guard !chunk.isEmpty else { break }
+            log += String(decoding: chunk, as: UTF8.self)
+        }
+        let port = try #require(
+            log.split(separator: " ")[3].split(separator: ":").last.flatMap { Int($0) })
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)/feeds/"))
+        var statuses: [Int] = []
+        for index in 0..<3 {
+            var request = URLRequest(url: url)
+            request.httpMethod = "POST"
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(#"{"feed": "http://127.0.0.1:9/\#(index)/social.org"}"#.utf8)
+            let (_, response) = try await URLSession.shared.data(for: request)
+            statuses.append(try #require(response as? HTTPURLResponse).statusCode)
+        }
+        #expect(statuses.prefix(2).allSatisfy { $0 != 429 })
+        #expect(statuses.last == 429)
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
 }

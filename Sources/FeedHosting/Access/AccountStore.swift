@@ -38,7 +38,8 @@ actor AccountStore {
         accounts.first { $0.tokenSHA256 == tokenSHA256 }
     }
 
-    /// Adds `account` unless its nick is taken (by an account, or by `isTaken`).
+    /// Adds `account` unless its nick is taken: by an account whose nick folds to the same
+    /// ``Nickname/uniquenessKey(_:)`` (`ANA` takes `ana`), or by `isTaken`.
     ///
     /// - Parameters:
     ///   - account: The new account.
@@ -46,7 +47,10 @@ actor AccountStore {
     /// - Returns: `false` if the nick was taken.
     /// - Throws: ``FeedHostingError`` if the file cannot be written; nothing changes then.
     func register(_ account: HostAccount, unless isTaken: @Sendable (String) -> Bool) throws(FeedHostingError) -> Bool {
-        guard !accounts.contains(where: { $0.nick == account.nick }), !isTaken(account.nick) else { return false }
+        let key = Nickname.uniquenessKey(account.nick)
+        guard !accounts.contains(where: { Nickname.uniquenessKey($0.nick) == key }), !isTaken(account.nick) else {
+            return false
+        }
         try save(accounts + [account])
         return true
     }

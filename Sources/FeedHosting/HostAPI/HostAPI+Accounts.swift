@@ -42,9 +42,13 @@ extension HostAPI {
         let directory = store.directory
         let isRegistered: Bool
         do {
-            // A folder that already exists (a feed placed by hand, or created by PUT) also takes the nick.
+            // A folder that already exists (a feed placed by hand, or created by PUT) also takes the nick,
+            // and so does one whose name folds to the same key (`ANA/` takes `ana`).
+            let key = Nickname.uniquenessKey(nick)
             isRegistered = try await accounts.register(account) { _ in
-                (try? FileStatus.of(path: directory.folderPath(of: feed))) ?? nil != nil
+                if (try? FileStatus.of(path: directory.folderPath(of: feed))) ?? nil != nil { return true }
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.rootPath)) ?? []
+                return names.contains { !$0.hasPrefix(".") && Nickname.uniquenessKey($0) == key }
             }
         } catch {
             log("Cannot sign up '\(nick)': \(error.localizedDescription)")

@@ -6,8 +6,10 @@ extension HostAPI {
     ///
     /// Checks run in the reference host's order (vfile, file present, size, redirect), then the body
     /// must be UTF-8 (`File must be UTF-8 text`, 400: the reference host fails with a server error
-    /// there). Unlike `PUT`, the feed is not validated: the reference host accepts any text, and its
-    /// clients expect that. With an `If-Match` or `If-None-Match: *` header the upload gets `PUT`'s
+    /// there). Then the feed is validated exactly as `PUT` validates it
+    /// (``FeedWriteHandler/contentProblems(_:)``): a file that does not parse as an Org Social feed
+    /// without errors gets 422 with the diagnostics, and nothing is written (the reference host accepts
+    /// any text). With an `If-Match` or `If-None-Match: *` header the upload gets `PUT`'s
     /// lost-update guard (412 with the current `ETag`); see ``HostAPI`` for what that does and does not
     /// cover.
     func upload(_ request: HTTPRequest) async -> HTTPResponse {
@@ -32,6 +34,9 @@ extension HostAPI {
         }
         guard String(validating: file.bytes, as: UTF8.self) != nil else {
             return Envelope.error("File must be UTF-8 text", status: .badRequest)
+        }
+        if let problems = FeedWriteHandler.contentProblems(file.bytes) {
+            return problems
         }
         guard let feed = account.feed else {
             return Envelope.error("File not found", status: .notFound)

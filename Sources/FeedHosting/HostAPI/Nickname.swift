@@ -1,3 +1,5 @@
+import Foundation
+
 /// The Org Social Host's nickname rules (spec §11): 3 to 50 characters, each a letter, a digit, `-` or
 /// `_`, where "letter or digit" is Python's `str.isalnum`, so letters and digits of any script count.
 ///
@@ -23,6 +25,18 @@ enum Nickname {
             return "Nickname can only contain letters, numbers, hyphens, and underscores"
         }
         return nil
+    }
+
+    /// The form two nicks are compared in for uniqueness: NFKC, case-folded, NFKC again, so that `ana`,
+    /// `ANA` and the full-width `ａｎａ` are one nick (Unicode TR 15 and TR 36, "confusables" aside).
+    /// Nicks are stored and served as given; only a new nick that folds to a taken one is refused.
+    ///
+    /// - Parameter nick: A nickname (or folder name).
+    /// - Returns: Its folded form.
+    static func uniquenessKey(_ nick: String) -> String {
+        nick.precomposedStringWithCompatibilityMapping
+            .folding(options: [.caseInsensitive], locale: nil)
+            .precomposedStringWithCompatibilityMapping
     }
 
     /// Python's `str.isalnum` for one character: a letter (general category L*) or a character with a

@@ -32,7 +32,11 @@ struct FeedWriteHandler: Sendable {
     let maximumUploadBytes: Int
     let log: @Sendable (String) -> Void
 
-    func respond(to request: HTTPRequest, feed: FeedPath) async -> HTTPResponse {
+    /// The refusal that needs only the request head: a missing or wrong token (401), an active
+    /// redirect (409), or a declared `Content-Length` over the upload limit (413); `nil` when the body
+    /// is worth reading. The node checks this before it reads a `PUT` body
+    /// (``NodeResponder/respondBeforeBody(to:)``), so unauthenticated uploads cost no memory.
+    func headRefusal(_ request: HTTPRequest, feed: FeedPath) -> HTTPResponse? {
         guard let token = Self.bearerToken(request.headers["Authorization"]), tokens.isAuthorized(token, for: feed)
         else {
             let challenge =
@@ -50,11 +54,18 @@ struct FeedWriteHandler: Sendable {
                 status: .conflict
             )
         }
+        if let declared = request.headers["Content-Length"].flatMap(Int.init), declared > maximumUploadBytes {
+            return Self.tooLarge(maximumUploadBytes)
+        }
+        return nil
+    }
+
+    func respond(to request: HTTPRequest, feed: FeedPath) async -> HTTPResponse {
+        if let refusal = headRefusal(request, feed: feed) {
+            return refusal
+        }
         guard request.body.count <= maximumUploadBytes else {
-            return Envelope.error(
-                "File too large. Maximum size is \(maximumUploadBytes) bytes",
-                status: .contentTooLarge
-            )
+            return Self.tooLarge(maximumUploadBytes)
         }
         if let coding = request.headers["Content-Encoding"], coding.trimmingSpaces().lowercased() != "identity" {
             return Envelope.error(
@@ -100,6 +111,11 @@ struct FeedWriteHandler: Sendable {
                 return Self.storageFailure(error, feed: feed, log: log)
             }
         }
+    }
+
+    /// 413 with the Host API's message.
+    static func tooLarge(_ maximumUploadBytes: Int) -> HTTPResponse {
+        Envelope.error("File too large. Maximum size is \(maximumUploadBytes) bytes", status: .contentTooLarge)
     }
 
     /// The token of an `Authorization: Bearer <token>` header (scheme compared case-insensitively).

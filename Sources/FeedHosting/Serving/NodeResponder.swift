@@ -10,6 +10,9 @@ import HTTPServer
 struct NodeResponder: HTTPResponder {
     let router: Router
     let reader: FeedReadHandler
+    let writer: FeedWriteHandler
+    /// The per-address limit of `POST /signup`, or `nil`.
+    let signups: TokenBucket?
     let accessLog: (@Sendable (AccessLogEntry) -> Void)?
 
     /// The methods the node answers.
@@ -40,6 +43,27 @@ struct NodeResponder: HTTPResponder {
         let response = reader.respond(to: request, feed: feed)
         return finish(
             request.method == .head ? response.forHead() : response, for: request, since: start)
+    }
+
+    /// Refuses, from the head alone, a `PUT` without a valid token (or over the upload limit, or to a
+    /// redirected account) and a `POST /signup` over the address's rate limit, so that neither body is
+    /// ever read.
+    func respondBeforeBody(to request: HTTPRequest) -> HTTPResponse? {
+        let start = ContinuousClock.now
+        if request.method == .put, let feed = FeedPath(segments: request.pathSegments) {
+            return writer.headRefusal(request, feed: feed).map { finish($0, for: request, since: start) }
+        }
+        if request.method == .post, request.pathSegments == ["signup"], let signups,
+            case .limited(let seconds) = signups.admit(request.remoteAddress)
+        {
+            let refusal = Envelope.error(
+                "Too many signups from your address; try again in \(seconds) seconds",
+                status: .tooManyRequests,
+                headers: ["Retry-After": "\(seconds)"]
+            )
+            return finish(refusal, for: request, since: start)
+        }
+        return nil
     }
 
     /// The answer to `OPTIONS` on any path: the CORS preflight.

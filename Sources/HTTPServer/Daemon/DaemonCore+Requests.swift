@@ -1,5 +1,9 @@
 internal import CMicroHTTPD
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 // MARK: - Access handler
 
 extension DaemonCore {
@@ -12,6 +16,7 @@ extension DaemonCore {
         connection: OpaquePointer,
         url: UnsafePointer<CChar>?,
         method: UnsafePointer<CChar>?,
+        version: UnsafePointer<CChar>?,
         uploadData: UnsafePointer<CChar>?,
         uploadDataSize: UnsafeMutablePointer<Int>,
         exchangeSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
@@ -26,13 +31,15 @@ extension DaemonCore {
         }
         switch exchange.phase {
         case .awaitingHeaders:
+            tracker.headReceived(Int(bitPattern: connection))
             exchange.markCountedInFlight()
             requestStarted()
             let token = method.map { String(cString: $0) } ?? "GET"
-            return beginRequest(exchange, method: HTTPMethod(token), on: connection)
+            let isHTTP11 = version.map { strcmp($0, "HTTP/1.1") == 0 } ?? false
+            return beginRequest(exchange, method: HTTPMethod(token), isHTTP11: isHTTP11, on: connection)
         case .receivingBody where uploadDataSize.pointee > 0:
             let piece = UnsafeRawBufferPointer(start: uploadData, count: uploadDataSize.pointee)
-            let outcome = exchange.receive(piece, limit: configuration.maximumBodyBytes)
+            let outcome = exchange.receive(piece, limit: configuration.maximumBodyBytes) { reserveBodyBytes($0) }
             uploadDataSize.pointee = 0
             guard outcome != .overflow else {
                 record("Closing a connection whose request body kept coming past the limit (\(exchange.target)).")
@@ -41,38 +48,115 @@ extension DaemonCore {
             return .YES
         case .receivingBody:
             exchange.markResponded()
-            if exchange.isOverLimit {
-                return queue(bodyTooLargeResponse(), for: exchange.method, on: connection)
+            if exchange.isOverBudget {
+                return queue(Self.busyResponse(), for: exchange.method, exchange: exchange, on: connection)
             }
-            return respond(to: exchange.makeRequest(), on: connection)
+            if exchange.isOverLimit {
+                return queue(bodyTooLargeResponse(), for: exchange.method, exchange: exchange, on: connection)
+            }
+            return respond(to: exchange.makeRequest(), exchange: exchange, on: connection)
         case .responded:
             return .NO
         }
     }
 
-    private func beginRequest(_ exchange: Exchange, method: HTTPMethod, on connection: OpaquePointer) -> MHD_Result {
+    /// Checks the request head and either answers at once (a malformed head, a body over a limit, or
+    /// the responder's ``HTTPResponder/respondBeforeBody(to:)``) or starts receiving the body.
+    private func beginRequest(
+        _ exchange: Exchange,
+        method: HTTPMethod,
+        isHTTP11: Bool,
+        on connection: OpaquePointer
+    ) -> MHD_Result {
         let headers = Self.headers(of: connection)
+        func answer(_ response: HTTPResponse) -> MHD_Result {
+            exchange.markResponded()
+            return queue(response, for: method, exchange: exchange, on: connection)
+        }
+        // RFC 9112, section 3.2: a server must answer 400 to an HTTP/1.1 request without exactly one Host.
+        if isHTTP11, headers.values(for: "Host").count != 1 {
+            return answer(Self.badRequest("An HTTP/1.1 request needs exactly one Host header field."))
+        }
+        if Self.hasEncodedControlCharacter(exchange.target) {
+            return answer(Self.badRequest("The request path contains an encoded control character."))
+        }
         let limit = configuration.maximumBodyBytes
         var expectedBodyBytes = 0
         if let declared = headers["Content-Length"], !declared.isEmpty, declared.utf8.allSatisfy(Self.isDigit) {
             // All digits but too large for Int is over any limit too.
             guard let length = Int(declared), length <= limit else {
-                exchange.markResponded()
-                return queue(bodyTooLargeResponse(), for: method, on: connection)
+                return answer(bodyTooLargeResponse())
             }
             expectedBodyBytes = length
         }
         let remoteAddress = cmhd_connection_client_address(connection).map(SocketAddress.text(of:)) ?? ""
-        exchange.begin(method: method, headers: headers, remoteAddress: remoteAddress, expectedBody: expectedBodyBytes)
+        let head = HTTPRequest(method: method, target: exchange.target, headers: headers, remoteAddress: remoteAddress)
+        if let early = responder.respondBeforeBody(to: head) {
+            var response = early
+            if expectedBodyBytes > 0 || headers["Transfer-Encoding"] != nil {
+                // The body is never read, so the connection cannot carry another request.
+                response.headers["Connection"] = "close"
+            }
+            return answer(response)
+        }
+        if expectedBodyBytes > 0 {
+            guard reserveBodyBytes(expectedBodyBytes) else {
+                record(
+                    "Refusing a \(expectedBodyBytes)-byte body: the buffered-body budget is spent (\(exchange.target))."
+                )
+                return answer(Self.busyResponse())
+            }
+            exchange.addReservedBytes(expectedBodyBytes)
+        }
+        exchange.begin(head, expectedBody: expectedBodyBytes)
         return .YES
+    }
+
+    /// Whether a request target's path holds a percent-encoded control character (`%00`–`%1F`, `%7F`),
+    /// which no feed or API path has and which C-string handling would truncate.
+    static func hasEncodedControlCharacter(_ target: String) -> Bool {
+        var bytes = target.utf8[...]
+        if let end = bytes.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+            bytes = bytes[..<end]
+        }
+        let input = Array(bytes)
+        var index = 0
+        while index + 2 < input.count {
+            if input[index] == UInt8(ascii: "%") {
+                let high = input[index + 1]
+                let low = input[index + 2] | 0x20
+                let isHex =
+                    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(low)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(low)
+                if isHex, high == UInt8(ascii: "0") || high == UInt8(ascii: "1") { return true }
+                if high == UInt8(ascii: "7"), low == UInt8(ascii: "f") { return true }
+            }
+            index += 1
+        }
+        return input.contains { $0 < 0x20 || $0 == 0x7F }
+    }
+
+    private static func badRequest(_ message: String) -> HTTPResponse {
+        var response = HTTPResponse.text("Bad Request: \(message)\n", status: .badRequest)
+        response.headers["Connection"] = "close"
+        return response
+    }
+
+    /// 503 with `Retry-After`, for a request the server has no room for right now.
+    static func busyResponse() -> HTTPResponse {
+        var response = HTTPResponse.text(
+            "The server is busy; try again in a few seconds.\n", status: .serviceUnavailable)
+        response.headers["Retry-After"] = "5"
+        response.headers["Connection"] = "close"
+        return response
     }
 
     /// Asks the responder for an immediate answer on this connection thread; failing that, runs the
     /// responder in a task and blocks this connection thread until it answers, then queues the
     /// response. Returns `.NO` (dropping the connection) if the server gives up on the handler.
-    private func respond(to request: HTTPRequest, on connection: OpaquePointer) -> MHD_Result {
+    private func respond(to request: HTTPRequest, exchange: Exchange, on connection: OpaquePointer) -> MHD_Result {
         if let immediate = responder.respondImmediately(to: request) {
-            return queue(immediate, for: request.method, on: connection)
+            return queue(immediate, for: request.method, exchange: exchange, on: connection)
         }
         let slot = ResponseSlot()
         guard register(slot) else { return .NO }
@@ -88,7 +172,7 @@ extension DaemonCore {
             task.cancel()
             return .NO
         }
-        return queue(response, for: request.method, on: connection)
+        return queue(response, for: request.method, exchange: exchange, on: connection)
     }
 
     private func bodyTooLargeResponse() -> HTTPResponse {
@@ -103,10 +187,17 @@ extension DaemonCore {
     // MARK: - Responses
 
     /// Translates `response` into an `MHD_Response` and queues it.
-    private func queue(_ response: HTTPResponse, for method: HTTPMethod, on connection: OpaquePointer) -> MHD_Result {
+    private func queue(
+        _ response: HTTPResponse,
+        for method: HTTPMethod,
+        exchange: Exchange,
+        on connection: OpaquePointer
+    ) -> MHD_Result {
         guard (100...599).contains(response.status.code) else {
             record("A handler returned the invalid status \(response.status.code); sending 500 instead.")
-            return queue(.text("Internal Server Error\n", status: .internalServerError), for: method, on: connection)
+            return queue(
+                .text("Internal Server Error\n", status: .internalServerError), for: method, exchange: exchange,
+                on: connection)
         }
         let made: MHDResponse?
         switch response.body {
@@ -117,6 +208,12 @@ extension DaemonCore {
                 made = MHDResponse.copying(bytes)
             }
         case .stream(let stream):
+            let address = exchange.makeRequestAddress()
+            guard tracker.acquireStream(address: address) else {
+                record("Refusing a stream to \(address): the stream limit is reached (\(exchange.target)).")
+                return queue(Self.busyResponse(), for: method, exchange: exchange, on: connection)
+            }
+            exchange.holdStreamSlot(address: address)
             made = makeStreamingResponse(stream, for: method, on: connection)
         }
         guard let made else {

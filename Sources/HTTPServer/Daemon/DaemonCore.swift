@@ -34,11 +34,44 @@ final class DaemonCore: Sendable {
     private let inFlight = Atomic<Int>(0)
     /// `phase`, mirrored for lock-free reads; written only while `state` is locked.
     private let phaseMirror = Atomic<UInt8>(0)
+    /// Request-body bytes reserved by requests in flight (``HTTPDaemon/ClientLimits/maximumBufferedBodyBytes``).
+    private let bufferedBodyBytes = Atomic<Int>(0)
+    /// Head deadlines, connection reserve and stream slots.
+    let tracker: ConnectionTracker
 
     init(responder: any HTTPResponder, configuration: HTTPDaemon.Configuration, log: (@Sendable (String) -> Void)?) {
         self.responder = responder
         self.configuration = configuration
         self.log = log
+        tracker = ConnectionTracker(limits: configuration.clientLimits, connectionLimit: configuration.connectionLimit)
+    }
+
+    // MARK: - Buffered bodies
+
+    /// Reserves `count` bytes of the shared body budget; `false` (reserving nothing) if that would pass
+    /// ``HTTPDaemon/ClientLimits/maximumBufferedBodyBytes``.
+    func reserveBodyBytes(_ count: Int) -> Bool {
+        guard count > 0 else { return true }
+        guard let maximum = configuration.clientLimits.maximumBufferedBodyBytes else { return true }
+        var current = bufferedBodyBytes.load(ordering: .relaxed)
+        while true {
+            guard current + count <= maximum else { return false }
+            let (exchanged, original) = bufferedBodyBytes.compareExchange(
+                expected: current, desired: current + count, ordering: .acquiringAndReleasing)
+            if exchanged { return true }
+            current = original
+        }
+    }
+
+    /// Returns bytes reserved with ``reserveBodyBytes(_:)``.
+    func releaseBodyBytes(_ count: Int) {
+        guard count > 0, configuration.clientLimits.maximumBufferedBodyBytes != nil else { return }
+        bufferedBodyBytes.wrappingSubtract(count, ordering: .acquiringAndReleasing)
+    }
+
+    /// The body bytes currently reserved by requests in flight.
+    var reservedBodyBytes: Int {
+        bufferedBodyBytes.load(ordering: .acquiring)
     }
 
     // MARK: - Logging

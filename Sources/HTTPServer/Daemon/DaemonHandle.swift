@@ -32,12 +32,13 @@ final class DaemonHandle: Sendable {
         let daemon = options.withUnsafeMutableBufferPointer { options in
             cmhd_start_daemon(
                 flags, 0,
-                { context, connection, url, method, _, uploadData, uploadDataSize, exchangeSlot in
+                { context, connection, url, method, version, uploadData, uploadDataSize, exchangeSlot in
                     guard let context, let connection, let uploadDataSize, let exchangeSlot else { return .NO }
                     return Unmanaged<DaemonCore>.fromOpaque(context).takeUnretainedValue().handleAccess(
                         connection: connection,
                         url: url,
                         method: method,
+                        version: version,
                         uploadData: uploadData,
                         uploadDataSize: uploadDataSize,
                         exchangeSlot: exchangeSlot

@@ -25,17 +25,21 @@ final class Exchange: Sendable {
         case discarded
         /// Discarded, and the client has now sent more than the server is willing to read; disconnect.
         case overflow
+        /// Discarded: the server's shared body budget is spent; the request will be answered with 503.
+        case overBudget
     }
 
     private struct State: Sendable {
         var phase = Phase.awaitingHeaders
         var method = HTTPMethod.get
-        var headers = HTTPHeaders()
-        var remoteAddress = ""
+        var head: HTTPRequest?
         var body: [UInt8] = []
         var isOverLimit = false
         var discardedBytes = 0
         var isCountedInFlight = false
+        var isOverBudget = false
+        var reservedBytes = 0
+        var streamAddress: String?
     }
 
     /// The request target as sent, for example `/feeds/?feed=x`.
@@ -65,21 +69,72 @@ final class Exchange: Sendable {
         state.withLock { $0.isCountedInFlight = true }
     }
 
-    /// Stores the request line and headers and moves to `.receivingBody`.
-    func begin(method: HTTPMethod, headers: HTTPHeaders, remoteAddress: String, expectedBody: Int) {
+    /// Stores the request head (its body still empty) and moves to `.receivingBody`.
+    func begin(_ head: HTTPRequest, expectedBody: Int) {
         state.withLock { state in
-            state.method = method
-            state.headers = headers
-            state.remoteAddress = remoteAddress
+            state.method = head.method
+            state.head = head
             state.body.reserveCapacity(expectedBody)
             state.phase = .receivingBody
         }
     }
 
+    /// Whether the body could not be buffered within the server's shared budget.
+    var isOverBudget: Bool {
+        state.withLock(\.isOverBudget)
+    }
+
+    /// Records `count` more bytes reserved from the shared body budget for this request.
+    func addReservedBytes(_ count: Int) {
+        state.withLock { $0.reservedBytes += count }
+    }
+
+    /// The bytes reserved from the shared body budget, handing them back (the caller releases them).
+    func takeReservedBytes() -> Int {
+        state.withLock { state in
+            defer { state.reservedBytes = 0 }
+            return state.reservedBytes
+        }
+    }
+
+    /// The client address of the request, once `begin` has run; `""` before.
+    func makeRequestAddress() -> String {
+        state.withLock { $0.head?.remoteAddress ?? "" }
+    }
+
+    /// Records that the response holds a stream slot of `address`.
+    func holdStreamSlot(address: String) {
+        state.withLock { $0.streamAddress = address }
+    }
+
+    /// The address whose stream slot the response holds, handing it back (the caller releases it).
+    func takeStreamSlot() -> String? {
+        state.withLock { state in
+            defer { state.streamAddress = nil }
+            return state.streamAddress
+        }
+    }
+
     /// Appends a piece of the body, or discards it once the body is over `limit` bytes. After the limit
     /// is passed, up to `limit` more bytes are discarded before the outcome becomes `.overflow`.
-    func receive(_ bytes: UnsafeRawBufferPointer, limit: Int) -> BodyOutcome {
+    /// `reserve` is asked for room in the server's shared budget for bytes beyond those reserved
+    /// already; when it refuses, the body is dropped and later pieces are discarded (`.overBudget`).
+    func receive(_ bytes: UnsafeRawBufferPointer, limit: Int, reserve: (Int) -> Bool) -> BodyOutcome {
         state.withLock { state in
+            if state.isOverBudget {
+                state.discardedBytes += bytes.count
+                return state.discardedBytes > limit ? .overflow : .overBudget
+            }
+            if !state.isOverLimit, state.body.count + bytes.count > state.reservedBytes {
+                let needed = state.body.count + bytes.count - state.reservedBytes
+                guard reserve(needed) else {
+                    state.isOverBudget = true
+                    state.discardedBytes = state.body.count + bytes.count
+                    state.body = []
+                    return .overBudget
+                }
+                state.reservedBytes += needed
+            }
             if state.isOverLimit {
                 state.discardedBytes += bytes.count
                 return state.discardedBytes > limit ? .overflow : .discarded
@@ -98,15 +153,10 @@ final class Exchange: Sendable {
     /// The complete request, taking the body out of the exchange.
     func makeRequest() -> HTTPRequest {
         state.withLock { state in
-            let body = state.body
+            var request = state.head ?? HTTPRequest(method: state.method, target: target)
+            request.body = state.body
             state.body = []
-            return HTTPRequest(
-                method: state.method,
-                target: target,
-                headers: state.headers,
-                body: body,
-                remoteAddress: state.remoteAddress
-            )
+            return request
         }
     }
 

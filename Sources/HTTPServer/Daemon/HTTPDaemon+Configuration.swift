@@ -36,6 +36,8 @@ extension HTTPDaemon {
         package var keepAlive: Bool = true
         /// The listen queue length passed to `listen(2)`.
         package var listenBacklog: Int = 511
+        /// Per-client limits against slow or greedy clients; none by default (see ``ClientLimits``).
+        package var clientLimits = ClientLimits.none
 
         /// Creates a configuration with the default limits.
         ///
@@ -45,6 +47,12 @@ extension HTTPDaemon {
         package init(host: String = "127.0.0.1", port: Int) {
             self.host = host
             self.port = port
+        }
+
+        /// The per-address connection limit in force: ``connectionsPerAddressLimit``, else the client
+        /// limits' one.
+        var effectiveConnectionsPerAddress: Int? {
+            connectionsPerAddressLimit ?? clientLimits.connectionsPerAddress
         }
 
         /// `connectionTimeout` in whole seconds for libmicrohttpd, where 0 means no timeout.

@@ -48,6 +48,20 @@ import Synchronization
 /// ``Configuration/maximumBodyBytes`` (413). Headers are capped by libmicrohttpd's per-connection memory
 /// (431). The `Date` header is added by libmicrohttpd; `Content-Length` is derived from byte bodies.
 ///
+/// Before any body is read, the head is checked: an HTTP/1.1 request without exactly one `Host` (RFC
+/// 9112, section 3.2) or with a percent-encoded control character in its path gets 400, and the
+/// responder may answer from the head alone (``HTTPResponder/respondBeforeBody(to:)``), for example
+/// to refuse an upload without credentials.
+///
+/// ``Configuration/clientLimits`` (``ClientLimits``) adds, when set: an absolute deadline for each
+/// request head (a connection past it is cut with `shutdown(2)` by a sweeper task), connections per
+/// client address, a reserve of connection slots kept by cutting the connection that has waited
+/// longest for its head when the server is nearly full, caps on streamed responses in total and per
+/// address (503 with `Retry-After`), and a budget of request-body bytes buffered across connections
+/// (503 with `Retry-After`, before the body when it declares its length). Connections are tracked
+/// through `MHD_OPTION_NOTIFY_CONNECTION`. At start-up the open-file soft limit is raised, up to the
+/// hard limit, to three descriptors per connection allowed, and the raise is logged.
+///
 /// ## Stopping
 ///
 /// ``stop(gracePeriod:)`` is graceful and idempotent. If the object is released without it, `deinit`
@@ -68,6 +82,8 @@ package final class HTTPDaemon: Sendable {
     private let socket: ListeningSocket
     private let daemon: DaemonHandle
     private let lifecycle = Mutex(Lifecycle.running)
+    /// Cuts connections past the request-head deadline; `nil` without one.
+    private let sweeper: Task<Void, Never>?
 
     /// Binds the address and starts serving `responder` on libmicrohttpd's threads.
     ///
@@ -90,6 +106,10 @@ package final class HTTPDaemon: Sendable {
             backlog: configuration.listenBacklog
         )
         let core = DaemonCore(responder: responder, configuration: configuration, log: log)
+        // Every connection holds a descriptor (and a thread); make sure the open-file limit allows them.
+        if let raised = FileDescriptorLimit.raise(toAtLeast: configuration.connectionLimit * 3 + 64) {
+            core.record("Raised the open-file limit (RLIMIT_NOFILE) from \(raised.from) to \(raised.to).")
+        }
         guard let daemonSocket = socket.duplicate() else {
             throw .socketFailure(
                 host: configuration.host,
@@ -118,9 +138,23 @@ package final class HTTPDaemon: Sendable {
         self.socket = socket
         self.daemon = daemon
         self.port = daemon.boundPort != 0 ? daemon.boundPort : (socket.boundPort ?? configuration.port)
+        if core.tracker.hasHeadDeadline {
+            let tracker = core.tracker
+            // Unstructured on purpose: the sweeper lives as long as the daemon, which is not a task's
+            // scope; `stop` and `deinit` cancel it. It captures the tracker only, not the daemon.
+            sweeper = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(200))
+                    tracker.cutStalledHeads()
+                }
+            }
+        } else {
+            sweeper = nil
+        }
     }
 
     deinit {
+        sweeper?.cancel()
         // Without a graceful stop, release every thread blocked in a callback, then stop the daemon.
         daemon.quiesce()
         socket.shutdownListening()
@@ -167,6 +201,7 @@ package final class HTTPDaemon: Sendable {
         }
         core.close()
         daemon.stop()
+        sweeper?.cancel()
         lifecycle.withLock { $0 = .stopped }
     }
 
@@ -208,12 +243,36 @@ package final class HTTPDaemon: Sendable {
                 opaqueContext
             ),
             cmhd_option_notify_completed(
-                { context, _, exchangeSlot, _ in
+                { context, connection, exchangeSlot, _ in
                     guard let context, let exchangeSlot, let raw = exchangeSlot.pointee else { return }
                     exchangeSlot.pointee = nil
                     let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeRetainedValue()
+                    let core = Unmanaged<DaemonCore>.fromOpaque(context).takeUnretainedValue()
+                    core.releaseBodyBytes(exchange.takeReservedBytes())
+                    if let address = exchange.takeStreamSlot() {
+                        core.tracker.releaseStream(address: address)
+                    }
+                    if let connection {
+                        core.tracker.requestFinished(Int(bitPattern: connection))
+                    }
                     if exchange.isCountedInFlight {
-                        Unmanaged<DaemonCore>.fromOpaque(context).takeUnretainedValue().requestCompleted()
+                        core.requestCompleted()
+                    }
+                },
+                opaqueContext
+            ),
+            cmhd_option_notify_connection(
+                { context, connection, _, event in
+                    guard let context, let connection else { return }
+                    let core = Unmanaged<DaemonCore>.fromOpaque(context).takeUnretainedValue()
+                    if event == .CONNECTION_NOTIFY_STARTED {
+                        let socket = cmhd_connection_socket(connection)
+                        if core.tracker.opened(Int(bitPattern: connection), socket: socket) {
+                            core.record(
+                                "The server is nearly full: closed the connection that waited longest for its request.")
+                        }
+                    } else {
+                        core.tracker.closed(Int(bitPattern: connection))
                     }
                 },
                 opaqueContext
@@ -223,7 +282,7 @@ package final class HTTPDaemon: Sendable {
             option(.CONNECTION_LIMIT, configuration.connectionLimit),
             option(.CONNECTION_TIMEOUT, configuration.connectionTimeoutSeconds),
         ]
-        if let perAddress = configuration.connectionsPerAddressLimit {
+        if let perAddress = configuration.effectiveConnectionsPerAddress {
             options.append(option(.PER_IP_CONNECTION_LIMIT, perAddress))
         }
         options.append(option(.END, 0))

@@ -21,6 +21,19 @@ package protocol HTTPResponder: Sendable {
     /// - Parameter request: The request, with its body read in full.
     /// - Returns: The response to send, or `nil`.
     func respondImmediately(to request: HTTPRequest) -> HTTPResponse?
+
+    /// Answers a request from its head alone, before its body is read, or returns `nil` to have the
+    /// server read the body and go on as usual.
+    ///
+    /// The server calls this on the connection's thread as soon as the request line and header fields
+    /// are in, so a request that will be refused anyway (no credentials, a rate limit reached, a
+    /// declared length over a limit) costs neither the time nor the memory of its body. When a body
+    /// was announced, the response closes the connection. Like ``respondImmediately(to:)``, it must
+    /// be quick and must not wait for other tasks. The default returns `nil`.
+    ///
+    /// - Parameter request: The request with an empty body.
+    /// - Returns: The response to send at once, or `nil`.
+    func respondBeforeBody(to request: HTTPRequest) -> HTTPResponse?
 }
 
 extension HTTPResponder {
@@ -29,6 +42,14 @@ extension HTTPResponder {
     /// - Parameter request: The request.
     /// - Returns: `nil`.
     package func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
+        nil
+    }
+
+    /// Returns `nil`: by default every body is read before the request is answered.
+    ///
+    /// - Parameter request: The request head.
+    /// - Returns: `nil`.
+    package func respondBeforeBody(to request: HTTPRequest) -> HTTPResponse? {
         nil
     }
 }

@@ -17,8 +17,13 @@ struct RelayServeCommand: ParsableCommand {
                 Logs to standard error: the start-up line and one line per crawl pass. Stops gracefully on \
                 SIGINT or SIGTERM. Every option also reads an environment variable (ORGSOCIAL_RELAY_DB, \
                 ORGSOCIAL_RELAY_HOST, ORGSOCIAL_RELAY_PORT, ORGSOCIAL_RELAY_SITE_DOMAIN, \
-                ORGSOCIAL_RELAY_GROUPS, ORGSOCIAL_RELAY_SCAN_INTERVAL, ORGSOCIAL_RELAY_LIST). See \
-                relay/README.md for a public deployment behind nginx.
+                ORGSOCIAL_RELAY_GROUPS, ORGSOCIAL_RELAY_SCAN_INTERVAL, ORGSOCIAL_RELAY_LIST, and those \
+                named below). See relay/README.md for a public deployment behind nginx.
+
+                Limits against abusive clients are on by default: connections and event streams per \
+                address, event streams in all, a deadline for request heads and registrations per \
+                address and hour. Behind a reverse proxy every client has the proxy's address: give 0 \
+                to the per-address limits there and limit per client in the proxy.
                 """,
             options: [
                 RelayServiceOptions.databaseOption,
@@ -37,6 +42,12 @@ struct RelayServeCommand: ParsableCommand {
                     defaultValue: "60"),
                 RelayServiceOptions.relayListOption,
                 RelayServiceOptions.privateAddressesOption,
+                ClientLimitOptions.connectionsPerAddressOption(
+                    variable: ClientLimitOptions.Variable.connectionsPerAddress),
+                ClientLimitOptions.headerTimeoutOption(variable: ClientLimitOptions.Variable.headerTimeout),
+                ClientLimitOptions.streamsOption,
+                ClientLimitOptions.streamsPerAddressOption,
+                ClientLimitOptions.registrationsOption,
             ])
     }
 
@@ -50,6 +61,8 @@ struct RelayServeCommand: ParsableCommand {
     var siteDomain: String?
     /// `--scan-interval`, when given.
     var scanInterval: Int?
+    /// The client limits and the registration rate.
+    var limits: ClientLimitOptions
 
     init(parsing arguments: ParsedArguments) throws {
         options = RelayServiceOptions(parsing: arguments)
@@ -59,6 +72,7 @@ struct RelayServeCommand: ParsableCommand {
         scanInterval = try arguments.value("scan-interval").map {
             try Self.seconds($0, option: "--scan-interval <seconds>")
         }
+        limits = try ClientLimitOptions(parsing: arguments)
     }
 
     func validate() throws {
@@ -92,6 +106,9 @@ struct RelayServeCommand: ParsableCommand {
                 try Self.seconds($0, variable: "ORGSOCIAL_RELAY_SCAN_INTERVAL")
             } ?? 60
         configuration.scanInterval = seconds > 0 ? .seconds(seconds) : nil
+        configuration.clientLimits = try limits.clientLimits(environment: environment)
+        configuration.registrationRate = try limits.hourlyRate(
+            default: 60, variable: ClientLimitOptions.Variable.registrationsPerHour, environment: environment)
         let service = try await RelayService(configuration: configuration)
         try await service.run()
     }

@@ -24,6 +24,12 @@ struct ServeCommand: ParsableCommand {
 
                 Logs one line per request to standard error (unless --quiet). Stops gracefully on \
                 SIGINT or SIGTERM. The node keeps its state in <root>/.orgsocial/.
+
+                Limits against abusive clients are on by default: connections per address, a deadline \
+                for request heads, a memory budget for uploads and signups per address and hour. Uploads \
+                without a valid token are refused before their body is read. Behind a reverse proxy \
+                every client has the proxy's address: give 0 to --max-connections-per-address and \
+                --signups-per-hour there, and limit per client in the proxy.
                 """,
             options: [
                 .value("root", valueName: "dir", help: "The folder holding the feeds.", isRequired: true),
@@ -39,6 +45,10 @@ struct ServeCommand: ParsableCommand {
                 .value(
                     "max-upload-bytes", valueName: "n", help: "The largest feed accepted by uploads.",
                     defaultValue: "5242880"),
+                ClientLimitOptions.connectionsPerAddressOption(),
+                ClientLimitOptions.headerTimeoutOption(),
+                ClientLimitOptions.bufferedBytesOption,
+                ClientLimitOptions.signupsOption,
                 .flag("quiet", help: "Do not log requests."),
             ],
             subcommands: [ServeTokenCommand.self],
@@ -59,6 +69,8 @@ struct ServeCommand: ParsableCommand {
     var maximumUploadBytes: Int
     /// `--quiet`.
     var isQuiet: Bool
+    /// The client limits and the signup rate.
+    var limits: ClientLimitOptions
 
     init(parsing arguments: ParsedArguments) throws {
         root = try arguments.requiredValue("root")
@@ -70,6 +82,7 @@ struct ServeCommand: ParsableCommand {
             arguments.value("max-upload-bytes") ?? "5242880", option: "--max-upload-bytes <n>",
             range: 1...Int(Int32.max))
         isQuiet = arguments.flag("quiet")
+        limits = try ClientLimitOptions(parsing: arguments)
     }
 
     func validate() throws {
@@ -92,6 +105,8 @@ struct ServeCommand: ParsableCommand {
         configuration.tokenFile = tokenFile
         configuration.siteURL = siteURL
         configuration.maximumUploadBytes = maximumUploadBytes
+        configuration.clientLimits = try limits.clientLimits()
+        configuration.signupRate = try limits.hourlyRate(default: 10)
 
         let errorOutput = SerializedOutput(context.writeStandardError)
         var accessLog: (@Sendable (AccessLogEntry) -> Void)?

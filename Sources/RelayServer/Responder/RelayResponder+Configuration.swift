@@ -1,3 +1,5 @@
+package import HTTPServer
+
 extension RelayResponder {
     /// What the relay's HTTP layer needs to know besides its data sources.
     package struct Configuration: Sendable {
@@ -24,6 +26,11 @@ extension RelayResponder {
         /// Whether every request is written to `log` as one `relay-http` line (method, path, status,
         /// bytes, microseconds). Off by default: a reverse proxy usually logs requests already.
         package var logsRequests: Bool = false
+        /// How many `POST /feeds/` registrations one client address may make (a token bucket: this many
+        /// at once, refilled at this rate); more get DRF's 429 `Request was throttled.` with
+        /// `Retry-After`, before their body is read. `nil` (the default here; `orgsocial relay serve`
+        /// turns it on) for no limit.
+        package var registrationRate: TokenBucket.Rate?
         /// Receives log lines (store failures, and requests when `logsRequests` is on).
         package var log: @Sendable (String) -> Void = { _ in }
 

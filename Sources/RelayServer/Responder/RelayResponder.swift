@@ -40,6 +40,7 @@ package struct RelayResponder: HTTPResponder {
     private let tracker: RelayChangeTracker
     private let cache: RelayResponseCache
     private let hub: RelayNotificationHub
+    private let registrations: TokenBucket?
 
     /// Makes the responder.
     ///
@@ -60,6 +61,7 @@ package struct RelayResponder: HTTPResponder {
         hub = RelayNotificationHub(
             notificationLog: notificationLog, pollInterval: configuration.notificationPollInterval,
             log: configuration.log)
+        registrations = configuration.registrationRate.map { TokenBucket(rate: $0) }
     }
 
     /// The number of open `/sse/notifications/` streams.
@@ -79,6 +81,22 @@ package struct RelayResponder: HTTPResponder {
     package func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
         let start = ContinuousClock.now
         guard let response = immediateResponse(to: request) else { return nil }
+        return finish(response, for: request, since: start)
+    }
+
+    /// Refuses a `POST /feeds/` over the address's registration rate
+    /// (``Configuration/registrationRate``) with DRF's throttling answer, 429 and `Retry-After`, before
+    /// its body is read; `nil` for everything else.
+    package func respondBeforeBody(to request: HTTPRequest) -> HTTPResponse? {
+        guard request.method == .post, let registrations else { return nil }
+        let start = ContinuousClock.now
+        guard case .handle(.feeds, let indent) = plan(for: request),
+            case .limited(let seconds) = registrations.admit(request.remoteAddress)
+        else { return nil }
+        var response = RelayResponses.detail(
+            "Request was throttled. Expected available in \(seconds) seconds.", status: .tooManyRequests,
+            indent: indent)
+        response.headers["Retry-After"] = "\(seconds)"
         return finish(response, for: request, since: start)
     }
 
