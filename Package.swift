@@ -37,7 +37,8 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "OrgSocialCLITests", dependencies: ["OrgSocialCLI", "OrgSocial"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "OrgSocialCLITests", dependencies: ["OrgSocialCLI", "OrgSocial"], swiftSettings: strictSettings),
         // libmicrohttpd, as a C module: a modulemap and a shim.h. Only HTTPServer imports it.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // HTTP server: pure-Swift request, response, responder and router, plus the libmicrohttpd adapter.
@@ -69,11 +70,15 @@ let package = Package(
             dependencies: ["FeedHosting", "HTTPServer", "Crypto", "Gzip", "OrgSocial", "HTTPTestSupport"],
             swiftSettings: strictSettings
         ),
+        // libcurl, as a C module: a modulemap and a shim.h. Only CurlHTTP imports it.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // HTTP client transfers over libcurl's multi interface: one polling thread, decoded-byte caps.
+        .target(name: "CurlHTTP", dependencies: ["CCurl"], swiftSettings: strictSettings),
         // The client layer: HTTP transport, publishing (PUT with If-Match, the Org Social Host API), PostWriter.
-        .target(name: "OrgSocialClient", dependencies: ["OrgSocial"], swiftSettings: strictSettings),
+        .target(name: "OrgSocialClient", dependencies: ["OrgSocial", "CurlHTTP"], swiftSettings: strictSettings),
         .testTarget(
             name: "OrgSocialClientTests",
-            dependencies: ["OrgSocialClient", "OrgSocial", "OrgSocialCLI", "HTTPServer", "Crypto"],
+            dependencies: ["OrgSocialClient", "OrgSocial", "OrgSocialCLI", "HTTPServer", "Crypto", "Gzip"],
             swiftSettings: strictSettings
         ),
         // End-to-end publishing against the real node (FeedHosting): concurrency, 412/401/422, the Host API.
@@ -100,7 +105,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The relay's HTTP API: routing, envelope, caching headers and 304s, SSE, RSS.
-        .target(name: "RelayServer", dependencies: ["RelayCore", "HTTPServer", "Crypto"], swiftSettings: strictSettings),
+        .target(
+            name: "RelayServer", dependencies: ["RelayCore", "HTTPServer", "Crypto"], swiftSettings: strictSettings),
         // The relay as one service: store + crawler + API wired together (what `orgsocial relay serve` runs).
         .target(
             name: "Relay",
@@ -127,7 +133,8 @@ let package = Package(
         .testTarget(
             name: "RelayServerTests",
             dependencies: [
-                "RelayServer", "RelayCore", "RelayStore", "HTTPServer", "OrgSocial", "RelayTestFixtures", "HTTPTestSupport",
+                "RelayServer", "RelayCore", "RelayStore", "HTTPServer", "OrgSocial", "RelayTestFixtures",
+                "HTTPTestSupport",
             ],
             swiftSettings: strictSettings
         ),
