@@ -37,8 +37,7 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
-        .testTarget(
-            name: "OrgSocialCLITests", dependencies: ["OrgSocialCLI", "OrgSocial"], swiftSettings: strictSettings),
+        .testTarget(name: "OrgSocialCLITests", dependencies: ["OrgSocialCLI", "OrgSocial"], swiftSettings: strictSettings),
         // libmicrohttpd, as a C module: a modulemap and a shim.h. Only HTTPServer imports it.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // HTTP server: pure-Swift request, response, responder and router, plus the libmicrohttpd adapter.
@@ -105,8 +104,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The relay's HTTP API: routing, envelope, caching headers and 304s, SSE, RSS.
-        .target(
-            name: "RelayServer", dependencies: ["RelayCore", "HTTPServer", "Crypto"], swiftSettings: strictSettings),
+        .target(name: "RelayServer", dependencies: ["RelayCore", "HTTPServer", "Crypto"], swiftSettings: strictSettings),
         // The relay as one service: store + crawler + API wired together (what `orgsocial relay serve` runs).
         .target(
             name: "Relay",
@@ -133,8 +131,7 @@ let package = Package(
         .testTarget(
             name: "RelayServerTests",
             dependencies: [
-                "RelayServer", "RelayCore", "RelayStore", "HTTPServer", "OrgSocial", "RelayTestFixtures",
-                "HTTPTestSupport",
+                "RelayServer", "RelayCore", "RelayStore", "HTTPServer", "OrgSocial", "RelayTestFixtures", "HTTPTestSupport",
             ],
             swiftSettings: strictSettings
         ),
