@@ -45,8 +45,9 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
 
     deinit {
-        // Only reached when the thread never started (a running thread holds a reference).
-        if let multi { curl_multi_cleanup(multi) }
+        // A thread that ran has cleaned the handle up already (`closed`); one that never started has not.
+        let cleanedUp = inbox.withLock { $0.closed }
+        if let multi, !cleanedUp { curl_multi_cleanup(multi) }
     }
 
     /// Hands a transfer to the loop; it is finished (its caller resumed) on the loop's thread.
