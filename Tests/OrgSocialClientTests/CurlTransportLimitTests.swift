@@ -190,6 +190,42 @@ struct CurlTransportLimitTests {
     }
 
     @Test(.timeLimit(.minutes(1)))
+    func aCompressedBodyUnderTheCapArrivesDecoded() async throws {
+        let text = Array(String(repeating: "** 2026-01-01T10:00:00+0100\nHello, Org Social!\n", count: 2000).utf8)
+        let packed = try GzipCodec.compress(text)
+        let server = try ScriptedHTTPServer { request, connection in
+            #expect(request.headers["accept-encoding"]?.contains("gzip") == true)
+            connection.writeHead(
+                "200 OK", [("Content-Encoding", "gzip"), ("Content-Length", "\(packed.count)"), ("ETag", "\"z\"")])
+            connection.writeBody(packed)
+            return true
+        }
+        defer { server.stop() }
+        let transport = CurlTransport(timeout: .seconds(10))
+        let response = try await transport.send(
+            HTTPClientRequest(url: server.url("/social.org"), maximumBodyBytes: text.count))
+        #expect(response.body == text)
+        #expect(response.headers["etag"] == "\"z\"")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func theTimeoutCountsInactivityNotTheWholeTransfer() async throws {
+        let server = try ScriptedHTTPServer { _, connection in
+            connection.writeHead("200 OK", [("Content-Length", "10")])
+            // 1 s in all, but never more than 100 ms without a byte.
+            for _ in 0..<10 {
+                usleep(100_000)
+                guard connection.writeBody([UInt8(ascii: "x")]) else { return false }
+            }
+            return false
+        }
+        defer { server.stop() }
+        let transport = CurlTransport(timeout: .milliseconds(400))
+        let response = try await transport.send(HTTPClientRequest(url: server.url("/trickle")))
+        #expect(response.text == "xxxxxxxxxx")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
     func consecutiveRequestsReuseOneConnection() async throws {
         let server = try ScriptedHTTPServer { request, connection in
             let body = Array("answer to \(request.path)".utf8)
