@@ -70,11 +70,15 @@ let package = Package(
             dependencies: ["FeedHosting", "HTTPServer", "Crypto", "Gzip", "OrgSocial", "HTTPTestSupport"],
             swiftSettings: strictSettings
         ),
+        // libcurl, as a C module: a modulemap and a shim.h. Only CurlHTTP imports it.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // HTTP client transfers over libcurl's multi interface: one polling thread, decoded-byte caps.
+        .target(name: "CurlHTTP", dependencies: ["CCurl"], swiftSettings: strictSettings),
         // The client layer: HTTP transport, publishing (PUT with If-Match, the Org Social Host API), PostWriter.
-        .target(name: "OrgSocialClient", dependencies: ["OrgSocial"], swiftSettings: strictSettings),
+        .target(name: "OrgSocialClient", dependencies: ["OrgSocial", "CurlHTTP"], swiftSettings: strictSettings),
         .testTarget(
             name: "OrgSocialClientTests",
-            dependencies: ["OrgSocialClient", "OrgSocial", "OrgSocialCLI", "HTTPServer", "Crypto"],
+            dependencies: ["OrgSocialClient", "OrgSocial", "OrgSocialCLI", "HTTPServer", "Crypto", "Gzip"],
             swiftSettings: strictSettings
         ),
         // End-to-end publishing against the real node (FeedHosting): concurrency, 412/401/422, the Host API.

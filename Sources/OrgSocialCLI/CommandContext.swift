@@ -34,7 +34,7 @@ package struct CommandContext {
     ///   - writeStandardOutput: receives standard output.
     ///   - writeStandardError: receives standard error.
     ///   - clock: the current time.
-    ///   - makeTransport: makes the HTTP transport; `URLSession` with `User-Agent: orgsocial/<version>` by
+    ///   - makeTransport: makes the HTTP transport; `CurlTransport` with `User-Agent: orgsocial/<version>` by
     ///     default.
     package init(
         environment: [String: String] = [:],
@@ -42,7 +42,7 @@ package struct CommandContext {
         writeStandardOutput: @escaping ([UInt8]) -> Void,
         writeStandardError: @escaping ([UInt8]) -> Void,
         clock: @escaping () -> Date = { Date() },
-        makeTransport: @escaping () -> any HTTPTransport = { URLSessionTransport(userAgent: CLI.userAgent) }
+        makeTransport: @escaping () -> any HTTPTransport = { CurlTransport(userAgent: CLI.userAgent) }
     ) {
         self.environment = environment
         self.readStandardInput = readStandardInput

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import OrgSocialClient
 package import RelayCore
 import RelayCrawler
 import RelayServer
@@ -80,6 +81,11 @@ package actor RelayService {
         crawler.peerRelays = peerRelays
         crawler.siteDomain = configuration.effectiveSiteDomain()
         crawler.log = configuration.log
+        // The SSRF guard once more at connect time, on the address actually connected to (DNS rebinding).
+        let addressGuard = AddressGuard(allowPrivateAddresses: configuration.allowPrivateAddresses)
+        crawler.transport = CurlTransport(
+            userAgent: crawler.userAgent, timeout: crawler.connectTimeout, maximumRedirects: 10,
+            connectionFilter: addressGuard.connectionFilter)
         return crawler
     }
 

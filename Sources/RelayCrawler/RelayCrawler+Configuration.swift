@@ -70,7 +70,7 @@ extension RelayCrawler {
         ///   - log: the log sink.
         package init(
             allowPrivateAddresses: Bool = false, peerRelays: [String] = [], siteDomain: String? = nil,
-            transport: any HTTPTransport = URLSessionTransport(), maxConcurrentDownloads: Int = 16,
+            transport: any HTTPTransport = CurlTransport(), maxConcurrentDownloads: Int = 16,
             maxConcurrentDownloadsPerHost: Int = 4, maximumBodyBytes: Int = 10 * 1024 * 1024,
             connectTimeout: Duration = .seconds(5), totalTimeout: Duration = .seconds(30),
             validationTimeout: Duration = .seconds(5), validationTotalTimeout: Duration = .seconds(15),

@@ -296,7 +296,7 @@ struct FeedPublisherTests {
     }
 
     @Test func backoffGrowsAndStaysJitteredAndBounded() {
-        let publisher = FeedPublisher(transport: URLSessionTransport(), retryDelay: .milliseconds(100))
+        let publisher = FeedPublisher(transport: CurlTransport(), retryDelay: .milliseconds(100))
         for attempt in 1...12 {
             let pause = publisher.pause(after: attempt)
             let base = min(Duration.milliseconds(100) * (1 << min(attempt - 1, 10)), .seconds(2))

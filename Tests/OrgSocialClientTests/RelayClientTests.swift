@@ -22,7 +22,7 @@ private func client(_ relay: FakeRelay, discovers: Bool = true) -> RelayClient {
         preconditionFailure("Test bug: \(relay.baseURL) is not a URL.")
     }
     return RelayClient(
-        baseURL: baseURL, transport: URLSessionTransport(timeout: .seconds(5)), discoversLinks: discovers)
+        baseURL: baseURL, transport: CurlTransport(timeout: .seconds(5)), discoversLinks: discovers)
 }
 
 @Suite("RelayClient")
@@ -352,7 +352,7 @@ struct RelayClientTests {
             ) { try await relayClient.stats() }
         }
         let down = RelayClient(
-            baseURL: URL(string: "http://127.0.0.1:1")!, transport: URLSessionTransport(timeout: .seconds(5)))
+            baseURL: URL(string: "http://127.0.0.1:1")!, transport: CurlTransport(timeout: .seconds(5)))
         do {
             _ = try await down.feeds()
             Issue.record("an unreachable relay must throw")

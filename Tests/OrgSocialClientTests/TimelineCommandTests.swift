@@ -431,7 +431,7 @@ struct TimelineCommandTests {
             var context = CommandContext(
                 environment: environment.merging(["ORGSOCIAL_NOW": "2026-01-02T03:04:05+0000"]) { $1 },
                 writeStandardOutput: { _ in }, writeStandardError: { error += $0 },
-                makeTransport: { URLSessionTransport(timeout: .seconds(10)) })
+                makeTransport: { CurlTransport(timeout: .seconds(10)) })
             context.isStandardErrorTerminal = true
             let status = await CLI.run(["timeline", "--feed-url", me], context: context)
             #expect(status == 0)

@@ -28,7 +28,7 @@ struct HostFlowTests {
             #expect(remote.feed.posts.map(\.body) == ["Hello from the Host API"])
 
             // /<nick>/ answers 301 to the feed.
-            let transport = URLSessionTransport()
+            let transport = CurlTransport()
             let folder = try await transport.send(HTTPClientRequest(url: node.url("/carol/"), followsRedirects: false))
             #expect(folder.status == 301)
             #expect(folder.headers["Location"].map { $0.hasSuffix("/carol/social.org") } == true)

@@ -49,7 +49,7 @@ struct NodePublishingTests {
             let token = try node.issueToken(folder: "alice")
             let url = node.url("/alice/social.org")
             let other = makePublisher()
-            let transport = InterleavingTransport(base: URLSessionTransport()) {
+            let transport = InterleavingTransport(base: CurlTransport()) {
                 _ = try await other.publish(to: url, token: token) { feed in
                     feed.append(try PostDraft.post("Got in first"), at: fixedDate, timeZone: utc)
                 }
@@ -66,7 +66,7 @@ struct NodePublishingTests {
 
             // With retries, the same race ends with both posts.
             let retrying = FeedPublisher(
-                transport: InterleavingTransport(base: URLSessionTransport()) {
+                transport: InterleavingTransport(base: CurlTransport()) {
                     _ = try await other.publish(to: url, token: token) { feed in
                         feed.append(try PostDraft.post("Also first"), at: fixedDate, timeZone: utc)
                     }

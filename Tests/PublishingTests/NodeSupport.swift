@@ -94,7 +94,7 @@ func emptyFeed(nick: String) -> String {
 
 /// A publisher with its own URLSession and quick retries.
 func makePublisher(retryDelay: Duration = .milliseconds(2)) -> FeedPublisher {
-    FeedPublisher(transport: URLSessionTransport(timeout: .seconds(20)), retryDelay: retryDelay)
+    FeedPublisher(transport: CurlTransport(timeout: .seconds(20)), retryDelay: retryDelay)
 }
 
 /// 2026-01-02T03:04:05Z.
@@ -145,7 +145,7 @@ func runCLI(_ arguments: [String], environment: [String: String]) async -> CLIRe
         environment: ["ORGSOCIAL_NOW": "2026-01-02T03:04:05+0000", "TZ": "UTC"].merging(environment) { $1 },
         writeStandardOutput: { output += $0 },
         writeStandardError: { error += $0 },
-        makeTransport: { URLSessionTransport(timeout: .seconds(20)) })
+        makeTransport: { CurlTransport(timeout: .seconds(20)) })
     let status = await CLI.run(arguments, context: context)
     return CLIResult(
         status: status, output: String(decoding: output, as: UTF8.self), error: String(decoding: error, as: UTF8.self))

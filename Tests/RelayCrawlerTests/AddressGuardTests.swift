@@ -1,4 +1,6 @@
 import Foundation
+import HTTPServer
+import OrgSocialClient
 import RelayCrawler
 import Testing
 
@@ -96,5 +98,49 @@ struct AddressGuardTests {
             return
         }
         #expect(host == "no-such-host.invalid")
+    }
+
+    @Test func theConnectionFilterAppliesTheSameClasses() throws {
+        let filter = try #require(AddressGuard(allowPrivateAddresses: false).connectionFilter)
+        for (text, _) in Self.refused {
+            let address = try #require(IPAddress(text))
+            #expect(!filter(address.bytes), "\(text) passed the connection filter")
+        }
+        for text in Self.allowed {
+            let address = try #require(IPAddress(text))
+            #expect(filter(address.bytes), "\(text) was refused by the connection filter")
+        }
+        #expect(!filter([1, 2, 3]))
+        #expect(AddressGuard(allowPrivateAddresses: true).connectionFilter == nil)
+    }
+
+    /// A name that the HTTP stack resolves to a private address is refused when it connects, whatever
+    /// an earlier check saw: the relay's transport carries the guard's filter (DNS rebinding).
+    @Test func aGuardedTransportRefusesPrivateAddressesAtConnectTime() async throws {
+        var router = Router()
+        router.get("/social.org") { _ in .text("* Posts\n") }
+        let server = try HTTPDaemon(configuration: .init(host: "127.0.0.1", port: 0), responder: router)
+        let guarded = CurlTransport(
+            userAgent: "test", timeout: .seconds(5), maximumRedirects: 5,
+            connectionFilter: AddressGuard(allowPrivateAddresses: false).connectionFilter)
+        for host in ["127.0.0.1", "localhost"] {
+            let url = try #require(URL(string: "http://\(host):\(server.port)/social.org"))
+            let error = await #expect(throws: OrgSocialClientError.self) {
+                try await guarded.send(HTTPClientRequest(url: url))
+            }
+            guard case .networkError(_, let message) = error else {
+                Issue.record("\(host): expected a network error, got \(String(describing: error))")
+                continue
+            }
+            #expect(
+                message == "connecting to 127.0.0.1 is not allowed" || message == "connecting to ::1 is not allowed")
+        }
+        let open = CurlTransport(
+            userAgent: "test", timeout: .seconds(5), maximumRedirects: 5,
+            connectionFilter: AddressGuard(allowPrivateAddresses: true).connectionFilter)
+        let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/social.org"))
+        let response = try await open.send(HTTPClientRequest(url: url))
+        await server.stop()
+        #expect(response.text == "* Posts\n")
     }
 }

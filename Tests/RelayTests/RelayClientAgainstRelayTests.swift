@@ -10,7 +10,7 @@ import Testing
 struct RelayClientAgainstRelayTests {
     /// A client for the testbed's relay.
     private func client(_ bed: RelayTestbed) throws -> RelayClient {
-        try RelayClient(baseURL: bed.relayBase, transport: URLSessionTransport(timeout: .seconds(20)))
+        try RelayClient(baseURL: bed.relayBase, transport: CurlTransport(timeout: .seconds(20)))
     }
 
     @Test func registersFeedsAndReadsTheRootAndFeedList() async throws {

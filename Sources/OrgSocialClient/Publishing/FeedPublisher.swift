@@ -31,9 +31,9 @@ public struct FeedPublisher: Sendable {
 
     /// Makes a publisher.
     /// - Parameters:
-    ///   - transport: what sends the requests; `URLSession` by default.
+    ///   - transport: what sends the requests; a `CurlTransport` by default.
     ///   - retryDelay: the first pause after a conflict; 50 ms by default.
-    public init(transport: any HTTPTransport = URLSessionTransport(), retryDelay: Duration = .milliseconds(50)) {
+    public init(transport: any HTTPTransport = CurlTransport(), retryDelay: Duration = .milliseconds(50)) {
         self.transport = transport
         self.retryDelay = retryDelay
     }

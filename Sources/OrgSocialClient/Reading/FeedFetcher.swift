@@ -56,7 +56,7 @@ public struct FeedFetcher: Sendable {
             connectTimeout: Duration = .seconds(10), totalTimeout: Duration = .seconds(30),
             maxConcurrentDownloads: Int = 16, maxConcurrentDownloadsPerHost: Int = 4,
             maxRetryDelay: Duration = .seconds(10), defaultRetryDelay: Duration = .seconds(1), maxRedirects: Int = 5,
-            userAgent: String = URLSessionTransport.defaultUserAgent
+            userAgent: String = CurlTransport.defaultUserAgent
         ) {
             self.cacheDirectory = cacheDirectory
             self.maximumBodyBytes = maximumBodyBytes
@@ -81,9 +81,9 @@ public struct FeedFetcher: Sendable {
 
     /// Makes a fetcher.
     /// - Parameters:
-    ///   - transport: what sends requests; `URLSession` by default.
+    ///   - transport: what sends requests; a `CurlTransport` by default.
     ///   - configuration: limits and the cache folder.
-    public init(transport: any HTTPTransport = URLSessionTransport(), configuration: Configuration = Configuration()) {
+    public init(transport: any HTTPTransport = CurlTransport(), configuration: Configuration = Configuration()) {
         self.transport = transport
         self.configuration = configuration
         limiter = FetchLimiter(

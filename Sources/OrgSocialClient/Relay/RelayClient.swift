@@ -27,11 +27,11 @@ public actor RelayClient {
     /// Makes a client.
     /// - Parameters:
     ///   - baseURL: the relay's URL (a trailing slash is ignored).
-    ///   - transport: what sends the requests; `URLSessionTransport` by default.
+    ///   - transport: what sends the requests; `CurlTransport` by default.
     ///   - timeout: how long one request may wait; the transport's default when `nil`.
     ///   - discoversLinks: whether to read `GET /` for the endpoints' paths before the first request.
     public init(
-        baseURL: URL, transport: any HTTPTransport = URLSessionTransport(), timeout: Duration? = nil,
+        baseURL: URL, transport: any HTTPTransport = CurlTransport(), timeout: Duration? = nil,
         discoversLinks: Bool = true
     ) {
         self.baseURL = baseURL
@@ -46,7 +46,7 @@ public actor RelayClient {
     ///   - transport: what sends the requests.
     ///   - timeout: how long one request may wait.
     /// - Throws: ``OrgSocialClientError/invalidURL(_:reason:)`` when it is not an http(s) URL with a host.
-    public init(baseURL: String, transport: any HTTPTransport = URLSessionTransport(), timeout: Duration? = nil)
+    public init(baseURL: String, transport: any HTTPTransport = CurlTransport(), timeout: Duration? = nil)
         throws
     {
         guard let url = URL(string: baseURL.trimmingCharacters(in: .whitespaces)),

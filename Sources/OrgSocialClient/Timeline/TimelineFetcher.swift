@@ -29,7 +29,7 @@ public struct TimelineFetcher: Sendable {
     /// - Parameters:
     ///   - options: the options; their concurrency limits configure the fetcher made when `fetcher` is
     ///     `nil`.
-    ///   - fetcher: the feed fetcher to use; by default one over `URLSession` without a cache.
+    ///   - fetcher: the feed fetcher to use; by default one over `CurlTransport` without a cache.
     ///   - relayClient: the relay to list feeds from in relay mode; by default one for
     ///     ``TimelineOptions/relayURL``.
     public init(
@@ -117,7 +117,7 @@ public struct TimelineFetcher: Sendable {
                 let client =
                     try relayClient
                     ?? RelayClient(
-                        baseURL: relayURL, transport: URLSessionTransport(timeout: .seconds(10)))
+                        baseURL: relayURL, transport: CurlTransport(timeout: .seconds(10)))
                 candidates = try await client.feeds()
                 source = .relay(url: relayURL)
             } catch {

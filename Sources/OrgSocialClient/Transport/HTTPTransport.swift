@@ -1,11 +1,11 @@
 /// Sends one HTTP request and returns the server's response: the single point where the client touches
 /// the network.
 ///
-/// ``URLSessionTransport`` is the real implementation. Tests substitute their own (a fake that answers
+/// ``CurlTransport`` is the real implementation. Tests substitute their own (a fake that answers
 /// from memory, or one that fails), and a ``FeedPublisher`` built on them never opens a socket.
 ///
 /// ```swift
-/// let transport: any HTTPTransport = URLSessionTransport()
+/// let transport: any HTTPTransport = CurlTransport()
 /// let response = try await transport.send(HTTPClientRequest(url: feedURL))
 /// print(response.status, response.headers["ETag"] ?? "-")
 /// ```

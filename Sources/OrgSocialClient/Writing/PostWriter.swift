@@ -20,7 +20,7 @@ public struct PostWriter: Sendable {
     public let publisher: FeedPublisher
 
     /// Makes a writer.
-    /// - Parameter publisher: the publisher to use; one over `URLSession` by default.
+    /// - Parameter publisher: the publisher to use; one over `CurlTransport` by default.
     public init(publisher: FeedPublisher = FeedPublisher()) {
         self.publisher = publisher
     }

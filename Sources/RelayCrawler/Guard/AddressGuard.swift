@@ -12,9 +12,10 @@ import Synchronization
 /// private, CGNAT, link-local, unique-local, unspecified, multicast and reserved addresses (and IPv4-mapped
 /// IPv6 forms of them) are refused unless the relay runs with `--allow-private-addresses`.
 ///
-/// The check resolves the name itself, and the HTTP stack resolves it again when connecting, so a
-/// name whose DNS answer changes between the two (DNS rebinding) is not caught; the guard stops the
-/// ordinary cases: numeric private URLs, `localhost`, and names that point inside the network.
+/// The check resolves the name itself, and the HTTP stack resolves it again when connecting, so on its
+/// own a name whose DNS answer changes between the two (DNS rebinding) is not caught. The relay's
+/// transport therefore applies the same test again at connect time (``connectionFilter``, given to
+/// `CurlTransport`), on the very address each connection is opened to, redirects included.
 ///
 /// `getaddrinfo` blocks, so it runs on a thread of its own rather than on the few threads of Swift's
 /// cooperative pool (a slow DNS server must not stall the API), and answers are remembered for
@@ -34,6 +35,14 @@ package struct AddressGuard: Sendable {
     package init(allowPrivateAddresses: Bool, resolutionLifetime: Duration = .seconds(300)) {
         self.allowPrivateAddresses = allowPrivateAddresses
         self.resolutionLifetime = resolutionLifetime
+    }
+
+    /// The guard's test for the address a connection is about to be opened to, as `CurlTransport`'s
+    /// connection filter takes it (the address's 4 or 16 bytes; `true` allows it); `nil` when
+    /// ``allowPrivateAddresses`` allows everything.
+    package var connectionFilter: (@Sendable ([UInt8]) -> Bool)? {
+        guard !allowPrivateAddresses else { return nil }
+        return { bytes in IPAddress(bytes: bytes).map { AddressClass.classify($0).isPublic } ?? false }
     }
 
     /// Checks that `url` may be fetched.

@@ -19,9 +19,9 @@ let sampleFeed = """
 
     """
 
-/// A publisher over URLSession that retries quickly.
+/// A publisher over CurlTransport that retries quickly.
 func makePublisher(retryDelay: Duration = .milliseconds(1)) -> FeedPublisher {
-    FeedPublisher(transport: URLSessionTransport(timeout: .seconds(10)), retryDelay: retryDelay)
+    FeedPublisher(transport: CurlTransport(timeout: .seconds(10)), retryDelay: retryDelay)
 }
 
 /// A fixed instant for post IDs: 2026-01-02T03:04:05Z.
@@ -50,7 +50,7 @@ func runCLI(_ arguments: [String], environment: [String: String] = [:]) async ->
         ].merging(environment) { $1 },
         writeStandardOutput: { output += $0 },
         writeStandardError: { error += $0 },
-        makeTransport: { URLSessionTransport(timeout: .seconds(10)) })
+        makeTransport: { CurlTransport(timeout: .seconds(10)) })
     let status = await CLI.run(arguments, context: context)
     return CLIResult(
         status: status, output: String(decoding: output, as: UTF8.self), error: String(decoding: error, as: UTF8.self))

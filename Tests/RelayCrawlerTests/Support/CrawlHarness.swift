@@ -35,7 +35,7 @@ enum CrawlHarness {
     ) -> RelayCrawler.Configuration {
         RelayCrawler.Configuration(
             allowPrivateAddresses: allowPrivate, peerRelays: peers, siteDomain: siteDomain,
-            transport: URLSessionTransport(timeout: .seconds(5)), maxConcurrentDownloads: global,
+            transport: CurlTransport(timeout: .seconds(5)), maxConcurrentDownloads: global,
             maxConcurrentDownloadsPerHost: perHost, maximumBodyBytes: maximumBodyBytes,
             connectTimeout: .seconds(3), totalTimeout: .seconds(10), backoffJitter: 0, log: log.sink)
     }

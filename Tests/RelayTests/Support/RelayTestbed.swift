@@ -56,7 +56,7 @@ struct RelayTestbed: Sendable {
     /// The relay's configuration (for a second service on the same database).
     let configuration: RelayConfiguration
     /// What plain HTTP requests go through.
-    let transport = URLSessionTransport(timeout: .seconds(20))
+    let transport = CurlTransport(timeout: .seconds(20))
 
     /// The node's base URL, `http://127.0.0.1:<port>`.
     var base: String { node.siteURL }

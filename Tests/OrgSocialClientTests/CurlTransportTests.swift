@@ -3,8 +3,8 @@ import HTTPServer
 import OrgSocialClient
 import Testing
 
-/// The URLSession transport against a real local server: headers, bodies, redirects and timeouts.
-struct URLSessionTransportTests {
+/// The curl transport against a real local server: headers, bodies, redirects and timeouts.
+struct CurlTransportTests {
     /// Echoes what it received as headers; `/slow` waits 2 s; `/moved` redirects.
     private static func echoServer() throws -> HTTPDaemon {
         var router = Router()
@@ -27,7 +27,7 @@ struct URLSessionTransportTests {
 
     @Test func sendsMethodHeadersAndBodyAndReadsTheResponse() async throws {
         let server = try Self.echoServer()
-        let transport = URLSessionTransport()
+        let transport = CurlTransport()
         let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/echo"))
         let body = Array("é social.org\n".utf8)
         let response = try await transport.send(
@@ -43,7 +43,7 @@ struct URLSessionTransportTests {
 
     @Test func followsRedirectsUnlessToldNotTo() async throws {
         let server = try Self.echoServer()
-        let transport = URLSessionTransport()
+        let transport = CurlTransport()
         let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/moved"))
         let followed = try await transport.send(HTTPClientRequest(url: url))
         let kept = try await transport.send(HTTPClientRequest(url: url, followsRedirects: false))
@@ -57,7 +57,7 @@ struct URLSessionTransportTests {
 
     @Test func aSlowServerTimesOutAsANetworkError() async throws {
         let server = try Self.echoServer()
-        let transport = URLSessionTransport(timeout: .milliseconds(300))
+        let transport = CurlTransport(timeout: .milliseconds(300))
         let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/slow"))
         let error = await #expect(throws: OrgSocialClientError.self) {
             try await transport.send(HTTPClientRequest(url: url))

@@ -1,0 +1,45 @@
+/// Performs HTTP transfers with libcurl's multi interface: many at once on one thread that sleeps in
+/// `curl_multi_poll` while it waits, connections kept and reused between transfers.
+///
+/// ```swift
+/// let client = CurlClient()
+/// let response = try await client.perform(CurlRequest(method: "GET", url: "https://example.org/social.org"))
+/// ```
+///
+/// Bodies are decoded (gzip, deflate) by libcurl and counted as they arrive: past
+/// ``CurlRequest/maximumBodyBytes`` the transfer stops at once with ``CurlError/bodyTooLarge(limit:)``,
+/// whatever the transfer coding. Only http and https are allowed, redirects included. Cancelling the
+/// calling task removes the transfer promptly and throws `CancellationError`.
+package final class CurlClient: Sendable {
+    private let loop = CurlMultiLoop()
+    private let connectionFilter: (@Sendable ([UInt8]) -> Bool)?
+
+    /// Makes a client; its thread starts with the first transfer and ends when the client is released.
+    /// - Parameter connectionFilter: called on the loop's thread with the bytes of each address (4 for
+    ///   IPv4, 16 for IPv6) before a connection is opened to it; returning `false` refuses the address,
+    ///   and a transfer with no address left fails with ``CurlError/addressRefused(address:)``. Checking
+    ///   at connect time covers redirects and closes DNS-rebinding races. `nil` allows every address.
+    package init(connectionFilter: (@Sendable ([UInt8]) -> Bool)? = nil) {
+        self.connectionFilter = connectionFilter
+    }
+
+    deinit {
+        loop.stop()
+    }
+
+    /// Performs one transfer.
+    /// - Parameter request: the request.
+    /// - Returns: the final response (after followed redirects), whatever its status.
+    /// - Throws: ``CurlError`` when no response arrives, or `CancellationError` when the task is cancelled.
+    package func perform(_ request: CurlRequest) async throws -> CurlResponse {
+        let transfer = try CurlTransfer(request, connectionFilter: connectionFilter)
+        let loop = self.loop
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                if transfer.attach(continuation) { loop.submit(transfer) }
+            }
+        } onCancel: {
+            if transfer.noteCancellation() { loop.cancel(transfer) }
+        }
+    }
+}
