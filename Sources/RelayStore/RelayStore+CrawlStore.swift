@@ -202,4 +202,26 @@ extension RelayStore: RelayCrawlStore {
             try db.queryOne(sql: "SELECT 1 FROM profiles WHERE feed = ?", arguments: [feed]) != nil
         }
     }
+
+    /// Keeps the text of `feed`'s last downloaded file for `/feed-content/`.
+    package func saveFeedFile(_ feed: String, content: String, now: Date) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO feed_files (feed, content, fetched_at) VALUES (?, ?, ?)",
+                arguments: [feed, content, now.timeIntervalSince1970])
+        }
+    }
+
+    /// `feed`'s last downloaded file, or `nil`.
+    package func feedFile(_ feed: String) async throws -> RelayFeedFile? {
+        try await reader.read { db in
+            guard
+                let row = try db.queryOne(
+                    sql: "SELECT content, fetched_at FROM feed_files WHERE feed = ?", arguments: [feed])
+            else { return nil }
+            return RelayFeedFile(
+                content: try row.value(at: 0),
+                fetchedAt: Date(timeIntervalSince1970: try row.value(at: 1, as: Double.self)))
+        }
+    }
 }
