@@ -35,6 +35,8 @@ package struct RelayConfiguration: Sendable {
     /// Whether feeds on loopback, private and link-local addresses may be registered and crawled (tests and
     /// benchmarks on one machine); `false` for a public relay.
     package var allowPrivateAddresses = false
+    /// How long stopping after SIGINT or SIGTERM may take before the process exits anyway (status 1).
+    package var shutdownDeadline: Duration = .seconds(10)
     /// Receives the relay's log lines (start-up, one structured line per crawl pass, failures).
     package var log: @Sendable (String) -> Void = { _ in }
 

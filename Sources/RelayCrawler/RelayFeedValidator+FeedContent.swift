@@ -28,7 +28,7 @@ extension RelayFeedValidator {
         }
         let freshness = configuration.feedContentFreshness.seconds
         let content: String
-        if let stored, Date().timeIntervalSince(stored.fetchedAt) < freshness {
+        if let stored, (0..<max(0, freshness)).contains(Date().timeIntervalSince(stored.fetchedAt)) {
             content = stored.content
         } else {
             let outcome = await liveContent.outcome(for: key, freshness: configuration.feedContentFreshness) {

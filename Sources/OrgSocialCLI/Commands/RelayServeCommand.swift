@@ -17,7 +17,8 @@ struct RelayServeCommand: ParsableCommand {
                 Logs to standard error: the start-up line and one line per crawl pass. Stops gracefully on \
                 SIGINT or SIGTERM. Every option also reads an environment variable (ORGSOCIAL_RELAY_DB, \
                 ORGSOCIAL_RELAY_HOST, ORGSOCIAL_RELAY_PORT, ORGSOCIAL_RELAY_SITE_DOMAIN, \
-                ORGSOCIAL_RELAY_GROUPS, ORGSOCIAL_RELAY_SCAN_INTERVAL, ORGSOCIAL_RELAY_LIST). See \
+                ORGSOCIAL_RELAY_GROUPS, ORGSOCIAL_RELAY_SCAN_INTERVAL, ORGSOCIAL_RELAY_LIST, \
+                ORGSOCIAL_RELAY_SHUTDOWN_DEADLINE). See \
                 relay/README.md for a public deployment behind nginx.
                 """,
             options: [
@@ -37,6 +38,11 @@ struct RelayServeCommand: ParsableCommand {
                     defaultValue: "60"),
                 RelayServiceOptions.relayListOption,
                 RelayServiceOptions.privateAddressesOption,
+                .value(
+                    "shutdown-deadline", valueName: "seconds",
+                    help: "Seconds a stop after SIGINT or SIGTERM may take before the process exits anyway "
+                        + "with status 1 ($ORGSOCIAL_RELAY_SHUTDOWN_DEADLINE).",
+                    defaultValue: "10"),
             ])
     }
 
@@ -50,6 +56,8 @@ struct RelayServeCommand: ParsableCommand {
     var siteDomain: String?
     /// `--scan-interval`, when given.
     var scanInterval: Int?
+    /// `--shutdown-deadline`, when given.
+    var shutdownDeadline: Int?
 
     init(parsing arguments: ParsedArguments) throws {
         options = RelayServiceOptions(parsing: arguments)
@@ -58,6 +66,9 @@ struct RelayServeCommand: ParsableCommand {
         siteDomain = arguments.value("site-domain")
         scanInterval = try arguments.value("scan-interval").map {
             try Self.seconds($0, option: "--scan-interval <seconds>")
+        }
+        shutdownDeadline = try arguments.value("shutdown-deadline").map {
+            try ServeCommand.integer($0, option: "--shutdown-deadline <seconds>", range: 1...3600)
         }
     }
 
@@ -92,6 +103,12 @@ struct RelayServeCommand: ParsableCommand {
                 try Self.seconds($0, variable: "ORGSOCIAL_RELAY_SCAN_INTERVAL")
             } ?? 60
         configuration.scanInterval = seconds > 0 ? .seconds(seconds) : nil
+        let deadline =
+            try shutdownDeadline
+            ?? environment["ORGSOCIAL_RELAY_SHUTDOWN_DEADLINE"].flatMap({ $0.isEmpty ? nil : $0 }).map {
+                try Self.seconds($0, variable: "ORGSOCIAL_RELAY_SHUTDOWN_DEADLINE")
+            } ?? 10
+        configuration.shutdownDeadline = .seconds(max(1, deadline))
         let service = try await RelayService(configuration: configuration)
         try await service.run()
     }
