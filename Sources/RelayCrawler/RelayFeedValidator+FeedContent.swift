@@ -93,8 +93,8 @@ struct FeedContentFailure: Error, Sendable, Hashable {
     var message: String
 }
 
-/// The `/feed-content/` fetches in flight and just finished, by feed: one fetch per feed at a time, and a
-/// finished one answers the calls of its freshness window.
+/// The `/feed-content/` fetches in flight and just failed, by feed: one fetch per feed at a time, and a
+/// failed one answers the calls of its freshness window (a successful one saved its file in the store).
 actor FeedContentFetches {
     private struct Finished {
         var outcome: Result<String, FeedContentFailure>
@@ -104,8 +104,8 @@ actor FeedContentFetches {
     private var inFlight: [String: Task<Result<String, FeedContentFailure>, Never>] = [:]
     private var finished: [String: Finished] = [:]
 
-    /// The outcome of the fetch of `feed` in flight, or of the one finished less than `freshness` ago, or
-    /// of a new fetch made with `fetch`.
+    /// The outcome of the fetch of `feed` in flight, or of the one that failed less than `freshness` ago,
+    /// or of a new fetch made with `fetch`.
     /// - Parameters:
     ///   - feed: the canonical feed URL.
     ///   - freshness: how long a finished fetch answers.
@@ -125,7 +125,8 @@ actor FeedContentFetches {
         inFlight[feed] = task
         let outcome = await task.value
         inFlight[feed] = nil
-        finished[feed] = Finished(outcome: outcome, at: ContinuousClock.now)
+        // A success is in the store (the next call finds a fresh file there); only failures are kept here.
+        if case .failure = outcome { finished[feed] = Finished(outcome: outcome, at: ContinuousClock.now) }
         return outcome
     }
 }

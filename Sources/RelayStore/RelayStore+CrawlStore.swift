@@ -64,6 +64,9 @@ extension RelayStore: RelayCrawlStore {
                     WHERE url = ?
                     """,
                 arguments: [now.timeIntervalSince1970, url])
+            // The file kept for `/feed-content/` is still the feed's current one.
+            try db.execute(
+                sql: "UPDATE feed_files SET fetched_at = ? WHERE feed = ?", arguments: [now.timeIntervalSince1970, url])
         }
     }
 

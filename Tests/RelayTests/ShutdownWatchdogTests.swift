@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -13,10 +14,12 @@ import Testing
 /// `--shutdown-deadline` even though the request in flight would keep a graceful stop waiting longer.
 @Suite(.timeLimit(.minutes(1)))
 struct ShutdownWatchdogTests {
-    /// A TCP listener on 127.0.0.1 that never accepts: the kernel completes handshakes, nobody answers.
-    final class SilentServer {
+    /// A TCP server on 127.0.0.1 that accepts connections and never reads or answers.
+    final class SilentServer: Sendable {
         let descriptor: Int32
         let port: Int
+        /// The connections accepted so far (kept open).
+        let accepted = Mutex<[Int32]>([])
 
         init() throws {
             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -35,9 +38,24 @@ struct ShutdownWatchdogTests {
             self.descriptor = descriptor
             port = Int(UInt16(bigEndian: address.sin_port))
             try #require(listening)
+            let thread = Thread { [self] in acceptForever() }
+            thread.start()
         }
 
-        deinit { close(descriptor) }
+        private func acceptForever() {
+            while true {
+                let connection = accept(descriptor, nil, nil)
+                guard connection >= 0 else { return }
+                accepted.withLock { $0.append(connection) }
+            }
+        }
+
+        /// Closes the listener (which ends the accepting thread) and the connections.
+        func stop() {
+            shutdown(descriptor, Int32(SHUT_RDWR))
+            close(descriptor)
+            for connection in accepted.withLock({ $0 }) { close(connection) }
+        }
     }
 
     @Test(.enabled(if: RelayCommandTests.isBuilt)) func aStuckStopEndsAtTheDeadline() async throws {
@@ -47,6 +65,7 @@ struct ShutdownWatchdogTests {
         let peers = home.appendingPathComponent("peers.txt")
         try Data().write(to: peers)
         let silent = try SilentServer()
+        defer { silent.stop() }
         let process = Process()
         process.executableURL = RelayCommandTests.binary
         process.arguments = [
@@ -79,7 +98,13 @@ struct ShutdownWatchdogTests {
             _ = try? await URLSession.shared.data(for: request)
         }
         defer { registration.cancel() }
-        try await Task.sleep(for: .milliseconds(500))
+        // SIGTERM once the relay's validation fetch is connected and waiting for an answer.
+        let waitStart = ContinuousClock.now
+        while silent.accepted.withLock({ $0.isEmpty }), ContinuousClock.now - waitStart < .seconds(20) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try #require(silent.accepted.withLock { !$0.isEmpty })
+        try await Task.sleep(for: .milliseconds(100))
 
         let clock = ContinuousClock()
         let start = clock.now
