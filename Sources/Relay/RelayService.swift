@@ -176,7 +176,8 @@ package actor RelayService {
     }
 
     /// Starts the relay, logs where it listens, and serves until the process receives SIGINT or SIGTERM
-    /// (or the calling task is cancelled); then stops gracefully.
+    /// (or the calling task is cancelled); then stops gracefully. After a signal, the process exits with
+    /// status 1 if stopping takes longer than ``RelayConfiguration/shutdownDeadline``.
     ///
     /// - Throws: ``RelayServiceError`` when the relay cannot start.
     package func run() async throws {
@@ -192,7 +193,10 @@ package actor RelayService {
                 + "\(configuration.groups.isEmpty ? "none" : configuration.groups.joined(separator: ", ")); crawl "
                 + "\(crawling); peers \(peerRelays.isEmpty ? "none" : peerRelays.joined(separator: " ")))")
         if let number = await signals.next() {
-            log("relay stopping (signal \(number)); requests in flight get 5 seconds")
+            log(
+                "relay stopping (signal \(number)); requests in flight get 5 seconds, the process exits after "
+                    + "\(Self.describe(configuration.shutdownDeadline)) at the latest")
+            ShutdownWatchdog.arm(deadline: configuration.shutdownDeadline, log: log)
         } else {
             log("relay stopping")
         }

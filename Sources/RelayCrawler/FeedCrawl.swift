@@ -68,13 +68,16 @@ struct FeedCrawl: Sendable {
                 return Outcome(kind: .notModified, requestedURL: entry.url, url: storedURL)
             case .fresh(let body):
                 let location = result.finalURL.absoluteString
+                if body.isEmpty { throw RelayCrawlerError.emptyBody(url: location) }
                 if FeedFetcher.isHTMLPage(body) { throw RelayCrawlerError.htmlPage(url: location) }
                 let text: String
                 switch RelayFeedText.decode(body) {
                 case .success(let decoded): text = decoded
                 case .failure(let invalid): throw RelayCrawlerError.invalidUTF8(url: location, offset: invalid.offset)
                 }
-                let report = try await store.index(feedURL: storedURL, feed: Feed(parsing: text), now: now)
+                let feed = try await FeedParsing.parse(text, url: location, budget: configuration.parseTimeout)
+                let report = try await store.index(feedURL: storedURL, feed: feed, now: now)
+                try await store.saveFeedFile(storedURL, content: text, now: now)
                 try await store.recordFetched(
                     storedURL, etag: result.etag, lastModified: result.lastModified, now: now)
                 return Outcome(

@@ -41,6 +41,12 @@ extension RelayCrawler {
         package var peerDiscoveryInterval: Duration
         /// Feeds without a success for this long leave the crawl list (their data stays).
         package var staleAge: Duration
+        /// How long parsing one downloaded feed may take; a feed over it is a failed fetch (back-off, old
+        /// data kept). Parsing runs on a thread of its own, so the crawl and the API stay responsive.
+        package var parseTimeout: Duration = .seconds(10)
+        /// How long a file downloaded for a feed (by the crawler or `/feed-content/`) is served by
+        /// `/feed-content/` before that endpoint may fetch the feed again itself.
+        package var feedContentFreshness: Duration = .seconds(300)
         /// The `User-Agent` of every request.
         package var userAgent: String
         /// Receives the structured log lines (one per pass, one per failed feed, discovery events).

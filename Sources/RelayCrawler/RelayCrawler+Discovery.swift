@@ -45,7 +45,7 @@ extension RelayCrawler {
             throw RelayCrawlerError.unexpectedPeerAnswer(
                 url: address, reason: "it is not {\"type\":\"Success\",\"data\":[…]}")
         }
-        return data.compactMap { $0 as? String }.filter { url in
+        return data.compactMap { ($0 as? String).map(RelayFeedText.canonicalURL) }.filter { url in
             RelayFeedText.isHTTPURLString(url) && !RelayFeedText.isBridgeURL(url)
         }
     }
@@ -95,6 +95,11 @@ extension RelayCrawler {
     private func addValidFeeds(_ urls: [String]) async -> [String] {
         var unknown: [String] = []
         for url in urls {
+            // New feeds must be registrable: canonical already, and without a query (see `RelayFeedURL`).
+            if let problem = RelayFeedURL.problem(registering: url) {
+                configuration.log("relay discovery skipped url=\(url) reason=\(problem)")
+                continue
+            }
             do {
                 if try await !store.containsFeed(url) { unknown.append(url) }
             } catch {

@@ -13,6 +13,11 @@ package enum RelayCrawlerError: Error, Sendable, Hashable, LocalizedError {
     case invalidUTF8(url: String, offset: Int)
     /// The body is an HTML page, not a `social.org` file.
     case htmlPage(url: String)
+    /// A `200` answer had an empty body: treated as a failure, so a feed server's glitch does not wipe the
+    /// feed's posts.
+    case emptyBody(url: String)
+    /// Parsing the feed took longer than the crawler's budget.
+    case parseTimedOut(url: String, budget: Duration)
     /// A peer relay's `/feeds` answer is not `{"type":"Success","data":[…]}`.
     case unexpectedPeerAnswer(url: String, reason: String)
     /// A relay-list file cannot be read.
@@ -34,6 +39,11 @@ package enum RelayCrawlerError: Error, Sendable, Hashable, LocalizedError {
                 + "the feed must be saved as UTF-8"
         case .htmlPage(let url):
             return "\(url) answered with an HTML page, not a social.org file; the URL must point at the raw file"
+        case .emptyBody(let url):
+            return "\(url) answered 200 with an empty body; the feed's posts are kept until it serves its file again"
+        case .parseTimedOut(let url, let budget):
+            return "parsing \(url) took longer than \(budget.seconds) s; the feed's posts are kept, and the "
+                + "feed is retried after a back-off (make the file smaller)"
         case .unexpectedPeerAnswer(let url, let reason):
             return "the peer relay answer from \(url) was ignored: \(reason)"
         case .unreadableRelayList(let path, let message):

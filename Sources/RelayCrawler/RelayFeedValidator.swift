@@ -19,6 +19,8 @@ package struct RelayFeedValidator: RelayFeedGateway {
     let validationFetcher: FeedFetcher
     /// Fetches `/feed-content/` and peer lists (one 10 s timeout).
     let liveFetcher: FeedFetcher
+    /// The `/feed-content/` fetches in flight and their recent outcomes, shared by the copies of this value.
+    let liveContent = FeedContentFetches()
 
     /// Makes the gateway.
     /// - Parameters:
@@ -36,13 +38,22 @@ package struct RelayFeedValidator: RelayFeedGateway {
 
     // MARK: - Registration
 
-    /// Registers a feed (`relay-api.md` §2.3 steps 2–5): a bridge URL → 400; already known → 200; the
-    /// validation fetch fails → 400 `Invalid Org Social feed: …`; added → 201. `data` echoes `feed`.
-    /// - Parameter feed: the submitted URL, already stripped and non-blank.
+    /// Registers a feed (`relay-api.md` §2.3 steps 2–5): a bridge URL → 400; a URL with a control character
+    /// or a query → 400 `Invalid Org Social feed: …`; already known → 200; the validation fetch fails → 400
+    /// `Invalid Org Social feed: …`; added → 201. The URL is stored and looked up in its canonical spelling
+    /// (``RelayFeedURL/registrable(_:)``), which `data.feed` echoes (a canonical URL comes back unchanged).
+    /// - Parameter submitted: the submitted URL, already stripped and non-blank.
     /// - Returns: the reply.
-    package func register(feed: String) async -> RelayJSONReply {
-        if RelayFeedText.isBridgeURL(feed) {
+    package func register(feed submitted: String) async -> RelayJSONReply {
+        if RelayFeedText.isBridgeURL(submitted) {
             return RelayReplies.error("Bridge virtual feeds cannot be registered", status: .badRequest)
+        }
+        let feed: String
+        do {
+            feed = try RelayFeedURL.registrable(submitted)
+        } catch {
+            configuration.log("relay register refused feed=\(submitted.debugDescription) reason=\(error)")
+            return RelayReplies.error("Invalid Org Social feed: Failed to fetch URL: \(error)", status: .badRequest)
         }
         let echo = RelayReplies.success(.object([("feed", .string(feed))]))
         do {
@@ -103,10 +114,11 @@ package struct RelayFeedValidator: RelayFeedGateway {
 
     // MARK: - Helpers
 
-    /// An absolute http(s) URL with a host, or `nil`.
+    /// An absolute http(s) URL with a host, in its canonical spelling (``RelayFeedURL/canonical(_:)``: the
+    /// scheme's case never matters, `HTTP://` is fetched as `http://`), or `nil`.
     static func httpURL(_ text: String) -> URL? {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = url.host, !host.isEmpty
+        guard let canonical = try? RelayFeedURL.canonical(text), let url = URL(string: canonical),
+            let scheme = url.scheme, scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
         else { return nil }
         return url
     }

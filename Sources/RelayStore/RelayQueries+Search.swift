@@ -10,6 +10,14 @@ extension RelayQueries {
     static let defaultPerPage = 10
     /// The largest page size.
     static let maximumPerPage = 50
+    /// The longest `q`, in Unicode scalars after case folding (a deliberate difference: the reference has
+    /// no limit). A longer `q` is a 400.
+    static let maximumQueryLength = 128
+    /// The most distinct trigrams of `q` given to the full-text index; the others are checked by `instr`.
+    static let maximumQueryTrigrams = 16
+    /// The work one search may do: 1 s and 48 MiB of SQLite memory, and none once the client is gone
+    /// (the handler's task is cancelled). Over budget, the search is a 503 with a clear message.
+    static let searchBudget = QueryBudget(duration: .seconds(1), memoryGrowth: 48 << 20)
 
     /// `GET /search/?q=|tag=[&page=][&perPage=]`.
     func search(_ parameters: RelayParameters) throws -> RelayJSONReply {
@@ -17,6 +25,10 @@ extension RelayQueries {
         let tag = parameters.value("tag").flatMap { $0.isEmpty ? nil : $0 }
         guard q != nil || tag != nil else {
             return RelayEnvelope.error("Either 'q' (query) or 'tag' parameter is required", status: .badRequest)
+        }
+        if let q, RelaySearchText.fold(q).unicodeScalars.count > Self.maximumQueryLength {
+            return RelayEnvelope.error(
+                "Search query too long: at most \(Self.maximumQueryLength) characters", status: .badRequest)
         }
         guard let page = Self.integer(parameters.value("page"), default: 1) else {
             return RelayEnvelope.error("Invalid 'page' parameter. Must be a positive integer", status: .badRequest)
@@ -30,16 +42,29 @@ extension RelayQueries {
             return RelayEnvelope.error("Page number must be 1 or greater", status: .badRequest)
         }
         let perPage = min(requestedPerPage, Self.maximumPerPage)
-        let matches: SearchMatches = if let q { try textMatches(q) } else { try tagMatches(tag ?? "") }
-        let total = try matches.count(db)
+        let total: Int
+        let list: [String]
+        do {
+            (total, list) = try db.withBudget(Self.searchBudget) { db in
+                let matches: SearchMatches = if let q { try textMatches(q) } else { try tagMatches(tag ?? "") }
+                let total = try matches.count(db)
+                let pages = (total + perPage - 1) / perPage
+                // Past the last page there is nothing to read (and no offset to compute: `page` may be huge).
+                guard page <= pages else { return (total, []) }
+                return (total, try matches.page(db, limit: perPage, offset: (page - 1) * perPage))
+            }
+        } catch StoreError.overBudget {
+            return RelayEnvelope.error(
+                "Search stopped: it needed more than 1 second or 48 MB; use a longer or more specific query",
+                status: .serviceUnavailable)
+        }
         let pages = (total + perPage - 1) / perPage
         if page > pages, total > 0 {
             return RelayEnvelope.error("Page \(page) does not exist. Maximum page is \(pages)", status: .badRequest)
         }
-        // Past the last page there is nothing to read (and no offset to compute: `page` may be huge).
-        let list = page > pages ? [] : try matches.page(db, limit: perPage, offset: (page - 1) * perPage)
         let hasNext = page < pages
-        let hasPrevious = page > 1
+        // As the reference: no previous page when there are no results at all.
+        let hasPrevious = page > 1 && total > 0
         let (name, term) = if let q { ("q", q) } else { ("tag", tag ?? "") }
         func href(_ page: Int) -> JSONValue {
             var text = "/search/?\(name)=\(RelayPercentEncoding.encode(term))"
@@ -64,17 +89,43 @@ extension RelayQueries {
         return Int(text.trimmingCharacters(in: .whitespaces))
     }
 
-    /// Posts whose case-folded content or tags contain `q`: the trigram index for 3 characters or more, a scan
-    /// of the folded column below that.
+    /// Posts whose case-folded content or tags contain `q`: for 3 characters or more, the trigram index
+    /// finds the posts holding up to ``maximumQueryTrigrams`` of `q`'s distinct trigrams and `instr` checks
+    /// the whole `q`; below that, a scan of the folded column.
+    ///
+    /// The index is not asked for `q` as a phrase: FTS5 matches a phrase by loading the position list of
+    /// each of its trigrams, so a long run of one character (`aaaa…`) in a post and in `q` costs memory in
+    /// proportion to both lengths (2,000 characters against a long run took 1.9 GB).
     func textMatches(_ q: String) throws -> SearchMatches {
         let folded = RelaySearchText.fold(q)
-        if folded.unicodeScalars.count >= 3 {
-            let phrase = "\"" + folded.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            return SearchMatches(
-                condition: "p.id IN (SELECT rowid FROM post_search WHERE post_search MATCH ?)", arguments: [phrase],
-                countSQL: "SELECT count(*) FROM post_search WHERE post_search MATCH ?")
+        let trigrams = Self.trigrams(of: folded)
+        guard !trigrams.isEmpty else {
+            return SearchMatches(condition: "instr(p.search_text, ?) > 0", arguments: [folded])
         }
-        return SearchMatches(condition: "instr(p.search_text, ?) > 0", arguments: [folded])
+        let expression = trigrams.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+            .joined(separator: " AND ")
+        return SearchMatches(
+            condition:
+                "p.id IN (SELECT rowid FROM post_search WHERE post_search MATCH ?) AND instr(p.search_text, ?) > 0",
+            arguments: [expression, folded])
+    }
+
+    /// The distinct trigrams of `text` in order, at most ``maximumQueryTrigrams`` of them, spread over the
+    /// text; none for fewer than 3 scalars.
+    static func trigrams(of text: String) -> [String] {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.count >= 3 else { return [] }
+        var seen: Set<String> = []
+        var distinct: [String] = []
+        for start in 0...(scalars.count - 3) {
+            var trigram = String.UnicodeScalarView()
+            trigram.append(contentsOf: scalars[start..<start + 3])
+            let text = String(trigram)
+            if seen.insert(text).inserted { distinct.append(text) }
+        }
+        guard distinct.count > maximumQueryTrigrams else { return distinct }
+        let step = Double(distinct.count - 1) / Double(maximumQueryTrigrams - 1)
+        return (0..<maximumQueryTrigrams).map { distinct[Int((Double($0) * step).rounded())] }
     }
 
     /// Posts whose `TAGS` has `tag` as a whole word, case-insensitively (`(^|\s)TAG(\s|$)`).
@@ -112,14 +163,11 @@ struct SearchMatches {
     var condition: String
     /// Its arguments.
     var arguments: PositionalArguments
-    /// A cheaper query for the count, taking the same arguments (the full-text index alone: its rows are
-    /// exactly the posts).
-    var countSQL: String?
 
     /// How many posts match.
     func count(_ db: Connection) throws -> Int {
-        let sql = countSQL ?? "SELECT count(*) FROM posts p WHERE \(condition)"
-        return try db.queryOne(sql: sql, arguments: arguments)?.value(at: 0) ?? 0
+        try db.queryOne(sql: "SELECT count(*) FROM posts p WHERE \(condition)", arguments: arguments)?.value(at: 0)
+            ?? 0
     }
 
     /// One page of matching post URLs, newest first.

@@ -20,6 +20,15 @@ struct RelayRename {
     /// Does the rename or merge.
     func run() throws {
         try renameCrawlEntry()
+        // The newer file wins when both spellings have one.
+        try db.execute(
+            sql: """
+                INSERT INTO feed_files (feed, content, fetched_at) SELECT ?, content, fetched_at FROM feed_files
+                WHERE feed = ? ON CONFLICT (feed) DO UPDATE SET content = excluded.content,
+                fetched_at = excluded.fetched_at WHERE excluded.fetched_at > feed_files.fetched_at
+                """,
+            arguments: [new, old])
+        try db.execute(sql: "DELETE FROM feed_files WHERE feed = ?", arguments: [old])
         guard let oldProfile = try profileID(old) else { return }
         guard let newProfile = try profileID(new) else {
             try db.execute(sql: "UPDATE profiles SET feed = ? WHERE id = ?", arguments: [new, oldProfile])

@@ -15,6 +15,12 @@ enum RelaySchema {
         migrator.registerMigration("relay 2: declared follows") { db in
             try db.execute(sql: version2)
         }
+        migrator.registerMigration("relay 3: last downloaded feed files") { db in
+            try db.execute(sql: version3)
+        }
+        migrator.registerMigration("relay 4: canonical feed URLs") { db in
+            try RelayCanonicalURLs.migrate(db)
+        }
         return migrator
     }
 
@@ -24,6 +30,16 @@ enum RelaySchema {
         CREATE TABLE declared_follows (
             feed TEXT PRIMARY KEY,
             follows TEXT NOT NULL
+        ) WITHOUT ROWID
+        """
+
+    /// The text of each feed's last downloaded file (`200`, decoded, UTF-8 checked), which `/feed-content/`
+    /// serves instead of fetching the feed again, and when it was downloaded.
+    private static let version3 = """
+        CREATE TABLE feed_files (
+            feed TEXT PRIMARY KEY,
+            content TEXT NOT NULL,
+            fetched_at REAL NOT NULL
         ) WITHOUT ROWID
         """
 

@@ -64,6 +64,9 @@ extension RelayStore: RelayCrawlStore {
                     WHERE url = ?
                     """,
                 arguments: [now.timeIntervalSince1970, url])
+            // The file kept for `/feed-content/` is still the feed's current one.
+            try db.execute(
+                sql: "UPDATE feed_files SET fetched_at = ? WHERE feed = ?", arguments: [now.timeIntervalSince1970, url])
         }
     }
 
@@ -200,6 +203,28 @@ extension RelayStore: RelayCrawlStore {
     package func hasProfile(_ feed: String) async throws -> Bool {
         try await reader.read { db in
             try db.queryOne(sql: "SELECT 1 FROM profiles WHERE feed = ?", arguments: [feed]) != nil
+        }
+    }
+
+    /// Keeps the text of `feed`'s last downloaded file for `/feed-content/`.
+    package func saveFeedFile(_ feed: String, content: String, now: Date) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO feed_files (feed, content, fetched_at) VALUES (?, ?, ?)",
+                arguments: [feed, content, now.timeIntervalSince1970])
+        }
+    }
+
+    /// `feed`'s last downloaded file, or `nil`.
+    package func feedFile(_ feed: String) async throws -> RelayFeedFile? {
+        try await reader.read { db in
+            guard
+                let row = try db.queryOne(
+                    sql: "SELECT content, fetched_at FROM feed_files WHERE feed = ?", arguments: [feed])
+            else { return nil }
+            return RelayFeedFile(
+                content: try row.value(at: 0),
+                fetchedAt: Date(timeIntervalSince1970: try row.value(at: 1, as: Double.self)))
         }
     }
 }

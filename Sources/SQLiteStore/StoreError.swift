@@ -22,6 +22,8 @@ package enum StoreError: Error, Sendable, Equatable, LocalizedError {
     /// The store was used in a way the code should never do (a bug in the caller): unknown parameter name,
     /// wrong number of arguments, several statements where one was expected, a closed connection.
     case misuse(message: String, sql: String?)
+    /// A statement run inside ``Connection/withBudget(_:_:)`` was interrupted because the budget ran out.
+    case overBudget(BudgetExhaustion, sql: String?)
 
     /// SQLite's primary result code, when the error came from SQLite.
     package var resultCode: Int32? {
@@ -43,7 +45,7 @@ package enum StoreError: Error, Sendable, Equatable, LocalizedError {
     /// The SQL that failed, when there was one.
     package var sql: String? {
         switch self {
-        case .sqlite(_, _, _, let sql), .misuse(_, let sql): sql
+        case .sqlite(_, _, _, let sql), .misuse(_, let sql), .overBudget(_, let sql): sql
         case .columnNotFound(_, let sql), .typeMismatch(_, _, _, let sql): sql
         case .cannotOpen, .migrationHistoryMismatch: nil
         }
@@ -83,6 +85,15 @@ package enum StoreError: Error, Sendable, Equatable, LocalizedError {
         case .misuse(let message, let sql):
             let context = sql.map { " (SQL: `\($0)`)" } ?? ""
             return "[SQLiteStore bug] \(message)\(context). This is a programming error in the caller."
+        case .overBudget(let exhaustion, let sql):
+            let context = sql.map { " `\($0)`" } ?? ""
+            let reason =
+                switch exhaustion {
+                case .time: "it ran longer than its time budget; make the query more selective"
+                case .memory: "it needed more memory than its budget; make the query more selective"
+                case .cancelled: "its task was cancelled (the caller no longer wants the answer)"
+                }
+            return "The statement\(context) was interrupted: \(reason)."
         }
     }
 

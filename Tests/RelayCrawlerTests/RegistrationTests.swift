@@ -118,7 +118,9 @@ struct RegistrationTests {
         await farm.state.setFeed("/fc/social.org", text)
         let url = farm.url("/fc/social.org")
         let store = try await CrawlHarness.store()
-        let configuration = CrawlHarness.configuration()
+        var configuration = CrawlHarness.configuration()
+        // No freshness window: every call fetches (the default window is tested below).
+        configuration.feedContentFreshness = .zero
         let gateway = RelayFeedValidator(store: store, configuration: configuration)
         let unknown = await gateway.feedContent(feed: url)
         #expect(unknown.status == .notFound)

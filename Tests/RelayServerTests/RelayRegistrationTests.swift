@@ -97,6 +97,28 @@ extension RelayAPISuite {
             await relay.stop()
         }
 
+        @Test func deeplyNestedBodiesAreRefusedWithoutRecursingToTheEnd() async throws {
+            // 24,000 `[` once overflowed the stack (a segfault); 100,000 must be a 400 like any bad JSON.
+            let relay = try await RelayServerHarness(loaded: false)
+            let deep = try await relay.post(
+                "/feeds/", contentType: "application/json", body: String(repeating: "[", count: 100_000))
+            #expect(deep.status == 400)
+            #expect(
+                deep.text
+                    == #"{"detail":"JSON parse error - Nesting deeper than 64 levels (flatten the body): line 1 column 65 (char 64)"}"#
+            )
+            let objects = String(repeating: #"{"a":"#, count: 100_000)
+            let nestedObjects = try await relay.post("/feeds/", contentType: "application/json", body: objects)
+            #expect(nestedObjects.status == 400)
+            #expect(nestedObjects.text.contains("Nesting deeper than 64 levels"))
+            #expect(await relay.gateway.registered.isEmpty)
+            await relay.stop()
+            let limit = PythonJSONScanner.maximumDepth
+            let deepest = String(repeating: "[", count: limit) + String(repeating: "]", count: limit)
+            #expect(throws: Never.self) { try PythonJSONScanner.parse(deepest) }
+            #expect(throws: PythonJSONScanner.Failure.self) { try PythonJSONScanner.parse("[" + deepest + "]") }
+        }
+
         @Test func pythonJSONErrorMessagesAreReproduced() {
             let cases: [(String, String)] = [
                 ("", "Expecting value: line 1 column 1 (char 0)"),

@@ -17,8 +17,9 @@ struct RelayServeCommand: ParsableCommand {
                 Logs to standard error: the start-up line and one line per crawl pass. Stops gracefully on \
                 SIGINT or SIGTERM. Every option also reads an environment variable (ORGSOCIAL_RELAY_DB, \
                 ORGSOCIAL_RELAY_HOST, ORGSOCIAL_RELAY_PORT, ORGSOCIAL_RELAY_SITE_DOMAIN, \
-                ORGSOCIAL_RELAY_GROUPS, ORGSOCIAL_RELAY_SCAN_INTERVAL, ORGSOCIAL_RELAY_LIST, and those \
-                named below). See relay/README.md for a public deployment behind nginx.
+                ORGSOCIAL_RELAY_GROUPS, ORGSOCIAL_RELAY_SCAN_INTERVAL, ORGSOCIAL_RELAY_LIST, \
+                ORGSOCIAL_RELAY_SHUTDOWN_DEADLINE, and those named below). See relay/README.md for a public \
+                deployment behind nginx.
 
                 Limits against abusive clients are on by default: connections and event streams per \
                 address, event streams in all, a deadline for request heads and registrations per \
@@ -48,6 +49,11 @@ struct RelayServeCommand: ParsableCommand {
                 ClientLimitOptions.streamsOption,
                 ClientLimitOptions.streamsPerAddressOption,
                 ClientLimitOptions.registrationsOption,
+                .value(
+                    "shutdown-deadline", valueName: "seconds",
+                    help: "Seconds a stop after SIGINT or SIGTERM may take before the process exits anyway "
+                        + "with status 1 ($ORGSOCIAL_RELAY_SHUTDOWN_DEADLINE).",
+                    defaultValue: "10"),
             ])
     }
 
@@ -63,6 +69,8 @@ struct RelayServeCommand: ParsableCommand {
     var scanInterval: Int?
     /// The client limits and the registration rate.
     var limits: ClientLimitOptions
+    /// `--shutdown-deadline`, when given.
+    var shutdownDeadline: Int?
 
     init(parsing arguments: ParsedArguments) throws {
         options = RelayServiceOptions(parsing: arguments)
@@ -73,6 +81,9 @@ struct RelayServeCommand: ParsableCommand {
             try Self.seconds($0, option: "--scan-interval <seconds>")
         }
         limits = try ClientLimitOptions(parsing: arguments)
+        shutdownDeadline = try arguments.value("shutdown-deadline").map {
+            try ServeCommand.integer($0, option: "--shutdown-deadline <seconds>", range: 1...3600)
+        }
     }
 
     func validate() throws {
@@ -109,6 +120,12 @@ struct RelayServeCommand: ParsableCommand {
         configuration.clientLimits = try limits.clientLimits(environment: environment)
         configuration.registrationRate = try limits.hourlyRate(
             default: 60, variable: ClientLimitOptions.Variable.registrationsPerHour, environment: environment)
+        let deadline =
+            try shutdownDeadline
+            ?? environment["ORGSOCIAL_RELAY_SHUTDOWN_DEADLINE"].flatMap({ $0.isEmpty ? nil : $0 }).map {
+                try Self.seconds($0, variable: "ORGSOCIAL_RELAY_SHUTDOWN_DEADLINE")
+            } ?? 10
+        configuration.shutdownDeadline = .seconds(max(1, deadline))
         let service = try await RelayService(configuration: configuration)
         try await service.run()
     }

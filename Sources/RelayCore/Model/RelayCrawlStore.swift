@@ -127,4 +127,29 @@ package protocol RelayCrawlStore: Sendable {
 
     /// Whether a profile row exists for `feed` (the feed was scanned, or is a followed placeholder).
     func hasProfile(_ feed: String) async throws -> Bool
+
+    /// Keeps the text of the file just downloaded for `feed` (a `200`, decoded and UTF-8 checked), replacing
+    /// the previous one, so `/feed-content/` can serve it without fetching. Not served by the read model's
+    /// other endpoints: no generation bump.
+    func saveFeedFile(_ feed: String, content: String, now: Date) async throws
+
+    /// The file last saved with ``saveFeedFile(_:content:now:)`` for `feed`, or `nil`.
+    func feedFile(_ feed: String) async throws -> RelayFeedFile?
+}
+
+/// A feed's last downloaded file, as the relay keeps it for `/feed-content/`.
+package struct RelayFeedFile: Sendable, Hashable {
+    /// The file's text.
+    package var content: String
+    /// When it was downloaded.
+    package var fetchedAt: Date
+
+    /// Makes a stored file.
+    /// - Parameters:
+    ///   - content: the text.
+    ///   - fetchedAt: the download time.
+    package init(content: String, fetchedAt: Date) {
+        self.content = content
+        self.fetchedAt = fetchedAt
+    }
 }

@@ -24,7 +24,7 @@ package enum RelayPercentEncoding {
     }
 
     /// Whether Python's `quote` keeps `byte` as it is (with `safe=""`).
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
+    static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"):

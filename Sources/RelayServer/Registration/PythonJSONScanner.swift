@@ -6,7 +6,14 @@
 /// same checks in the same order, and positions counted in Unicode scalars. As in DRF's strict mode, the
 /// constants `NaN`, `Infinity` and `-Infinity` are refused. Lone surrogates from `\u` escapes, which a
 /// Swift string cannot hold, become U+FFFD.
+///
+/// Arrays and objects nest at most ``maximumDepth`` levels: CPython's scanner stops deep bodies with a
+/// `RecursionError` (a 500 in the reference); ours recurses too, so a deeper body is a ``Failure``
+/// (a 400) before the stack can overflow.
 enum PythonJSONScanner {
+    /// The deepest nesting of arrays and objects accepted; a registration body needs 1.
+    static let maximumDepth = 64
+
     /// A parsed value; numbers are only recognised, not kept.
     indirect enum Value: Sendable, Equatable {
         case null
@@ -54,6 +61,8 @@ enum PythonJSONScanner {
     private struct Scanner {
         let scalars: [Unicode.Scalar]
         var index = 0
+        /// How many arrays and objects are open at `index`.
+        var depth = 0
 
         init(_ scalars: [Unicode.Scalar]) {
             self.scalars = scalars
@@ -107,12 +116,15 @@ enum PythonJSONScanner {
             case "\"":
                 index += 1
                 return .string(try string(openedAt: start))
-            case "{":
+            case "{", "[":
+                guard depth < PythonJSONScanner.maximumDepth else {
+                    throw failure(
+                        "Nesting deeper than \(PythonJSONScanner.maximumDepth) levels (flatten the body)", at: start)
+                }
                 index += 1
-                return try object()
-            case "[":
-                index += 1
-                return try array()
+                depth += 1
+                defer { depth -= 1 }
+                return first == "{" ? try object() : try array()
             default:
                 break
             }

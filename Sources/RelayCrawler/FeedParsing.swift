@@ -1,0 +1,91 @@
+import Foundation
+import OrgSocial
+import Synchronization
+
+/// Parses downloaded feeds on threads of their own, within a time budget.
+///
+/// A hostile feed can take long to parse. Parsing on Swift's cooperative pool (a few threads, two on a
+/// two-core machine) would stall the crawl's other tasks and the API with it; a dedicated thread keeps
+/// them responsive. The caller stops waiting when the budget runs out or its task is cancelled (SIGTERM):
+/// the parse cannot be interrupted, so its thread is abandoned and ends on its own; its result is dropped.
+enum FeedParsing {
+    /// Parses `text` as a feed on a new thread.
+    /// - Parameters:
+    ///   - text: the decoded `social.org` file.
+    ///   - url: the feed's URL, for the error.
+    ///   - budget: how long to wait for the parse.
+    /// - Returns: the parsed feed.
+    /// - Throws: ``RelayCrawlerError/parseTimedOut(url:budget:)`` over budget; `CancellationError` when the
+    ///   calling task is cancelled.
+    static func parse(_ text: String, url: String, budget: Duration) async throws -> Feed {
+        try await withThrowingTaskGroup(of: Feed.self) { group in
+            group.addTask { try await parseOnThread(text) }
+            group.addTask {
+                try await Task.sleep(for: budget)
+                throw RelayCrawlerError.parseTimedOut(url: url, budget: budget)
+            }
+            defer { group.cancelAll() }
+            guard let feed = try await group.next() else { throw CancellationError() }
+            return feed
+        }
+    }
+
+    /// Runs the parse on a thread; returns (or throws `CancellationError`) as soon as the task is cancelled.
+    private static func parseOnThread(_ text: String) async throws -> Feed {
+        let waiter = Waiter()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                guard waiter.install(continuation) else { return }
+                let thread = Thread { waiter.finish(.success(Feed(parsing: text))) }
+                thread.name = "relay-parse"
+                thread.start()
+            }
+        } onCancel: {
+            waiter.finish(.failure(CancellationError()))
+        }
+    }
+
+    /// A continuation resumed exactly once, by the parse or by cancellation, whichever comes first.
+    private final class Waiter: Sendable {
+        private enum State {
+            case idle
+            case waiting(CheckedContinuation<Feed, any Error>)
+            case finished(Result<Feed, any Error>)
+            case resumed
+        }
+
+        private let state = Mutex(State.idle)
+
+        /// Installs the continuation; `false` (and the continuation resumed) when already finished.
+        func install(_ continuation: CheckedContinuation<Feed, any Error>) -> Bool {
+            let early: Result<Feed, any Error>? = state.withLock { state in
+                if case .finished(let result) = state {
+                    state = .resumed
+                    return result
+                }
+                state = .waiting(continuation)
+                return nil
+            }
+            guard let early else { return true }
+            continuation.resume(with: early)
+            return false
+        }
+
+        /// Resumes the continuation with `result`, unless it was resumed already.
+        func finish(_ result: Result<Feed, any Error>) {
+            let waiting: CheckedContinuation<Feed, any Error>? = state.withLock { state in
+                switch state {
+                case .idle:
+                    state = .finished(result)
+                    return nil
+                case .waiting(let continuation):
+                    state = .resumed
+                    return continuation
+                case .finished, .resumed:
+                    return nil
+                }
+            }
+            waiting?.resume(with: result)
+        }
+    }
+}

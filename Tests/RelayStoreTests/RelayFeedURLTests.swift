@@ -1,0 +1,92 @@
+import Foundation
+import HTTPServer
+import OrgSocial
+import RelayCore
+import SQLiteStore
+import Testing
+
+@testable import RelayStore
+
+/// `RelayFeedURL`: the canonical spelling of feed URLs, and migration 4 that rewrites stored ones.
+struct RelayFeedURLTests {
+    @Test(arguments: [
+        ("https://a.example/social.org", "https://a.example/social.org"),
+        ("HTTPS://A.Example/social.org", "https://a.example/social.org"),
+        ("https://a.example:443/social.org", "https://a.example/social.org"),
+        ("http://a.example:80/social.org", "http://a.example/social.org"),
+        ("http://a.example:/social.org", "http://a.example/social.org"),
+        ("http://a.example:8080/social.org", "http://a.example:8080/social.org"),
+        ("https://a.example:80/social.org", "https://a.example:80/social.org"),
+        ("https://a.example/social.org#f", "https://a.example/social.org"),
+        ("https://a.example/social.org/", "https://a.example/social.org"),
+        ("https://a.example//u//social.org", "https://a.example/u/social.org"),
+        ("https://a.example/u/./social.org", "https://a.example/u/social.org"),
+        ("https://a.example/u/v/../social.org", "https://a.example/u/social.org"),
+        ("https://a.example/%73ocial%2Eorg", "https://a.example/social.org"),
+        ("https://a.example/caf%c3%a9.org", "https://a.example/caf%C3%A9.org"),
+        ("https://a.example/a%2fb.org", "https://a.example/a%2Fb.org"),
+        ("https://a.example", "https://a.example"),
+        ("https://a.example/", "https://a.example"),
+        ("https://a.example/feed.php?user=%61lice", "https://a.example/feed.php?user=alice"),
+        ("https://u@A.example:443/social.org", "https://u@a.example/social.org"),
+        ("http://[::1]:80/social.org", "http://[::1]/social.org"),
+        ("http://[::1]:8080/social.org", "http://[::1]:8080/social.org"),
+    ])
+    func canonicalSpelling(input: String, expected: String) throws {
+        #expect(try RelayFeedURL.canonical(input) == expected)
+        #expect(try RelayFeedURL.canonical(expected) == expected)
+    }
+
+    @Test func registrableRefusesQueriesControlsAndOtherSchemes() {
+        #expect(throws: RelayFeedURL.Problem.hasQuery(url: "https://a.example/s.org?x=1")) {
+            try RelayFeedURL.registrable("https://a.example/s.org?x=1")
+        }
+        #expect(throws: RelayFeedURL.Problem.controlCharacter(url: "https://a.example/s\n.org", offset: 19)) {
+            try RelayFeedURL.registrable("https://a.example/s\n.org")
+        }
+        for bad in ["ftp://a.example/s.org", "https:/a.example", "https://", "https://a.example:x/s.org", "s.org"] {
+            #expect(throws: RelayFeedURL.Problem.notHTTP(url: bad)) { try RelayFeedURL.registrable(bad) }
+        }
+        #expect(RelayFeedURL.problem(registering: "https://a.example/s.org") == nil)
+        #expect(
+            RelayFeedURL.problem(registering: "https://a.example/s.org/")
+                == .notCanonical(url: "https://a.example/s.org/", canonical: "https://a.example/s.org"))
+    }
+
+    @Test func theMigrationMergesStoredSpellingsOfOneFeed() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("relay-url-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("relay.sqlite").path
+        let canonical = "http://a.example/social.org"
+        let spellings = [canonical, "HTTP://A.example/social.org", "http://a.example:80//social.org#f"]
+        do {
+            let store = try await RelayStore.open(path: path, groups: [])
+            for (index, url) in spellings.enumerated() {
+                _ = try await store.addFeed(url, now: Date())
+                _ = try await store.index(
+                    feedURL: url,
+                    feed: Feed(
+                        parsing:
+                            "#+TITLE: a\n\n* Posts\n** 2025-01-0\(index + 1)T10:00:00+0000\n:PROPERTIES:\n:END:\n\np\(index)\n"
+                    ),
+                    now: Date())
+            }
+            _ = try await store.addFeed("https://b.example/feed.php?user=bob", now: Date())
+        }
+        // Pretend migration 4 never ran, as in a database written before it.
+        do {
+            let connection = try Connection(path: path)
+            try connection.execute(
+                sql: "DELETE FROM sqlitestore_migrations WHERE name = 'relay 4: canonical feed URLs'")
+            try connection.execute(sql: "PRAGMA user_version = 3")
+            try connection.close()
+        }
+        let store = try await RelayStore.open(path: path, groups: [])
+        #expect(try await store.crawlEntries().map(\.url) == [canonical, "https://b.example/feed.php?user=bob"])
+        #expect(try await store.hasProfile(canonical))
+        for spelling in spellings.dropFirst() { #expect(!(try await store.hasProfile(spelling))) }
+        let posts = await store.reply(path: "/search/", query: [HTTPQueryItem(name: "q", value: "p")], now: Date())
+        #expect(posts?.body.text().contains("\"total\":3") == true)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The hard stop deadline (security issue item 12), with the built binary: a registration hangs on a feed
+/// server that accepts connections and never answers, SIGTERM arrives, and the process must be gone by
+/// `--shutdown-deadline` even though the request in flight would keep a graceful stop waiting longer.
+@Suite(.timeLimit(.minutes(1)))
+struct ShutdownWatchdogTests {
+    /// A TCP server on 127.0.0.1 that accepts connections and never reads or answers.
+    final class SilentServer: Sendable {
+        let descriptor: Int32
+        let port: Int
+        /// The connections accepted so far (kept open).
+        let accepted = Mutex<[Int32]>([])
+
+        init() throws {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = 0
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+            }
+            let listening = bound == 0 && listen(descriptor, 16) == 0
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+            }
+            self.descriptor = descriptor
+            port = Int(UInt16(bigEndian: address.sin_port))
+            try #require(listening)
+            let thread = Thread { [self] in acceptForever() }
+            thread.start()
+        }
+
+        private func acceptForever() {
+            while true {
+                let connection = accept(descriptor, nil, nil)
+                guard connection >= 0 else { return }
+                accepted.withLock { $0.append(connection) }
+            }
+        }
+
+        /// Closes the listener (which ends the accepting thread) and the connections.
+        func stop() {
+            shutdown(descriptor, Int32(SHUT_RDWR))
+            close(descriptor)
+            for connection in accepted.withLock({ $0 }) { close(connection) }
+        }
+    }
+
+    @Test(.enabled(if: RelayCommandTests.isBuilt)) func aStuckStopEndsAtTheDeadline() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("relay-stop-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let peers = home.appendingPathComponent("peers.txt")
+        try Data().write(to: peers)
+        let silent = try SilentServer()
+        defer { silent.stop() }
+        let process = Process()
+        process.executableURL = RelayCommandTests.binary
+        process.arguments = [
+            "relay", "serve", "--db", home.appendingPathComponent("relay.sqlite").path, "--port", "0",
+            "--scan-interval", "0", "--relay-list", peers.path, "--allow-private-addresses",
+            "--shutdown-deadline", "1",
+        ]
+        process.environment = ["HOME": home.path, "PATH": "/usr/bin:/bin"]
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = Pipe()
+        try process.run()
+        defer {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        let reader = stderr.fileHandleForReading
+        var log = ""
+        while !log.contains("\n") {
+            let chunk = reader.availableData
+            guard !chunk.isEmpty else { break }
+            log += String(decoding: chunk, as: UTF8.self)
+        }
+        let port = try #require(log.split(separator: " ")[3].split(separator: ":").last.flatMap { Int($0) })
+        // A registration whose validation fetch waits on the silent server (5 s idle, 15 s in all).
+        let registration = Task {
+            var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)/feeds/")))
+            request.httpMethod = "POST"
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(#"{"feed": "http://127.0.0.1:\#(silent.port)/social.org"}"#.utf8)
+            _ = try? await URLSession.shared.data(for: request)
+        }
+        defer { registration.cancel() }
+        // SIGTERM once the relay's validation fetch is connected and waiting for an answer.
+        let waitStart = ContinuousClock.now
+        while silent.accepted.withLock({ $0.isEmpty }), ContinuousClock.now - waitStart < .seconds(20) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try #require(silent.accepted.withLock { !$0.isEmpty })
+        try await Task.sleep(for: .milliseconds(100))
+
+        let clock = ContinuousClock()
+        let start = clock.now
+        kill(process.processIdentifier, SIGTERM)
+        while process.isRunning, clock.now - start < .seconds(10) { try await Task.sleep(for: .milliseconds(20)) }
+        let elapsed = clock.now - start
+        #expect(!process.isRunning)
+        #expect(elapsed < .seconds(3), "\(elapsed)")
+        #expect(process.terminationStatus == 1)
+        log += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("the process exits after 1 s at the latest"))
+        #expect(log.contains("relay stop took longer than 1 s (--shutdown-deadline); exiting now with status 1"))
+    }
+}
