@@ -54,6 +54,8 @@ package enum CLIError: Error, Equatable, LocalizedError {
     case remoteChanged(url: String, publishedBefore: Bool)
     /// `--publish`: the local file has changes that are not on the server.
     case unpublishedLocalChanges(path: String, url: String)
+    /// An editing command changed the local file, but publishing the change failed.
+    case savedButNotPublished(path: String, reason: String)
     /// `signup`: the configuration already holds a vfile.
     case accountExists(path: String, publicURL: String)
     /// `signup` succeeded but its vfile could not be saved; the vfile is shown so that it is not lost.
@@ -67,9 +69,10 @@ package enum CLIError: Error, Equatable, LocalizedError {
         case .unknownCommand, .unknownOption, .missingValue, .missingOption, .missingArgument, .unexpectedArgument,
             .duplicateOption, .flagWithValue, .invalidValue, .validation:
             true
-        case .cannotRead, .cannotWrite, .fileExists, .invalidEnvironment, .changeAddsErrors, .notAPoll,
+        case .cannotRead, .cannotWrite, .fileExists, .invalidEnvironment, .changeAddsErrors,
+            .notAPoll,
             .invalidConfiguration, .noConfigurationLocation, .publishingNotConfigured, .remoteChanged,
-            .unpublishedLocalChanges, .accountExists, .vfileNotSaved, .exit:
+            .unpublishedLocalChanges, .savedButNotPublished, .accountExists, .vfileNotSaved, .exit:
             false
         }
     }
@@ -135,6 +138,10 @@ package enum CLIError: Error, Equatable, LocalizedError {
             "'\(path)' differs from the feed at \(url) and was not published from here, so replacing it with "
                 + "the published feed could lose changes. Run 'orgsocial publish --file \(path)' first, or pass "
                 + "--no-publish to change only the local file."
+        case .savedButNotPublished(let path, let reason):
+            "The change was saved in '\(path)' but not published: "
+                + (reason.hasSuffix(".") ? reason : reason + ".") + " Fix that, then run "
+                + "'orgsocial publish --file \(path)' to publish it."
         case .accountExists(let path, let publicURL):
             "'\(path)' already holds a vfile, for \(publicURL). Signing up again would replace it, and a lost "
                 + "vfile cannot be recovered. Keep a copy of it, then pass --force."

@@ -110,6 +110,33 @@ struct PublishFlagTests {
         }
     }
 
+    @Test func aFailedAutomaticPublishKeepsThePostInTheLocalFile() async throws {
+        try await FakeFeedServer.with { server in
+            let (home, file, _) = try await setUp(server)
+            defer { home.remove() }
+            try home.write(
+                #"{"feedURL": "\#(server.url("/social.org").absoluteString)", "publish": {"token": "wrong", "automatic": true}}"#,
+                to: ".config/orgsocial/config.json")
+            try FileManager.default.setAttributes(
+                [.posixPermissions: 0o600], ofItemAtPath: home.path(".config/orgsocial/config.json"))
+            let result = await runCLI(
+                ["post", "--file", file, "--text", "Do not lose me"], environment: home.homeEnvironment)
+            #expect(result.status == 1)
+            #expect(result.error.hasPrefix("Error: The change was saved in '\(file)' but not published: "))
+            #expect(result.error.contains("HTTP 401"))
+            #expect(result.error.contains("then run 'orgsocial publish --file \(file)' to publish it."))
+            #expect(Feed(parsing: try home.text("social.org")).posts.map(\.body) == ["First post.", "Do not lose me"])
+            #expect(await server.state.text("/social.org") == sampleFeed)
+
+            // With the token fixed, 'publish' uploads the saved post.
+            let published = await runCLI(
+                ["publish", "--file", file],
+                environment: home.homeEnvironment.merging(["ORGSOCIAL_TOKEN": "secret"]) { $1 })
+            #expect(published.status == 0, "\(published.error)")
+            #expect(await server.state.text("/social.org") == (try home.text("social.org")))
+        }
+    }
+
     @Test func everyEditingCommandCanPublish() async throws {
         try await FakeFeedServer.with { server in
             let (home, file, environment) = try await setUp(server)

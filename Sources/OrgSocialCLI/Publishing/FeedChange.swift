@@ -29,19 +29,38 @@ enum FeedChange {
         guard try publishing.isEnabled(in: context) else {
             return try FeedFile.modify(at: path, in: context, change)
         }
-        let target = try PublishTarget.resolve(in: context, feedURLOption: feedURLOption)
-        let publisher = FeedPublisher(transport: context.makeTransport())
         let local = try FeedFile.read(at: path, in: context)
-        let versions = PublishedVersions(environment: context.environment)
-        if versions.digest(for: target.feedURL) != PublishedVersions.digest(of: local.bytes),
-            let remote = try await publisher.fetch(target.feedURL), remote.feed.bytes != local.bytes
-        {
-            throw CLIError.unpublishedLocalChanges(path: path, url: target.feedURL.absoluteString)
+        let target: PublishTarget
+        let result: PublishResult<(Result, [Diagnostic])>
+        do {
+            target = try PublishTarget.resolve(in: context, feedURLOption: feedURLOption)
+            let publisher = FeedPublisher(transport: context.makeTransport())
+            let versions = PublishedVersions(environment: context.environment)
+            if versions.digest(for: target.feedURL) != PublishedVersions.digest(of: local.bytes),
+                let remote = try await publisher.fetch(target.feedURL), remote.feed.bytes != local.bytes
+            {
+                throw CLIError.unpublishedLocalChanges(path: path, url: target.feedURL.absoluteString)
+            }
+            let location = target.feedURL.absoluteString
+            result = try await target.publish(with: publisher, creating: local) { feed in
+                do {
+                    return try FeedFile.checkedChange(of: &feed, reportingAs: location, change)
+                } catch {
+                    throw ChangeFailure(error: error)
+                }
+            }
+        } catch let failure as ChangeFailure {
+            throw failure.error
+        } catch let error as CLIError {
+            switch error {
+            case .unpublishedLocalChanges, .cannotRead, .cannotWrite: throw error
+            default: try saveUnpublished(to: path, in: context, change, because: error)
+            }
+        } catch {
+            try saveUnpublished(to: path, in: context, change, because: error)
         }
         let location = target.feedURL.absoluteString
-        let result = try await target.publish(with: publisher, creating: local) { feed in
-            try FeedFile.checkedChange(of: &feed, reportingAs: location, change)
-        }
+        let versions = PublishedVersions(environment: context.environment)
         try AtomicFile.write(result.feed.bytes, to: path)
         versions.record(result.feed.bytes, for: target.feedURL)
         let (value, warnings) = result.value
@@ -56,5 +75,28 @@ enum FeedChange {
             context.report("Nothing to publish: \(location) already has this change.")
         }
         return value
+    }
+
+    /// An error thrown by the command's own change (not by publishing), passed through unchanged.
+    private struct ChangeFailure: Error {
+        /// What the change threw.
+        let error: any Error
+    }
+
+    /// Publishing failed: applies `change` to the local file so that nothing the user typed is lost, then
+    /// throws an error saying that the change was saved but not published.
+    /// - Parameters:
+    ///   - path: the local feed file.
+    ///   - context: streams and environment.
+    ///   - change: the command's edit.
+    ///   - error: why publishing failed.
+    /// - Throws: ``CLIError/savedButNotPublished(path:reason:)`` once the file is saved, or whatever saving
+    ///   the file throws.
+    private static func saveUnpublished<Result>(
+        to path: String, in context: CommandContext, _ change: (inout Feed) throws -> Result,
+        because error: any Error
+    ) throws -> Never {
+        _ = try FeedFile.modify(at: path, in: context, change)
+        throw CLIError.savedButNotPublished(path: path, reason: error.localizedDescription)
     }
 }
