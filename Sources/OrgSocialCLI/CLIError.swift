@@ -35,6 +35,8 @@ package enum CLIError: Error, Equatable, LocalizedError {
     case cannotRead(path: String, reason: String)
     /// A file could not be written.
     case cannotWrite(path: String, reason: String)
+    /// The file exists but is read-only (no write permission), so it is left alone.
+    case readOnlyFile(path: String)
     /// `init` would overwrite a file.
     case fileExists(path: String)
     /// An environment variable holds an unusable value.
@@ -69,7 +71,7 @@ package enum CLIError: Error, Equatable, LocalizedError {
         case .unknownCommand, .unknownOption, .missingValue, .missingOption, .missingArgument, .unexpectedArgument,
             .duplicateOption, .flagWithValue, .invalidValue, .validation:
             true
-        case .cannotRead, .cannotWrite, .fileExists, .invalidEnvironment, .changeAddsErrors,
+        case .cannotRead, .cannotWrite, .readOnlyFile, .fileExists, .invalidEnvironment, .changeAddsErrors,
             .notAPoll,
             .invalidConfiguration, .noConfigurationLocation, .publishingNotConfigured, .remoteChanged,
             .unpublishedLocalChanges, .savedButNotPublished, .accountExists, .vfileNotSaved, .exit:
@@ -110,6 +112,9 @@ package enum CLIError: Error, Equatable, LocalizedError {
             "Cannot read '\(path)': \(reason)"
         case .cannotWrite(let path, let reason):
             "Cannot write '\(path)': \(reason). Check that the folder exists and is writable; the file was not changed."
+        case .readOnlyFile(let path):
+            "'\(path)' is read-only, so it was not changed. Make it writable first ('chmod u+w \(path)') if you "
+                + "mean to change it."
         case .fileExists(let path):
             "'\(path)' already exists. Pass --force to replace it, or choose another --file."
         case .invalidEnvironment(let name, let value, let reason):

@@ -116,6 +116,32 @@ struct PostCommandTests {
         #expect(try folder.fileNames() == ["social.org"])  // no temporary files left behind
     }
 
+    @Test func refusesAReadOnlyFile() async throws {
+        let (folder, file) = try await makeFeedFolder()
+        defer { folder.remove() }
+        let before = try folder.bytes("social.org")
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: file)
+        let result = await runCLI(["post", "--file", file, "--text", "hi"])
+        #expect(result.status == 1)
+        #expect(
+            result.error
+                == "Error: '\(file)' is read-only, so it was not changed. Make it writable first ('chmod u+w \(file)') "
+                + "if you mean to change it.\n")
+        #expect(try folder.bytes("social.org") == before)
+        let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+        #expect(mode == 0o444)
+        #expect(try folder.fileNames() == ["social.org"])
+        // Also when publishing: refused before anything is uploaded.
+        let publishing = await runCLI(
+            ["follow", "--file", file, "https://bob.example.org/social.org", "--publish"],
+            environment: testEnvironment.merging([
+                "ORGSOCIAL_FEED_URL": "http://127.0.0.1:9/social.org", "ORGSOCIAL_TOKEN": "t",
+            ]) { $1 })
+        #expect(publishing.status == 1)
+        #expect(publishing.error.contains("is read-only, so it was not changed."))
+        #expect(try folder.bytes("social.org") == before)
+    }
+
     @Test func missingFeedFileIsARuntimeError() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

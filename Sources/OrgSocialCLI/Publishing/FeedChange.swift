@@ -30,6 +30,8 @@ enum FeedChange {
             return try FeedFile.modify(at: path, in: context, change)
         }
         let local = try FeedFile.read(at: path, in: context)
+        // Refuse before uploading, so that a read-only file is not left behind the published feed.
+        try AtomicFile.checkWritable(path)
         let target: PublishTarget
         let result: PublishResult<(Result, [Diagnostic])>
         do {
@@ -53,7 +55,7 @@ enum FeedChange {
             throw failure.error
         } catch let error as CLIError {
             switch error {
-            case .unpublishedLocalChanges, .cannotRead, .cannotWrite: throw error
+            case .unpublishedLocalChanges, .cannotRead, .cannotWrite, .readOnlyFile: throw error
             default: try saveUnpublished(to: path, in: context, change, because: error)
             }
         } catch {

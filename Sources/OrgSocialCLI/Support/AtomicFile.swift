@@ -21,8 +21,10 @@ enum AtomicFile {
     ///   - path: the file to create or replace.
     ///   - permissions: the new file's permission bits (e.g. `0o600` for secrets); `nil` keeps an existing
     ///     file's bits and gives a new file the default ones.
-    /// - Throws: ``CLIError/cannotWrite(path:reason:)`` naming the path and the system's reason.
+    /// - Throws: ``CLIError/readOnlyFile(path:)`` when the file exists and is read-only (see
+    ///   ``checkWritable(_:)``), ``CLIError/cannotWrite(path:reason:)`` naming the path and the system's reason.
     static func write(_ bytes: [UInt8], to path: String, permissions: UInt16? = nil) throws {
+        try checkWritable(path)
         let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
             try writePOSIX(bytes, to: target, reportedAs: path, permissions: permissions.map { mode_t($0) })
@@ -31,6 +33,29 @@ enum AtomicFile {
                 try Data(bytes).write(to: URL(fileURLWithPath: target), options: .atomic)
             } catch {
                 throw CLIError.cannotWrite(path: path, reason: error.localizedDescription)
+            }
+        #endif
+    }
+
+    /// Refuses to replace a read-only file, as editors do: the atomic rename would otherwise replace it
+    /// whatever its mode.
+    ///
+    /// A file is read-only when no one has write permission on it (no `w` bit at all, which even root
+    /// respects here, as `vi` and `emacs` warn), or when `access(W_OK)` says this user may not write it.
+    /// A file that does not exist yet is not checked (the folder decides).
+    /// - Parameter path: the file (a symbolic link is followed).
+    /// - Throws: ``CLIError/readOnlyFile(path:)``.
+    static func checkWritable(_ path: String) throws {
+        #if canImport(Glibc) || canImport(Musl) || canImport(Darwin)
+            let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+            var status = stat()
+            guard stat(target, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return }
+            if status.st_mode & 0o222 == 0 || access(target, W_OK) != 0 {
+                throw CLIError.readOnlyFile(path: path)
+            }
+        #else
+            if FileManager.default.fileExists(atPath: path), !FileManager.default.isWritableFile(atPath: path) {
+                throw CLIError.readOnlyFile(path: path)
             }
         #endif
     }
