@@ -35,6 +35,8 @@ package enum CLIError: Error, Equatable, LocalizedError {
     case cannotRead(path: String, reason: String)
     /// A file could not be written.
     case cannotWrite(path: String, reason: String)
+    /// An editing command's file is not an Org Social feed (a Markdown file, an HTML page, …).
+    case notAFeed(path: String, reason: String)
     /// The file exists but is read-only (no write permission), so it is left alone.
     case readOnlyFile(path: String)
     /// `init` would overwrite a file.
@@ -71,7 +73,7 @@ package enum CLIError: Error, Equatable, LocalizedError {
         case .unknownCommand, .unknownOption, .missingValue, .missingOption, .missingArgument, .unexpectedArgument,
             .duplicateOption, .flagWithValue, .invalidValue, .validation:
             true
-        case .cannotRead, .cannotWrite, .readOnlyFile, .fileExists, .invalidEnvironment, .changeAddsErrors,
+        case .cannotRead, .cannotWrite, .notAFeed, .readOnlyFile, .fileExists, .invalidEnvironment, .changeAddsErrors,
             .notAPoll,
             .invalidConfiguration, .noConfigurationLocation, .publishingNotConfigured, .remoteChanged,
             .unpublishedLocalChanges, .savedButNotPublished, .accountExists, .vfileNotSaved, .exit:
@@ -112,6 +114,10 @@ package enum CLIError: Error, Equatable, LocalizedError {
             "Cannot read '\(path)': \(reason)"
         case .cannotWrite(let path, let reason):
             "Cannot write '\(path)': \(reason). Check that the folder exists and is writable; the file was not changed."
+        case .notAFeed(let path, let reason):
+            "'\(path)' does not look like an Org Social feed: \(reason), so it was not changed. Give the path of "
+                + "your social.org file, create one with 'orgsocial init --file <file> --title <title> --nick <nick>', "
+                + "or pass --force to change this file anyway."
         case .readOnlyFile(let path):
             "'\(path)' is read-only, so it was not changed. Make it writable first ('chmod u+w \(path)') if you "
                 + "mean to change it."

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import OrgSocialCLI
 
 /// The hand-written parser: option forms, usage errors and suggestions (exit code 2).
@@ -86,7 +87,7 @@ struct ArgumentParsingTests {
             result.error == """
                 Error: Unknown option '--foo'. Did you mean '--file'?
                 Usage: orgsocial follow --file <file> [--label <label>] [--publish]
-                                        [--no-publish] <url>
+                                        [--no-publish] [--force] <url>
                   See 'orgsocial follow --help' for more information.
 
                 """)

@@ -53,7 +53,7 @@ struct HelpTests {
         OVERVIEW: Append an emoji reaction to a post.
 
         USAGE: orgsocial react --file <file> --to <post-url> --emoji <emoji>
-                               [--feed-url <url>] [--publish] [--no-publish]
+                               [--feed-url <url>] [--publish] [--no-publish] [--force]
 
         OPTIONS:
           -f, --file <file>       The social.org file to change.
@@ -67,6 +67,8 @@ struct HelpTests {
                                   update the file to match.
           --no-publish            Only change the file, even if the configuration
                                   publishes automatically.
+          --force                 Change the file even if it does not look like an Org
+                                  Social feed.
           -h, --help              Show help information.
 
         """

@@ -142,6 +142,40 @@ struct PostCommandTests {
         #expect(try folder.bytes("social.org") == before)
     }
 
+    @Test func refusesAFileThatIsNotAnOrgSocialFeedUnlessForced() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let files = [
+            ("README.md", "# orgsocial\n\nA tool.\n\n* a bullet\n", "it looks like a Markdown file"),
+            ("index.html", "<!DOCTYPE html>\n<html><body>Hi</body></html>\n", "it looks like an HTML or XML page"),
+            (
+                "notes.txt", "buy milk\ncall Bob\n",
+                "it has no Org keywords (#+TITLE:, #+NICK:) and no '* Posts' heading"
+            ),
+        ]
+        for (name, content, reason) in files {
+            let file = try folder.write(content, to: name)
+            for command in [["post", "--text", "hi"], ["follow", "https://bob.example.org/social.org"]] {
+                let result = await runCLI(command + ["--file", file])
+                #expect(result.status == 1, "\(name) \(command)")
+                #expect(
+                    result.error
+                        == "Error: '\(file)' does not look like an Org Social feed: \(reason), so it was not changed. "
+                        + "Give the path of your social.org file, create one with 'orgsocial init --file <file> "
+                        + "--title <title> --nick <nick>', or pass --force to change this file anyway.\n")
+                #expect(try folder.text(name) == content)
+            }
+        }
+        let forced = await runCLI(["post", "--file", folder.path("notes.txt"), "--text", "hi", "--force"])
+        #expect(forced.status == 0, "\(forced.error)")
+        #expect(try folder.text("notes.txt").contains("* Posts"))
+        // An empty file and a bare '* Posts' heading are feeds.
+        for (name, content) in [("empty.org", ""), ("bare.org", "* Posts\n")] {
+            let result = await runCLI(["post", "--file", try folder.write(content, to: name), "--text", "hi"])
+            #expect(result.status == 0, "\(name): \(result.error)")
+        }
+    }
+
     @Test func missingFeedFileIsARuntimeError() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

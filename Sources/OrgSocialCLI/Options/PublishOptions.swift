@@ -1,4 +1,4 @@
-/// `--publish` and `--no-publish`, shared by every command that edits a feed.
+/// `--publish`, `--no-publish` and `--force`, shared by every command that edits a feed.
 struct PublishOptions: Sendable {
     /// `--publish`.
     static let publishFlag = OptionDefinition.flag(
@@ -7,8 +7,12 @@ struct PublishOptions: Sendable {
     static let noPublishFlag = OptionDefinition.flag(
         "no-publish", help: "Only change the file, even if the configuration publishes automatically.")
 
-    /// Both definitions, in help order.
-    static let definitions = [publishFlag, noPublishFlag]
+    /// `--force`.
+    static let forceFlag = OptionDefinition.flag(
+        "force", help: "Change the file even if it does not look like an Org Social feed.")
+
+    /// The definitions, in help order.
+    static let definitions = [publishFlag, noPublishFlag, forceFlag]
 
     /// What the command line asked for.
     enum Choice: Sendable {
@@ -22,6 +26,8 @@ struct PublishOptions: Sendable {
 
     /// The choice.
     var choice: Choice
+    /// `--force`: edit the file even if it does not look like an Org Social feed.
+    var allowsAnyFile: Bool
     /// Whether both flags were given (a validation error).
     private var isContradictory = false
 
@@ -31,6 +37,7 @@ struct PublishOptions: Sendable {
         let localOnly = arguments.flag("no-publish")
         isContradictory = publish && localOnly
         choice = publish ? .publish : localOnly ? .localOnly : .configured
+        allowsAnyFile = arguments.flag("force")
     }
 
     /// Checks that the flags don't contradict each other.

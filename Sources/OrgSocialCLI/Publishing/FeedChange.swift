@@ -27,9 +27,9 @@ enum FeedChange {
         _ change: @escaping @Sendable (inout Feed) throws -> Result
     ) async throws -> Result {
         guard try publishing.isEnabled(in: context) else {
-            return try FeedFile.modify(at: path, in: context, change)
+            return try FeedFile.modify(at: path, in: context, requiringFeed: !publishing.allowsAnyFile, change)
         }
-        let local = try FeedFile.read(at: path, in: context)
+        let local = try FeedFile.read(at: path, in: context, requiringFeed: !publishing.allowsAnyFile)
         // Refuse before uploading, so that a read-only file is not left behind the published feed.
         try AtomicFile.checkWritable(path)
         let target: PublishTarget
@@ -55,7 +55,7 @@ enum FeedChange {
             throw failure.error
         } catch let error as CLIError {
             switch error {
-            case .unpublishedLocalChanges, .cannotRead, .cannotWrite, .readOnlyFile: throw error
+            case .unpublishedLocalChanges, .cannotRead, .cannotWrite, .readOnlyFile, .notAFeed: throw error
             default: try saveUnpublished(to: path, in: context, change, because: error)
             }
         } catch {

@@ -45,10 +45,43 @@ enum FeedFile {
     /// - Parameters:
     ///   - path: the file; `-` reads standard input.
     ///   - context: provides standard input.
+    ///   - requiringFeed: whether to refuse a file that is not an Org Social feed (see
+    ///     ``notAFeedReason(_:)``), as the editing commands do.
     /// - Returns: the parsed feed (lossless: it serializes back to the same bytes).
-    /// - Throws: ``CLIError/cannotRead(path:reason:)``.
-    static func read(at path: String, in context: CommandContext) throws -> Feed {
-        OrgSocialParser().parse(bytes: try readBytes(at: path, in: context))
+    /// - Throws: ``CLIError/cannotRead(path:reason:)``, ``CLIError/notAFeed(path:reason:)``.
+    static func read(at path: String, in context: CommandContext, requiringFeed: Bool = false) throws -> Feed {
+        let bytes = try readBytes(at: path, in: context)
+        if requiringFeed, let reason = notAFeedReason(bytes) {
+            throw CLIError.notAFeed(path: path, reason: reason)
+        }
+        return OrgSocialParser().parse(bytes: bytes)
+    }
+
+    /// Why `bytes` are not an Org Social feed that an editing command may change, or `nil` when they are.
+    ///
+    /// A feed is an empty (or blank) file, or UTF-8 text with at least one Org keyword line
+    /// (`#+TITLE:`, `#+NICK:`, any `#+KEY: value`, `org-social-spec.md` §3) or a `* Posts` heading (§4).
+    /// Anything else (an HTML page, a Markdown file, plain notes, binary data) is refused, so that a
+    /// wrong `--file` is not edited.
+    /// - Parameter bytes: the file's content.
+    /// - Returns: a short reason ("it looks like an HTML page"), or `nil` for a feed.
+    static func notAFeedReason(_ bytes: [UInt8]) -> String? {
+        guard let text = String(validating: bytes, as: UTF8.self) else { return "it is not UTF-8 text" }
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        let content = lines.filter { !$0.isEmpty }
+        guard let first = content.first else { return nil }
+        for line in content {
+            if line.range(of: #"^#\+[A-Za-z_][A-Za-z0-9_-]*:"#, options: .regularExpression) != nil { return nil }
+            if line.range(of: #"^\*\s+posts\s*$"#, options: [.regularExpression, .caseInsensitive]) != nil {
+                return nil
+            }
+        }
+        if first.hasPrefix("<") { return "it looks like an HTML or XML page" }
+        if content.contains(where: { $0.range(of: #"^#{1,6}\s"#, options: .regularExpression) != nil }) {
+            return "it looks like a Markdown file"
+        }
+        return "it has no Org keywords (#+TITLE:, #+NICK:) and no '* Posts' heading"
     }
 
     /// Reads the feed at `path`, lets `change` edit it, and writes the result atomically.
@@ -59,13 +92,15 @@ enum FeedFile {
     /// - Parameters:
     ///   - path: the feed file.
     ///   - context: for reporting warnings.
+    ///   - requiringFeed: whether to refuse a file that is not an Org Social feed (``notAFeedReason(_:)``).
     ///   - change: edits the feed and returns what the command prints.
     /// - Returns: what `change` returned.
     /// - Throws: ``CLIError`` or whatever `change` throws (`OrgSocialError`).
     static func modify<Result>(
-        at path: String, in context: CommandContext, _ change: (inout Feed) throws -> Result
+        at path: String, in context: CommandContext, requiringFeed: Bool = false,
+        _ change: (inout Feed) throws -> Result
     ) throws -> Result {
-        let original = try read(at: path, in: context)
+        let original = try read(at: path, in: context, requiringFeed: requiringFeed)
         var feed = original
         let (result, warnings) = try checkedChange(of: &feed, reportingAs: path, change)
         guard feed.serialized() != original.serialized() else { return result }
