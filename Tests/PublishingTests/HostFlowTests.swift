@@ -112,7 +112,8 @@ struct HostFlowTests {
             #expect(signup.output == node.url("/frank/social.org").absoluteString + "\n")
 
             let file = try home.write(emptyFeed(nick: "frank"), to: "social.org")
-            let published = await runCLI(["publish", "--file", file], environment: environment)
+            // The file differs from the host's template: replacing that takes --force.
+            let published = await runCLI(["publish", "--file", file, "--force"], environment: environment)
             #expect(published.status == 0, "\(published.error)")
             #expect(node.fileText("frank/social.org") == emptyFeed(nick: "frank"))
 
@@ -121,6 +122,56 @@ struct HostFlowTests {
             #expect(posted.status == 0, "\(posted.error)")
             #expect(posted.output == node.url("/frank/social.org").absoluteString + "#2026-01-02T03:04:05+0000\n")
             #expect(node.fileText("frank/social.org") == home.text("social.org"))
+        }
+    }
+
+    @Test func hostPublishingNeverOverwritesAnEditMadeElsewhere() async throws {
+        try await withNode { node in
+            let home = try TemporaryFolder()
+            defer { home.remove() }
+            let environment = ["HOME": home.path]
+            #expect(
+                await runCLI(["signup", "--host", node.node.siteURL, "--nick", "hana"], environment: environment)
+                    .status == 0)
+            let template = try #require(node.fileText("hana/social.org"))
+            let url = node.url("/hana/social.org").absoluteString
+
+            // The first publish of a different file would replace the host's template: refused, as with PUT.
+            let file = try home.write(emptyFeed(nick: "hana"), to: "social.org")
+            let first = await runCLI(["publish", "--file", file], environment: environment)
+            #expect(first.status == 1)
+            #expect(first.error.hasPrefix("Error: The feed at \(url) differs from your file and was never published"))
+            #expect(first.error.contains("pass --force"))
+            #expect(node.fileText("hana/social.org") == template)
+
+            // Starting from the template (publishing it changes nothing but remembers it), publishing works.
+            try home.write(template, to: "social.org")
+            let same = await runCLI(["publish", "--file", file], environment: environment)
+            #expect(same.status == 0, "\(same.error)")
+            #expect(same.error == "Nothing to publish: \(url) already has this file.\n")
+            #expect(
+                await runCLI(["post", "--file", file, "--text", "Mine", "--no-publish"], environment: environment)
+                    .status == 0)
+            let published = await runCLI(["publish", "--file", file], environment: environment)
+            #expect(published.status == 0, "\(published.error)")
+            #expect(node.fileText("hana/social.org") == home.text("social.org"))
+
+            // A line appended on the server, then a local post: 'publish' refuses and the line stays.
+            let remote =
+                try #require(node.fileText("hana/social.org")) + "#+FOLLOW: https://bob.example.org/social.org\n"
+            try node.root.write(remote, to: "hana/social.org")
+            #expect(
+                await runCLI(["post", "--file", file, "--text", "Later", "--no-publish"], environment: environment)
+                    .status == 0)
+            let refused = await runCLI(["publish", "--file", file], environment: environment)
+            #expect(refused.status == 1)
+            #expect(refused.error.hasPrefix("Error: The feed at \(url) changed since you last published from here"))
+            #expect(node.fileText("hana/social.org") == remote)
+
+            // --force still replaces it.
+            let forced = await runCLI(["publish", "--file", file, "--force"], environment: environment)
+            #expect(forced.status == 0, "\(forced.error)")
+            #expect(node.fileText("hana/social.org") == home.text("social.org"))
         }
     }
 

@@ -15,11 +15,12 @@ struct PublishCommand: ParsableCommand {
             abstract: "Upload the feed file to its server.",
             discussion: """
                 With a server that accepts PUT (such as 'orgsocial serve'; $ORGSOCIAL_TOKEN or \
-                "publish.token" in the configuration), the upload only replaces the version read just \
-                before (If-Match). When the remote feed changed since you last published from here, nothing \
-                is uploaded: merge its changes into your file, or pass --force to replace it.
-
-                After 'orgsocial signup', the file is uploaded to the Org Social Host with the saved vfile.
+                "publish.token" in the configuration), or after 'orgsocial signup' with the Org Social Host \
+                and the saved vfile, the upload only replaces the version read just before (If-Match, when \
+                the server sends an ETag). When the remote feed changed since you last published from here \
+                (or was never published from here and differs from your file, like the feed a host creates \
+                at sign-up), nothing is uploaded: merge its changes into your file, or pass --force to \
+                replace it.
 
                 Prints the feed's URL.
                 """,
@@ -68,9 +69,8 @@ struct PublishCommand: ParsableCommand {
                 return
             }
             let known = versions.digest(for: target.feedURL)
-            if case .put = target.method, !replacesRemoteChanges,
-                known != PublishedVersions.digest(of: remote.feed.bytes)
-            {
+            // Both methods: the remote feed must be what was last published from here.
+            if !replacesRemoteChanges, known != PublishedVersions.digest(of: remote.feed.bytes) {
                 throw CLIError.remoteChanged(url: location, publishedBefore: known != nil)
             }
             precondition = remote.etag.map(WritePrecondition.matching) ?? .none
