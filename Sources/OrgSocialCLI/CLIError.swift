@@ -1,4 +1,5 @@
 import Foundation
+import OrgSocial
 
 /// Everything that can go wrong in the `orgsocial` tool itself. Library failures arrive as
 /// `OrgSocialError` and are reported as they are.
@@ -161,6 +162,24 @@ package enum CLIError: Error, Equatable, LocalizedError {
                 + "be recovered; keep it secret): \(vfile)"
         case .exit(let code):
             "The command failed with exit code \(code)."
+        }
+    }
+}
+
+extension CLIError {
+    /// Runs `compose`, which builds a post from the command line's values, and turns a malformed value it
+    /// finds (``OrgSocial/OrgSocialError/invalidInput(field:value:reason:)``: a language, an emoji, an
+    /// empty text, a poll's options or end) into a usage error (exit code 2), as for any other bad option.
+    /// - Parameter compose: the composition, e.g. a `PostDraft` factory call.
+    /// - Returns: what `compose` returned.
+    /// - Throws: ``CLIError/validation(_:)`` with the library's message for invalid input; other errors as
+    ///   they are.
+    static func composing<Value>(_ compose: () throws -> Value) throws -> Value {
+        do {
+            return try compose()
+        } catch let error as OrgSocialError {
+            guard case .invalidInput = error else { throw error }
+            throw CLIError.validation(error.localizedDescription)
         }
     }
 }

@@ -83,7 +83,7 @@ struct PostCommandTests {
         defer { folder.remove() }
         let before = try folder.bytes("social.org")
         let refused = await runCLI(["post", "--file", file, "--text", "secret", "--visibility", "mention"])
-        #expect(refused.status == 1)
+        #expect(refused.status == 2)
         #expect(
             refused.error.hasPrefix("Error: Invalid visibility 'mention': a mention-only post must mention someone"))
         #expect(try folder.bytes("social.org") == before)
@@ -101,12 +101,12 @@ struct PostCommandTests {
         defer { folder.remove() }
         let before = try folder.bytes("social.org")
         let blank = await runCLI(["post", "--file", file, "--text", "   "])
-        #expect(blank.status == 1)
-        #expect(blank.error == "Error: Invalid post text: it is empty; write some text.\n")
+        #expect(blank.status == 2)
+        #expect(blank.error.hasPrefix("Error: Invalid post text: it is empty; write some text.\nUsage:"))
         let badLanguage = await runCLI(["post", "--file", file, "--text", "x", "--lang", "English"])
-        #expect(badLanguage.status == 1)
+        #expect(badLanguage.status == 2)
         let badTag = await runCLI(["post", "--file", file, "--text", "x", "--tag", "a.b"])
-        #expect(badTag.status == 1)
+        #expect(badTag.status == 2)
         var environment = testEnvironment
         environment["ORGSOCIAL_NOW"] = "yesterday"
         let badClock = await runCLI(["post", "--file", file, "--text", "x"], environment: environment)
@@ -174,6 +174,35 @@ struct PostCommandTests {
             let result = await runCLI(["post", "--file", try folder.write(content, to: name), "--text", "hi"])
             #expect(result.status == 0, "\(name): \(result.error)")
         }
+    }
+
+    @Test func malformedValuesAreUsageErrors() async throws {
+        let (folder, file) = try await makeFeedFolder()
+        defer { folder.remove() }
+        let before = try folder.bytes("social.org")
+        let post = "https://bob.example.org/social.org#2025-12-01T10:00:00+0100"
+        let cases: [([String], String)] = [
+            (["post", "--file", file, "--text", "hi", "--lang", "english"], "Error: Invalid language 'english'"),
+            (["post", "--file", file, "--text", ""], "Error: Invalid post text: it is empty"),
+            (["react", "--file", file, "--to", post, "--emoji", "+1"], "Error: Invalid reaction '+1'"),
+            (["poll", "--file", file, "--question", "Q?", "--option", "only"], "Error: Invalid poll options"),
+            (
+                [
+                    "poll", "--file", file, "--question", "Q?", "--option", "a", "--option", "b", "--ends-at",
+                    "2025-01-01T00:00:00+0000",
+                ], "Error: Invalid poll end '2025-01-01T00:00:00+0000'"
+            ),
+        ]
+        for (arguments, message) in cases {
+            let result = await runCLI(arguments)
+            #expect(result.status == 2, "\(arguments): \(result.error)")
+            #expect(result.error.hasPrefix(message), "\(arguments)")
+            #expect(result.error.contains("\nUsage: orgsocial \(arguments[0]) "), "\(arguments)")
+            #expect(
+                result.error.hasSuffix("  See 'orgsocial \(arguments[0]) --help' for more information.\n"),
+                "\(arguments)")
+        }
+        #expect(try folder.bytes("social.org") == before)
     }
 
     @Test func missingFeedFileIsARuntimeError() async throws {

@@ -39,7 +39,7 @@ struct ReplyCommandTests {
         #expect(
             result.error.hasPrefix(
                 "Error: The value 'bob.example.org/social.org' is invalid for '--to <post-url>'. Give a post URL"))
-        #expect(await runCLI(["reply", "--file", file, "--to", Self.target, "--text", ""]).status == 1)
+        #expect(await runCLI(["reply", "--file", file, "--to", Self.target, "--text", ""]).status == 2)
         #expect(try folder.bytes("social.org") == before)
     }
 }

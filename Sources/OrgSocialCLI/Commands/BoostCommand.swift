@@ -45,12 +45,14 @@ struct BoostCommand: ParsableCommand {
     }
 
     func run(in context: CommandContext) async throws {
-        let draft =
+        let text = try text.map { try TextInput.resolve($0, in: context) }
+        let draft = try CLIError.composing {
             if let text {
-                try PostDraft.quoteBoost(of: target, text: try TextInput.resolve(text, in: context), language: language)
+                try PostDraft.quoteBoost(of: target, text: text, language: language)
             } else {
                 try PostDraft.boost(of: target)
             }
+        }
         try await DraftPublisher.publish(draft, options: feedOptions, publishing: publishing, in: context)
     }
 }

@@ -48,7 +48,7 @@ struct MigrateCommand: ParsableCommand {
     }
 
     func run(in context: CommandContext) async throws {
-        let draft = try PostDraft.migration(from: oldURL, to: newURL)
+        let draft = try CLIError.composing { try PostDraft.migration(from: oldURL, to: newURL) }
         try await DraftPublisher.publish(draft, options: feedOptions, publishing: publishing, in: context)
     }
 }

@@ -90,9 +90,12 @@ struct PollCommand: ParsableCommand {
             case .after(let seconds): now.addingTimeInterval(seconds)
             case .at(let date): date
             }
-        let draft = try PostDraft.poll(
-            question: try TextInput.resolve(question, in: context), options: options, endsAt: endDate, now: now,
-            timeZone: context.timeZone, language: language)
+        let question = try TextInput.resolve(question, in: context)
+        let draft = try CLIError.composing {
+            try PostDraft.poll(
+                question: question, options: options, endsAt: endDate, now: now, timeZone: context.timeZone,
+                language: language)
+        }
         try await DraftPublisher.publish(draft, options: feedOptions, publishing: publishing, in: context)
     }
 }

@@ -63,14 +63,14 @@ struct PostCommand: ParsableCommand {
     func run(in context: CommandContext) async throws {
         let text = try TextInput.resolve(text, in: context)
         let language = try content.language(in: context)
-        var draft: PostDraft
-        if let group {
-            draft = try PostDraft.groupPost(in: group, text: text, language: language, tags: content.tags)
-            if let mood = content.mood?.trimmingCharacters(in: .whitespaces), !mood.isEmpty { draft.mood = mood }
-        } else {
-            draft = try PostDraft.post(
-                text, language: language, tags: content.tags, mood: content.mood,
-                visibility: content.visibility)
+        let draft = try CLIError.composing {
+            if let group {
+                var draft = try PostDraft.groupPost(in: group, text: text, language: language, tags: content.tags)
+                if let mood = content.mood?.trimmingCharacters(in: .whitespaces), !mood.isEmpty { draft.mood = mood }
+                return draft
+            }
+            return try PostDraft.post(
+                text, language: language, tags: content.tags, mood: content.mood, visibility: content.visibility)
         }
         try await DraftPublisher.publish(draft, options: feedOptions, publishing: publishing, in: context)
     }

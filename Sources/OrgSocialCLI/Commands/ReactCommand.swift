@@ -38,7 +38,7 @@ struct ReactCommand: ParsableCommand {
     }
 
     func run(in context: CommandContext) async throws {
-        let draft = try PostDraft.reaction(to: target, emoji: emoji)
+        let draft = try CLIError.composing { try PostDraft.reaction(to: target, emoji: emoji) }
         try await DraftPublisher.publish(draft, options: feedOptions, publishing: publishing, in: context)
     }
 }

@@ -44,9 +44,13 @@ struct ReplyCommand: ParsableCommand {
     }
 
     func run(in context: CommandContext) async throws {
-        let draft = try PostDraft.reply(
-            to: target, text: try TextInput.resolve(text, in: context), language: try content.language(in: context),
-            tags: content.tags, mood: content.mood, visibility: content.visibility)
+        let text = try TextInput.resolve(text, in: context)
+        let language = try content.language(in: context)
+        let draft = try CLIError.composing {
+            try PostDraft.reply(
+                to: target, text: text, language: language, tags: content.tags, mood: content.mood,
+                visibility: content.visibility)
+        }
         try await DraftPublisher.publish(draft, options: feedOptions, publishing: publishing, in: context)
     }
 }
