@@ -112,8 +112,8 @@ struct HostFlowTests {
             #expect(signup.output == node.url("/frank/social.org").absoluteString + "\n")
 
             let file = try home.write(emptyFeed(nick: "frank"), to: "social.org")
-            // The file differs from the host's template: replacing that takes --force.
-            let published = await runCLI(["publish", "--file", file, "--force"], environment: environment)
+            // The host's starting feed is untouched since signup, so the first publish may replace it.
+            let published = await runCLI(["publish", "--file", file], environment: environment)
             #expect(published.status == 0, "\(published.error)")
             #expect(node.fileText("frank/social.org") == emptyFeed(nick: "frank"))
 
@@ -136,24 +136,11 @@ struct HostFlowTests {
             let template = try #require(node.fileText("hana/social.org"))
             let url = node.url("/hana/social.org").absoluteString
 
-            // The first publish of a different file would replace the host's template: refused, as with PUT.
+            // The starting feed is untouched since signup: the first publish replaces it.
             let file = try home.write(emptyFeed(nick: "hana"), to: "social.org")
+            #expect(template != emptyFeed(nick: "hana"))
             let first = await runCLI(["publish", "--file", file], environment: environment)
-            #expect(first.status == 1)
-            #expect(first.error.hasPrefix("Error: The feed at \(url) differs from your file and was never published"))
-            #expect(first.error.contains("pass --force"))
-            #expect(node.fileText("hana/social.org") == template)
-
-            // Starting from the template (publishing it changes nothing but remembers it), publishing works.
-            try home.write(template, to: "social.org")
-            let same = await runCLI(["publish", "--file", file], environment: environment)
-            #expect(same.status == 0, "\(same.error)")
-            #expect(same.error == "Nothing to publish: \(url) already has this file.\n")
-            #expect(
-                await runCLI(["post", "--file", file, "--text", "Mine", "--no-publish"], environment: environment)
-                    .status == 0)
-            let published = await runCLI(["publish", "--file", file], environment: environment)
-            #expect(published.status == 0, "\(published.error)")
+            #expect(first.status == 0, "\(first.error)")
             #expect(node.fileText("hana/social.org") == home.text("social.org"))
 
             // A line appended on the server, then a local post: 'publish' refuses and the line stays.
@@ -172,6 +159,26 @@ struct HostFlowTests {
             let forced = await runCLI(["publish", "--file", file, "--force"], environment: environment)
             #expect(forced.status == 0, "\(forced.error)")
             #expect(node.fileText("hana/social.org") == home.text("social.org"))
+        }
+    }
+
+    @Test func theFirstPublishRefusesToReplaceAStartingFeedEditedOnTheServer() async throws {
+        try await withNode { node in
+            let home = try TemporaryFolder()
+            defer { home.remove() }
+            let environment = ["HOME": home.path]
+            #expect(
+                await runCLI(["signup", "--host", node.node.siteURL, "--nick", "iris"], environment: environment)
+                    .status == 0)
+            let url = node.url("/iris/social.org").absoluteString
+            let edited = try #require(node.fileText("iris/social.org")) + "#+LOCATION: Lisbon\n"
+            try node.root.write(edited, to: "iris/social.org")
+
+            let file = try home.write(emptyFeed(nick: "iris"), to: "social.org")
+            let first = await runCLI(["publish", "--file", file], environment: environment)
+            #expect(first.status == 1)
+            #expect(first.error.hasPrefix("Error: The feed at \(url) changed since you last published from here"))
+            #expect(node.fileText("iris/social.org") == edited)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import OrgSocial
 import OrgSocialClient
 
 /// `orgsocial signup --host <url> --nick <nick>`: registers on an Org Social Host and saves the vfile.
@@ -87,6 +88,12 @@ struct SignupCommand: ParsableCommand {
         } catch {
             throw CLIError.vfileNotSaved(
                 path: file.path, reason: error.localizedDescription, vfile: account.vfile.absoluteString)
+        }
+        // The host starts the account with a feed of its own. Remembering it as what was last published
+        // from here lets the first `publish` replace that untouched starting feed, while an edit made to it
+        // on the server in the meantime is still refused.
+        if let starting = try? await publisher.fetch(account.publicURL) {
+            PublishedVersions(environment: context.environment).record(starting.feed.serialized(), for: starting.url)
         }
         context.writeLine(account.publicURL.absoluteString)
         if showsVfile { context.writeLine(account.vfile.absoluteString) }
