@@ -9,14 +9,21 @@ import Synchronization
 /// them responsive. The caller stops waiting when the budget runs out or its task is cancelled (SIGTERM):
 /// the parse cannot be interrupted, so its thread is abandoned and ends on its own; its result is dropped.
 enum FeedParsing {
+    /// The most parse threads alive at once, abandoned ones included; a parse beyond it fails at once, so
+    /// hostile feeds whose parses outlive their budget cannot pile up threads and CPU.
+    static let maximumThreads = 8
+    /// The parse threads alive now.
+    private static let liveThreads = Atomic<Int>(0)
+
     /// Parses `text` as a feed on a new thread.
     /// - Parameters:
     ///   - text: the decoded `social.org` file.
     ///   - url: the feed's URL, for the error.
     ///   - budget: how long to wait for the parse.
     /// - Returns: the parsed feed.
-    /// - Throws: ``RelayCrawlerError/parseTimedOut(url:budget:)`` over budget; `CancellationError` when the
-    ///   calling task is cancelled.
+    /// - Throws: ``RelayCrawlerError/parseTimedOut(url:budget:)`` over budget,
+    ///   ``RelayCrawlerError/parserBusy(threads:)`` when ``maximumThreads`` parses are running;
+    ///   `CancellationError` when the calling task is cancelled.
     static func parse(_ text: String, url: String, budget: Duration) async throws -> Feed {
         try await withThrowingTaskGroup(of: Feed.self) { group in
             group.addTask { try await parseOnThread(text) }
@@ -36,7 +43,17 @@ enum FeedParsing {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 guard waiter.install(continuation) else { return }
-                let thread = Thread { waiter.finish(.success(Feed(parsing: text))) }
+                let admitted = liveThreads.add(1, ordering: .relaxed).newValue
+                guard admitted <= maximumThreads else {
+                    liveThreads.subtract(1, ordering: .relaxed)
+                    waiter.finish(.failure(RelayCrawlerError.parserBusy(threads: maximumThreads)))
+                    return
+                }
+                let thread = Thread {
+                    let feed = Feed(parsing: text)
+                    liveThreads.subtract(1, ordering: .relaxed)
+                    waiter.finish(.success(feed))
+                }
                 thread.name = "relay-parse"
                 thread.start()
             }
