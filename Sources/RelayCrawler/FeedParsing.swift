@@ -9,14 +9,21 @@ import Synchronization
 /// them responsive. The caller stops waiting when the budget runs out or its task is cancelled (SIGTERM):
 /// the parse cannot be interrupted, so its thread is abandoned and ends on its own; its result is dropped.
 enum FeedParsing {
+    /// The most abandoned parse threads (over their budget, or their crawl stopped) still running; while
+    /// that many run, a new parse fails at once, so hostile feeds cannot pile up threads and CPU.
+    static let maximumAbandonedThreads = 8
+    /// The abandoned parse threads still running.
+    fileprivate static let abandonedThreads = Atomic<Int>(0)
+
     /// Parses `text` as a feed on a new thread.
     /// - Parameters:
     ///   - text: the decoded `social.org` file.
     ///   - url: the feed's URL, for the error.
     ///   - budget: how long to wait for the parse.
     /// - Returns: the parsed feed.
-    /// - Throws: ``RelayCrawlerError/parseTimedOut(url:budget:)`` over budget; `CancellationError` when the
-    ///   calling task is cancelled.
+    /// - Throws: ``RelayCrawlerError/parseTimedOut(url:budget:)`` over budget,
+    ///   ``RelayCrawlerError/parserBusy(threads:)`` while ``maximumAbandonedThreads`` abandoned parses run;
+    ///   `CancellationError` when the calling task is cancelled.
     static func parse(_ text: String, url: String, budget: Duration) async throws -> Feed {
         try await withThrowingTaskGroup(of: Feed.self) { group in
             group.addTask { try await parseOnThread(text) }
@@ -35,8 +42,12 @@ enum FeedParsing {
         let waiter = Waiter()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
+                guard abandonedThreads.load(ordering: .relaxed) < maximumAbandonedThreads else {
+                    continuation.resume(throwing: RelayCrawlerError.parserBusy(threads: maximumAbandonedThreads))
+                    return
+                }
                 guard waiter.install(continuation) else { return }
-                let thread = Thread { waiter.finish(.success(Feed(parsing: text))) }
+                let thread = Thread { waiter.finishFromThread(Feed(parsing: text)) }
                 thread.name = "relay-parse"
                 thread.start()
             }
@@ -45,18 +56,21 @@ enum FeedParsing {
         }
     }
 
-    /// A continuation resumed exactly once, by the parse or by cancellation, whichever comes first.
+    /// A continuation resumed exactly once, by the parse or by cancellation, whichever comes first; a
+    /// thread whose caller stopped waiting is counted in `abandonedThreads` until it ends.
     private final class Waiter: Sendable {
         private enum State {
             case idle
             case waiting(CheckedContinuation<Feed, any Error>)
             case finished(Result<Feed, any Error>)
+            case abandoned
             case resumed
         }
 
         private let state = Mutex(State.idle)
 
-        /// Installs the continuation; `false` (and the continuation resumed) when already finished.
+        /// Installs the continuation (a thread is started next); `false` (and the continuation resumed)
+        /// when already finished.
         func install(_ continuation: CheckedContinuation<Feed, any Error>) -> Bool {
             let early: Result<Feed, any Error>? = state.withLock { state in
                 if case .finished(let result) = state {
@@ -71,7 +85,25 @@ enum FeedParsing {
             return false
         }
 
-        /// Resumes the continuation with `result`, unless it was resumed already.
+        /// Delivers the thread's feed; an abandoned thread leaves the count of abandoned threads.
+        func finishFromThread(_ feed: Feed) {
+            let waiting: CheckedContinuation<Feed, any Error>? = state.withLock { state in
+                switch state {
+                case .waiting(let continuation):
+                    state = .resumed
+                    return continuation
+                case .abandoned:
+                    state = .resumed
+                    FeedParsing.abandonedThreads.subtract(1, ordering: .relaxed)
+                    return nil
+                case .idle, .finished, .resumed:
+                    return nil
+                }
+            }
+            waiting?.resume(returning: feed)
+        }
+
+        /// Stops waiting with `result` (cancellation); the running thread, if any, becomes abandoned.
         func finish(_ result: Result<Feed, any Error>) {
             let waiting: CheckedContinuation<Feed, any Error>? = state.withLock { state in
                 switch state {
@@ -79,9 +111,10 @@ enum FeedParsing {
                     state = .finished(result)
                     return nil
                 case .waiting(let continuation):
-                    state = .resumed
+                    state = .abandoned
+                    FeedParsing.abandonedThreads.add(1, ordering: .relaxed)
                     return continuation
-                case .finished, .resumed:
+                case .finished, .abandoned, .resumed:
                     return nil
                 }
             }

@@ -18,6 +18,8 @@ package enum RelayCrawlerError: Error, Sendable, Hashable, LocalizedError {
     case emptyBody(url: String)
     /// Parsing the feed took longer than the crawler's budget.
     case parseTimedOut(url: String, budget: Duration)
+    /// Too many abandoned parses (over their budget) are still running; the feed is retried later.
+    case parserBusy(threads: Int)
     /// A peer relay's `/feeds` answer is not `{"type":"Success","data":[…]}`.
     case unexpectedPeerAnswer(url: String, reason: String)
     /// A relay-list file cannot be read.
@@ -44,6 +46,9 @@ package enum RelayCrawlerError: Error, Sendable, Hashable, LocalizedError {
         case .parseTimedOut(let url, let budget):
             return "parsing \(url) took longer than \(budget.seconds) s; the feed's posts are kept, and the "
                 + "feed is retried after a back-off (make the file smaller)"
+        case .parserBusy(let threads):
+            return "\(threads) abandoned feed parses (feeds over their parse budget) are still running; the "
+                + "feed is retried after a back-off"
         case .unexpectedPeerAnswer(let url, let reason):
             return "the peer relay answer from \(url) was ignored: \(reason)"
         case .unreadableRelayList(let path, let message):

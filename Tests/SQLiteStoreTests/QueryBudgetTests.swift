@@ -64,7 +64,7 @@ struct QueryBudgetTests {
         let clock = ContinuousClock()
         let start = clock.now
         let result = await task.result
-        #expect(clock.now - start < .seconds(2))
+        #expect(clock.now - start < .seconds(5))
         #expect(throws: StoreError.overBudget(.cancelled, sql: Self.endless)) { try result.get() }
     }
 }
