@@ -38,7 +38,9 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "OrgSocialCLITests", dependencies: ["OrgSocialCLI", "OrgSocial"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "OrgSocialCLITests", dependencies: ["OrgSocialCLI", "OrgSocial", "HTTPTestSupport"],
+            swiftSettings: strictSettings),
         // libmicrohttpd, as a C module: a modulemap and a shim.h. Only HTTPServer imports it.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // HTTP server: pure-Swift request, response, responder and router, plus the libmicrohttpd adapter.

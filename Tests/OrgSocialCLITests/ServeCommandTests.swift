@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import Testing
 
 @testable import OrgSocialCLI
@@ -197,44 +198,49 @@ struct ServeCommandTests {
     func serveLimitsSignupsPerAddressByDefault() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = ["serve", "--root", folder.url.path, "--port", "0", "--quiet"]
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = Pipe()
-        try process.run()
-        defer {
-            if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
+        let root = folder.url.path
+        // Everything that blocks (the child's start-up line, its exit) runs off the Swift pool.
+        let (statuses, retryAfter, exitStatus) = try await offPool { () throws -> ([Int], String?, Int32) in
+            let process = Process()
+            process.executableURL = Self.binary
+            process.arguments = ["serve", "--root", root, "--port", "0", "--quiet"]
+            let stderr = Pipe()
+            process.standardError = stderr
+            process.standardOutput = Pipe()
+            try process.run()
+            defer {
+                if process.isRunning {
+                    kill(process.processIdentifier, SIGKILL)
+                }
             }
-        }
-        let reader = stderr.fileHandleForReading
-        var log = ""
-        while !log.contains("\n") {
-            let chunk = reader.availableData
-            guard !chunk.isEmpty else { break }
-            log += String(decoding: chunk, as: UTF8.self)
-        }
-        let port = try #require(
-            log.split(separator: "\n")[0].split(separator: " ")[3].split(separator: ":").last.flatMap { Int($0) })
-        let url = try #require(URL(string: "http://127.0.0.1:\(port)/signup"))
-        var statuses: [Int] = []
-        var retryAfter: String?
-        for index in 0..<11 {
-            var request = URLRequest(url: url)
-            request.httpMethod = "POST"
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(#"{"nick": "user\#(index)"}"#.utf8)
-            let (_, response) = try await URLSession.shared.data(for: request)
-            let http = try #require(response as? HTTPURLResponse)
-            statuses.append(http.statusCode)
-            retryAfter = http.value(forHTTPHeaderField: "Retry-After")
+            let reader = stderr.fileHandleForReading
+            var log = ""
+            while !log.contains("\n") {
+                let chunk = reader.availableData
+                guard !chunk.isEmpty else { break }
+                log += String(decoding: chunk, as: UTF8.self)
+            }
+            guard
+                let port = log.split(separator: "\n").first?.split(separator: " ").dropFirst(3).first?
+                    .split(separator: ":").last.flatMap({ Int($0) })
+            else { throw RawConnection.Failure(description: "no port in \(log)") }
+            var statuses: [Int] = []
+            var retryAfter: String?
+            for index in 0..<11 {
+                let body = #"{"nick": "user\#(index)"}"#
+                let response = try RawConnection.exchange(
+                    port: port,
+                    request: "POST /signup HTTP/1.1\r\nHost: node.test\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+                statuses.append(response.status)
+                retryAfter = response.header("Retry-After")
+            }
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            return (statuses, retryAfter, process.terminationStatus)
         }
         #expect(statuses == Array(repeating: 200, count: 10) + [429])
         #expect(retryAfter.flatMap(Int.init).map { (300...360).contains($0) } == true)
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(exitStatus == 0)
     }
 }
