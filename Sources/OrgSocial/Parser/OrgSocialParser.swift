@@ -74,7 +74,7 @@ private struct ParseRun {
     let source: [UInt8]
     let count: Int
 
-    var diagnostics: [Diagnostic] = []
+    var diagnostics = DiagnosticList()
     var keywords: [Property] = []
     var keywordLocations: [EntryLocation] = []
     /// Drawer entries of all posts, in file order (posts refer to slices of it).
@@ -114,11 +114,13 @@ private struct ParseRun {
         let contentStart = hasBOM ? 3 : 0
         scanEncoding(from: contentStart)
         if hasBOM {
-            diagnostics.append(
-                Diagnostic(
-                    severity: .warning, line: 1, code: .byteOrderMark,
-                    message: "The file starts with a byte-order mark (U+FEFF).",
-                    suggestion: "Save the file as UTF-8 without a BOM."))
+            if diagnostics.admits(.byteOrderMark) {
+                diagnostics.append(
+                    Diagnostic(
+                        severity: .warning, line: 1, code: .byteOrderMark,
+                        message: "The file starts with a byte-order mark (U+FEFF).",
+                        suggestion: "Save the file as UTF-8 without a BOM."))
+            }
         }
 
         var lineEnding: LineEnding?
@@ -153,21 +155,27 @@ private struct ParseRun {
         if count == contentStart { endsWithLineBreak = true }
 
         if hasCR {
-            diagnostics.append(
-                Diagnostic(
-                    severity: .warning, line: 1, code: .nonLFLineEndings,
-                    message: "The file uses \(lineEnding == .cr ? "CR" : "CRLF") line breaks; the spec asks for LF.",
-                    suggestion: "Convert the file to LF line endings (e.g. `dos2unix social.org`)."))
+            if diagnostics.admits(.nonLFLineEndings) {
+                diagnostics.append(
+                    Diagnostic(
+                        severity: .warning, line: 1, code: .nonLFLineEndings,
+                        message:
+                            "The file uses \(lineEnding == .cr ? "CR" : "CRLF") line breaks; the spec asks for LF.",
+                        suggestion: "Convert the file to LF line endings (e.g. `dos2unix social.org`)."))
+            }
         }
         if postsHeadings.isEmpty, count > contentStart {
-            diagnostics.append(
-                Diagnostic(
-                    severity: .warning, line: max(lineNumber, 1), code: .missingPostsSection,
-                    message: "There is no `* Posts` section, so this is a follow-only feed with no posts.",
-                    suggestion: "Add a `* Posts` heading at the end of the file before writing posts."))
+            if diagnostics.admits(.missingPostsSection) {
+                diagnostics.append(
+                    Diagnostic(
+                        severity: .warning, line: max(lineNumber, 1), code: .missingPostsSection,
+                        message: "There is no `* Posts` section, so this is a follow-only feed with no posts.",
+                        suggestion: "Add a `* Posts` heading at the end of the file before writing posts."))
+            }
         }
         reportDuplicateKeywords()
         reportDuplicatePostIDs()
+        var diagnostics = diagnostics.diagnostics
         diagnostics.sort { ($0.line, $0.column) < ($1.line, $1.column) }
 
         let layout = FeedLayout(
@@ -209,22 +217,26 @@ private struct ParseRun {
             if afterPostsHeading {
                 afterPostsHeading = false
                 if bytes.isBlank(start..<contentEnd) {
-                    diagnostics.append(
-                        Diagnostic(
-                            severity: .warning, line: line, code: .blankLineAfterPostsHeading,
-                            message: "Blank line right after `* Posts` (spec 1.1 removed it).",
-                            suggestion: "Delete the blank line so the first post follows `* Posts` directly."))
+                    if diagnostics.admits(.blankLineAfterPostsHeading) {
+                        diagnostics.append(
+                            Diagnostic(
+                                severity: .warning, line: line, code: .blankLineAfterPostsHeading,
+                                message: "Blank line right after `* Posts` (spec 1.1 removed it).",
+                                suggestion: "Delete the blank line so the first post follows `* Posts` directly."))
+                    }
                 }
             }
             if inPost {
                 postLine(start: start, contentEnd: contentEnd, end: end, line: line)
             } else if !bytes.isBlank(start..<contentEnd) {
                 postsHeadings[postsHeadings.count - 1].contentEnd = end
-                diagnostics.append(
-                    Diagnostic(
-                        severity: .warning, line: line, code: .strayText,
-                        message: "Text between `* Posts` and the first post belongs to no post.",
-                        suggestion: "Move it into a post or above `* Posts`."))
+                if diagnostics.admits(.strayText) {
+                    diagnostics.append(
+                        Diagnostic(
+                            severity: .warning, line: line, code: .strayText,
+                            message: "Text between `* Posts` and the first post belongs to no post.",
+                            suggestion: "Move it into a post or above `* Posts`."))
+                }
             }
         case .other:
             break
@@ -237,18 +249,22 @@ private struct ParseRun {
         let title = bytes.string(bytes.trim(titleRange))
         if title == "Posts" || title.lowercased() == "posts" {
             if title != "Posts" {
-                diagnostics.append(
-                    Diagnostic(
-                        severity: .warning, line: line, column: 3, code: .postsHeadingSpelling,
-                        message: "The posts heading is spelled `* \(title)`; the spec writes `* Posts`.",
-                        suggestion: "Rename the heading to `* Posts`; other clients may not find your posts."))
+                if diagnostics.admits(.postsHeadingSpelling) {
+                    diagnostics.append(
+                        Diagnostic(
+                            severity: .warning, line: line, column: 3, code: .postsHeadingSpelling,
+                            message: "The posts heading is spelled `* \(title)`; the spec writes `* Posts`.",
+                            suggestion: "Rename the heading to `* Posts`; other clients may not find your posts."))
+                }
             }
             if !postsHeadings.isEmpty {
-                diagnostics.append(
-                    Diagnostic(
-                        severity: .warning, line: line, code: .duplicatePostsSection,
-                        message: "A second `* Posts` section; its posts are read too.",
-                        suggestion: "Merge the sections into one `* Posts`."))
+                if diagnostics.admits(.duplicatePostsSection) {
+                    diagnostics.append(
+                        Diagnostic(
+                            severity: .warning, line: line, code: .duplicatePostsSection,
+                            message: "A second `* Posts` section; its posts are read too.",
+                            suggestion: "Merge the sections into one `* Posts`."))
+                }
             } else {
                 headerEnd = start
             }
@@ -302,22 +318,29 @@ private struct ParseRun {
                 let rest = bytes.trim(tokenEnd..<text.upperBound)
                 if !rest.isEmpty {
                     post.headlineText = rest
-                    diagnostics.append(
-                        Diagnostic(
-                            severity: .warning, line: line,
-                            column: bytes.column(lineStart: start, offset: rest.lowerBound),
-                            code: .headlineTextAfterID,
-                            message: "Text follows the ID in the headline; some clients will not find this post's ID.",
-                            suggestion: "Keep only the ID in the headline and put a title in a `***` sub-heading."))
+                    if diagnostics.admits(.headlineTextAfterID) {
+                        diagnostics.append(
+                            Diagnostic(
+                                severity: .warning, line: line,
+                                column: bytes.column(lineStart: start, offset: rest.lowerBound),
+                                code: .headlineTextAfterID,
+                                message:
+                                    "Text follows the ID in the headline; some clients will not find this post's ID.",
+                                suggestion: "Keep only the ID in the headline and put a title in a `***` sub-heading."))
+                    }
                 }
             } else {
                 post.headlineText = text
-                diagnostics.append(
-                    Diagnostic(
-                        severity: .warning, line: line, column: bytes.column(lineStart: start, offset: text.lowerBound),
-                        code: .headlineTitle,
-                        message: "The headline holds text that is not a post ID; the headline is reserved for the ID.",
-                        suggestion: "Move the title into the body as a `*** Title` sub-heading."))
+                if diagnostics.admits(.headlineTitle) {
+                    diagnostics.append(
+                        Diagnostic(
+                            severity: .warning, line: line,
+                            column: bytes.column(lineStart: start, offset: text.lowerBound),
+                            code: .headlineTitle,
+                            message:
+                                "The headline holds text that is not a post ID; the headline is reserved for the ID.",
+                            suggestion: "Move the title into the body as a `*** Title` sub-heading."))
+                }
             }
         }
     }
@@ -374,13 +397,15 @@ private struct ParseRun {
         post.phase = .drawer
         post.contentEnd = end
         if !direct {
-            diagnostics.append(
-                Diagnostic(
-                    severity: .warning, line: line, code: .misplacedDrawer,
-                    message: late
-                        ? "The properties drawer comes after body text; Org and most clients expect it right under the headline."
-                        : "Blank line between the headline and its properties drawer.",
-                    suggestion: "Move `:PROPERTIES:` … `:END:` directly below the `**` headline."))
+            if diagnostics.admits(.misplacedDrawer) {
+                diagnostics.append(
+                    Diagnostic(
+                        severity: .warning, line: line, code: .misplacedDrawer,
+                        message: late
+                            ? "The properties drawer comes after body text; Org and most clients expect it right under the headline."
+                            : "Blank line between the headline and its properties drawer.",
+                        suggestion: "Move `:PROPERTIES:` … `:END:` directly below the `**` headline."))
+            }
         }
     }
 
@@ -393,17 +418,20 @@ private struct ParseRun {
             while j < contentEnd, buf[j] != asciiColon, buf[j] != asciiSpace, buf[j] != asciiTab { j += 1 }
             if j < contentEnd, buf[j] == asciiColon, j > nameStart {
                 let valueRange = bytes.trim(j + 1..<contentEnd)
-                if !valueRange.isEmpty,
-                    Self.hasEntry(in: entries, from: post.entryStart, named: nameStart..<j, bytes: bytes)
-                {
+                if !valueRange.isEmpty, hasValuedEntry(named: nameStart..<j) {
                     let name = bytes.string(nameStart..<j)
-                    diagnostics.append(
-                        Diagnostic(
-                            severity: .warning, line: line,
-                            column: bytes.column(lineStart: start, offset: nameStart - 1),
-                            code: .duplicateProperty,
-                            message: "`:\(name):` appears again in this drawer; the first value is used.",
-                            suggestion: "Remove the repeated property."))
+                    if diagnostics.admits(.duplicateProperty) {
+                        diagnostics.append(
+                            Diagnostic(
+                                severity: .warning, line: line,
+                                column: bytes.column(lineStart: start, offset: nameStart - 1),
+                                code: .duplicateProperty,
+                                message: "`:\(name):` appears again in this drawer; the first value is used.",
+                                suggestion: "Remove the repeated property."))
+                    }
+                }
+                if !valueRange.isEmpty, post.valuedNames != nil {
+                    post.valuedNames?.insert(PropertyName(bytes: bytes, range: nameStart..<j))
                 }
                 entries.append(
                     EntrySpan(
@@ -415,12 +443,14 @@ private struct ParseRun {
                 return
             }
         }
-        diagnostics.append(
-            Diagnostic(
-                severity: .warning, line: line, column: bytes.column(lineStart: start, offset: i),
-                code: .malformedProperty,
-                message: "A line inside the properties drawer is not of the form `:KEY: value`.",
-                suggestion: "Fix the line or move it below `:END:`."))
+        if diagnostics.admits(.malformedProperty) {
+            diagnostics.append(
+                Diagnostic(
+                    severity: .warning, line: line, column: bytes.column(lineStart: start, offset: i),
+                    code: .malformedProperty,
+                    message: "A line inside the properties drawer is not of the form `:KEY: value`.",
+                    suggestion: "Fix the line or move it below `:END:`."))
+        }
     }
 
     mutating func finishPost(at end: Int) {
@@ -430,11 +460,13 @@ private struct ParseRun {
         if post.phase == .drawer {
             post.drawer?.endLineStart = post.contentEnd
             post.drawer?.end = post.contentEnd
-            diagnostics.append(
-                Diagnostic(
-                    severity: .error, line: post.drawerLine, code: .unclosedDrawer,
-                    message: "The properties drawer is never closed with `:END:`.",
-                    suggestion: "Add a line `:END:` after the last property."))
+            if diagnostics.admits(.unclosedDrawer) {
+                diagnostics.append(
+                    Diagnostic(
+                        severity: .error, line: post.drawerLine, code: .unclosedDrawer,
+                        message: "The properties drawer is never closed with `:END:`.",
+                        suggestion: "Add a line `:END:` after the last property."))
+            }
         }
         let timestamp = resolveID(post)
         let layout = PostLayout(
@@ -463,9 +495,20 @@ private struct ParseRun {
         bytes.column(lineStart: entry.location.lineStart, offset: entry.valueStart)
     }
 
-    /// Whether an entry from `start` on has this name and a value.
-    static func hasEntry(in entries: [EntrySpan], from start: Int, named name: Range<Int>, bytes: ByteView) -> Bool {
-        var index = start
+    /// Whether the post being read already has an entry with this name and a value.
+    ///
+    /// Small drawers are scanned; from ``PostBuilder/scanLimit`` entries on, the names with a value are kept
+    /// in a set, so that a drawer of n entries costs O(n) rather than O(n²).
+    mutating func hasValuedEntry(named name: Range<Int>) -> Bool {
+        if post.valuedNames == nil, entries.count - post.entryStart >= PostBuilder.scanLimit {
+            var names: Set<PropertyName> = []
+            for entry in entries[post.entryStart...] where entry.valueEnd > entry.valueStart {
+                names.insert(PropertyName(bytes: bytes, range: entry.nameStart..<entry.nameEnd))
+            }
+            post.valuedNames = names
+        }
+        if let names = post.valuedNames { return names.contains(PropertyName(bytes: bytes, range: name)) }
+        var index = post.entryStart
         while index < entries.count {
             if entries[index].valueEnd > entries[index].valueStart,
                 bytes.equalIgnoringCase(entries[index].nameStart..<entries[index].nameEnd, name)
@@ -502,7 +545,9 @@ private struct ParseRun {
         if let uuid = drawerID, let entry = drawerEntry, isUUID(uuid) {
             drawerID = nil
             if post.headlineID == nil {
-                diagnostics.append(invalidIDDiagnostic(uuid, line: entry.line, column: valueColumn(entry)))
+                if diagnostics.admits(.invalidPostID) {
+                    diagnostics.append(invalidIDDiagnostic(uuid, line: entry.line, column: valueColumn(entry)))
+                }
                 return nil
             }
         }
@@ -515,13 +560,15 @@ private struct ParseRun {
             if head != drawer {
                 let drawerStamp = headStamp.isValid ? nil : OrgTimestamp(drawer)
                 let drawerWins = drawerStamp?.isValid ?? false
-                diagnostics.append(
-                    Diagnostic(
-                        severity: .warning, line: post.line, column: post.headlineIDColumn,
-                        code: .conflictingPostIDs,
-                        message:
-                            "The headline ID `\(head)` and the `:ID:` property `\(drawer)` differ; the \(drawerWins ? "valid drawer" : "headline") ID is used.",
-                        suggestion: "Keep one ID: the headline form `** \(drawerWins ? drawer : head)`."))
+                if diagnostics.admits(.conflictingPostIDs) {
+                    diagnostics.append(
+                        Diagnostic(
+                            severity: .warning, line: post.line, column: post.headlineIDColumn,
+                            code: .conflictingPostIDs,
+                            message:
+                                "The headline ID `\(head)` and the `:ID:` property `\(drawer)` differ; the \(drawerWins ? "valid drawer" : "headline") ID is used.",
+                            suggestion: "Keep one ID: the headline form `** \(drawerWins ? drawer : head)`."))
+                }
                 if drawerWins, let drawerStamp, let entry = drawerEntry {
                     chosen = drawerStamp
                     line = entry.line
@@ -544,15 +591,19 @@ private struct ParseRun {
                 column = valueColumn(entry)
             }
         case (nil, nil):
-            diagnostics.append(
-                Diagnostic(
-                    severity: .error, line: post.line, code: .missingPostID,
-                    message: "This post has no ID, so nobody can reply to it and most clients skip it.",
-                    suggestion: "Write the post's timestamp in the headline, e.g. `** 2025-05-01T12:00:00+0100`."))
+            if diagnostics.admits(.missingPostID) {
+                diagnostics.append(
+                    Diagnostic(
+                        severity: .error, line: post.line, code: .missingPostID,
+                        message: "This post has no ID, so nobody can reply to it and most clients skip it.",
+                        suggestion: "Write the post's timestamp in the headline, e.g. `** 2025-05-01T12:00:00+0100`."))
+            }
             return nil
         }
         if !chosen.isValid {
-            diagnostics.append(invalidIDDiagnostic(chosen.raw, line: line, column: column))
+            if diagnostics.admits(.invalidPostID) {
+                diagnostics.append(invalidIDDiagnostic(chosen.raw, line: line, column: column))
+            }
         }
         return chosen
     }
@@ -583,11 +634,13 @@ private struct ParseRun {
             let name = keyword.name.uppercased()
             guard singleValuedKeywords.contains(name) else { continue }
             if !seen.insert(name).inserted {
-                diagnostics.append(
-                    Diagnostic(
-                        severity: .warning, line: keyword.line, code: .duplicateKeyword,
-                        message: "`#+\(keyword.name):` appears more than once; the first value is used.",
-                        suggestion: "Remove the extra `#+\(keyword.name):` line."))
+                if diagnostics.admits(.duplicateKeyword) {
+                    diagnostics.append(
+                        Diagnostic(
+                            severity: .warning, line: keyword.line, code: .duplicateKeyword,
+                            message: "`#+\(keyword.name):` appears more than once; the first value is used.",
+                            suggestion: "Remove the extra `#+\(keyword.name):` line."))
+                }
             }
         }
     }
@@ -609,12 +662,14 @@ private struct ParseRun {
                 if let firstID = records[first].timestamp?.raw, byText[firstID] == nil { byText[firstID] = first }
             }
             if let first = byText[timestamp.raw] {
-                diagnostics.append(
-                    Diagnostic(
-                        severity: .error, line: records[index].line, code: .duplicatePostID,
-                        message:
-                            "The ID `\(timestamp.raw)` is already used by the post on line \(records[first].line); replies will go to the first one.",
-                        suggestion: "Give this post another ID (e.g. one second later)."))
+                if diagnostics.admits(.duplicatePostID) {
+                    diagnostics.append(
+                        Diagnostic(
+                            severity: .error, line: records[index].line, code: .duplicatePostID,
+                            message:
+                                "The ID `\(timestamp.raw)` is already used by the post on line \(records[first].line); replies will go to the first one.",
+                            suggestion: "Give this post another ID (e.g. one second later)."))
+                }
             } else {
                 byText[timestamp.raw] = index
             }
@@ -685,14 +740,16 @@ private struct ParseRun {
             inLine += 1
             invalidCursor += 1
         }
-        diagnostics.append(
-            Diagnostic(
-                severity: .error, line: line, column: bytes.column(lineStart: lineStart, offset: first),
-                code: .invalidUTF8,
-                message: inLine == 1
-                    ? "A byte that is not UTF-8; it reads as U+FFFD."
-                    : "\(inLine) bytes that are not UTF-8; they read as U+FFFD.",
-                suggestion: "Save the file as UTF-8 (it may be in Latin-1 or another encoding)."))
+        if diagnostics.admits(.invalidUTF8) {
+            diagnostics.append(
+                Diagnostic(
+                    severity: .error, line: line, column: bytes.column(lineStart: lineStart, offset: first),
+                    code: .invalidUTF8,
+                    message: inLine == 1
+                        ? "A byte that is not UTF-8; it reads as U+FFFD."
+                        : "\(inLine) bytes that are not UTF-8; they read as U+FFFD.",
+                    suggestion: "Save the file as UTF-8 (it may be in Latin-1 or another encoding)."))
+        }
     }
 
 }
@@ -845,6 +902,24 @@ enum DrawerMarker {
     case properties, end
 }
 
+/// A property name in the file's bytes, hashed and compared ignoring ASCII case. Valid only during the
+/// parse run that made it (it points into the run's buffer).
+private struct PropertyName: Hashable {
+    let bytes: ByteView
+    let range: Range<Int>
+
+    static func == (lhs: PropertyName, rhs: PropertyName) -> Bool {
+        lhs.bytes.equalIgnoringCase(lhs.range, rhs.range)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        for i in range {
+            let b = bytes.buf[i]
+            hasher.combine(b >= 0x41 && b <= 0x5A ? b | 0x20 : b)
+        }
+    }
+}
+
 /// A post read by the pass, before the shared `entries` array is final.
 private struct PostRecord {
     var timestamp: OrgTimestamp?
@@ -876,6 +951,11 @@ private struct PostBuilder {
     var segmentStart: Int?
     var segmentEnd = 0
     var contentEnd: Int
+    /// The names of this post's entries with a value, once the drawer has ``scanLimit`` entries.
+    var valuedNames: Set<PropertyName>?
+
+    /// How many entries a drawer may have before duplicate names are looked up in a set.
+    static let scanLimit = 16
 
     init(start: Int, headlineContentEnd: Int, headlineEnd: Int, line: Int, entryStart: Int) {
         self.start = start

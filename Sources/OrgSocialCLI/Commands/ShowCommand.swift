@@ -50,8 +50,9 @@ struct ShowCommand: ParsableCommand {
             context.write(FeedSummary(feed: feed).text)
             let diagnostics = FeedValidator().validate(feed)
             if !diagnostics.isEmpty {
-                let errors = diagnostics.filter { $0.severity == .error }.count
-                let counts = CheckCommand.countText(errors: errors, warnings: diagnostics.count - errors)
+                let errors = diagnostics.lazy.filter { $0.severity == .error }.map(\.problemCount).reduce(0, +)
+                let total = diagnostics.lazy.map(\.problemCount).reduce(0, +)
+                let counts = CheckCommand.countText(errors: errors, warnings: total - errors)
                 context.report("note: \(counts); run 'orgsocial check \(path)' to list them.")
             }
         }
