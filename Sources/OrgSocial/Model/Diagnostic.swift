@@ -88,8 +88,17 @@ struct DiagnosticList {
     /// Per code, the first diagnostic left out and how many were left out.
     private var omitted: [DiagnosticCode: (first: Diagnostic, count: Int)] = [:]
 
+    /// Whether nothing is kept (`admits` is always `false`): for reading a post again, whose diagnostics
+    /// the feed already has.
+    private var isDiscarding = false
+    /// The last code found to be over its limit (a hostile file repeats one problem: a cheap first test).
+    private var saturatedCode: DiagnosticCode?
+
     /// An empty list.
     init() {}
+
+    /// An empty list that keeps nothing when `discarding`.
+    init(discarding: Bool) { isDiscarding = discarding }
 
     /// A list holding `diagnostics` (summaries among them are merged, not listed).
     init(_ diagnostics: [Diagnostic]) {
@@ -107,6 +116,10 @@ struct DiagnosticList {
     /// counted into the code's summary.
     mutating func append(_ diagnostic: Diagnostic) {
         let code = diagnostic.code
+        if code == saturatedCode, omitted[code] != nil {
+            omitted[code]?.count += 1
+            return
+        }
         let count = listedCounts[code, default: 0]
         if count < Diagnostic.listedPerCode {
             listedCounts[code] = count + 1
@@ -115,13 +128,18 @@ struct DiagnosticList {
             omitted[code]?.count += 1
         } else {
             omitted[code] = (diagnostic, 1)
+            saturatedCode = code
         }
     }
 
     /// Whether a diagnostic of `code` should be made and passed to ``append(_:)``: `false` when it would
     /// only be counted, in which case it is counted now. Lets hot paths skip building messages nobody sees.
     mutating func admits(_ code: DiagnosticCode) -> Bool {
-        guard listedCounts[code, default: 0] >= Diagnostic.listedPerCode, omitted[code] != nil else { return true }
+        if isDiscarding { return false }
+        if code != saturatedCode {
+            guard listedCounts[code, default: 0] >= Diagnostic.listedPerCode, omitted[code] != nil else { return true }
+            saturatedCode = code
+        }
         omitted[code]?.count += 1
         return false
     }

@@ -13,8 +13,9 @@ public struct Feed: Sendable {
     public let bytes: [UInt8]
     /// The header keywords.
     public let profile: Profile
-    /// The posts in file order (not sorted; see ``postsSortedByDate(newestFirst:)``).
-    public let posts: [Post]
+    /// The posts in file order (not sorted; see ``postsSortedByDate(newestFirst:)``). Each post is read
+    /// from ``bytes`` when it is accessed (see ``PostList``).
+    public let posts: PostList
     /// What the parser noticed, in file order. Run ``FeedValidator`` for the full set of rules.
     public let diagnostics: [Diagnostic]
     /// The line break style the file uses (new content is written with the same one).
@@ -29,7 +30,7 @@ public struct Feed: Sendable {
     let layout: FeedLayout
 
     init(
-        bytes: [UInt8], profile: Profile, posts: [Post], diagnostics: [Diagnostic], lineEnding: LineEnding,
+        bytes: [UInt8], profile: Profile, posts: PostList, diagnostics: [Diagnostic], lineEnding: LineEnding,
         hasByteOrderMark: Bool, otherSections: [SectionHeading], layout: FeedLayout
     ) {
         self.bytes = bytes
@@ -90,7 +91,7 @@ public struct Feed: Sendable {
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 }
 
-extension Array where Element == Post {
+extension Sequence where Element == Post {
     /// Sorted by instant; posts without a readable instant go last; ties keep their order.
     /// - Parameter newestFirst: descending (`true`) or ascending order.
     /// - Returns: The sorted posts.

@@ -49,6 +49,16 @@ public struct OrgSocialParser: Sendable {
             return run.run()
         }
     }
+
+    /// Reads the post whose headline line starts at `start` in a feed's bytes (what ``PostList`` does on
+    /// each access).
+    static func post(in source: [UInt8], index: Int, start: Int, line: Int, hasCarriageReturns: Bool) -> Post {
+        source.withUnsafeBufferPointer { buffer in
+            var run = ParseRun(buffer: buffer, source: source)
+            run.hasCR = hasCarriageReturns
+            return run.readOnePost(index: index, start: start, line: line)
+        }
+    }
 }
 
 // MARK: - The parse run
@@ -77,10 +87,25 @@ private struct ParseRun {
     var diagnostics = DiagnosticList()
     var keywords: [Property] = []
     var keywordLocations: [EntryLocation] = []
-    /// Drawer entries of all posts, in file order (posts refer to slices of it).
+    /// Drawer entries of the post being read (emptied when the next post starts).
     var entries: [EntrySpan] = []
-    /// The posts read so far; turned into ``Post`` values once `entries` is complete.
-    var records: [PostRecord] = []
+    /// Where each post read so far starts, and its headline's line: all a ``PostList`` keeps.
+    var postStarts = CompactIntegers()
+    var postLines = CompactIntegers()
+    /// Whether this run reads one post for a ``PostList`` (no diagnostics, stops after the post).
+    var isReadingOnePost = false
+    /// The post read when `isReadingOnePost`.
+    var readPost: Post?
+    /// Whether `readPost` is set (tested instead of `readPost` itself, which would copy the post).
+    var hasReadPost = false
+    /// Duplicate-ID detection: the first post of each instant, and of each ID text by the text's hash
+    /// (texts are compared on a hit; `firstByTextOverflow` holds texts whose hash another text has).
+    var firstByInstant: [Int: Int] = [:]
+    var firstByTextHash: [Int: Int] = [:]
+    var firstByTextOverflow: [String: Int] = [:]
+    /// IDs of earlier posts read back for comparisons: the last one, and those of posts too big to re-read.
+    var lastReadID: (index: Int, id: String)?
+    var readIDs: [Int: String] = [:]
     var postsHeadings: [(start: Int, end: Int, contentEnd: Int)] = []
     var otherSections: [SectionHeading] = []
     var headerEnd: Int
@@ -95,6 +120,8 @@ private struct ParseRun {
     var post = PostBuilder(start: 0, headlineContentEnd: 0, headlineEnd: 0, line: 0, entryStart: 0)
     var inPost = false
     var afterPostsHeading = false
+    /// The index of the post read when `isReadingOnePost`.
+    var postIndex = 0
 
     init(buffer: UnsafeBufferPointer<UInt8>, source: [UInt8]) {
         buf = buffer
@@ -108,8 +135,10 @@ private struct ParseRun {
 
     mutating func run() -> Feed {
         // Rough sizes of typical feeds (a post every few hundred bytes) keep array growth copies low.
-        records.reserveCapacity(count / 1024)
-        entries.reserveCapacity(count / 256)
+        // Room for a post per three bytes (a bare `**` line): address space only, untouched pages cost no
+        // memory, and the lists never have to grow by copying.
+        postStarts.reserveCapacity(count / 3 + 1)
+        postLines.reserveCapacity(count / 3 + 1)
         let hasBOM = count >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF
         let contentStart = hasBOM ? 3 : 0
         scanEncoding(from: contentStart)
@@ -174,7 +203,6 @@ private struct ParseRun {
             }
         }
         reportDuplicateKeywords()
-        reportDuplicatePostIDs()
         var diagnostics = diagnostics.diagnostics
         diagnostics.sort { ($0.line, $0.column) < ($1.line, $1.column) }
 
@@ -182,7 +210,8 @@ private struct ParseRun {
             contentStart: contentStart, postsHeadings: postsHeadings, headerEnd: headerEnd,
             endsWithLineBreak: endsWithLineBreak)
         return Feed(
-            bytes: source, profile: Profile(keywords: keywords, locations: keywordLocations), posts: makePosts(),
+            bytes: source, profile: Profile(keywords: keywords, locations: keywordLocations),
+            posts: PostList(source: source, starts: postStarts, lines: postLines, hasCarriageReturns: hasCR),
             diagnostics: diagnostics, lineEnding: lineEnding ?? .lf, hasByteOrderMark: hasBOM,
             otherSections: otherSections, layout: layout)
     }
@@ -305,8 +334,9 @@ private struct ParseRun {
     // MARK: Posts
 
     mutating func startPost(start: Int, textRange: Range<Int>, contentEnd: Int, end: Int, line: Int) {
-        post = PostBuilder(
-            start: start, headlineContentEnd: contentEnd, headlineEnd: end, line: line, entryStart: entries.count)
+        if isReadingOnePost, hasReadPost { return }
+        entries.removeAll(keepingCapacity: entries.count <= 1024)
+        post = PostBuilder(start: start, headlineContentEnd: contentEnd, headlineEnd: end, line: line, entryStart: 0)
         inPost = true
         let text = bytes.trim(textRange)
         if !text.isEmpty {
@@ -419,8 +449,8 @@ private struct ParseRun {
             if j < contentEnd, buf[j] == asciiColon, j > nameStart {
                 let valueRange = bytes.trim(j + 1..<contentEnd)
                 if !valueRange.isEmpty, hasValuedEntry(named: nameStart..<j) {
-                    let name = bytes.string(nameStart..<j)
                     if diagnostics.admits(.duplicateProperty) {
+                        let name = bytes.string(nameStart..<j)
                         diagnostics.append(
                             Diagnostic(
                                 severity: .warning, line: line,
@@ -430,9 +460,7 @@ private struct ParseRun {
                                 suggestion: "Remove the repeated property."))
                     }
                 }
-                if !valueRange.isEmpty, post.valuedNames != nil {
-                    post.valuedNames?.insert(PropertyName(bytes: bytes, range: nameStart..<j))
-                }
+                let isNewValuedName = !valueRange.isEmpty && post.valuedNames != nil
                 entries.append(
                     EntrySpan(
                         nameStart: nameStart, nameEnd: j, valueStart: valueRange.lowerBound,
@@ -440,6 +468,7 @@ private struct ParseRun {
                         line: line,
                         location: EntryLocation(lineStart: start, afterKey: j + 1, contentEnd: contentEnd, lineEnd: end)
                     ))
+                if isNewValuedName { post.valuedNames?.insert(entries.count - 1, in: entries, bytes: bytes) }
                 return
             }
         }
@@ -469,25 +498,48 @@ private struct ParseRun {
             }
         }
         let timestamp = resolveID(post)
-        let layout = PostLayout(
-            start: post.start, headlineContentEnd: post.headlineContentEnd, headlineEnd: post.headlineEnd,
-            drawer: post.drawer, firstBodySegment: post.firstSegment, secondBodySegment: post.secondSegment,
-            contentEnd: post.contentEnd, end: end)
-        records.append(
-            PostRecord(
-                timestamp: timestamp, line: post.line, entryRange: post.entryStart..<entries.count,
-                headlineTextRange: post.headlineText, layout: layout))
+        if isReadingOnePost {
+            guard !hasReadPost else { return }
+            hasReadPost = true
+            let layout = PostLayout(
+                start: post.start, headlineContentEnd: post.headlineContentEnd, headlineEnd: post.headlineEnd,
+                drawer: post.drawer, firstBodySegment: post.firstSegment, secondBodySegment: post.secondSegment,
+                contentEnd: post.contentEnd, end: end)
+            readPost = Post(
+                timestamp: timestamp, line: post.line, index: postIndex, source: source, entries: entries,
+                entryRange: 0..<entries.count, headlineTextRange: post.headlineText, layout: layout,
+                hasCarriageReturns: hasCR)
+            return
+        }
+        let index = postStarts.count
+        postStarts.append(post.start)
+        postLines.append(post.line)
+        if let timestamp { reportDuplicateID(timestamp, index: index) }
     }
 
-    /// The posts, sharing the finished `entries` array.
-    func makePosts() -> [Post] {
-        records.indices.map { index in
-            let record = records[index]
-            return Post(
-                timestamp: record.timestamp, line: record.line, index: index, source: source, entries: entries,
-                entryRange: record.entryRange, headlineTextRange: record.headlineTextRange, layout: record.layout,
-                hasCarriageReturns: hasCR)
+    /// Reads the one post whose headline line starts at `start` (for ``PostList``).
+    mutating func readOnePost(index: Int, start: Int, line: Int) -> Post {
+        isReadingOnePost = true
+        diagnostics = DiagnosticList(discarding: true)
+        postIndex = index
+        zone = .posts
+        var pos = start
+        var lineNumber = line - 1
+        while pos < count, !hasReadPost {
+            lineNumber += 1
+            let contentEnd = bytes.findLineBreak(from: pos, hasCR: hasCR)
+            var next = contentEnd
+            if contentEnd < count {
+                next =
+                    buf[contentEnd] == asciiCR && contentEnd + 1 < count && buf[contentEnd + 1] == asciiLF
+                    ? contentEnd + 2 : contentEnd + 1
+            }
+            handleLine(start: pos, contentEnd: contentEnd, end: next, line: lineNumber)
+            pos = next
         }
+        finishPost(at: count)
+        guard let readPost else { preconditionFailure("A post list start that is not a post headline") }
+        return readPost
     }
 
     /// The 1-based column where an entry's value starts.
@@ -501,13 +553,13 @@ private struct ParseRun {
     /// in a set, so that a drawer of n entries costs O(n) rather than O(n²).
     mutating func hasValuedEntry(named name: Range<Int>) -> Bool {
         if post.valuedNames == nil, entries.count - post.entryStart >= PostBuilder.scanLimit {
-            var names: Set<PropertyName> = []
-            for entry in entries[post.entryStart...] where entry.valueEnd > entry.valueStart {
-                names.insert(PropertyName(bytes: bytes, range: entry.nameStart..<entry.nameEnd))
+            var names = PropertyNameTable()
+            for index in post.entryStart..<entries.count where entries[index].valueEnd > entries[index].valueStart {
+                names.insert(index, in: entries, bytes: bytes)
             }
             post.valuedNames = names
         }
-        if let names = post.valuedNames { return names.contains(PropertyName(bytes: bytes, range: name)) }
+        if let names = post.valuedNames { return names.contains(name, in: entries, bytes: bytes) }
         var index = post.entryStart
         while index < entries.count {
             if entries[index].valueEnd > entries[index].valueStart,
@@ -645,35 +697,62 @@ private struct ParseRun {
         }
     }
 
-    /// Reports IDs used twice. Keys on the instant first (cheap integer hashing) and compares strings only
-    /// when instants collide; IDs without an instant are compared as strings.
-    mutating func reportDuplicatePostIDs() {
-        var byInstant: [Int: Int] = [:]
-        byInstant.reserveCapacity(records.count)
-        var byText: [String: Int] = [:]
-        for index in records.indices {
-            guard let timestamp = records[index].timestamp else { continue }
-            if let instant = timestamp.instant {
-                let key = Int(instant.timeIntervalSince1970)
-                guard let first = byInstant[key] else {
-                    byInstant[key] = index
-                    continue
-                }
-                if let firstID = records[first].timestamp?.raw, byText[firstID] == nil { byText[firstID] = first }
+    /// Reports an ID used by an earlier post (the IDs are compared as text; spec §4.3). Keys on the instant
+    /// first (cheap integer hashing) and compares texts only when instants collide; IDs without an instant
+    /// are compared as texts. Keeps integers per post, not the IDs: earlier IDs are read back when needed.
+    mutating func reportDuplicateID(_ timestamp: OrgTimestamp, index: Int) {
+        if let instant = timestamp.instant {
+            let key = Int(instant.timeIntervalSince1970)
+            guard let first = firstByInstant[key] else {
+                firstByInstant[key] = index
+                return
             }
-            if let first = byText[timestamp.raw] {
-                if diagnostics.admits(.duplicatePostID) {
-                    diagnostics.append(
-                        Diagnostic(
-                            severity: .error, line: records[index].line, code: .duplicatePostID,
-                            message:
-                                "The ID `\(timestamp.raw)` is already used by the post on line \(records[first].line); replies will go to the first one.",
-                            suggestion: "Give this post another ID (e.g. one second later)."))
-                }
-            } else {
-                byText[timestamp.raw] = index
-            }
+            let firstID = id(ofPost: first)
+            if firstPost(withID: firstID) == nil { recordFirstPost(first, withID: firstID) }
         }
+        if let first = firstPost(withID: timestamp.raw) {
+            if diagnostics.admits(.duplicatePostID) {
+                diagnostics.append(
+                    Diagnostic(
+                        severity: .error, line: post.line, code: .duplicatePostID,
+                        message:
+                            "The ID `\(timestamp.raw)` is already used by the post on line \(postLines[first]); replies will go to the first one.",
+                        suggestion: "Give this post another ID (e.g. one second later)."))
+            }
+        } else {
+            recordFirstPost(index, withID: timestamp.raw)
+        }
+    }
+
+    /// The first post recorded with this ID text.
+    mutating func firstPost(withID id: String) -> Int? {
+        guard let first = firstByTextHash[id.hashValue] else { return nil }
+        return self.id(ofPost: first) == id ? first : firstByTextOverflow[id]
+    }
+
+    mutating func recordFirstPost(_ index: Int, withID id: String) {
+        let hash = id.hashValue
+        if firstByTextHash[hash] == nil {
+            firstByTextHash[hash] = index
+        } else {
+            firstByTextOverflow[id] = index
+        }
+    }
+
+    /// The ID of an earlier post (or of the post being finished), read back from the bytes. The IDs of posts
+    /// bigger than a few hundred bytes are kept, so that reading them back costs O(1) bytes per lookup.
+    mutating func id(ofPost index: Int) -> String {
+        if let last = lastReadID, last.index == index { return last.id }
+        if let known = readIDs[index] { return known }
+        let start = postStarts[index]
+        let id =
+            OrgSocialParser.post(
+                in: source, index: index, start: start, line: postLines[index], hasCarriageReturns: hasCR
+            ).id ?? ""
+        let size = (index + 1 < postStarts.count ? postStarts[index + 1] : count) - start
+        if size > 256 { readIDs[index] = id }
+        lastReadID = (index, id)
+        return id
     }
 
     // MARK: Encoding
@@ -902,31 +981,62 @@ enum DrawerMarker {
     case properties, end
 }
 
-/// A property name in the file's bytes, hashed and compared ignoring ASCII case. Valid only during the
-/// parse run that made it (it points into the run's buffer).
-private struct PropertyName: Hashable {
-    let bytes: ByteView
-    let range: Range<Int>
+/// The names of a drawer's entries, for finding a repeated name in O(1): an open-addressing table of
+/// entry indices keyed by an FNV-1a hash of the ASCII-lowercased name (8 bytes a slot, half full at most).
+private struct PropertyNameTable {
+    /// Per slot: the hash's high 32 bits and the entry index + 1 (0: empty).
+    private var slots = [UInt64](repeating: 0, count: 64)
+    private var count = 0
 
-    static func == (lhs: PropertyName, rhs: PropertyName) -> Bool {
-        lhs.bytes.equalIgnoringCase(lhs.range, rhs.range)
-    }
-
-    func hash(into hasher: inout Hasher) {
+    private static func hash(_ range: Range<Int>, _ bytes: ByteView) -> UInt32 {
+        var h: UInt32 = 2_166_136_261
         for i in range {
             let b = bytes.buf[i]
-            hasher.combine(b >= 0x41 && b <= 0x5A ? b | 0x20 : b)
+            h = (h ^ UInt32(b >= 0x41 && b <= 0x5A ? b | 0x20 : b)) &* 16_777_619
         }
+        return h
     }
-}
 
-/// A post read by the pass, before the shared `entries` array is final.
-private struct PostRecord {
-    var timestamp: OrgTimestamp?
-    var line: Int
-    var entryRange: Range<Int>
-    var headlineTextRange: Range<Int>?
-    var layout: PostLayout
+    private static func name(_ entry: EntrySpan) -> Range<Int> { entry.nameStart..<entry.nameEnd }
+
+    /// Whether an entry named `name` (ASCII case ignored) is in the table.
+    func contains(_ name: Range<Int>, in entries: [EntrySpan], bytes: ByteView) -> Bool {
+        let h = Self.hash(name, bytes)
+        let mask = slots.count - 1
+        var slot = Int(h) & mask
+        while slots[slot] != 0 {
+            let value = slots[slot]
+            if UInt32(truncatingIfNeeded: value >> 32) == h,
+                bytes.equalIgnoringCase(Self.name(entries[Int(value & 0xFFFF_FFFF) - 1]), name)
+            {
+                return true
+            }
+            slot = (slot + 1) & mask
+        }
+        return false
+    }
+
+    /// Adds the entry at `index` (a name already in the table is not added again).
+    mutating func insert(_ index: Int, in entries: [EntrySpan], bytes: ByteView) {
+        let name = Self.name(entries[index])
+        guard !contains(name, in: entries, bytes: bytes) else { return }
+        if 2 * (count + 1) > slots.count { grow() }
+        place(UInt64(Self.hash(name, bytes)) << 32 | UInt64(index + 1))
+        count += 1
+    }
+
+    private mutating func place(_ value: UInt64) {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: value >> 32) & mask
+        while slots[slot] != 0 { slot = (slot + 1) & mask }
+        slots[slot] = value
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = [UInt64](repeating: 0, count: old.count * 2)
+        for value in old where value != 0 { place(value) }
+    }
 }
 
 /// What a post being read has seen so far.
@@ -952,7 +1062,7 @@ private struct PostBuilder {
     var segmentEnd = 0
     var contentEnd: Int
     /// The names of this post's entries with a value, once the drawer has ``scanLimit`` entries.
-    var valuedNames: Set<PropertyName>?
+    var valuedNames: PropertyNameTable?
 
     /// How many entries a drawer may have before duplicate names are looked up in a set.
     static let scanLimit = 16

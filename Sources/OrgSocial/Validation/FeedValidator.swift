@@ -22,14 +22,13 @@ public struct FeedValidator: Sendable {
     public func validate(_ feed: Feed) -> [Diagnostic] {
         var found = DiagnosticList(feed.diagnostics)
         checkHeader(feed, into: &found)
-        let ids = Set(feed.posts.compactMap(\.id))
         if let pinned = feed.profile.keywords.first(where: { !$0.value.isEmpty && $0.hasName("PINNED") }) {
             if !OrgTimestamp(pinned.value).isValid {
                 found.append(
                     error(
                         pinned, .invalidPinned, "`#+PINNED:` `\(pinned.value)` is not a post ID.",
                         "Write the ID of one of your posts, e.g. `2025-05-01T12:00:00+0100`."))
-            } else if !ids.contains(pinned.value) {
+            } else if feed.post(withID: pinned.value) == nil {
                 found.append(
                     warning(
                         pinned, .pinnedPostMissing,

@@ -98,8 +98,11 @@ struct FeedSummary {
 
     /// `2 posts, 1 reply, 1 reaction`, in the order of ``PostKind``.
     var kindCounts: String {
-        PostKind.allCases.compactMap { kind in
-            let count = feed.posts.filter { $0.kind == kind }.count
+        // One pass: each access to `feed.posts` reads a post from the bytes again.
+        var counts: [PostKind: Int] = [:]
+        for post in feed.posts { counts[post.kind, default: 0] += 1 }
+        return PostKind.allCases.compactMap { kind in
+            let count = counts[kind, default: 0]
             guard count > 0 else { return nil }
             return "\(count) \(count == 1 ? kind.rawValue : Self.plural(of: kind))"
         }.joined(separator: ", ")
