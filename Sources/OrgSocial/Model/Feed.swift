@@ -169,6 +169,16 @@ extension Feed: Equatable {
 }
 
 extension Feed: Encodable {
+    /// Set to `true` in an encoder's `userInfo` to encode `posts` as an empty array, for writers that encode
+    /// the posts one at a time (the JSON of a feed can be many times the size of its bytes).
+    package static let omitsPostsKey: CodingUserInfoKey = {
+        // `CodingUserInfoKey(rawValue:)` accepts every string; the guard only avoids a force unwrap.
+        guard let key = CodingUserInfoKey(rawValue: "orgsocial.omitsPosts") else {
+            preconditionFailure("CodingUserInfoKey rejected a constant raw value")
+        }
+        return key
+    }()
+
     private enum CodingKeys: String, CodingKey {
         case profile, posts, diagnostics, lineEnding, hasPostsSection, hasByteOrderMark, otherSections
     }
@@ -195,7 +205,11 @@ extension Feed: Encodable {
         try p.encode(profile.groups, forKey: .groups)
         try p.encode(profile.contacts, forKey: .contacts)
         try p.encode(profile.keywords, forKey: .keywords)
-        try c.encode(posts, forKey: .posts)
+        if encoder.userInfo[Feed.omitsPostsKey] as? Bool == true {
+            try c.encode([Post](), forKey: .posts)
+        } else {
+            try c.encode(posts, forKey: .posts)
+        }
         try c.encode(diagnostics, forKey: .diagnostics)
         try c.encode(lineEnding, forKey: .lineEnding)
         try c.encode(hasPostsSection, forKey: .hasPostsSection)

@@ -45,7 +45,7 @@ struct ShowCommand: ParsableCommand {
         if printsOrg {
             context.writeStandardOutput(feed.serialized())
         } else if printsJSON {
-            context.write(try JSONOutput.text(feed))
+            try JSONOutput.writeFeed(feed) { context.write($0) }
         } else {
             context.write(FeedSummary(feed: feed).text)
             let diagnostics = FeedValidator().validate(feed)
