@@ -140,6 +140,19 @@ struct HostileInputTests {
         #expect(validated.filter { $0.code == .missingPostID }.map(\.problemCount).reduce(0, +) == count)
     }
 
+    @Test func alternatingCodesAreEachCountedInFull() {
+        let count = 3 * Diagnostic.listedPerCode
+        let feed = Feed(parsing: Shape.header + String(repeating: "** title\n", count: count))
+
+        let total = { (code: DiagnosticCode) in
+            feed.diagnostics.filter { $0.code == code }.map(\.problemCount).reduce(0, +)
+        }
+
+        #expect(total(.headlineTitle) == count)
+        #expect(total(.missingPostID) == count)
+        #expect(feed.diagnostics.count == 2 * (Diagnostic.listedPerCode + 1))
+    }
+
     @Test func aSummaryEncodesItsCountAndOrdinaryDiagnosticsEncodeAsBefore() throws {
         let feed = Feed(parsing: Shape.header + String(repeating: "**\n", count: Diagnostic.listedPerCode + 2))
         let encoder = JSONEncoder()

@@ -91,8 +91,9 @@ struct DiagnosticList {
     /// Whether nothing is kept (`admits` is always `false`): for reading a post again, whose diagnostics
     /// the feed already has.
     private var isDiscarding = false
-    /// The last code found to be over its limit (a hostile file repeats one problem: a cheap first test).
+    /// The last code found to be over its limit, and the omissions of it not yet added to `omitted`.
     private var saturatedCode: DiagnosticCode?
+    private var saturatedOmissions = 0
 
     /// An empty list.
     init() {}
@@ -116,8 +117,8 @@ struct DiagnosticList {
     /// counted into the code's summary.
     mutating func append(_ diagnostic: Diagnostic) {
         let code = diagnostic.code
-        if code == saturatedCode, omitted[code] != nil {
-            omitted[code]?.count += 1
+        if code == saturatedCode {
+            saturatedOmissions += 1
             return
         }
         let count = listedCounts[code, default: 0]
@@ -125,10 +126,10 @@ struct DiagnosticList {
             listedCounts[code] = count + 1
             listed.append(diagnostic)
         } else if omitted[code] != nil {
-            omitted[code]?.count += 1
+            saturate(code)
         } else {
-            omitted[code] = (diagnostic, 1)
-            saturatedCode = code
+            omitted[code] = (diagnostic, 0)
+            saturate(code)
         }
     }
 
@@ -136,12 +137,26 @@ struct DiagnosticList {
     /// only be counted, in which case it is counted now. Lets hot paths skip building messages nobody sees.
     mutating func admits(_ code: DiagnosticCode) -> Bool {
         if isDiscarding { return false }
-        if code != saturatedCode {
-            guard listedCounts[code, default: 0] >= Diagnostic.listedPerCode, omitted[code] != nil else { return true }
-            saturatedCode = code
+        if code == saturatedCode {
+            saturatedOmissions += 1
+            return false
         }
-        omitted[code]?.count += 1
+        guard listedCounts[code, default: 0] >= Diagnostic.listedPerCode, omitted[code] != nil else { return true }
+        saturate(code)
         return false
+    }
+
+    /// Counts one omission of `code` and makes it the code counted without a dictionary lookup (a hostile
+    /// file repeats one problem), after adding the previous such code's count to its summary.
+    private mutating func saturate(_ code: DiagnosticCode) {
+        flushSaturated()
+        saturatedCode = code
+        saturatedOmissions = 1
+    }
+
+    private mutating func flushSaturated() {
+        if let code = saturatedCode, saturatedOmissions > 0 { omitted[code]?.count += saturatedOmissions }
+        saturatedOmissions = 0
     }
 
     private mutating func merge(_ summary: Diagnostic, count: Int) {
@@ -157,7 +172,9 @@ struct DiagnosticList {
     var diagnostics: [Diagnostic] {
         var result = listed
         for code in omitted.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
-            if let entry = omitted[code] { result.append(.summary(of: entry.first, omittedCount: entry.count)) }
+            guard let entry = omitted[code] else { continue }
+            let count = entry.count + (code == saturatedCode ? saturatedOmissions : 0)
+            result.append(.summary(of: entry.first, omittedCount: count))
         }
         return result
     }
