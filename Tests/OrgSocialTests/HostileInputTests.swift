@@ -195,4 +195,22 @@ struct HostileInputTests {
         #expect(last.index == posts - 1)
         #expect(last.rawText == "**\n")
     }
+
+    /// Bytes that are not UTF-8 are found again line by line for their report, not kept one offset each
+    /// (8 bytes per byte of input before).
+    @Test func invalidBytesAreReportedWithoutKeepingAnOffsetEach() throws {
+        let size = 4 << 20
+        let bytes = Array((Shape.header + Shape.post).utf8) + [UInt8](repeating: 0xFF, count: size) + [0x0A, 0xC3]
+        let before = try #require(Self.residentBytes())
+
+        let feed = OrgSocialParser().parse(bytes: bytes)
+        let growth = try #require(Self.residentBytes()) - before
+
+        #expect(growth < size + 8 << 20, "the feed took \(growth) bytes for \(bytes.count) bytes of input")
+        let invalid = feed.diagnostics.filter { $0.code == .invalidUTF8 }
+        #expect(invalid.map(\.line) == [6, 7])
+        #expect(invalid.first?.message == "\(size) bytes that are not UTF-8; they read as U+FFFD.")
+        #expect(invalid.last?.column == 1)
+        #expect(feed.serialized() == bytes)
+    }
 }

@@ -110,8 +110,9 @@ private struct ParseRun {
     var otherSections: [SectionHeading] = []
     var headerEnd: Int
     var hasCR = false
-    var invalidOffsets: [Int] = []
-    var invalidCursor = 0
+    /// Where the first byte that is not UTF-8 is (`count` when there is none). Lines from there on are
+    /// scanned again for the per-line report, rather than keeping the offset of every such byte.
+    var firstInvalidOffset = Int.max
 
     enum Zone { case header, posts, other }
     var zone = Zone.header
@@ -176,7 +177,7 @@ private struct ParseRun {
             } else {
                 endsWithLineBreak = false
             }
-            if !invalidOffsets.isEmpty { reportInvalidBytes(lineStart: pos, lineEnd: next, line: lineNumber) }
+            if next > firstInvalidOffset { reportInvalidBytes(lineStart: pos, lineEnd: next, line: lineNumber) }
             handleLine(start: pos, contentEnd: contentEnd, end: next, line: lineNumber)
             pos = next
         }
@@ -802,7 +803,7 @@ private struct ParseRun {
             }
             let length = bytes.validSequenceLength(at: i)
             if length == 0 {
-                invalidOffsets.append(i)
+                if firstInvalidOffset == Int.max { firstInvalidOffset = i }
                 i += 1
             } else {
                 i += length
@@ -812,13 +813,26 @@ private struct ParseRun {
     }
 
     mutating func reportInvalidBytes(lineStart: Int, lineEnd: Int, line: Int) {
-        guard invalidCursor < invalidOffsets.count, invalidOffsets[invalidCursor] < lineEnd else { return }
-        let first = invalidOffsets[invalidCursor]
+        // The same steps as `scanEncoding` (which lands on every line start: a line break is never part of
+        // a multi-byte sequence), so the same bytes are found.
+        var first = -1
         var inLine = 0
-        while invalidCursor < invalidOffsets.count, invalidOffsets[invalidCursor] < lineEnd {
-            inLine += 1
-            invalidCursor += 1
+        var i = lineStart
+        while i < lineEnd {
+            if buf[i] < 0x80 {
+                i += 1
+                continue
+            }
+            let length = bytes.validSequenceLength(at: i)
+            if length == 0 {
+                if first < 0 { first = i }
+                inLine += 1
+                i += 1
+            } else {
+                i += length
+            }
         }
+        guard inLine > 0 else { return }
         if diagnostics.admits(.invalidUTF8) {
             diagnostics.append(
                 Diagnostic(
