@@ -138,10 +138,11 @@ struct FeedWriteHandler: Sendable {
             )
         }
         let diagnostics = FeedValidator().validate(OrgSocialParser().parse(bytes: body))
-        let errors = diagnostics.filter { $0.severity == .error }
-        guard !errors.isEmpty else { return nil }
+        // Summaries stand for the diagnostics they leave out, so the count is the real one.
+        let errors = diagnostics.lazy.filter { $0.severity == .error }.map(\.problemCount).reduce(0, +)
+        guard errors > 0 else { return nil }
         return Envelope.error(
-            "The feed has \(errors.count) error\(errors.count == 1 ? "" : "s"); nothing was written",
+            "The feed has \(errors) error\(errors == 1 ? "" : "s"); nothing was written",
             status: .unprocessableContent,
             data: .object([("diagnostics", .array(diagnostics.map(\.json)))])
         )

@@ -26,6 +26,18 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
     public var message: String
     /// What to do about it, when there is a clear fix.
     public var suggestion: String?
+    /// For a summary diagnostic, how many diagnostics with the same ``code`` it stands for that are not
+    /// listed; `nil` for an ordinary diagnostic. Only the first ``listedPerCode`` diagnostics of a code are
+    /// kept, so that a hostile file cannot make millions of them; the rest are counted here.
+    public var omittedCount: Int?
+
+    /// How many diagnostics of one code a feed or a validation lists before summarizing the rest in one
+    /// diagnostic whose ``omittedCount`` says how many were left out.
+    public static let listedPerCode = 100
+
+    /// How many problems this diagnostic stands for: ``omittedCount`` for a summary, otherwise 1. Add these
+    /// up (rather than counting diagnostics) to report the real number of errors and warnings.
+    public var problemCount: Int { omittedCount ?? 1 }
 
     /// Makes a diagnostic.
     /// - Parameters:
@@ -47,9 +59,124 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
         self.suggestion = suggestion
     }
 
+    /// Makes a summary of diagnostics left out (see ``omittedCount``).
+    /// - Parameters:
+    ///   - first: the first diagnostic left out; its severity, place and code are the summary's.
+    ///   - omittedCount: how many diagnostics of that code were left out, `first` included.
+    /// - Returns: the summary diagnostic.
+    public static func summary(of first: Diagnostic, omittedCount: Int) -> Diagnostic {
+        var summary = Diagnostic(
+            severity: first.severity, line: first.line, column: first.column, code: first.code,
+            message:
+                "\(omittedCount) more `\(first.code)` problem\(omittedCount == 1 ? "" : "s") from this line on are not listed (only the first \(listedPerCode) of a kind are).",
+            suggestion: first.suggestion)
+        summary.omittedCount = omittedCount
+        return summary
+    }
+
     /// `line:column: severity: message [code]`.
     public var description: String {
         "\(line):\(column): \(severity.rawValue): \(message) [\(code.rawValue)]"
+    }
+}
+
+/// Collects diagnostics, keeping the first ``Diagnostic/listedPerCode`` of each code and counting the rest
+/// into one summary per code, so that their memory stays bounded whatever the input.
+struct DiagnosticList {
+    private var listed: [Diagnostic] = []
+    private var listedCounts: [DiagnosticCode: Int] = [:]
+    /// Per code, the first diagnostic left out and how many were left out.
+    private var omitted: [DiagnosticCode: (first: Diagnostic, count: Int)] = [:]
+
+    /// Whether nothing is kept (`admits` is always `false`): for reading a post again, whose diagnostics
+    /// the feed already has.
+    private var isDiscarding = false
+    /// The last code found to be over its limit, and the omissions of it not yet added to `omitted`.
+    private var saturatedCode: DiagnosticCode?
+    private var saturatedOmissions = 0
+
+    /// An empty list.
+    init() {}
+
+    /// An empty list that keeps nothing when `discarding`.
+    init(discarding: Bool) { isDiscarding = discarding }
+
+    /// A list holding `diagnostics` (summaries among them are merged, not listed).
+    init(_ diagnostics: [Diagnostic]) {
+        listed.reserveCapacity(diagnostics.count)
+        for diagnostic in diagnostics {
+            if let count = diagnostic.omittedCount {
+                merge(diagnostic, count: count)
+            } else {
+                append(diagnostic)
+            }
+        }
+    }
+
+    /// Adds a diagnostic: listed while its code has fewer than ``Diagnostic/listedPerCode``, otherwise
+    /// counted into the code's summary.
+    mutating func append(_ diagnostic: Diagnostic) {
+        let code = diagnostic.code
+        if code == saturatedCode {
+            saturatedOmissions += 1
+            return
+        }
+        let count = listedCounts[code, default: 0]
+        if count < Diagnostic.listedPerCode {
+            listedCounts[code] = count + 1
+            listed.append(diagnostic)
+        } else if omitted[code] != nil {
+            saturate(code)
+        } else {
+            omitted[code] = (diagnostic, 0)
+            saturate(code)
+        }
+    }
+
+    /// Whether a diagnostic of `code` should be made and passed to ``append(_:)``: `false` when it would
+    /// only be counted, in which case it is counted now. Lets hot paths skip building messages nobody sees.
+    mutating func admits(_ code: DiagnosticCode) -> Bool {
+        if isDiscarding { return false }
+        if code == saturatedCode {
+            saturatedOmissions += 1
+            return false
+        }
+        guard listedCounts[code, default: 0] >= Diagnostic.listedPerCode, omitted[code] != nil else { return true }
+        saturate(code)
+        return false
+    }
+
+    /// Counts one omission of `code` and makes it the code counted without a dictionary lookup (a hostile
+    /// file repeats one problem), after adding the previous such code's count to its summary.
+    private mutating func saturate(_ code: DiagnosticCode) {
+        flushSaturated()
+        saturatedCode = code
+        saturatedOmissions = 1
+    }
+
+    private mutating func flushSaturated() {
+        if let code = saturatedCode, saturatedOmissions > 0 { omitted[code]?.count += saturatedOmissions }
+        saturatedOmissions = 0
+    }
+
+    private mutating func merge(_ summary: Diagnostic, count: Int) {
+        if let existing = omitted[summary.code] {
+            let earlier = (existing.first.line, existing.first.column) <= (summary.line, summary.column)
+            omitted[summary.code] = (earlier ? existing.first : summary, existing.count + count)
+        } else {
+            omitted[summary.code] = (summary, count)
+        }
+    }
+
+    /// The listed diagnostics followed by one summary per code that had more, in no particular order.
+    var diagnostics: [Diagnostic] {
+        var result = listed
+        for code in omitted.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+            guard let entry = omitted[code] else { continue }
+            let count = entry.count + (code == saturatedCode ? saturatedOmissions : 0)
+            result.append(.summary(of: entry.first, omittedCount: count))
+        }
+        return result
     }
 }
 

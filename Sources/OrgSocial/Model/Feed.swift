@@ -13,8 +13,9 @@ public struct Feed: Sendable {
     public let bytes: [UInt8]
     /// The header keywords.
     public let profile: Profile
-    /// The posts in file order (not sorted; see ``postsSortedByDate(newestFirst:)``).
-    public let posts: [Post]
+    /// The posts in file order (not sorted; see ``postsSortedByDate(newestFirst:)``). Each post is read
+    /// from ``bytes`` when it is accessed (see ``PostList``).
+    public let posts: PostList
     /// What the parser noticed, in file order. Run ``FeedValidator`` for the full set of rules.
     public let diagnostics: [Diagnostic]
     /// The line break style the file uses (new content is written with the same one).
@@ -29,7 +30,7 @@ public struct Feed: Sendable {
     let layout: FeedLayout
 
     init(
-        bytes: [UInt8], profile: Profile, posts: [Post], diagnostics: [Diagnostic], lineEnding: LineEnding,
+        bytes: [UInt8], profile: Profile, posts: PostList, diagnostics: [Diagnostic], lineEnding: LineEnding,
         hasByteOrderMark: Bool, otherSections: [SectionHeading], layout: FeedLayout
     ) {
         self.bytes = bytes
@@ -90,7 +91,7 @@ public struct Feed: Sendable {
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 }
 
-extension Array where Element == Post {
+extension Sequence where Element == Post {
     /// Sorted by instant; posts without a readable instant go last; ties keep their order.
     /// - Parameter newestFirst: descending (`true`) or ascending order.
     /// - Returns: The sorted posts.
@@ -168,6 +169,16 @@ extension Feed: Equatable {
 }
 
 extension Feed: Encodable {
+    /// Set to `true` in an encoder's `userInfo` to encode `posts` as an empty array, for writers that encode
+    /// the posts one at a time (the JSON of a feed can be many times the size of its bytes).
+    package static let omitsPostsKey: CodingUserInfoKey = {
+        // `CodingUserInfoKey(rawValue:)` accepts every string; the guard only avoids a force unwrap.
+        guard let key = CodingUserInfoKey(rawValue: "orgsocial.omitsPosts") else {
+            preconditionFailure("CodingUserInfoKey rejected a constant raw value")
+        }
+        return key
+    }()
+
     private enum CodingKeys: String, CodingKey {
         case profile, posts, diagnostics, lineEnding, hasPostsSection, hasByteOrderMark, otherSections
     }
@@ -194,7 +205,11 @@ extension Feed: Encodable {
         try p.encode(profile.groups, forKey: .groups)
         try p.encode(profile.contacts, forKey: .contacts)
         try p.encode(profile.keywords, forKey: .keywords)
-        try c.encode(posts, forKey: .posts)
+        if encoder.userInfo[Feed.omitsPostsKey] as? Bool == true {
+            try c.encode([Post](), forKey: .posts)
+        } else {
+            try c.encode(posts, forKey: .posts)
+        }
         try c.encode(diagnostics, forKey: .diagnostics)
         try c.encode(lineEnding, forKey: .lineEnding)
         try c.encode(hasPostsSection, forKey: .hasPostsSection)

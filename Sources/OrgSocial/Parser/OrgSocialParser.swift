@@ -49,6 +49,16 @@ public struct OrgSocialParser: Sendable {
             return run.run()
         }
     }
+
+    /// Reads the post whose headline line starts at `start` in a feed's bytes (what ``PostList`` does on
+    /// each access).
+    static func post(in source: [UInt8], index: Int, start: Int, line: Int, hasCarriageReturns: Bool) -> Post {
+        source.withUnsafeBufferPointer { buffer in
+            var run = ParseRun(buffer: buffer, source: source)
+            run.hasCR = hasCarriageReturns
+            return run.readOnePost(index: index, start: start, line: line)
+        }
+    }
 }
 
 // MARK: - The parse run
@@ -74,19 +84,35 @@ private struct ParseRun {
     let source: [UInt8]
     let count: Int
 
-    var diagnostics: [Diagnostic] = []
+    var diagnostics = DiagnosticList()
     var keywords: [Property] = []
     var keywordLocations: [EntryLocation] = []
-    /// Drawer entries of all posts, in file order (posts refer to slices of it).
+    /// Drawer entries of the post being read (emptied when the next post starts).
     var entries: [EntrySpan] = []
-    /// The posts read so far; turned into ``Post`` values once `entries` is complete.
-    var records: [PostRecord] = []
+    /// Where each post read so far starts, and its headline's line: all a ``PostList`` keeps.
+    var postStarts = CompactIntegers()
+    var postLines = CompactIntegers()
+    /// Whether this run reads one post for a ``PostList`` (no diagnostics, stops after the post).
+    var isReadingOnePost = false
+    /// The post read when `isReadingOnePost`.
+    var readPost: Post?
+    /// Whether `readPost` is set (tested instead of `readPost` itself, which would copy the post).
+    var hasReadPost = false
+    /// Duplicate-ID detection: the first post of each instant, and of each ID text by the text's hash
+    /// (texts are compared on a hit; `firstByTextOverflow` holds texts whose hash another text has).
+    var firstByInstant: [Int: Int] = [:]
+    var firstByTextHash: [Int: Int] = [:]
+    var firstByTextOverflow: [String: Int] = [:]
+    /// IDs of earlier posts read back for comparisons: the last one, and those of posts too big to re-read.
+    var lastReadID: (index: Int, id: String)?
+    var readIDs: [Int: String] = [:]
     var postsHeadings: [(start: Int, end: Int, contentEnd: Int)] = []
     var otherSections: [SectionHeading] = []
     var headerEnd: Int
     var hasCR = false
-    var invalidOffsets: [Int] = []
-    var invalidCursor = 0
+    /// Where the first byte that is not UTF-8 is (`count` when there is none). Lines from there on are
+    /// scanned again for the per-line report, rather than keeping the offset of every such byte.
+    var firstInvalidOffset = Int.max
 
     enum Zone { case header, posts, other }
     var zone = Zone.header
@@ -95,6 +121,8 @@ private struct ParseRun {
     var post = PostBuilder(start: 0, headlineContentEnd: 0, headlineEnd: 0, line: 0, entryStart: 0)
     var inPost = false
     var afterPostsHeading = false
+    /// The index of the post read when `isReadingOnePost`.
+    var postIndex = 0
 
     init(buffer: UnsafeBufferPointer<UInt8>, source: [UInt8]) {
         buf = buffer
@@ -108,17 +136,21 @@ private struct ParseRun {
 
     mutating func run() -> Feed {
         // Rough sizes of typical feeds (a post every few hundred bytes) keep array growth copies low.
-        records.reserveCapacity(count / 1024)
-        entries.reserveCapacity(count / 256)
+        // Room for a post per three bytes (a bare `**` line): address space only, untouched pages cost no
+        // memory, and the lists never have to grow by copying.
+        postStarts.reserveCapacity(count / 3 + 1)
+        postLines.reserveCapacity(count / 3 + 1)
         let hasBOM = count >= 3 && buf[0] == 0xEF && buf[1] == 0xBB && buf[2] == 0xBF
         let contentStart = hasBOM ? 3 : 0
         scanEncoding(from: contentStart)
         if hasBOM {
-            diagnostics.append(
-                Diagnostic(
-                    severity: .warning, line: 1, code: .byteOrderMark,
-                    message: "The file starts with a byte-order mark (U+FEFF).",
-                    suggestion: "Save the file as UTF-8 without a BOM."))
+            if diagnostics.admits(.byteOrderMark) {
+                diagnostics.append(
+                    Diagnostic(
+                        severity: .warning, line: 1, code: .byteOrderMark,
+                        message: "The file starts with a byte-order mark (U+FEFF).",
+                        suggestion: "Save the file as UTF-8 without a BOM."))
+            }
         }
 
         var lineEnding: LineEnding?
@@ -145,7 +177,7 @@ private struct ParseRun {
             } else {
                 endsWithLineBreak = false
             }
-            if !invalidOffsets.isEmpty { reportInvalidBytes(lineStart: pos, lineEnd: next, line: lineNumber) }
+            if next > firstInvalidOffset { reportInvalidBytes(lineStart: pos, lineEnd: next, line: lineNumber) }
             handleLine(start: pos, contentEnd: contentEnd, end: next, line: lineNumber)
             pos = next
         }
@@ -153,28 +185,34 @@ private struct ParseRun {
         if count == contentStart { endsWithLineBreak = true }
 
         if hasCR {
-            diagnostics.append(
-                Diagnostic(
-                    severity: .warning, line: 1, code: .nonLFLineEndings,
-                    message: "The file uses \(lineEnding == .cr ? "CR" : "CRLF") line breaks; the spec asks for LF.",
-                    suggestion: "Convert the file to LF line endings (e.g. `dos2unix social.org`)."))
+            if diagnostics.admits(.nonLFLineEndings) {
+                diagnostics.append(
+                    Diagnostic(
+                        severity: .warning, line: 1, code: .nonLFLineEndings,
+                        message:
+                            "The file uses \(lineEnding == .cr ? "CR" : "CRLF") line breaks; the spec asks for LF.",
+                        suggestion: "Convert the file to LF line endings (e.g. `dos2unix social.org`)."))
+            }
         }
         if postsHeadings.isEmpty, count > contentStart {
-            diagnostics.append(
-                Diagnostic(
-                    severity: .warning, line: max(lineNumber, 1), code: .missingPostsSection,
-                    message: "There is no `* Posts` section, so this is a follow-only feed with no posts.",
-                    suggestion: "Add a `* Posts` heading at the end of the file before writing posts."))
+            if diagnostics.admits(.missingPostsSection) {
+                diagnostics.append(
+                    Diagnostic(
+                        severity: .warning, line: max(lineNumber, 1), code: .missingPostsSection,
+                        message: "There is no `* Posts` section, so this is a follow-only feed with no posts.",
+                        suggestion: "Add a `* Posts` heading at the end of the file before writing posts."))
+            }
         }
         reportDuplicateKeywords()
-        reportDuplicatePostIDs()
+        var diagnostics = diagnostics.diagnostics
         diagnostics.sort { ($0.line, $0.column) < ($1.line, $1.column) }
 
         let layout = FeedLayout(
             contentStart: contentStart, postsHeadings: postsHeadings, headerEnd: headerEnd,
             endsWithLineBreak: endsWithLineBreak)
         return Feed(
-            bytes: source, profile: Profile(keywords: keywords, locations: keywordLocations), posts: makePosts(),
+            bytes: source, profile: Profile(keywords: keywords, locations: keywordLocations),
+            posts: PostList(source: source, starts: postStarts, lines: postLines, hasCarriageReturns: hasCR),
             diagnostics: diagnostics, lineEnding: lineEnding ?? .lf, hasByteOrderMark: hasBOM,
             otherSections: otherSections, layout: layout)
     }
@@ -209,22 +247,26 @@ private struct ParseRun {
             if afterPostsHeading {
                 afterPostsHeading = false
                 if bytes.isBlank(start..<contentEnd) {
-                    diagnostics.append(
-                        Diagnostic(
-                            severity: .warning, line: line, code: .blankLineAfterPostsHeading,
-                            message: "Blank line right after `* Posts` (spec 1.1 removed it).",
-                            suggestion: "Delete the blank line so the first post follows `* Posts` directly."))
+                    if diagnostics.admits(.blankLineAfterPostsHeading) {
+                        diagnostics.append(
+                            Diagnostic(
+                                severity: .warning, line: line, code: .blankLineAfterPostsHeading,
+                                message: "Blank line right after `* Posts` (spec 1.1 removed it).",
+                                suggestion: "Delete the blank line so the first post follows `* Posts` directly."))
+                    }
                 }
             }
             if inPost {
                 postLine(start: start, contentEnd: contentEnd, end: end, line: line)
             } else if !bytes.isBlank(start..<contentEnd) {
                 postsHeadings[postsHeadings.count - 1].contentEnd = end
-                diagnostics.append(
-                    Diagnostic(
-                        severity: .warning, line: line, code: .strayText,
-                        message: "Text between `* Posts` and the first post belongs to no post.",
-                        suggestion: "Move it into a post or above `* Posts`."))
+                if diagnostics.admits(.strayText) {
+                    diagnostics.append(
+                        Diagnostic(
+                            severity: .warning, line: line, code: .strayText,
+                            message: "Text between `* Posts` and the first post belongs to no post.",
+                            suggestion: "Move it into a post or above `* Posts`."))
+                }
             }
         case .other:
             break
@@ -237,18 +279,22 @@ private struct ParseRun {
         let title = bytes.string(bytes.trim(titleRange))
         if title == "Posts" || title.lowercased() == "posts" {
             if title != "Posts" {
-                diagnostics.append(
-                    Diagnostic(
-                        severity: .warning, line: line, column: 3, code: .postsHeadingSpelling,
-                        message: "The posts heading is spelled `* \(title)`; the spec writes `* Posts`.",
-                        suggestion: "Rename the heading to `* Posts`; other clients may not find your posts."))
+                if diagnostics.admits(.postsHeadingSpelling) {
+                    diagnostics.append(
+                        Diagnostic(
+                            severity: .warning, line: line, column: 3, code: .postsHeadingSpelling,
+                            message: "The posts heading is spelled `* \(title)`; the spec writes `* Posts`.",
+                            suggestion: "Rename the heading to `* Posts`; other clients may not find your posts."))
+                }
             }
             if !postsHeadings.isEmpty {
-                diagnostics.append(
-                    Diagnostic(
-                        severity: .warning, line: line, code: .duplicatePostsSection,
-                        message: "A second `* Posts` section; its posts are read too.",
-                        suggestion: "Merge the sections into one `* Posts`."))
+                if diagnostics.admits(.duplicatePostsSection) {
+                    diagnostics.append(
+                        Diagnostic(
+                            severity: .warning, line: line, code: .duplicatePostsSection,
+                            message: "A second `* Posts` section; its posts are read too.",
+                            suggestion: "Merge the sections into one `* Posts`."))
+                }
             } else {
                 headerEnd = start
             }
@@ -289,8 +335,9 @@ private struct ParseRun {
     // MARK: Posts
 
     mutating func startPost(start: Int, textRange: Range<Int>, contentEnd: Int, end: Int, line: Int) {
-        post = PostBuilder(
-            start: start, headlineContentEnd: contentEnd, headlineEnd: end, line: line, entryStart: entries.count)
+        if isReadingOnePost, hasReadPost { return }
+        entries.removeAll(keepingCapacity: entries.count <= 1024)
+        post = PostBuilder(start: start, headlineContentEnd: contentEnd, headlineEnd: end, line: line, entryStart: 0)
         inPost = true
         let text = bytes.trim(textRange)
         if !text.isEmpty {
@@ -302,22 +349,29 @@ private struct ParseRun {
                 let rest = bytes.trim(tokenEnd..<text.upperBound)
                 if !rest.isEmpty {
                     post.headlineText = rest
-                    diagnostics.append(
-                        Diagnostic(
-                            severity: .warning, line: line,
-                            column: bytes.column(lineStart: start, offset: rest.lowerBound),
-                            code: .headlineTextAfterID,
-                            message: "Text follows the ID in the headline; some clients will not find this post's ID.",
-                            suggestion: "Keep only the ID in the headline and put a title in a `***` sub-heading."))
+                    if diagnostics.admits(.headlineTextAfterID) {
+                        diagnostics.append(
+                            Diagnostic(
+                                severity: .warning, line: line,
+                                column: bytes.column(lineStart: start, offset: rest.lowerBound),
+                                code: .headlineTextAfterID,
+                                message:
+                                    "Text follows the ID in the headline; some clients will not find this post's ID.",
+                                suggestion: "Keep only the ID in the headline and put a title in a `***` sub-heading."))
+                    }
                 }
             } else {
                 post.headlineText = text
-                diagnostics.append(
-                    Diagnostic(
-                        severity: .warning, line: line, column: bytes.column(lineStart: start, offset: text.lowerBound),
-                        code: .headlineTitle,
-                        message: "The headline holds text that is not a post ID; the headline is reserved for the ID.",
-                        suggestion: "Move the title into the body as a `*** Title` sub-heading."))
+                if diagnostics.admits(.headlineTitle) {
+                    diagnostics.append(
+                        Diagnostic(
+                            severity: .warning, line: line,
+                            column: bytes.column(lineStart: start, offset: text.lowerBound),
+                            code: .headlineTitle,
+                            message:
+                                "The headline holds text that is not a post ID; the headline is reserved for the ID.",
+                            suggestion: "Move the title into the body as a `*** Title` sub-heading."))
+                }
             }
         }
     }
@@ -374,13 +428,15 @@ private struct ParseRun {
         post.phase = .drawer
         post.contentEnd = end
         if !direct {
-            diagnostics.append(
-                Diagnostic(
-                    severity: .warning, line: line, code: .misplacedDrawer,
-                    message: late
-                        ? "The properties drawer comes after body text; Org and most clients expect it right under the headline."
-                        : "Blank line between the headline and its properties drawer.",
-                    suggestion: "Move `:PROPERTIES:` … `:END:` directly below the `**` headline."))
+            if diagnostics.admits(.misplacedDrawer) {
+                diagnostics.append(
+                    Diagnostic(
+                        severity: .warning, line: line, code: .misplacedDrawer,
+                        message: late
+                            ? "The properties drawer comes after body text; Org and most clients expect it right under the headline."
+                            : "Blank line between the headline and its properties drawer.",
+                        suggestion: "Move `:PROPERTIES:` … `:END:` directly below the `**` headline."))
+            }
         }
     }
 
@@ -393,18 +449,19 @@ private struct ParseRun {
             while j < contentEnd, buf[j] != asciiColon, buf[j] != asciiSpace, buf[j] != asciiTab { j += 1 }
             if j < contentEnd, buf[j] == asciiColon, j > nameStart {
                 let valueRange = bytes.trim(j + 1..<contentEnd)
-                if !valueRange.isEmpty,
-                    Self.hasEntry(in: entries, from: post.entryStart, named: nameStart..<j, bytes: bytes)
-                {
-                    let name = bytes.string(nameStart..<j)
-                    diagnostics.append(
-                        Diagnostic(
-                            severity: .warning, line: line,
-                            column: bytes.column(lineStart: start, offset: nameStart - 1),
-                            code: .duplicateProperty,
-                            message: "`:\(name):` appears again in this drawer; the first value is used.",
-                            suggestion: "Remove the repeated property."))
+                if !valueRange.isEmpty, hasValuedEntry(named: nameStart..<j) {
+                    if diagnostics.admits(.duplicateProperty) {
+                        let name = bytes.string(nameStart..<j)
+                        diagnostics.append(
+                            Diagnostic(
+                                severity: .warning, line: line,
+                                column: bytes.column(lineStart: start, offset: nameStart - 1),
+                                code: .duplicateProperty,
+                                message: "`:\(name):` appears again in this drawer; the first value is used.",
+                                suggestion: "Remove the repeated property."))
+                    }
                 }
+                let isNewValuedName = !valueRange.isEmpty && post.valuedNames != nil
                 entries.append(
                     EntrySpan(
                         nameStart: nameStart, nameEnd: j, valueStart: valueRange.lowerBound,
@@ -412,15 +469,18 @@ private struct ParseRun {
                         line: line,
                         location: EntryLocation(lineStart: start, afterKey: j + 1, contentEnd: contentEnd, lineEnd: end)
                     ))
+                if isNewValuedName { post.valuedNames?.insert(entries.count - 1, in: entries, bytes: bytes) }
                 return
             }
         }
-        diagnostics.append(
-            Diagnostic(
-                severity: .warning, line: line, column: bytes.column(lineStart: start, offset: i),
-                code: .malformedProperty,
-                message: "A line inside the properties drawer is not of the form `:KEY: value`.",
-                suggestion: "Fix the line or move it below `:END:`."))
+        if diagnostics.admits(.malformedProperty) {
+            diagnostics.append(
+                Diagnostic(
+                    severity: .warning, line: line, column: bytes.column(lineStart: start, offset: i),
+                    code: .malformedProperty,
+                    message: "A line inside the properties drawer is not of the form `:KEY: value`.",
+                    suggestion: "Fix the line or move it below `:END:`."))
+        }
     }
 
     mutating func finishPost(at end: Int) {
@@ -430,32 +490,57 @@ private struct ParseRun {
         if post.phase == .drawer {
             post.drawer?.endLineStart = post.contentEnd
             post.drawer?.end = post.contentEnd
-            diagnostics.append(
-                Diagnostic(
-                    severity: .error, line: post.drawerLine, code: .unclosedDrawer,
-                    message: "The properties drawer is never closed with `:END:`.",
-                    suggestion: "Add a line `:END:` after the last property."))
+            if diagnostics.admits(.unclosedDrawer) {
+                diagnostics.append(
+                    Diagnostic(
+                        severity: .error, line: post.drawerLine, code: .unclosedDrawer,
+                        message: "The properties drawer is never closed with `:END:`.",
+                        suggestion: "Add a line `:END:` after the last property."))
+            }
         }
         let timestamp = resolveID(post)
-        let layout = PostLayout(
-            start: post.start, headlineContentEnd: post.headlineContentEnd, headlineEnd: post.headlineEnd,
-            drawer: post.drawer, firstBodySegment: post.firstSegment, secondBodySegment: post.secondSegment,
-            contentEnd: post.contentEnd, end: end)
-        records.append(
-            PostRecord(
-                timestamp: timestamp, line: post.line, entryRange: post.entryStart..<entries.count,
-                headlineTextRange: post.headlineText, layout: layout))
+        if isReadingOnePost {
+            guard !hasReadPost else { return }
+            hasReadPost = true
+            let layout = PostLayout(
+                start: post.start, headlineContentEnd: post.headlineContentEnd, headlineEnd: post.headlineEnd,
+                drawer: post.drawer, firstBodySegment: post.firstSegment, secondBodySegment: post.secondSegment,
+                contentEnd: post.contentEnd, end: end)
+            readPost = Post(
+                timestamp: timestamp, line: post.line, index: postIndex, source: source, entries: entries,
+                entryRange: 0..<entries.count, headlineTextRange: post.headlineText, layout: layout,
+                hasCarriageReturns: hasCR)
+            return
+        }
+        let index = postStarts.count
+        postStarts.append(post.start)
+        postLines.append(post.line)
+        if let timestamp { reportDuplicateID(timestamp, index: index) }
     }
 
-    /// The posts, sharing the finished `entries` array.
-    func makePosts() -> [Post] {
-        records.indices.map { index in
-            let record = records[index]
-            return Post(
-                timestamp: record.timestamp, line: record.line, index: index, source: source, entries: entries,
-                entryRange: record.entryRange, headlineTextRange: record.headlineTextRange, layout: record.layout,
-                hasCarriageReturns: hasCR)
+    /// Reads the one post whose headline line starts at `start` (for ``PostList``).
+    mutating func readOnePost(index: Int, start: Int, line: Int) -> Post {
+        isReadingOnePost = true
+        diagnostics = DiagnosticList(discarding: true)
+        postIndex = index
+        zone = .posts
+        var pos = start
+        var lineNumber = line - 1
+        while pos < count, !hasReadPost {
+            lineNumber += 1
+            let contentEnd = bytes.findLineBreak(from: pos, hasCR: hasCR)
+            var next = contentEnd
+            if contentEnd < count {
+                next =
+                    buf[contentEnd] == asciiCR && contentEnd + 1 < count && buf[contentEnd + 1] == asciiLF
+                    ? contentEnd + 2 : contentEnd + 1
+            }
+            handleLine(start: pos, contentEnd: contentEnd, end: next, line: lineNumber)
+            pos = next
         }
+        finishPost(at: count)
+        guard let readPost else { preconditionFailure("A post list start that is not a post headline") }
+        return readPost
     }
 
     /// The 1-based column where an entry's value starts.
@@ -463,9 +548,20 @@ private struct ParseRun {
         bytes.column(lineStart: entry.location.lineStart, offset: entry.valueStart)
     }
 
-    /// Whether an entry from `start` on has this name and a value.
-    static func hasEntry(in entries: [EntrySpan], from start: Int, named name: Range<Int>, bytes: ByteView) -> Bool {
-        var index = start
+    /// Whether the post being read already has an entry with this name and a value.
+    ///
+    /// Small drawers are scanned; from ``PostBuilder/scanLimit`` entries on, the names with a value are kept
+    /// in a set, so that a drawer of n entries costs O(n) rather than O(n²).
+    mutating func hasValuedEntry(named name: Range<Int>) -> Bool {
+        if post.valuedNames == nil, entries.count - post.entryStart >= PostBuilder.scanLimit {
+            var names = PropertyNameTable()
+            for index in post.entryStart..<entries.count where entries[index].valueEnd > entries[index].valueStart {
+                names.insert(index, in: entries, bytes: bytes)
+            }
+            post.valuedNames = names
+        }
+        if let names = post.valuedNames { return names.contains(name, in: entries, bytes: bytes) }
+        var index = post.entryStart
         while index < entries.count {
             if entries[index].valueEnd > entries[index].valueStart,
                 bytes.equalIgnoringCase(entries[index].nameStart..<entries[index].nameEnd, name)
@@ -502,7 +598,9 @@ private struct ParseRun {
         if let uuid = drawerID, let entry = drawerEntry, isUUID(uuid) {
             drawerID = nil
             if post.headlineID == nil {
-                diagnostics.append(invalidIDDiagnostic(uuid, line: entry.line, column: valueColumn(entry)))
+                if diagnostics.admits(.invalidPostID) {
+                    diagnostics.append(invalidIDDiagnostic(uuid, line: entry.line, column: valueColumn(entry)))
+                }
                 return nil
             }
         }
@@ -515,13 +613,15 @@ private struct ParseRun {
             if head != drawer {
                 let drawerStamp = headStamp.isValid ? nil : OrgTimestamp(drawer)
                 let drawerWins = drawerStamp?.isValid ?? false
-                diagnostics.append(
-                    Diagnostic(
-                        severity: .warning, line: post.line, column: post.headlineIDColumn,
-                        code: .conflictingPostIDs,
-                        message:
-                            "The headline ID `\(head)` and the `:ID:` property `\(drawer)` differ; the \(drawerWins ? "valid drawer" : "headline") ID is used.",
-                        suggestion: "Keep one ID: the headline form `** \(drawerWins ? drawer : head)`."))
+                if diagnostics.admits(.conflictingPostIDs) {
+                    diagnostics.append(
+                        Diagnostic(
+                            severity: .warning, line: post.line, column: post.headlineIDColumn,
+                            code: .conflictingPostIDs,
+                            message:
+                                "The headline ID `\(head)` and the `:ID:` property `\(drawer)` differ; the \(drawerWins ? "valid drawer" : "headline") ID is used.",
+                            suggestion: "Keep one ID: the headline form `** \(drawerWins ? drawer : head)`."))
+                }
                 if drawerWins, let drawerStamp, let entry = drawerEntry {
                     chosen = drawerStamp
                     line = entry.line
@@ -544,15 +644,19 @@ private struct ParseRun {
                 column = valueColumn(entry)
             }
         case (nil, nil):
-            diagnostics.append(
-                Diagnostic(
-                    severity: .error, line: post.line, code: .missingPostID,
-                    message: "This post has no ID, so nobody can reply to it and most clients skip it.",
-                    suggestion: "Write the post's timestamp in the headline, e.g. `** 2025-05-01T12:00:00+0100`."))
+            if diagnostics.admits(.missingPostID) {
+                diagnostics.append(
+                    Diagnostic(
+                        severity: .error, line: post.line, code: .missingPostID,
+                        message: "This post has no ID, so nobody can reply to it and most clients skip it.",
+                        suggestion: "Write the post's timestamp in the headline, e.g. `** 2025-05-01T12:00:00+0100`."))
+            }
             return nil
         }
         if !chosen.isValid {
-            diagnostics.append(invalidIDDiagnostic(chosen.raw, line: line, column: column))
+            if diagnostics.admits(.invalidPostID) {
+                diagnostics.append(invalidIDDiagnostic(chosen.raw, line: line, column: column))
+            }
         }
         return chosen
     }
@@ -583,42 +687,73 @@ private struct ParseRun {
             let name = keyword.name.uppercased()
             guard singleValuedKeywords.contains(name) else { continue }
             if !seen.insert(name).inserted {
-                diagnostics.append(
-                    Diagnostic(
-                        severity: .warning, line: keyword.line, code: .duplicateKeyword,
-                        message: "`#+\(keyword.name):` appears more than once; the first value is used.",
-                        suggestion: "Remove the extra `#+\(keyword.name):` line."))
+                if diagnostics.admits(.duplicateKeyword) {
+                    diagnostics.append(
+                        Diagnostic(
+                            severity: .warning, line: keyword.line, code: .duplicateKeyword,
+                            message: "`#+\(keyword.name):` appears more than once; the first value is used.",
+                            suggestion: "Remove the extra `#+\(keyword.name):` line."))
+                }
             }
         }
     }
 
-    /// Reports IDs used twice. Keys on the instant first (cheap integer hashing) and compares strings only
-    /// when instants collide; IDs without an instant are compared as strings.
-    mutating func reportDuplicatePostIDs() {
-        var byInstant: [Int: Int] = [:]
-        byInstant.reserveCapacity(records.count)
-        var byText: [String: Int] = [:]
-        for index in records.indices {
-            guard let timestamp = records[index].timestamp else { continue }
-            if let instant = timestamp.instant {
-                let key = Int(instant.timeIntervalSince1970)
-                guard let first = byInstant[key] else {
-                    byInstant[key] = index
-                    continue
-                }
-                if let firstID = records[first].timestamp?.raw, byText[firstID] == nil { byText[firstID] = first }
+    /// Reports an ID used by an earlier post (the IDs are compared as text; spec §4.3). Keys on the instant
+    /// first (cheap integer hashing) and compares texts only when instants collide; IDs without an instant
+    /// are compared as texts. Keeps integers per post, not the IDs: earlier IDs are read back when needed.
+    mutating func reportDuplicateID(_ timestamp: OrgTimestamp, index: Int) {
+        if let instant = timestamp.instant {
+            let key = Int(instant.timeIntervalSince1970)
+            guard let first = firstByInstant[key] else {
+                firstByInstant[key] = index
+                return
             }
-            if let first = byText[timestamp.raw] {
+            let firstID = id(ofPost: first)
+            if firstPost(withID: firstID) == nil { recordFirstPost(first, withID: firstID) }
+        }
+        if let first = firstPost(withID: timestamp.raw) {
+            if diagnostics.admits(.duplicatePostID) {
                 diagnostics.append(
                     Diagnostic(
-                        severity: .error, line: records[index].line, code: .duplicatePostID,
+                        severity: .error, line: post.line, code: .duplicatePostID,
                         message:
-                            "The ID `\(timestamp.raw)` is already used by the post on line \(records[first].line); replies will go to the first one.",
+                            "The ID `\(timestamp.raw)` is already used by the post on line \(postLines[first]); replies will go to the first one.",
                         suggestion: "Give this post another ID (e.g. one second later)."))
-            } else {
-                byText[timestamp.raw] = index
             }
+        } else {
+            recordFirstPost(index, withID: timestamp.raw)
         }
+    }
+
+    /// The first post recorded with this ID text.
+    mutating func firstPost(withID id: String) -> Int? {
+        guard let first = firstByTextHash[id.hashValue] else { return nil }
+        return self.id(ofPost: first) == id ? first : firstByTextOverflow[id]
+    }
+
+    mutating func recordFirstPost(_ index: Int, withID id: String) {
+        let hash = id.hashValue
+        if firstByTextHash[hash] == nil {
+            firstByTextHash[hash] = index
+        } else {
+            firstByTextOverflow[id] = index
+        }
+    }
+
+    /// The ID of an earlier post (or of the post being finished), read back from the bytes. The IDs of posts
+    /// bigger than a few hundred bytes are kept, so that reading them back costs O(1) bytes per lookup.
+    mutating func id(ofPost index: Int) -> String {
+        if let last = lastReadID, last.index == index { return last.id }
+        if let known = readIDs[index] { return known }
+        let start = postStarts[index]
+        let id =
+            OrgSocialParser.post(
+                in: source, index: index, start: start, line: postLines[index], hasCarriageReturns: hasCR
+            ).id ?? ""
+        let size = (index + 1 < postStarts.count ? postStarts[index + 1] : count) - start
+        if size > 256 { readIDs[index] = id }
+        lastReadID = (index, id)
+        return id
     }
 
     // MARK: Encoding
@@ -668,7 +803,7 @@ private struct ParseRun {
             }
             let length = bytes.validSequenceLength(at: i)
             if length == 0 {
-                invalidOffsets.append(i)
+                if firstInvalidOffset == Int.max { firstInvalidOffset = i }
                 i += 1
             } else {
                 i += length
@@ -678,21 +813,36 @@ private struct ParseRun {
     }
 
     mutating func reportInvalidBytes(lineStart: Int, lineEnd: Int, line: Int) {
-        guard invalidCursor < invalidOffsets.count, invalidOffsets[invalidCursor] < lineEnd else { return }
-        let first = invalidOffsets[invalidCursor]
+        // The same steps as `scanEncoding` (which lands on every line start: a line break is never part of
+        // a multi-byte sequence), so the same bytes are found.
+        var first = -1
         var inLine = 0
-        while invalidCursor < invalidOffsets.count, invalidOffsets[invalidCursor] < lineEnd {
-            inLine += 1
-            invalidCursor += 1
+        var i = lineStart
+        while i < lineEnd {
+            if buf[i] < 0x80 {
+                i += 1
+                continue
+            }
+            let length = bytes.validSequenceLength(at: i)
+            if length == 0 {
+                if first < 0 { first = i }
+                inLine += 1
+                i += 1
+            } else {
+                i += length
+            }
         }
-        diagnostics.append(
-            Diagnostic(
-                severity: .error, line: line, column: bytes.column(lineStart: lineStart, offset: first),
-                code: .invalidUTF8,
-                message: inLine == 1
-                    ? "A byte that is not UTF-8; it reads as U+FFFD."
-                    : "\(inLine) bytes that are not UTF-8; they read as U+FFFD.",
-                suggestion: "Save the file as UTF-8 (it may be in Latin-1 or another encoding)."))
+        guard inLine > 0 else { return }
+        if diagnostics.admits(.invalidUTF8) {
+            diagnostics.append(
+                Diagnostic(
+                    severity: .error, line: line, column: bytes.column(lineStart: lineStart, offset: first),
+                    code: .invalidUTF8,
+                    message: inLine == 1
+                        ? "A byte that is not UTF-8; it reads as U+FFFD."
+                        : "\(inLine) bytes that are not UTF-8; they read as U+FFFD.",
+                    suggestion: "Save the file as UTF-8 (it may be in Latin-1 or another encoding)."))
+        }
     }
 
 }
@@ -845,13 +995,62 @@ enum DrawerMarker {
     case properties, end
 }
 
-/// A post read by the pass, before the shared `entries` array is final.
-private struct PostRecord {
-    var timestamp: OrgTimestamp?
-    var line: Int
-    var entryRange: Range<Int>
-    var headlineTextRange: Range<Int>?
-    var layout: PostLayout
+/// The names of a drawer's entries, for finding a repeated name in O(1): an open-addressing table of
+/// entry indices keyed by an FNV-1a hash of the ASCII-lowercased name (8 bytes a slot, half full at most).
+private struct PropertyNameTable {
+    /// Per slot: the hash's high 32 bits and the entry index + 1 (0: empty).
+    private var slots = [UInt64](repeating: 0, count: 64)
+    private var count = 0
+
+    private static func hash(_ range: Range<Int>, _ bytes: ByteView) -> UInt32 {
+        var h: UInt32 = 2_166_136_261
+        for i in range {
+            let b = bytes.buf[i]
+            h = (h ^ UInt32(b >= 0x41 && b <= 0x5A ? b | 0x20 : b)) &* 16_777_619
+        }
+        return h
+    }
+
+    private static func name(_ entry: EntrySpan) -> Range<Int> { entry.nameStart..<entry.nameEnd }
+
+    /// Whether an entry named `name` (ASCII case ignored) is in the table.
+    func contains(_ name: Range<Int>, in entries: [EntrySpan], bytes: ByteView) -> Bool {
+        let h = Self.hash(name, bytes)
+        let mask = slots.count - 1
+        var slot = Int(h) & mask
+        while slots[slot] != 0 {
+            let value = slots[slot]
+            if UInt32(truncatingIfNeeded: value >> 32) == h,
+                bytes.equalIgnoringCase(Self.name(entries[Int(value & 0xFFFF_FFFF) - 1]), name)
+            {
+                return true
+            }
+            slot = (slot + 1) & mask
+        }
+        return false
+    }
+
+    /// Adds the entry at `index` (a name already in the table is not added again).
+    mutating func insert(_ index: Int, in entries: [EntrySpan], bytes: ByteView) {
+        let name = Self.name(entries[index])
+        guard !contains(name, in: entries, bytes: bytes) else { return }
+        if 2 * (count + 1) > slots.count { grow() }
+        place(UInt64(Self.hash(name, bytes)) << 32 | UInt64(index + 1))
+        count += 1
+    }
+
+    private mutating func place(_ value: UInt64) {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: value >> 32) & mask
+        while slots[slot] != 0 { slot = (slot + 1) & mask }
+        slots[slot] = value
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = [UInt64](repeating: 0, count: old.count * 2)
+        for value in old where value != 0 { place(value) }
+    }
 }
 
 /// What a post being read has seen so far.
@@ -876,6 +1075,11 @@ private struct PostBuilder {
     var segmentStart: Int?
     var segmentEnd = 0
     var contentEnd: Int
+    /// The names of this post's entries with a value, once the drawer has ``scanLimit`` entries.
+    var valuedNames: PropertyNameTable?
+
+    /// How many entries a drawer may have before duplicate names are looked up in a set.
+    static let scanLimit = 16
 
     init(start: Int, headlineContentEnd: Int, headlineEnd: Int, line: Int, entryStart: Int) {
         self.start = start

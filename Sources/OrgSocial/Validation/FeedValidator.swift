@@ -13,19 +13,22 @@ public struct FeedValidator: Sendable {
     public init() {}
 
     /// All diagnostics for `feed`: the parser's plus the validator's, ordered by line and column.
+    ///
+    /// Only the first ``Diagnostic/listedPerCode`` diagnostics of each code are listed; the rest are
+    /// summarized in one diagnostic of that code whose ``Diagnostic/omittedCount`` says how many were left
+    /// out (sum ``Diagnostic/problemCount`` for the real totals).
     /// - Parameter feed: a parsed feed.
     /// - Returns: the diagnostics; empty for a clean feed.
     public func validate(_ feed: Feed) -> [Diagnostic] {
-        var found = feed.diagnostics
+        var found = DiagnosticList(feed.diagnostics)
         checkHeader(feed, into: &found)
-        let ids = Set(feed.posts.compactMap(\.id))
         if let pinned = feed.profile.keywords.first(where: { !$0.value.isEmpty && $0.hasName("PINNED") }) {
             if !OrgTimestamp(pinned.value).isValid {
                 found.append(
                     error(
                         pinned, .invalidPinned, "`#+PINNED:` `\(pinned.value)` is not a post ID.",
                         "Write the ID of one of your posts, e.g. `2025-05-01T12:00:00+0100`."))
-            } else if !ids.contains(pinned.value) {
+            } else if feed.post(withID: pinned.value) == nil {
                 found.append(
                     warning(
                         pinned, .pinnedPostMissing,
@@ -34,12 +37,14 @@ public struct FeedValidator: Sendable {
             }
         }
         for post in feed.posts { checkPost(post, into: &found) }
-        return found.sorted { ($0.line, $0.column, $0.code.rawValue) < ($1.line, $1.column, $1.code.rawValue) }
+        return found.diagnostics.sorted {
+            ($0.line, $0.column, $0.code.rawValue) < ($1.line, $1.column, $1.code.rawValue)
+        }
     }
 
     // MARK: - Header
 
-    private func checkHeader(_ feed: Feed, into found: inout [Diagnostic]) {
+    private func checkHeader(_ feed: Feed, into found: inout DiagnosticList) {
         let profile = feed.profile
         let firstLine = 1
         if profile.title == nil {
@@ -143,7 +148,7 @@ public struct FeedValidator: Sendable {
 
     // MARK: - Posts
 
-    private func checkPost(_ post: Post, into found: inout [Diagnostic]) {
+    private func checkPost(_ post: Post, into found: inout DiagnosticList) {
         for property in post.properties where !property.value.isEmpty {
             let value = property.value
             switch property.name.uppercased() {

@@ -73,8 +73,12 @@ struct CheckCommand: ParsableCommand {
                 if let suggestion = d.suggestion { context.writeLine("  suggestion: \(suggestion)") }
             }
         }
-        let errors = reports.filter { $0.diagnostic.severity == .error }.count + unreadable
-        let warnings = reports.count - reports.filter { $0.diagnostic.severity == .error }.count
+        // A summary diagnostic stands for the problems it leaves out, so the totals are real counts.
+        let found = reports.lazy.map(\.diagnostic.problemCount).reduce(0, +)
+        let errorsFound = reports.lazy.filter { $0.diagnostic.severity == .error }.map(\.diagnostic.problemCount)
+            .reduce(0, +)
+        let errors = errorsFound + unreadable
+        let warnings = found - errorsFound
         let files = paths.count == 1 ? "1 file" : "\(paths.count) files"
         context.report("\(files) checked: \(Self.countText(errors: errors, warnings: warnings))")
         if errors > 0 { throw CLIError.exit(1) }

@@ -45,13 +45,14 @@ struct ShowCommand: ParsableCommand {
         if printsOrg {
             context.writeStandardOutput(feed.serialized())
         } else if printsJSON {
-            context.write(try JSONOutput.text(feed))
+            try JSONOutput.writeFeed(feed) { context.write($0) }
         } else {
             context.write(FeedSummary(feed: feed).text)
             let diagnostics = FeedValidator().validate(feed)
             if !diagnostics.isEmpty {
-                let errors = diagnostics.filter { $0.severity == .error }.count
-                let counts = CheckCommand.countText(errors: errors, warnings: diagnostics.count - errors)
+                let errors = diagnostics.lazy.filter { $0.severity == .error }.map(\.problemCount).reduce(0, +)
+                let total = diagnostics.lazy.map(\.problemCount).reduce(0, +)
+                let counts = CheckCommand.countText(errors: errors, warnings: total - errors)
                 context.report("note: \(counts); run 'orgsocial check \(path)' to list them.")
             }
         }
@@ -97,8 +98,11 @@ struct FeedSummary {
 
     /// `2 posts, 1 reply, 1 reaction`, in the order of ``PostKind``.
     var kindCounts: String {
-        PostKind.allCases.compactMap { kind in
-            let count = feed.posts.filter { $0.kind == kind }.count
+        // One pass: each access to `feed.posts` reads a post from the bytes again.
+        var counts: [PostKind: Int] = [:]
+        for post in feed.posts { counts[post.kind, default: 0] += 1 }
+        return PostKind.allCases.compactMap { kind in
+            let count = counts[kind, default: 0]
             guard count > 0 else { return nil }
             return "\(count) \(count == 1 ? kind.rawValue : Self.plural(of: kind))"
         }.joined(separator: ", ")

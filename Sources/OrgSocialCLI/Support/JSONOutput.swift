@@ -1,4 +1,5 @@
 import Foundation
+import OrgSocial
 
 /// JSON written by the tool: sorted keys, indented, slashes unescaped, so output is stable byte for byte.
 enum JSONOutput {
@@ -8,5 +9,47 @@ enum JSONOutput {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
+    }
+
+    /// Writes a feed as ``text(_:)`` would, but encodes one post at a time and writes in chunks, so that the
+    /// memory used stays small whatever the size of the feed's JSON (it can be many times its bytes).
+    /// - Parameters:
+    ///   - feed: the feed to write.
+    ///   - write: receives the text in order; the pieces joined are exactly `text(feed)`.
+    /// - Throws: `EncodingError` when a value cannot be encoded.
+    static func writeFeed(_ feed: Feed, to write: (String) -> Void) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        let postEncoder = JSONEncoder()
+        postEncoder.outputFormatting = encoder.outputFormatting
+        encoder.userInfo[Feed.omitsPostsKey] = true
+        let outline = String(decoding: try encoder.encode(feed), as: UTF8.self)
+        // The top-level `posts` key, indented by two spaces, with the empty array's rendering.
+        let emptyPosts = "\n  \"posts\" : [\n\n  ]"
+        guard let slot = outline.range(of: emptyPosts) else {
+            write(try text(feed))
+            return
+        }
+        var chunk = String(outline[..<slot.lowerBound]) + "\n  \"posts\" : ["
+        if feed.posts.isEmpty { chunk += "\n\n  ]" }
+        var isFirst = true
+        for post in feed.posts {
+            let json = String(decoding: try postEncoder.encode(post), as: UTF8.self)
+            chunk += isFirst ? "\n" : ",\n"
+            isFirst = false
+            // Nested two levels deep: every non-empty line gains four spaces (strings hold no raw line breaks).
+            for (index, line) in json.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                if index > 0 { chunk += "\n" }
+                if !line.isEmpty { chunk += "    " }
+                chunk += line
+            }
+            if chunk.utf8.count >= 1 << 16 {
+                write(chunk)
+                chunk = ""
+            }
+        }
+        if !feed.posts.isEmpty { chunk += "\n  ]" }
+        chunk += outline[slot.upperBound...]
+        write(chunk + "\n")
     }
 }

@@ -1,0 +1,241 @@
+import Foundation
+import OrgSocial
+import Testing
+
+/// Hostile shapes of input (security issue items 5 and 6): parsing and validating stay linear in time and
+/// the diagnostics stay bounded in number, whatever the file holds.
+struct HostileInputTests {
+    // MARK: - Shapes
+
+    /// A hostile shape: a valid header, `* Posts`, and one pattern repeated to about `size` bytes.
+    struct Shape: CustomTestStringConvertible, Sendable {
+        let name: String
+        let make: @Sendable (Int) -> [UInt8]
+
+        var testDescription: String { name }
+
+        static let header = "#+TITLE: Hostile\n#+NICK: hostile\n\n* Posts\n"
+        static let post = "** 2025-05-01T12:00:00+0100\n"
+
+        /// `header` + `prefix` + `unit` repeated to `size` bytes + `suffix`.
+        static func repeating(_ name: String, prefix: String = "", _ unit: String, suffix: String = "") -> Shape {
+            Shape(name: name) { size in
+                let unitBytes = Array(unit.utf8)
+                var bytes = Array((header + prefix).utf8)
+                bytes.reserveCapacity(size + 64)
+                for _ in 0..<max(1, size / unitBytes.count) { bytes += unitBytes }
+                return bytes + Array(suffix.utf8)
+            }
+        }
+
+        static let all: [Shape] = [
+            Shape(name: "properties") { size in
+                var text = header + post + ":PROPERTIES:\n"
+                var n = 0
+                while text.utf8.count < size {
+                    text += ":P\(n): v\n"
+                    n += 1
+                }
+                return Array((text + ":END:\nbody\n").utf8)
+            },
+            repeating("duplicate properties", prefix: post + ":PROPERTIES:\n", ":LANG: en\n", suffix: ":END:\nx\n"),
+            repeating("mentions", prefix: post + "\n", "[[org-social:http://x/social.org][x]] ", suffix: "\n"),
+            repeating("unclosed mentions", prefix: post + "\n", "[[org-social:a][b ", suffix: "\n"),
+            repeating("mention openings in one URL", prefix: post + "\n", "[[org-social:", suffix: "]x\n"),
+            repeating("bare stars", "**\n"),
+            repeating("follows", prefix: "", "#+FOLLOW: x http://x/social.org\n"),
+            repeating("sub-headings", prefix: post + "\n", "*** x\n"),
+            repeating(
+                "poll options", prefix: post + ":PROPERTIES:\n:POLL_END: 2025-05-02T12:00:00+0100\n:END:\n",
+                "- [ ] o\n"),
+            repeating("drawers", "** 2025-05-01T12:00:00+0100\n:PROPERTIES:\n:LANG: en\n:END:\nx\n"),
+            repeating("duplicate IDs", "** 2025-05-01T12:00:00+0100\n"),
+            repeating("malformed properties", prefix: post + ":PROPERTIES:\n", "x\n", suffix: ":END:\n"),
+            repeating("invalid UTF-8 lines", prefix: post + "\n", "\u{FFFD}\n"),
+            repeating("CR line breaks", "**\r"),
+        ]
+    }
+
+    /// Parses and validates the bytes, reading what `orgsocial check` reads.
+    static func checkAll(_ bytes: [UInt8]) -> Int {
+        let feed = OrgSocialParser().parse(bytes: bytes)
+        return FeedValidator().validate(feed).count + feed.posts.count
+    }
+
+    /// The best of three timings of `work`, in seconds.
+    static func bestTime(_ work: () -> Void) -> Double {
+        var best = Double.infinity
+        for _ in 0..<3 {
+            let start = ContinuousClock.now
+            work()
+            let elapsed = ContinuousClock.now - start
+            best = min(best, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+        }
+        return best
+    }
+
+    // MARK: - Time
+
+    /// The timing test, run one shape at a time so that the shapes do not slow each other down.
+    @Suite(.serialized) struct Scaling {
+        /// Doubling the input may multiply the time by less than 3 (linear: 2, quadratic: 4), at least
+        /// once over two doublings; each time is the best of three runs, so that a loaded machine does not
+        /// make the test fail.
+        @Test(arguments: Shape.all)
+        func parsingAndValidatingAreLinearInTheInputSize(_ shape: Shape) {
+            let inputs = [32, 64, 128].map { shape.make($0 * 1024) }
+            _ = HostileInputTests.checkAll(inputs[0])  // warm up
+            let times = inputs.map { input in HostileInputTests.bestTime { _ = HostileInputTests.checkAll(input) } }
+            let ratios = [times[1] / max(times[0], 1e-5), times[2] / max(times[1], 1e-5)]
+            #expect(
+                ratios.min() ?? 0 < 3,
+                "\(shape.name): doubling the input multiplied the time by \(ratios) (\(times) s)")
+        }
+    }
+
+    @Test func mentionsAreFoundInOnePassWhateverTheLinks() {
+        let body =
+            String(repeating: "[[org-social:a][b ", count: 3) + "[[org-social:http://x/s.org][x]]"
+            + " [[org-social:[[org-social:http://y/s.org]]"
+        let feed = Feed(parsing: Shape.header + Shape.post + "\n" + body + "\n")
+
+        let mentions = feed.posts.first?.mentions ?? []
+
+        #expect(mentions.map(\.feedURL) == ["a", "[[org-social:http://y/s.org"])
+        #expect(
+            mentions.map(\.name) == ["b [[org-social:a][b [[org-social:a][b [[org-social:http://x/s.org][x", nil])
+    }
+
+    @Test func aRepeatedPropertyInABigDrawerIsStillReportedOnce() {
+        var drawer = ":PROPERTIES:\n:LANG: en\n"
+        for n in 0..<40 { drawer += ":P\(n): v\n" }
+        drawer += ":lang: es\n:P3:\n:END:\n"
+        let feed = Feed(parsing: Shape.header + Shape.post + drawer + "x\n")
+
+        let duplicates = feed.diagnostics.filter { $0.code == .duplicateProperty }
+
+        #expect(duplicates.map(\.line) == [48])
+        #expect(feed.posts.first?.language == "en")
+    }
+
+    // MARK: - Diagnostics
+
+    @Test func repeatedDiagnosticsAreSummarizedWithTheirRealCount() throws {
+        let count = 3 * Diagnostic.listedPerCode
+        let feed = Feed(parsing: Shape.header + String(repeating: "**\n", count: count))
+
+        let parsed = feed.diagnostics.filter { $0.code == .missingPostID }
+        let validated = FeedValidator().validate(feed)
+        let empty = validated.filter { $0.code == .emptyPost }
+
+        #expect(feed.posts.count == count)
+        #expect(parsed.count == Diagnostic.listedPerCode + 1)
+        #expect(parsed.map(\.problemCount).reduce(0, +) == count)
+        let summary = try #require(parsed.last)
+        #expect(summary.omittedCount == count - Diagnostic.listedPerCode)
+        #expect(summary.line == 5 + Diagnostic.listedPerCode)
+        #expect(summary.severity == .error)
+        #expect(empty.count == Diagnostic.listedPerCode + 1)
+        #expect(empty.map(\.problemCount).reduce(0, +) == count)
+        #expect(validated.filter { $0.code == .missingPostID }.map(\.problemCount).reduce(0, +) == count)
+    }
+
+    @Test func alternatingCodesAreEachCountedInFull() {
+        let count = 3 * Diagnostic.listedPerCode
+        let feed = Feed(parsing: Shape.header + String(repeating: "** title\n", count: count))
+
+        let total = { (code: DiagnosticCode) in
+            feed.diagnostics.filter { $0.code == code }.map(\.problemCount).reduce(0, +)
+        }
+
+        #expect(total(.headlineTitle) == count)
+        #expect(total(.missingPostID) == count)
+        #expect(feed.diagnostics.count == 2 * (Diagnostic.listedPerCode + 1))
+    }
+
+    @Test func aSummaryEncodesItsCountAndOrdinaryDiagnosticsEncodeAsBefore() throws {
+        let feed = Feed(parsing: Shape.header + String(repeating: "**\n", count: Diagnostic.listedPerCode + 2))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+
+        let first = try #require(feed.diagnostics.first)
+        let summary = try #require(feed.diagnostics.last)
+
+        #expect(!String(decoding: try encoder.encode(first), as: UTF8.self).contains("omittedCount"))
+        #expect(String(decoding: try encoder.encode(summary), as: UTF8.self).contains("\"omittedCount\":2"))
+        #expect(try JSONDecoder().decode(Diagnostic.self, from: encoder.encode(summary)) == summary)
+    }
+
+    // MARK: - Memory
+
+    /// The process's resident memory in bytes (`/proc/self/statm`), or `nil` where there is none.
+    static func residentBytes() -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    /// Gives freed heap memory back to the system (glibc's `malloc_trim`, looked up at run time), so that
+    /// a measurement starts from what is really in use.
+    static func trimHeap() {
+        typealias Trim = @convention(c) (Int) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
+        _ = unsafeBitCast(symbol, to: Trim.self)(0)
+    }
+
+    /// The smallest growth of resident memory over three runs of `work` (tests running at the same time
+    /// only add to a measurement, so the smallest is the closest to `work`'s own).
+    static func smallestGrowth(_ work: () -> Void) throws -> Int {
+        var smallest = Int.max
+        for _ in 0..<3 {
+            trimHeap()
+            let before = try #require(residentBytes())
+            work()
+            smallest = min(smallest, try #require(residentBytes()) - before)
+        }
+        return smallest
+    }
+
+    /// A post of a bare `**` line is 3 bytes of input; the feed keeps two 32-bit numbers for it, not a
+    /// `Post` value (hundreds of bytes), and one summary instead of a diagnostic per post. (The margin
+    /// leaves room for tests running at the same time; without compact storage the growth is > 120 MB.)
+    @Test func aFeedOfBareStarsTakesLittleMoreMemoryThanItsBytes() throws {
+        let posts = 500_000
+        let bytes = Array((Shape.header + String(repeating: "**\n", count: posts)).utf8)
+        var feed = Feed.empty
+
+        let growth = try Self.smallestGrowth {
+            feed = .empty
+            feed = OrgSocialParser().parse(bytes: bytes)
+        }
+
+        #expect(feed.posts.count == posts)
+        #expect(growth < 3 * bytes.count + 16 << 20, "the feed took \(growth) bytes for \(bytes.count) bytes of input")
+        #expect(feed.diagnostics.count == Diagnostic.listedPerCode + 1)
+        let last = try #require(feed.posts.last)
+        #expect(last.line == 4 + posts)
+        #expect(last.index == posts - 1)
+        #expect(last.rawText == "**\n")
+    }
+
+    /// Bytes that are not UTF-8 are found again line by line for their report, not kept one offset each
+    /// (8 bytes per byte of input before).
+    @Test func invalidBytesAreReportedWithoutKeepingAnOffsetEach() throws {
+        let size = 4 << 20
+        let bytes = Array((Shape.header + Shape.post).utf8) + [UInt8](repeating: 0xFF, count: size) + [0x0A, 0xC3]
+        var feed = Feed.empty
+
+        let growth = try Self.smallestGrowth {
+            feed = .empty
+            feed = OrgSocialParser().parse(bytes: bytes)
+        }
+
+        #expect(growth < size + 8 << 20, "the feed took \(growth) bytes for \(bytes.count) bytes of input")
+        let invalid = feed.diagnostics.filter { $0.code == .invalidUTF8 }
+        #expect(invalid.map(\.line) == [6, 7])
+        #expect(invalid.first?.message == "\(size) bytes that are not UTF-8; they read as U+FFFD.")
+        #expect(invalid.last?.column == 1)
+        #expect(feed.serialized() == bytes)
+    }
+}
