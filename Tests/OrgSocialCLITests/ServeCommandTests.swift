@@ -147,42 +147,21 @@ struct ServeCommandTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write("#+TITLE: Ana\n#+NICK: ana\n\n* Posts\n", to: "social.org")
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = ["serve", "--root", folder.url.path, "--port", "0"]
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = Pipe()
-        try process.run()
-        defer {
-            if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
-            }
-        }
-        let reader = stderr.fileHandleForReading
+        let server = try SpawnedServer(
+            executable: Self.binary, arguments: ["serve", "--root", folder.url.path, "--port", "0"])
         // The start-up line names the address (with the real port) and the root.
-        var log = ""
-        while !log.contains("\n") {
-            let chunk = reader.availableData
-            guard !chunk.isEmpty else { break }
-            log += String(decoding: chunk, as: UTF8.self)
-        }
-        #expect(log.hasPrefix("serve: listening on http://127.0.0.1:"))
-        #expect(log.contains("(root \(folder.url.path);"))
-        let port = try #require(
-            log.split(separator: "\n")[0].split(separator: " ")[3].split(separator: ":").last.flatMap { Int($0) })
+        #expect(server.log.hasPrefix("serve: listening on http://127.0.0.1:"))
+        #expect(server.log.contains("(root \(folder.url.path);"))
+        let port = try #require(server.port)
 
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/social.org"))
         let (data, _) = try await URLSession.shared.data(from: url)
         #expect(String(decoding: data, as: UTF8.self).hasPrefix("#+TITLE: Ana"))
 
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        log += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
-        #expect(log.contains("\"GET /social.org\" 200 "))
-        #expect(log.contains("serve: stopping (signal 15)"))
-        #expect(log.hasSuffix("serve: stopped\n"))
+        #expect(server.terminate() == 0)
+        #expect(server.log.contains("\"GET /social.org\" 200 "))
+        #expect(server.log.contains("serve: stopping (signal 15)"))
+        #expect(server.log.hasSuffix("serve: stopped\n"))
     }
 
     @Test func serveRejectsBadLimitValuesAsUsageErrors() async {
@@ -201,29 +180,9 @@ struct ServeCommandTests {
         let root = folder.url.path
         // Everything that blocks (the child's start-up line, its exit) runs off the Swift pool.
         let (statuses, retryAfter, exitStatus) = try await offPool { () throws -> ([Int], String?, Int32) in
-            let process = Process()
-            process.executableURL = Self.binary
-            process.arguments = ["serve", "--root", root, "--port", "0", "--quiet"]
-            let stderr = Pipe()
-            process.standardError = stderr
-            process.standardOutput = Pipe()
-            try process.run()
-            defer {
-                if process.isRunning {
-                    kill(process.processIdentifier, SIGKILL)
-                }
-            }
-            let reader = stderr.fileHandleForReading
-            var log = ""
-            while !log.contains("\n") {
-                let chunk = reader.availableData
-                guard !chunk.isEmpty else { break }
-                log += String(decoding: chunk, as: UTF8.self)
-            }
-            guard
-                let port = log.split(separator: "\n").first?.split(separator: " ").dropFirst(3).first?
-                    .split(separator: ":").last.flatMap({ Int($0) })
-            else { throw RawConnection.Failure(description: "no port in \(log)") }
+            let server = try SpawnedServer(
+                executable: Self.binary, arguments: ["serve", "--root", root, "--port", "0", "--quiet"])
+            guard let port = server.port else { throw RawConnection.Failure(description: "no port in \(server.log)") }
             var statuses: [Int] = []
             var retryAfter: String?
             for index in 0..<11 {
@@ -235,9 +194,7 @@ struct ServeCommandTests {
                 statuses.append(response.status)
                 retryAfter = response.header("Retry-After")
             }
-            kill(process.processIdentifier, SIGTERM)
-            process.waitUntilExit()
-            return (statuses, retryAfter, process.terminationStatus)
+            return (statuses, retryAfter, server.terminate())
         }
         #expect(statuses == Array(repeating: 200, count: 10) + [429])
         #expect(retryAfter.flatMap(Int.init).map { (300...360).contains($0) } == true)

@@ -287,42 +287,25 @@ struct RelayCommandTests {
         let home = try TemporaryFolder()
         defer { home.remove() }
         let peers = try home.write("", to: "peers.txt")
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = [
-            "relay", "serve", "--db", "\(home.path)/db/relay.sqlite", "--port", "0", "--scan-interval", "0",
-            "--relay-list", peers, "--groups", "Emacs, Org Social",
-        ]
-        process.environment = ["HOME": home.path, "PATH": "/usr/bin:/bin"]
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = Pipe()
-        try process.run()
-        defer {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
-        let reader = stderr.fileHandleForReading
-        var log = ""
-        while !log.contains("\n") {
-            let chunk = reader.availableData
-            guard !chunk.isEmpty else { break }
-            log += String(decoding: chunk, as: UTF8.self)
-        }
+        let server = try SpawnedServer(
+            executable: Self.binary,
+            arguments: [
+                "relay", "serve", "--db", "\(home.path)/db/relay.sqlite", "--port", "0", "--scan-interval", "0",
+                "--relay-list", peers, "--groups", "Emacs, Org Social",
+            ],
+            environment: ["HOME": home.path, "PATH": "/usr/bin:/bin"])
+        let log = server.log
         #expect(log.hasPrefix("relay listening on http://127.0.0.1:"))
         #expect(log.contains("groups Emacs, Org Social; crawl off; peers none)"))
-        let port = try #require(
-            log.split(separator: " ")[3].split(separator: ":").last.flatMap { Int($0) })
+        let port = try #require(server.port)
         #expect(log.contains("site domain localhost:\(port);"))
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/groups/"))
         let (data, _) = try await URLSession.shared.data(from: url)
         #expect(try JSONObject(Array(data)).strings("data") == ["Emacs", "Org Social"])
 
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        log += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
-        #expect(log.contains("relay stopping (signal 15)"))
-        #expect(log.hasSuffix("relay stopped\n"))
+        #expect(server.terminate() == 0)
+        #expect(server.log.contains("relay stopping (signal 15)"))
+        #expect(server.log.hasSuffix("relay stopped\n"))
     }
 
     @Test func serveHelpNamesTheClientLimitsAndTheirVariables() async {
@@ -346,33 +329,16 @@ struct RelayCommandTests {
         // Everything that blocks (the child's start-up line, its exit) runs off the Swift pool. A site
         // domain spares the relay its second bind of port 0, which can race with other relays starting.
         let (statuses, exitStatus) = try await offPool { () throws -> ([Int], Int32) in
-            let process = Process()
-            process.executableURL = Self.binary
-            process.arguments = [
-                "relay", "serve", "--db", "\(homePath)/db/relay.sqlite", "--port", "0", "--scan-interval", "0",
-                "--relay-list", peers, "--site-domain", "relay.test",
-            ]
-            process.environment = [
-                "HOME": homePath, "PATH": "/usr/bin:/bin", "ORGSOCIAL_RELAY_REGISTRATIONS_PER_HOUR": "2",
-            ]
-            let stderr = Pipe()
-            process.standardError = stderr
-            process.standardOutput = Pipe()
-            try process.run()
-            defer {
-                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            }
-            let reader = stderr.fileHandleForReading
-            var log = ""
-            while !log.contains("\n") {
-                let chunk = reader.availableData
-                guard !chunk.isEmpty else { break }
-                log += String(decoding: chunk, as: UTF8.self)
-            }
-            guard
-                let port = log.split(separator: " ").dropFirst(3).first?.split(separator: ":").last
-                    .flatMap({ Int($0) })
-            else { throw RawConnection.Failure(description: "no port in \(log)") }
+            let server = try SpawnedServer(
+                executable: Self.binary,
+                arguments: [
+                    "relay", "serve", "--db", "\(homePath)/db/relay.sqlite", "--port", "0", "--scan-interval", "0",
+                    "--relay-list", peers, "--site-domain", "relay.test",
+                ],
+                environment: [
+                    "HOME": homePath, "PATH": "/usr/bin:/bin", "ORGSOCIAL_RELAY_REGISTRATIONS_PER_HOUR": "2",
+                ])
+            guard let port = server.port else { throw RawConnection.Failure(description: "no port in \(server.log)") }
             var statuses: [Int] = []
             for index in 0..<3 {
                 let body = #"{"feed": "http://127.0.0.1:9/\#(index)/social.org"}"#
@@ -383,9 +349,7 @@ struct RelayCommandTests {
                             + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
                     ).status)
             }
-            kill(process.processIdentifier, SIGTERM)
-            process.waitUntilExit()
-            return (statuses, process.terminationStatus)
+            return (statuses, server.terminate())
         }
         #expect(statuses.prefix(2).allSatisfy { $0 != 429 })
         #expect(statuses.last == 429)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import Synchronization
 import Testing
 
@@ -66,29 +67,16 @@ struct ShutdownWatchdogTests {
         try Data().write(to: peers)
         let silent = try SilentServer()
         defer { silent.stop() }
-        let process = Process()
-        process.executableURL = RelayCommandTests.binary
-        process.arguments = [
-            "relay", "serve", "--db", home.appendingPathComponent("relay.sqlite").path, "--port", "0",
-            "--scan-interval", "0", "--relay-list", peers.path, "--allow-private-addresses",
-            "--shutdown-deadline", "1",
-        ]
-        process.environment = ["HOME": home.path, "PATH": "/usr/bin:/bin"]
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = Pipe()
-        try process.run()
-        defer {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
-        let reader = stderr.fileHandleForReading
-        var log = ""
-        while !log.contains("\n") {
-            let chunk = reader.availableData
-            guard !chunk.isEmpty else { break }
-            log += String(decoding: chunk, as: UTF8.self)
-        }
-        let port = try #require(log.split(separator: " ")[3].split(separator: ":").last.flatMap { Int($0) })
+        let server = try SpawnedServer(
+            executable: RelayCommandTests.binary,
+            arguments: [
+                "relay", "serve", "--db", home.appendingPathComponent("relay.sqlite").path, "--port", "0",
+                "--scan-interval", "0", "--relay-list", peers.path, "--allow-private-addresses",
+                "--shutdown-deadline", "1",
+            ],
+            environment: ["HOME": home.path, "PATH": "/usr/bin:/bin"])
+        let process = server.process
+        let port = try #require(server.port)
         // A registration whose validation fetch waits on the silent server (5 s idle, 15 s in all).
         let registration = Task {
             var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)/feeds/")))
@@ -114,8 +102,8 @@ struct ShutdownWatchdogTests {
         #expect(!process.isRunning)
         #expect(elapsed < .seconds(3), "\(elapsed)")
         #expect(process.terminationStatus == 1)
-        log += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
-        #expect(log.contains("the process exits after 1 s at the latest"))
-        #expect(log.contains("relay stop took longer than 1 s (--shutdown-deadline); exiting now with status 1"))
+        server.readToEnd()
+        #expect(server.log.contains("the process exits after 1 s at the latest"))
+        #expect(server.log.contains("relay stop took longer than 1 s (--shutdown-deadline); exiting now with status 1"))
     }
 }
