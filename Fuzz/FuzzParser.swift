@@ -229,7 +229,7 @@ private struct FuzzChecks {
         } catch {
             fatalError("deletePost threw for an existing ID: \(error)")
         }
-        var expected = original.posts
+        var expected = Array(original.posts)
         expected.remove(at: index)
         require(feed.posts.count == expected.count, "deletePost did not remove exactly one post")
         require(feed.posts.map(\.id) == expected.map(\.id), "deletePost removed the wrong post")
