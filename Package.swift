@@ -19,10 +19,16 @@ let package = Package(
     targets: [
         // Pure model, lossless parser/serializer, editor, composers and validator. Foundation only, no I/O.
         .target(name: "OrgSocial", swiftSettings: strictSettings),
+        // Org to HTML: the converter (RSS descriptions, post bodies) and the feed's web page with its stylesheet.
+        .target(name: "OrgSocialHTML", dependencies: ["OrgSocial"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "OrgSocialHTMLTests", dependencies: ["OrgSocialHTML", "OrgSocial"], swiftSettings: strictSettings),
         // Every CLI subcommand, as a library so tests can run commands in process.
         .target(
             name: "OrgSocialCLI",
-            dependencies: ["OrgSocial", "FeedHosting", "OrgSocialClient", "Crypto", "Relay", "HTTPServer"],
+            dependencies: [
+                "OrgSocial", "FeedHosting", "OrgSocialClient", "Crypto", "Relay", "HTTPServer", "OrgSocialHTML",
+            ],
             swiftSettings: strictSettings
         ),
         // The `orgsocial` binary: one entry point that hands over to OrgSocialCLI.
@@ -63,7 +69,7 @@ let package = Package(
         // The `orgsocial serve` node: feed hosting with conditional GET, safe PUT and the Org Social Host API.
         .target(
             name: "FeedHosting",
-            dependencies: ["OrgSocial", "HTTPServer", "Crypto", "Gzip"],
+            dependencies: ["OrgSocial", "HTTPServer", "Crypto", "Gzip", "OrgSocialHTML"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "GzipTests", dependencies: ["Gzip"], swiftSettings: strictSettings),
@@ -107,7 +113,9 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The relay's HTTP API: routing, envelope, caching headers and 304s, SSE, RSS.
-        .target(name: "RelayServer", dependencies: ["RelayCore", "HTTPServer", "Crypto"], swiftSettings: strictSettings),
+        .target(
+            name: "RelayServer", dependencies: ["RelayCore", "HTTPServer", "Crypto", "OrgSocialHTML"],
+            swiftSettings: strictSettings),
         // The relay as one service: store + crawler + API wired together (what `orgsocial relay serve` runs).
         .target(
             name: "Relay",
@@ -135,6 +143,7 @@ let package = Package(
             name: "RelayServerTests",
             dependencies: [
                 "RelayServer", "RelayCore", "RelayStore", "HTTPServer", "OrgSocial", "RelayTestFixtures", "HTTPTestSupport",
+                "OrgSocialHTML",
             ],
             swiftSettings: strictSettings
         ),

@@ -19,4 +19,9 @@ static inline int czlib_inflate_init_gzip(z_streamp stream) {
     return inflateInit2(stream, 15 + 16);
 }
 
+/// inflateInit2 for the zlib format (RFC 1950, window bits 15), as PNG images hold their pixels.
+static inline int czlib_inflate_init_zlib(z_streamp stream) {
+    return inflateInit2(stream, 15);
+}
+
 #endif

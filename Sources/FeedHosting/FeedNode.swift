@@ -117,6 +117,7 @@ package final class FeedNode: Sendable {
             store: store,
             accounts: accounts.directory,
             cacheControl: configuration.cacheControl,
+            pages: FeedPageHandler(cacheControl: configuration.cacheControl),
             log: log
         )
         let writer = FeedWriteHandler(

@@ -10,6 +10,14 @@ internal import CZlib
 /// Wraps zlib's [`deflateInit2`, `deflate`, `inflateInit2` and `inflate`](https://zlib.net/manual.html)
 /// with the gzip wrapper (window bits 15 + 16).
 package enum GzipCodec {
+    /// The wrapper around the deflate data.
+    package enum Container: Sendable {
+        /// gzip (RFC 1952): what HTTP's `Content-Encoding: gzip` means.
+        case gzip
+        /// zlib (RFC 1950): what PNG images and HTTP's `deflate` coding hold.
+        case zlib
+    }
+
     /// zlib's default compression level, a good balance of speed and size.
     package static let defaultLevel = 6
 
@@ -61,13 +69,16 @@ package enum GzipCodec {
     /// - Parameters:
     ///   - bytes: The gzip data: exactly one member, with nothing after it.
     ///   - maximumSize: The largest decompressed size accepted, a guard against gzip bombs.
+    ///   - container: The wrapper: gzip (the default) or zlib.
     /// - Returns: The original bytes.
     /// - Throws: ``GzipError/corruptData(message:)`` for data that is not a complete gzip member,
     ///   ``GzipError/outputTooLarge(limit:)`` past `maximumSize`, and
     ///   ``GzipError/initializationFailed(code:message:)`` if zlib cannot allocate its state.
-    package static func decompress(_ bytes: [UInt8], maximumSize: Int = 64 * 1024 * 1024) throws(GzipError) -> [UInt8] {
+    package static func decompress(
+        _ bytes: [UInt8], maximumSize: Int = 64 * 1024 * 1024, container: Container = .gzip
+    ) throws(GzipError) -> [UInt8] {
         var stream = z_stream()
-        let status = czlib_inflate_init_gzip(&stream)
+        let status = container == .gzip ? czlib_inflate_init_gzip(&stream) : czlib_inflate_init_zlib(&stream)
         guard status == Z_OK else {
             throw .initializationFailed(code: status, message: message(of: stream, code: status))
         }

@@ -9,11 +9,14 @@ import HTTPServer
 ///
 /// gzip is used when the client accepts it, the request has no `Range` (ranges always apply to the
 /// identity bytes, so offsets mean the same for every client), and the feed is at least
-/// ``FeedStore/minimumGzipSize`` bytes. Every response to a feed says `Vary: Accept-Encoding`.
+/// ``FeedStore/minimumGzipSize`` bytes. A browser gets the feed's web page instead (see
+/// ``FeedPageRequest``), so every response to a feed says `Vary: Accept, Accept-Encoding`.
 struct FeedReadHandler: Sendable {
     let store: FeedStore
     let accounts: AccountDirectory
     let cacheControl: String
+    /// The web pages of the feeds.
+    let pages: FeedPageHandler
     let log: @Sendable (String) -> Void
 
     /// Answers a `GET` or `HEAD` of `feed`. (The router strips the body from `HEAD` responses.)
@@ -36,7 +39,14 @@ struct FeedReadHandler: Sendable {
         }
         guard let found else { return Envelope.error("File not found", status: .notFound) }
         guard !found.bytes.isEmpty else { return Envelope.error("File has no content", status: .notFound) }
-        return respond(to: request, feed: feed, snapshot: found)
+        switch FeedPageRequest(request) {
+        case .file:
+            return respond(to: request, feed: feed, snapshot: found)
+        case .page(let selection):
+            return pages.respond(to: request, feed: feed, snapshot: found, selection: selection)
+        case .invalid:
+            return FeedPageHandler.notFoundPage(nil)
+        }
     }
 
     private func respond(to request: HTTPRequest, feed: FeedPath, snapshot: FeedSnapshot) -> HTTPResponse {
@@ -115,7 +125,7 @@ struct FeedReadHandler: Sendable {
             "Last-Modified": snapshot.lastModified,
             "Cache-Control": cacheControl,
             "Accept-Ranges": "bytes",
-            "Vary": "Accept-Encoding",
+            "Vary": "Accept, Accept-Encoding",
         ]
     }
 

@@ -1,4 +1,5 @@
 import HTTPServer
+import OrgSocialHTML
 
 /// The node's outermost responder: answers `OPTIONS` (CORS preflight) itself, hands everything else to
 /// the router, adds the CORS headers to every response, and writes the access log.
@@ -38,8 +39,12 @@ struct NodeResponder: HTTPResponder {
         if request.method == .options {
             return finish(Self.preflight, for: request, since: start)
         }
-        guard request.method == .get || request.method == .head, let feed = FeedPath(segments: request.pathSegments)
-        else { return nil }
+        guard request.method == .get || request.method == .head else { return nil }
+        if request.pathSegments == [String(FeedPageStylesheet.path.dropFirst())] {
+            let response = FeedPageHandler.stylesheet(request)
+            return finish(request.method == .head ? response.forHead() : response, for: request, since: start)
+        }
+        guard let feed = FeedPath(segments: request.pathSegments) else { return nil }
         let response = reader.respond(to: request, feed: feed)
         return finish(
             request.method == .head ? response.forHead() : response, for: request, since: start)

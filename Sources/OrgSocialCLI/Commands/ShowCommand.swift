@@ -1,7 +1,9 @@
 import Foundation
 import OrgSocial
+import OrgSocialHTML
 
-/// `orgsocial show <file> [--json | --org]`: a feed's summary, its model as JSON, or its exact bytes.
+/// `orgsocial show <file> [--json | --org | --html]`: a feed's summary, its model as JSON, its exact
+/// bytes, or its web page.
 struct ShowCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
@@ -11,6 +13,11 @@ struct ShowCommand: ParsableCommand {
                 Without options, prints the profile (title, nick, description and the other header \
                 fields, follows and groups), the number of posts of each kind, and one line per post: \
                 its ID, its kind and the first line of its text.
+
+                --html prints the page `orgsocial serve` shows a browser, with every post on one page \
+                and the stylesheet inside, for hosting beside the file on a static server: \
+                `orgsocial show --html social.org > index.html`. Its "file itself" link points to \
+                social.org in the same folder.
                 """,
             arguments: [
                 ArgumentDefinition(name: "file", help: "The social.org file to read; '-' reads standard input.")
@@ -18,6 +25,7 @@ struct ShowCommand: ParsableCommand {
             options: [
                 .flag("json", help: "Print the whole parsed model as JSON."),
                 .flag("org", help: "Print the file's bytes exactly as parsed (a lossless round trip)."),
+                .flag("html", help: "Print the feed's web page (one self-contained HTML file)."),
             ])
     }
 
@@ -27,16 +35,22 @@ struct ShowCommand: ParsableCommand {
     var printsJSON: Bool
     /// `--org`.
     var printsOrg: Bool
+    /// `--html`.
+    var printsHTML: Bool
 
     init(parsing arguments: ParsedArguments) throws {
         path = try arguments.requiredArgument("file")
         printsJSON = arguments.flag("json")
         printsOrg = arguments.flag("org")
+        printsHTML = arguments.flag("html")
     }
 
     func validate() throws {
         if printsJSON, printsOrg {
             throw CLIError.validation("Please choose one output: '--json' or '--org', not both.")
+        }
+        if printsHTML, printsJSON || printsOrg {
+            throw CLIError.validation("Please choose one output: '--html' goes with neither '--json' nor '--org'.")
         }
     }
 
@@ -44,6 +58,9 @@ struct ShowCommand: ParsableCommand {
         let feed = try FeedFile.read(at: path, in: context)
         if printsOrg {
             context.writeStandardOutput(feed.serialized())
+        } else if printsHTML {
+            let page = FeedPage(feed: feed, stylesheet: .embedded, orgFileHref: "social.org")
+            context.write(page.html(for: .all) ?? "")
         } else if printsJSON {
             try JSONOutput.writeFeed(feed) { context.write($0) }
         } else {

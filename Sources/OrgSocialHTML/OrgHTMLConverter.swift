@@ -1,23 +1,58 @@
-/// A small Org-to-HTML converter for RSS item descriptions (`relay-api.md` §2.18; the reference uses
-/// `org-python`).
+/// A small Org-to-HTML converter: the relay's RSS item descriptions (`relay-api.md` §2.18; the reference
+/// uses `org-python`) and the node's feed pages.
 ///
-/// Blocks: paragraphs (separated by blank lines), headings lifted by two levels (`***` → `<h1>`, never
-/// above `<h1>` nor below `<h6>`), plain lists (`-`, `+`, `1.`, `1)`; indented lines continue an item),
+/// Blocks: paragraphs (separated by blank lines), headings (see ``Options/headingLevels``), plain lists (`-`, `+`, `1.`, `1)`; indented lines continue an item),
 /// `#+BEGIN_SRC`/`EXAMPLE` blocks as `<pre>`, `#+BEGIN_QUOTE` as `<blockquote>`, simple tables; other
 /// `#+` keywords and `#` comments are left out. Inline: `*bold*`, `/italic/`, `_underline_`, `+strike+`,
 /// `=verbatim=` and `~code~` with Org's border rules, `[[url][text]]`, `[[url]]` and bare `http(s)`
 /// URLs. All text is HTML-escaped, and only `http`, `https`, `mailto` and relative link targets
-/// become `href`s.
-enum OrgHTMLConverter {
+/// become `href`s; with ``Options/linksMentions``, an `org-social:` link becomes a link to the feed.
+package struct OrgHTMLConverter: Sendable {
+    /// How the converter renders what the two uses render differently.
+    package struct Options: Sendable, Hashable {
+        /// How Org headline levels map to HTML heading levels.
+        package enum HeadingLevels: Sendable, Hashable {
+            /// Two levels up: `***` is `<h1>` (RSS descriptions, as the reference relay renders them).
+            case liftedByTwo
+            /// As written: `***` is `<h3>` (a post's sub-headings under the page's `<h2>` posts).
+            case asWritten
+        }
+
+        /// How headline levels map to heading levels.
+        package var headingLevels: HeadingLevels
+        /// Whether `[[org-social:URL][nick]]` becomes `<a class="mention" href="URL">@nick</a>`
+        /// (otherwise only its description is kept, as for any unsafe scheme).
+        package var linksMentions: Bool
+
+        /// The relay's RSS rendering.
+        package static let rss = Options(headingLevels: .liftedByTwo, linksMentions: false)
+        /// The feed page's rendering.
+        package static let page = Options(headingLevels: .asWritten, linksMentions: true)
+    }
+
+    /// What this converter renders differently.
+    package let options: Options
+
+    /// Makes a converter.
+    /// - Parameter options: the rendering options (RSS by default).
+    package init(options: Options = .rss) {
+        self.options = options
+    }
+
+    /// Converts Org text to an HTML fragment with the RSS rendering.
+    package static func html(from org: String) -> String {
+        OrgHTMLConverter().html(from: org)
+    }
+
     /// Converts Org text to an HTML fragment.
-    static func html(from org: String) -> String {
+    package func html(from org: String) -> String {
         let lines = org.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
         return blocks(lines).joined(separator: "\n")
     }
 
     // MARK: - Blocks
 
-    private static func blocks(_ lines: [String]) -> [String] {
+    private func blocks(_ lines: [String]) -> [String] {
         var output: [String] = []
         var paragraph: [String] = []
         var index = 0
@@ -35,7 +70,7 @@ enum OrgHTMLConverter {
             if stripped.isEmpty {
                 flushParagraph()
                 index += 1
-            } else if let block = blockStart(stripped) {
+            } else if let block = Self.blockStart(stripped) {
                 flushParagraph()
                 var body: [String] = []
                 index += 1
@@ -47,14 +82,14 @@ enum OrgHTMLConverter {
                 if block == "quote" {
                     output.append("<blockquote>\n" + blocks(body).joined(separator: "\n") + "\n</blockquote>")
                 } else {
-                    output.append("<pre>" + escape(body.joined(separator: "\n")) + "</pre>")
+                    output.append("<pre>" + Self.escape(body.joined(separator: "\n")) + "</pre>")
                 }
-            } else if let (level, title) = heading(line) {
+            } else if let (level, title) = Self.heading(line) {
                 flushParagraph()
-                let lifted = min(max(level - 2, 1), 6)
+                let lifted = min(max(options.headingLevels == .liftedByTwo ? level - 2 : level, 1), 6)
                 output.append("<h\(lifted)>" + inline(title) + "</h\(lifted)>")
                 index += 1
-            } else if listItem(line) != nil {
+            } else if Self.listItem(line) != nil {
                 flushParagraph()
                 index = list(lines, from: index, into: &output)
             } else if stripped.hasPrefix("|") {
@@ -121,13 +156,13 @@ enum OrgHTMLConverter {
     }
 
     /// Renders the list starting at `start`; returns the index after it.
-    private static func list(_ lines: [String], from start: Int, into output: inout [String]) -> Int {
-        guard let first = listItem(lines[start]) else { return start + 1 }
+    private func list(_ lines: [String], from start: Int, into output: inout [String]) -> Int {
+        guard let first = Self.listItem(lines[start]) else { return start + 1 }
         var items: [[String]] = []
         var index = start
         while index < lines.count {
             let line = lines[index]
-            if let item = listItem(line), item.indent == first.indent, item.ordered == first.ordered {
+            if let item = Self.listItem(line), item.indent == first.indent, item.ordered == first.ordered {
                 items.append([item.text])
             } else if !line.trimmingSpaces.isEmpty,
                 line.prefix(while: { $0 == " " || $0 == "\t" }).count > first.indent,
@@ -157,7 +192,7 @@ enum OrgHTMLConverter {
     ]
 
     /// Converts inline markup of one block's text to escaped HTML.
-    static func inline(_ text: String) -> String {
+    func inline(_ text: String) -> String {
         let characters = Array(text)
         var output = ""
         var index = 0
@@ -170,11 +205,11 @@ enum OrgHTMLConverter {
                 index = next
                 continue
             }
-            if let style = markup[character], index == 0 || preBorder.contains(characters[index - 1]),
-                let close = closingMarker(character, in: characters, after: index)
+            if let style = Self.markup[character], index == 0 || Self.preBorder.contains(characters[index - 1]),
+                let close = Self.closingMarker(character, in: characters, after: index)
             {
                 let content = String(characters[(index + 1)..<close])
-                output += style.open + (style.literal ? escape(content) : inline(content)) + style.close
+                output += style.open + (style.literal ? Self.escape(content) : inline(content)) + style.close
                 index = close + 1
                 continue
             }
@@ -185,7 +220,7 @@ enum OrgHTMLConverter {
                 index = next
                 continue
             }
-            output += escape(String(character))
+            output += Self.escape(String(character))
             index += 1
         }
         return output
@@ -203,7 +238,7 @@ enum OrgHTMLConverter {
                 if lineBreaks > 1 { return nil }
             }
             if characters[index] == marker, !characters[index - 1].isWhitespace,
-                index + 1 == characters.count || postBorder.contains(characters[index + 1])
+                index + 1 == characters.count || Self.postBorder.contains(characters[index + 1])
             {
                 return index
             }
@@ -213,7 +248,7 @@ enum OrgHTMLConverter {
     }
 
     /// `[[target][description]]` or `[[target]]` at `start`.
-    private static func bracketLink(_ characters: [Character], at start: Int) -> (String, Int)? {
+    private func bracketLink(_ characters: [Character], at start: Int) -> (String, Int)? {
         var index = start + 2
         var target = ""
         while index < characters.count, characters[index] != "]" {
@@ -223,7 +258,7 @@ enum OrgHTMLConverter {
         }
         guard index + 1 < characters.count, !target.isEmpty else { return nil }
         if characters[index + 1] == "]" {
-            return (anchor(target, text: escape(target)), index + 2)
+            return (anchor(target, text: Self.escape(target)), index + 2)
         }
         guard characters[index + 1] == "[" else { return nil }
         var description = ""
@@ -237,7 +272,7 @@ enum OrgHTMLConverter {
     }
 
     /// A bare `http://` or `https://` URL at `start`, up to white space (trailing punctuation left out).
-    private static func bareLink(_ characters: [Character], at start: Int) -> (String, Int)? {
+    private func bareLink(_ characters: [Character], at start: Int) -> (String, Int)? {
         let rest = String(characters[start..<min(characters.count, start + 8)])
         guard rest.hasPrefix("http://") || rest.hasPrefix("https://") else { return nil }
         var end = start
@@ -249,21 +284,28 @@ enum OrgHTMLConverter {
         }
         let url = String(characters[start..<end])
         guard url.count > 8 else { return nil }
-        return (anchor(url, text: escape(url)), end)
+        return (anchor(url, text: Self.escape(url)), end)
     }
 
     /// A link, or just its text when the target's scheme is not a safe one.
-    private static func anchor(_ target: String, text: String) -> String {
+    private func anchor(_ target: String, text: String) -> String {
         let lowered = target.lowercased()
+        if options.linksMentions, lowered.hasPrefix("org-social:") {
+            let feedURL = String(target.dropFirst("org-social:".count))
+            let feedLowered = feedURL.lowercased()
+            guard feedLowered.hasPrefix("http://") || feedLowered.hasPrefix("https://") else { return text }
+            let name = text == Self.escape(target) ? Self.escape(feedURL) : text.hasPrefix("@") ? text : "@" + text
+            return "<a class=\"mention\" href=\"\(Self.escape(feedURL))\">\(name)</a>"
+        }
         let isSafe =
             lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("mailto:")
             || !(lowered.prefix { $0 != "/" }.contains(":"))
         guard isSafe else { return text }
-        return "<a href=\"\(escape(target))\">\(text)</a>"
+        return "<a href=\"\(Self.escape(target))\">\(text)</a>"
     }
 
     /// Escapes `&`, `<`, `>`, `"` and `'` for HTML text and attributes.
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var output = ""
         output.reserveCapacity(text.utf8.count)
         for character in text {
@@ -283,6 +325,9 @@ enum OrgHTMLConverter {
 extension String {
     /// The text without leading and trailing spaces and tabs.
     fileprivate var trimmingSpaces: String {
-        Substring(self).trimmed
+        var text = Substring(self)
+        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
+        return String(text)
     }
 }

@@ -1,0 +1,78 @@
+import HTTPServer
+import OrgSocialHTML
+
+/// What a `GET` of a feed asks for: the file itself (what Org Social clients get, byte for byte), or
+/// the feed's web page (what a browser gets).
+///
+/// `?format=org` always gets the file and `?format=html` the page. Otherwise the page is sent when the
+/// `Accept` header prefers `text/html` to `text/plain`: browsers send `text/html,…,*/*;q=0.8`, while
+/// clients send nothing, `*/*` or `text/plain`, which all keep getting the file.
+enum FeedPageRequest: Sendable, Equatable {
+    /// The Org file.
+    case file
+    /// The page showing `selection`.
+    case page(FeedPage.Selection)
+    /// A page was asked for with a `page` or `post` parameter that names nothing (`page=0`, `page=x`).
+    case invalid(String)
+
+    /// Reads the request's target and `Accept` header.
+    init(_ request: HTTPRequest) {
+        let format = request.queryValue("format")?.lowercased()
+        let wantsPage: Bool
+        switch format {
+        case "org", "text", "plain": wantsPage = false
+        case "html": wantsPage = true
+        default: wantsPage = Self.prefersHTML(accept: request.headers.values(for: "Accept").joined(separator: ","))
+        }
+        guard wantsPage else {
+            self = .file
+            return
+        }
+        if let post = request.queryValue("post") {
+            self = post.isEmpty ? .invalid("post=") : .page(.post(post))
+        } else if let page = request.queryValue("page") {
+            guard let number = Int(page), number >= 1 else {
+                self = .invalid("page=\(page)")
+                return
+            }
+            self = .page(.page(number))
+        } else {
+            self = .page(.page(1))
+        }
+    }
+
+    /// Whether `accept` ranks `text/html` above `text/plain` (RFC 9110, section 12.5.1: the most specific
+    /// matching range gives each type its quality; a tie keeps the file).
+    static func prefersHTML(accept: String) -> Bool {
+        var html: (specificity: Int, quality: Double)?
+        var plain: (specificity: Int, quality: Double)?
+        for range in accept.split(separator: ",") {
+            let parts = range.split(separator: ";")
+            guard let first = parts.first else { continue }
+            let type = String(first).trimmingSpaces().lowercased()
+            guard !type.isEmpty else { continue }
+            var quality = 1.0
+            for parameter in parts.dropFirst() {
+                let pair = parameter.split(separator: "=", maxSplits: 1)
+                if pair.count == 2, String(pair[0]).trimmingSpaces().lowercased() == "q" {
+                    quality = Double(String(pair[1]).trimmingSpaces()) ?? 0
+                }
+            }
+            let specificity: Int
+            switch type {
+            case "*/*": specificity = 1
+            case "text/*": specificity = 2
+            case "text/html", "text/plain": specificity = 3
+            default: continue
+            }
+            if type != "text/plain", specificity >= html?.specificity ?? 0 {
+                html = (specificity, quality)
+            }
+            if type != "text/html", specificity >= plain?.specificity ?? 0 {
+                plain = (specificity, quality)
+            }
+        }
+        guard let html, html.quality > 0 else { return false }
+        return html.quality > (plain?.quality ?? 0)
+    }
+}
