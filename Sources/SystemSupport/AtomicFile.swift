@@ -189,6 +189,7 @@ package enum AtomicFile {
         }
     }
 
+    /// Writes all of `bytes` to `descriptor`, again after a partial write or `EINTR`.
     private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(SystemCallError) {
         var offset = 0
         while offset < bytes.count {

@@ -2,6 +2,7 @@ import Foundation
 
 /// Checks shared by the composers; each throws ``OrgSocialError/invalidInput(field:value:reason:)``.
 enum Check {
+    /// `text` when it is not blank.
     static func text(_ text: String, field: String) throws -> String {
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw OrgSocialError.invalidInput(field: field, value: "", reason: "it is empty; write some text.")
@@ -9,6 +10,7 @@ enum Check {
         return text
     }
 
+    /// `text` when it is one line of at most 200 characters.
     static func singleLine(_ text: String, field: String) throws -> String {
         guard !text.contains(where: \.isNewline) else {
             throw OrgSocialError.invalidInput(field: field, value: text, reason: "it must fit on one line.")
@@ -20,6 +22,7 @@ enum Check {
         return text
     }
 
+    /// `code` trimmed, when it is a language code such as `en` or `pt-br`.
     static func language(_ code: String) throws -> String {
         let code = code.trimmingSpacesAndTabs()
         guard isLanguageCode(code) else {
@@ -29,6 +32,7 @@ enum Check {
         return code
     }
 
+    /// `tag` trimmed and without a leading `#`, when it is a tag word.
     static func tag(_ tag: String) throws -> String {
         var tag = tag.trimmingSpacesAndTabs()
         if tag.hasPrefix("#") { tag.removeFirst() }
@@ -39,6 +43,7 @@ enum Check {
         return tag
     }
 
+    /// `text` trimmed, when it is one emoji (up to three characters).
     static func emoji(_ text: String) throws -> String {
         let trimmed = text.trimmingSpacesAndTabs()
         let isEmoji =
@@ -53,6 +58,7 @@ enum Check {
         return trimmed
     }
 
+    /// `text` trimmed, when it is an http(s) URL.
     static func url(_ text: String, field: String) throws -> String {
         let url = text.trimmingSpacesAndTabs()
         guard url.isHTTPURL else {
@@ -62,6 +68,7 @@ enum Check {
         return url
     }
 
+    /// `reference` when its feed URL is an http(s) URL and its ID is one token.
     static func reference(_ reference: PostReference, field: String) throws -> PostReference {
         _ = try url(reference.feedURL, field: "\(field) feed URL")
         guard !reference.postID.isEmpty, reference.postID.tokens().count == 1 else {
@@ -71,6 +78,7 @@ enum Check {
         return reference
     }
 
+    /// `group` with its name trimmed (and not empty) and its relay URL checked.
     static func group(_ group: GroupReference) throws -> GroupReference {
         let name = group.name.trimmingSpacesAndTabs()
         guard !name.isEmpty else {
