@@ -111,14 +111,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The relay's HTTP API: routing, envelope, caching headers and 304s, SSE, RSS.
-        .target(
-            name: "RelayServer", dependencies: ["RelayCore", "HTTPServer", "Crypto"], swiftSettings: strictSettings),
+        .target(name: "RelayServer", dependencies: ["RelayCore", "HTTPServer", "Crypto"], swiftSettings: strictSettings),
         // The relay as one service: store + crawler + API wired together (what `orgsocial relay serve` runs).
         .target(
             name: "Relay",
             dependencies: [
-                "RelayCore", "RelayStore", "RelayCrawler", "RelayServer", "OrgSocialClient", "HTTPServer",
-                "SystemSupport",
+                "RelayCore", "RelayStore", "RelayCrawler", "RelayServer", "OrgSocialClient", "HTTPServer", "SystemSupport",
             ],
             swiftSettings: strictSettings
         ),
@@ -142,8 +140,7 @@ let package = Package(
         .testTarget(
             name: "RelayServerTests",
             dependencies: [
-                "RelayServer", "RelayCore", "RelayStore", "HTTPServer", "OrgSocial", "RelayTestFixtures",
-                "HTTPTestSupport",
+                "RelayServer", "RelayCore", "RelayStore", "HTTPServer", "OrgSocial", "RelayTestFixtures", "HTTPTestSupport",
             ],
             swiftSettings: strictSettings
         ),
