@@ -27,7 +27,8 @@ let package = Package(
         .target(
             name: "OrgSocialCLI",
             dependencies: [
-                "OrgSocial", "FeedHosting", "OrgSocialClient", "Crypto", "Relay", "HTTPServer", "OrgSocialHTML",
+                "OrgSocial", "FeedHosting", "OrgSocialClient", "Crypto", "Relay", "HTTPServer", "SystemSupport",
+                "OrgSocialHTML",
             ],
             swiftSettings: strictSettings
         ),
@@ -45,12 +46,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "OrgSocialCLITests", dependencies: ["OrgSocialCLI", "OrgSocial", "HTTPTestSupport"],
+            name: "OrgSocialCLITests", dependencies: ["OrgSocialCLI", "OrgSocial", "HTTPTestSupport", "SystemSupport"],
             swiftSettings: strictSettings),
         // libmicrohttpd, as a C module: a modulemap and a shim.h. Only HTTPServer imports it.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // HTTP server: pure-Swift request, response, responder and router, plus the libmicrohttpd adapter.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strictSettings),
+        // Atomic file replacement and reading, file status, SIGINT/SIGTERM as an AsyncStream. Foundation and libc only.
+        .target(name: "SystemSupport", swiftSettings: strictSettings),
         // OpenSSL 3 libcrypto, as a C module. Only Crypto imports it.
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // SHA-256, HMAC-SHA-256, secure random bytes and constant-time comparison over libcrypto.
@@ -69,7 +72,7 @@ let package = Package(
         // The `orgsocial serve` node: feed hosting with conditional GET, safe PUT and the Org Social Host API.
         .target(
             name: "FeedHosting",
-            dependencies: ["OrgSocial", "HTTPServer", "Crypto", "Gzip", "OrgSocialHTML"],
+            dependencies: ["OrgSocial", "HTTPServer", "Crypto", "Gzip", "SystemSupport", "OrgSocialHTML"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "GzipTests", dependencies: ["Gzip"], swiftSettings: strictSettings),
@@ -119,7 +122,9 @@ let package = Package(
         // The relay as one service: store + crawler + API wired together (what `orgsocial relay serve` runs).
         .target(
             name: "Relay",
-            dependencies: ["RelayCore", "RelayStore", "RelayCrawler", "RelayServer", "OrgSocialClient", "HTTPServer"],
+            dependencies: [
+                "RelayCore", "RelayStore", "RelayCrawler", "RelayServer", "OrgSocialClient", "HTTPServer", "SystemSupport",
+            ],
             swiftSettings: strictSettings
         ),
         // The relay's fixture feeds (alice, bob, carol, dave) shared by the relay test targets.

@@ -1,7 +1,8 @@
 import Foundation
 import HTTPServer
 
-/// Reads a `multipart/form-data` body back into its parts, to check what the client sent.
+/// The fake host's reading of a `multipart/form-data` body (the node's `MultipartFormParser` is internal to
+/// FeedHosting, which this target does not depend on), to answer and check what the client sent.
 enum MultipartParser {
     /// One part.
     struct Part: Sendable, Equatable {
