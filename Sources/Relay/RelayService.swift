@@ -6,7 +6,7 @@ import RelayCrawler
 import RelayServer
 import RelayStore
 
-/// The whole relay in one process: the SQLite index (``RelayStore``), the crawler and the HTTP API, as
+/// The whole relay in one process: the SQLite index (``RelayDatabase``), the crawler and the HTTP API, as
 /// `orgsocial relay serve` runs them.
 ///
 /// ```swift
@@ -34,8 +34,8 @@ package actor RelayService {
     /// The peer relays the crawler asks for feeds (`relay-api.md` §4.3).
     package nonisolated let peerRelays: [String]
 
-    private let store: RelayStore
-    private let crawler: RelayCrawler
+    private let store: RelayDatabase
+    private let crawler: FeedCrawler
     private let validator: RelayFeedValidator
     private var daemon: HTTPDaemon?
     private var crawlTask: Task<Void, Never>?
@@ -58,9 +58,9 @@ package actor RelayService {
                     path: path, reason: "its folder cannot be created (\(error.localizedDescription))")
             }
         }
-        let store: RelayStore
+        let store: RelayDatabase
         do {
-            store = try await RelayStore.open(path: path, groups: configuration.groups)
+            store = try await RelayDatabase.open(path: path, groups: configuration.groups)
         } catch {
             throw RelayServiceError.cannotOpenDatabase(path: path, reason: Self.sentence(error))
         }
@@ -68,15 +68,15 @@ package actor RelayService {
         self.configuration = configuration
         self.peerRelays = peerRelays
         self.store = store
-        self.crawler = RelayCrawler(store: store, configuration: crawlerConfiguration)
+        self.crawler = FeedCrawler(store: store, configuration: crawlerConfiguration)
         self.validator = RelayFeedValidator(store: store, configuration: crawlerConfiguration)
     }
 
     /// The crawler settings derived from the relay's configuration.
     private static func crawlerConfiguration(
         _ configuration: RelayConfiguration, peerRelays: [String]
-    ) -> RelayCrawler.Configuration {
-        var crawler = RelayCrawler.Configuration()
+    ) -> FeedCrawler.Configuration {
+        var crawler = FeedCrawler.Configuration()
         crawler.allowPrivateAddresses = configuration.allowPrivateAddresses
         crawler.peerRelays = peerRelays
         crawler.siteDomain = configuration.effectiveSiteDomain()

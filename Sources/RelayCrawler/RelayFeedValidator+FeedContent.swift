@@ -8,7 +8,7 @@ extension RelayFeedValidator {
     /// `data.content`, or a 502 with the reference's messages.
     ///
     /// Unlike the reference, which fetches the feed on every call, the relay serves the file the crawler (or
-    /// an earlier call) downloaded when it is younger than ``RelayCrawler/Configuration/feedContentFreshness``.
+    /// an earlier call) downloaded when it is younger than ``FeedCrawler/Configuration/feedContentFreshness``.
     /// Otherwise it fetches the feed, but at most once per feed at a time (concurrent calls share the fetch)
     /// and at most once per freshness window (calls in the window get the last result, failure included),
     /// so anonymous callers cannot make the relay fetch a feed more often than the crawler does.

@@ -12,7 +12,7 @@ package struct RelayFeedValidator: RelayFeedGateway {
     /// The crawl list.
     let store: any RelayCrawlStore
     /// Limits, timeouts, the transport, the log.
-    let configuration: RelayCrawler.Configuration
+    let configuration: FeedCrawler.Configuration
     /// The SSRF guard every request passes.
     let addressGuard: AddressGuard
     /// Fetches registrations and discovered feeds (5 s idle timeout).
@@ -26,7 +26,7 @@ package struct RelayFeedValidator: RelayFeedGateway {
     /// - Parameters:
     ///   - store: the crawl list.
     ///   - configuration: the crawler's configuration (transport, limits, SSRF setting, log).
-    package init(store: any RelayCrawlStore, configuration: RelayCrawler.Configuration) {
+    package init(store: any RelayCrawlStore, configuration: FeedCrawler.Configuration) {
         self.store = store
         self.configuration = configuration
         addressGuard = AddressGuard(allowPrivateAddresses: configuration.allowPrivateAddresses)

@@ -57,7 +57,7 @@ struct IndexedPost: Sendable {
         groupSlug = post.value(of: "GROUP").flatMap { value in
             let name: Substring
             if let range = value.range(of: "http") { name = value[..<range.lowerBound] } else { name = value[...] }
-            let slug = RelayGroup.slug(of: name.trimmingCharacters(in: .whitespaces))
+            let slug = ConfiguredGroup.slug(of: name.trimmingCharacters(in: .whitespaces))
             return slug.isEmpty ? nil : slug
         }
         var seenOptions = Set<String>()

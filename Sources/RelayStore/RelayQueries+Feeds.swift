@@ -39,7 +39,7 @@ extension RelayQueries {
             return RelayEnvelope.error("Feed URL parameter is required", status: .badRequest)
         }
         let type = parameters.stripped("type")?.lowercased() ?? ""
-        let kinds = RelayNotification.Kind.allCases
+        let kinds = InteractionNotice.Kind.allCases
         guard type.isEmpty || kinds.contains(where: { $0.rawValue == type }) else {
             return RelayEnvelope.error(
                 "Invalid type parameter. Must be one of: mention, reaction, reply, boost", status: .badRequest)
@@ -47,9 +47,9 @@ extension RelayQueries {
         guard let profileID = try profileID(feed) else {
             return RelayEnvelope.error("Profile not found for the given feed URL", status: .notFound)
         }
-        func wanted(_ kind: RelayNotification.Kind) -> Bool { type.isEmpty || type == kind.rawValue }
+        func wanted(_ kind: InteractionNotice.Kind) -> Bool { type.isEmpty || type == kind.rawValue }
         var items: [(entry: PostEntry, value: JSONValue)] = []
-        var counts: [RelayNotification.Kind: Int] = [:]
+        var counts: [InteractionNotice.Kind: Int] = [:]
         if wanted(.mention) {
             let rows = try mentionRows(profileID)
             counts[.mention] = rows.count

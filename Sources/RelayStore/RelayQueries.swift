@@ -11,7 +11,7 @@ struct RelayQueries {
     /// The read connection.
     let db: Connection
     /// The enabled groups.
-    let groups: [RelayGroup]
+    let groups: [ConfiguredGroup]
     /// The request time.
     let now: Date
 

@@ -20,7 +20,7 @@ struct HostileFeedTests {
         ]
         await farm.state.setFeed("/e/social.org", CrawlHarness.feed(nick: "e", posts: posts))
         _ = try await store.addFeed(url, now: t0)
-        let crawler = RelayCrawler(store: store, configuration: CrawlHarness.configuration())
+        let crawler = FeedCrawler(store: store, configuration: CrawlHarness.configuration())
         #expect(await crawler.runPass(now: t0).postsAdded == 3)
 
         await farm.state.setBytes("/e/social.org", [])
@@ -43,7 +43,7 @@ struct HostileFeedTests {
             "/slow/social.org", CrawlHarness.feed(nick: "slow", posts: [("2025-01-01T10:00:00+0000", "kept")]))
         _ = try await store.addFeed(url, now: t0)
         #expect(
-            await RelayCrawler(store: store, configuration: CrawlHarness.configuration()).runPass(now: t0).fetched == 1)
+            await FeedCrawler(store: store, configuration: CrawlHarness.configuration()).runPass(now: t0).fetched == 1)
 
         // Five thousand posts take far longer than a millisecond to parse.
         let many = (0..<5_000).map { index in
@@ -54,7 +54,7 @@ struct HostileFeedTests {
         configuration.parseTimeout = .milliseconds(1)
         let clock = ContinuousClock()
         let start = clock.now
-        let report = await RelayCrawler(store: store, configuration: configuration).runPass(now: t0 + 60)
+        let report = await FeedCrawler(store: store, configuration: configuration).runPass(now: t0 + 60)
         #expect(clock.now - start < .seconds(5))
         #expect(report.failed == 1 && report.fetched == 0)
         #expect(report.failures[url]?.contains("took longer than 0.001 s") == true, "\(report.failures)")
@@ -74,7 +74,7 @@ struct HostileFeedTests {
         _ = try await store.addFeed(url, now: t0)
         var configuration = CrawlHarness.configuration(maximumBodyBytes: 16 << 20)
         configuration.parseTimeout = .seconds(600)
-        let crawler = RelayCrawler(store: store, configuration: configuration)
+        let crawler = FeedCrawler(store: store, configuration: configuration)
         let pass = Task { await crawler.runPass(now: t0) }
         // Wait for the download, then stop while the feed is being parsed.
         while await farm.state.requests(to: "/big/social.org").isEmpty { try await Task.sleep(for: .milliseconds(5)) }
@@ -97,7 +97,7 @@ struct HostileFeedTests {
         await farm.state.setFeed("/fc/social.org", text)
         _ = try await store.addFeed(url, now: t0)
         let configuration = CrawlHarness.configuration()
-        _ = await RelayCrawler(store: store, configuration: configuration).runPass(now: Date())
+        _ = await FeedCrawler(store: store, configuration: configuration).runPass(now: Date())
         await farm.state.resetLog()
         let gateway = RelayFeedValidator(store: store, configuration: configuration)
         let replies = await withTaskGroup(of: RelayJSONReply.self) { group in

@@ -127,7 +127,7 @@ struct RegistrationTests {
         #expect(unknown.body.text() == error("Feed not found in relay"))
 
         _ = try await store.addFeed(url, now: CrawlHarness.t0)
-        _ = await RelayCrawler(store: store, configuration: configuration).runPass(now: CrawlHarness.t0)
+        _ = await FeedCrawler(store: store, configuration: configuration).runPass(now: CrawlHarness.t0)
         let reply = await gateway.feedContent(feed: url)
         #expect(reply.status == .ok)
         let encoded = "http%3A%2F%2F127.0.0.1%3A\(farm.daemon.port)%2Ffc%2Fsocial.org"

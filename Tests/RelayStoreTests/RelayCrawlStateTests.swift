@@ -178,7 +178,7 @@ import Testing
         try await h.store.setMetaValue("peers.lastPass", "1800000060")
         #expect(try await h.store.metaValue("peers.lastPass") == "1800000060")
         #expect(try await h.store.metaValue("store.generation") == nil)
-        let reopened = try await RelayStore.open(path: h.path, groups: [])
+        let reopened = try await RelayDatabase.open(path: h.path, groups: [])
         #expect(try await reopened.metaValue("peers.lastPass") == "1800000060")
         try await reopened.close()
     }
@@ -188,7 +188,7 @@ import Testing
         let before = try await h.store.changeStamp()
         #expect(try await h.store.changeStamp() == before)
         // A second store on the same file stands for `relay scan` in another process.
-        let scanner = try await RelayStore.open(path: h.path, groups: RelayFixtures.groups)
+        let scanner = try await RelayDatabase.open(path: h.path, groups: RelayFixtures.groups)
         _ = try await scanner.index(
             feedURL: "https://erin.example/social.org",
             feed: Feed(parsing: "#+TITLE: Erin\n* Posts\n** 2025-03-01T10:00:00+0000\n\nkumquat\n"), now: H.now + 99)
@@ -205,7 +205,7 @@ import Testing
     @Test func reopeningKeepsEverythingAndMigratesOnce() async throws {
         let h = try await H.loaded()
         let stamp = try await h.store.changeStamp()
-        let reopened = try await RelayStore.open(path: h.path, groups: RelayFixtures.groups)
+        let reopened = try await RelayDatabase.open(path: h.path, groups: RelayFixtures.groups)
         #expect(try await reopened.changeStamp() == stamp)
         let reply = try #require(await reopened.reply(path: "/feeds/", query: [], now: H.now))
         #expect(reply.body.text() == (try await h.get("/feeds/")).text)
@@ -213,7 +213,7 @@ import Testing
     }
 
     @Test func inMemoryStoreWorks() async throws {
-        let store = try await RelayStore.open(path: ":memory:", groups: [])
+        let store = try await RelayDatabase.open(path: ":memory:", groups: [])
         #expect(try await store.addFeed(H.alice, now: H.now))
         _ = try await store.index(feedURL: H.alice, feed: Feed(parsing: RelayFixtures.alice(base: H.base)), now: H.now)
         let reply = try #require(await store.reply(path: "/polls/", query: [], now: H.now))
@@ -224,7 +224,7 @@ import Testing
 /// The in-memory store's stamp and the notification log's bound.
 @Suite struct RelayStoreInternalsTests {
     @Test func inMemoryStoreSeesItsOwnGenerationBumps() async throws {
-        let store = try await RelayStore.open(path: ":memory:", groups: [])
+        let store = try await RelayDatabase.open(path: ":memory:", groups: [])
         #expect(try await store.changeStamp().generation == 0)
         _ = try await store.addFeed(RelayStoreHarness.alice, now: RelayStoreHarness.now)
         #expect(try await store.changeStamp().generation == 1)
@@ -234,7 +234,7 @@ import Testing
         let db = try Connection(path: ":memory:")
         try RelaySchema.migrator.migrate(db)
         let notifications = (0..<25).map {
-            RelayNotification(
+            InteractionNotice(
                 kind: .mention, post: "https://a.example/s.org#\($0)", targetFeed: "https://b.example/s.org")
         }
         try db.transaction { db in

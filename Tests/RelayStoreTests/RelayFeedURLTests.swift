@@ -61,7 +61,7 @@ struct RelayFeedURLTests {
         let canonical = "http://a.example/social.org"
         let spellings = [canonical, "HTTP://A.example/social.org", "http://a.example:80//social.org#f"]
         do {
-            let store = try await RelayStore.open(path: path, groups: [])
+            let store = try await RelayDatabase.open(path: path, groups: [])
             for (index, url) in spellings.enumerated() {
                 _ = try await store.addFeed(url, now: Date())
                 _ = try await store.index(
@@ -82,7 +82,7 @@ struct RelayFeedURLTests {
             try connection.execute(sql: "PRAGMA user_version = 3")
             try connection.close()
         }
-        let store = try await RelayStore.open(path: path, groups: [])
+        let store = try await RelayDatabase.open(path: path, groups: [])
         #expect(try await store.crawlEntries().map(\.url) == [canonical, "https://b.example/feed.php?user=bob"])
         #expect(try await store.hasProfile(canonical))
         for spelling in spellings.dropFirst() { #expect(!(try await store.hasProfile(spelling))) }

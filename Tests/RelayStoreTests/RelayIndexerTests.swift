@@ -133,7 +133,7 @@ import Testing
         #expect(report.added == 1 && report.changed == 1)
         #expect(
             report.notifications == [
-                RelayNotification(
+                InteractionNotice(
                     kind: .reply, post: "\(erin)#2025-03-02T10:00:00+0000", parent: reply.1, targetFeed: H.alice)
             ])
     }
@@ -159,7 +159,7 @@ import Testing
         let report = try await h.index(H.bob, RelayFixtures.bob(base: H.base))
         #expect(
             report.notifications.contains(
-                RelayNotification(kind: .mention, post: "\(H.alice)#2025-02-01T10:00:00+0100", targetFeed: H.bob)))
+                InteractionNotice(kind: .mention, post: "\(H.alice)#2025-02-01T10:00:00+0100", targetFeed: H.bob)))
         #expect(
             try await h.json("/mentions/", [("feed", H.bob)]).object["data"] as? [String] == [
                 "\(H.alice)#2025-02-01T10:00:00+0100"
@@ -188,7 +188,7 @@ import Testing
             ]))
         #expect(
             report.notifications == [
-                RelayNotification(kind: .mention, post: "\(erin)#2025-03-02T10:00:00+0000", targetFeed: H.carol)
+                InteractionNotice(kind: .mention, post: "\(erin)#2025-03-02T10:00:00+0000", targetFeed: H.carol)
             ])
     }
 
@@ -250,7 +250,7 @@ import Testing
         #expect((march?["03"] as? [String: Any])?["group_messages"] as? Int == 1)
         #expect(try await h.get("/groups/emacs/").status == 404)
         // Another process configured with other groups (e.g. `relay scan`) serves the same index its own way.
-        let other = try await RelayStore.open(path: h.path, groups: ["Emacs"])
+        let other = try await RelayDatabase.open(path: h.path, groups: ["Emacs"])
         let emacs = try #require(await other.reply(path: "/groups/emacs/", query: [], now: H.now))
         #expect(emacs.status.code == 200)
         #expect(emacs.body.text().contains("\(erin)#2025-03-02T10:00:00+0000"))

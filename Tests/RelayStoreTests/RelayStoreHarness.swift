@@ -26,14 +26,14 @@ final class RelayStoreHarness {
     /// The database path.
     let path: String
     /// The open store.
-    let store: RelayStore
+    let store: RelayDatabase
 
     /// Opens an empty store.
     init(groups: [String] = RelayFixtures.groups) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("RelayStoreTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         path = folder.appendingPathComponent("relay.db").path
-        store = try await RelayStore.open(path: path, groups: groups)
+        store = try await RelayDatabase.open(path: path, groups: groups)
     }
 
     deinit {

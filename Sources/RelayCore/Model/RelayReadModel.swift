@@ -81,10 +81,10 @@ package struct RelayLoggedNotification: Sendable, Hashable {
     /// The log position; strictly increasing.
     package var id: Int
     /// The notification.
-    package var notification: RelayNotification
+    package var notification: InteractionNotice
 
     /// Makes an entry.
-    package init(id: Int, notification: RelayNotification) {
+    package init(id: Int, notification: InteractionNotice) {
         self.id = id
         self.notification = notification
     }

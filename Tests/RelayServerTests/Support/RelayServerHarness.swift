@@ -7,7 +7,7 @@ import RelayServer
 import RelayStore
 import RelayTestFixtures
 
-/// A relay API on 127.0.0.1 (port 0) over a real `RelayStore` in a temporary folder, loaded with the
+/// A relay API on 127.0.0.1 (port 0) over a real `RelayDatabase` in a temporary folder, loaded with the
 /// fixture feeds (alice, bob, carol), with a test double for the feed gateway.
 final class RelayServerHarness: Sendable {
     /// The fixtures' base URL (nothing listens there; the store is indexed directly).
@@ -22,7 +22,7 @@ final class RelayServerHarness: Sendable {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     let folder: URL
-    let store: RelayStore
+    let store: RelayDatabase
     let gateway: RecordingGateway
     let responder: RelayResponder
     let server: HTTPDaemon
@@ -38,7 +38,7 @@ final class RelayServerHarness: Sendable {
     ) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("RelayServerTests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        store = try await RelayStore.open(
+        store = try await RelayDatabase.open(
             path: folder.appendingPathComponent("relay.db").path, groups: RelayFixtures.groups)
         if loaded {
             for (url, text) in RelayFixtures.validFeeds(base: Self.base) {
@@ -101,11 +101,11 @@ final class RelayServerHarness: Sendable {
 /// A feed gateway that records what it is asked, adds registered feeds to the store (201, or 200 when
 /// known) and answers `/feed-content/` with fixed text.
 actor RecordingGateway: RelayFeedGateway {
-    let store: RelayStore
+    let store: RelayDatabase
     private(set) var registered: [String] = []
     private(set) var fetched: [String] = []
 
-    init(store: RelayStore) {
+    init(store: RelayDatabase) {
         self.store = store
     }
 

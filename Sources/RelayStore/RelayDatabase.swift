@@ -12,11 +12,11 @@ import SQLiteStore
 /// write the same file: ``changeStamp()`` notices through `PRAGMA data_version`.
 ///
 /// ```swift
-/// let store = try await RelayStore.open(path: "/var/lib/orgsocial/relay.db", groups: ["Emacs"])
+/// let store = try await RelayDatabase.open(path: "/var/lib/orgsocial/relay.db", groups: ["Emacs"])
 /// let report = try await store.index(feedURL: url, feed: Feed(parsing: text), now: Date())
 /// let reply = await store.reply(path: "/mentions/", query: [HTTPQueryItem(name: "feed", value: url)], now: Date())
 /// ```
-package final class RelayStore: Sendable {
+package final class RelayDatabase: Sendable {
     /// The connection for writes.
     let writer: Database
     /// The connection for API reads.
@@ -24,7 +24,7 @@ package final class RelayStore: Sendable {
     /// The connection that answers ``changeStamp()``.
     let stampReader: Database
     /// The enabled groups, in configuration order.
-    let groups: [RelayGroup]
+    let groups: [ConfiguredGroup]
     /// The last stamp read and the `PRAGMA data_version` it was read at; unused for an in-memory store, whose
     /// single connection never sees its own commits in `data_version`.
     let stampCache: ReadMostly<(dataVersion: Int, stamp: RelayChangeStamp)?>?
@@ -40,11 +40,11 @@ package final class RelayStore: Sendable {
     ///     ignored.
     /// - Returns: The store.
     /// - Throws: `StoreError` when the file cannot be opened or migrated.
-    package static func open(path: String, groups: [String]) async throws -> RelayStore {
+    package static func open(path: String, groups: [String]) async throws -> RelayDatabase {
         let writer = try Database(path: path)
         try await writer.migrate(with: RelaySchema.migrator)
         if path == ":memory:" {
-            return RelayStore(writer: writer, reader: writer, stampReader: writer, groups: groups)
+            return RelayDatabase(writer: writer, reader: writer, stampReader: writer, groups: groups)
         }
         let reader = try Database(path: path, mode: .readWrite)
         let stampReader = try Database(path: path, mode: .readWrite)
@@ -52,7 +52,7 @@ package final class RelayStore: Sendable {
         for database in [writer, reader] {
             try await database.read { db in try db.execute(sql: "PRAGMA cache_size = -\(cacheKibibytes)") }
         }
-        return RelayStore(writer: writer, reader: reader, stampReader: stampReader, groups: groups)
+        return RelayDatabase(writer: writer, reader: reader, stampReader: stampReader, groups: groups)
     }
 
     private init(writer: Database, reader: Database, stampReader: Database, groups: [String]) {
@@ -64,7 +64,7 @@ package final class RelayStore: Sendable {
         self.groups = groups.compactMap { name in
             let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty else { return nil }
-            let group = RelayGroup(name: trimmed)
+            let group = ConfiguredGroup(name: trimmed)
             return seen.insert(group.slug).inserted ? group : nil
         }
     }
@@ -81,7 +81,7 @@ package final class RelayStore: Sendable {
 
 // MARK: - RelayReadModel
 
-extension RelayStore: RelayReadModel {
+extension RelayDatabase: RelayReadModel {
     /// Answers one JSON GET endpoint (see ``RelayReadModel/reply(path:query:now:)``); a storage failure gives
     /// a 500 envelope with the reason.
     package func reply(path: String, query: [HTTPQueryItem], now: Date) async -> RelayJSONReply? {
@@ -125,7 +125,7 @@ extension RelayStore: RelayReadModel {
 
 // MARK: - RelayNotificationLog
 
-extension RelayStore: RelayNotificationLog {
+extension RelayDatabase: RelayNotificationLog {
     /// The id of the newest logged notification, 0 when the log is empty.
     package func latestNotificationID() async throws -> Int {
         try await stampReader.read { db in
@@ -143,10 +143,10 @@ extension RelayStore: RelayNotificationLog {
                     """,
                 arguments: [id, max(0, limit)])
             return try rows.compactMap { row in
-                guard let kind = RelayNotification.Kind(rawValue: try row.value(at: 1, as: String.self)) else {
+                guard let kind = InteractionNotice.Kind(rawValue: try row.value(at: 1, as: String.self)) else {
                     return nil
                 }
-                let notification = RelayNotification(
+                let notification = InteractionNotice(
                     kind: kind, post: try row.value(at: 2), emoji: try row.value(at: 3),
                     parent: try row.value(at: 4), boosted: try row.value(at: 5), targetFeed: try row.value(at: 6))
                 return RelayLoggedNotification(id: try row.value(at: 0), notification: notification)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A group this relay enables: its display name (from `--groups`) and slug (`relay-api.md` §2.12).
-struct RelayGroup: Sendable, Hashable {
+struct ConfiguredGroup: Sendable, Hashable {
     /// The display name, as configured.
     var name: String
     /// The slug: lower-cased, spaces turned into `-`.
