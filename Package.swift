@@ -136,6 +136,7 @@ let package = Package(
             dependencies: [
                 "RelayServer", "RelayCore", "RelayStore", "HTTPServer", "OrgSocial", "RelayTestFixtures", "HTTPTestSupport",
             ],
+            resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
         // End to end: fixture feeds served by `orgsocial serve`, registered, scanned, every endpoint checked.
