@@ -94,19 +94,20 @@ let package = Package(
         // SQLite wrapper: connection, statements, transactions, migrations, and the Database actor.
         .target(name: "SQLiteStore", dependencies: ["CSQLite"], swiftSettings: strictSettings),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"], swiftSettings: strictSettings),
-        // The relay's shared vocabulary: the storage protocols, notifications, reports and the JSON reply type.
-        .target(name: "RelayCore", dependencies: ["OrgSocial", "HTTPServer"], swiftSettings: strictSettings),
-        // The relay's SQLite index: schema, incremental indexer and every query the API makes.
+        // The relay's shared vocabulary: the storage protocols, the typed rows the read model answers with,
+        // notifications and reports.
+        .target(name: "RelayCore", dependencies: ["OrgSocial"], swiftSettings: strictSettings),
+        // The relay's SQLite index: schema, incremental indexer and the read model's typed queries.
         .target(
-            name: "RelayStore", dependencies: ["RelayCore", "OrgSocial", "SQLiteStore", "HTTPServer"],
-            swiftSettings: strictSettings
+            name: "RelayStore", dependencies: ["RelayCore", "OrgSocial", "SQLiteStore"], swiftSettings: strictSettings
         ),
         // The relay's crawler: conditional fetches, back-off, SSRF guard, follows and peer discovery, registration.
         .target(
-            name: "RelayCrawler", dependencies: ["RelayCore", "OrgSocial", "OrgSocialClient", "HTTPServer"],
+            name: "RelayCrawler", dependencies: ["RelayCore", "OrgSocial", "OrgSocialClient"],
             swiftSettings: strictSettings
         ),
-        // The relay's HTTP API: routing, envelope, caching headers and 304s, SSE, RSS.
+        // The relay's HTTP API: the URL table, parameter validation, status codes and the envelope (rows to
+        // JSON), caching headers and 304s, SSE, RSS.
         .target(name: "RelayServer", dependencies: ["RelayCore", "HTTPServer", "Crypto"], swiftSettings: strictSettings),
         // The relay as one service: store + crawler + API wired together (what `orgsocial relay serve` runs).
         .target(
@@ -120,14 +121,14 @@ let package = Package(
         ),
         .testTarget(
             name: "RelayStoreTests",
-            dependencies: ["RelayStore", "RelayCore", "OrgSocial", "SQLiteStore", "HTTPServer", "RelayTestFixtures"],
+            dependencies: ["RelayStore", "RelayCore", "OrgSocial", "SQLiteStore", "RelayTestFixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "RelayCrawlerTests",
             dependencies: [
-                "RelayCrawler", "RelayCore", "RelayStore", "OrgSocial", "OrgSocialClient", "HTTPServer", "FeedHosting",
-                "RelayTestFixtures",
+                "RelayCrawler", "RelayCore", "RelayStore", "RelayServer", "OrgSocial", "OrgSocialClient", "HTTPServer",
+                "FeedHosting", "RelayTestFixtures",
             ],
             swiftSettings: strictSettings
         ),

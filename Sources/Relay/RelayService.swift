@@ -252,7 +252,7 @@ package actor RelayService {
         guard !feed.isEmpty else {
             return RelayFeedAddition(feed: feed, status: 400, isAdded: false, message: "Feed URL is required")
         }
-        return RelayFeedAddition(feed: feed, reply: await validator.register(feed: feed))
+        return RelayFeedAddition(feed: feed, outcome: await validator.register(feed: feed))
     }
 
     /// What the database holds: feeds, profiles, posts, follows, failing feeds and the last pass.
@@ -262,12 +262,13 @@ package actor RelayService {
     package func summary() async throws -> RelayDatabaseSummary {
         do {
             let entries = try await store.crawlEntries()
-            let stats = await store.reply(path: "/stats/", query: [], now: Date())
+            // As `/stats/` answered before: a failing count reads as zero counters, not as a failure.
+            let totals = try? await store.stats().global
             let lastPass = try await store.metaValue(RelayPassSummary.metaKey).flatMap {
                 RelayPassSummary(storedText: $0)
             }
             return RelayDatabaseSummary(
-                databasePath: configuration.databasePath, entries: entries, statsBody: stats?.body, lastPass: lastPass)
+                databasePath: configuration.databasePath, entries: entries, totals: totals, lastPass: lastPass)
         } catch {
             throw RelayServiceError.databaseFailure(path: configuration.databasePath, reason: Self.sentence(error))
         }

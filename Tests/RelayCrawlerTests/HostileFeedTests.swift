@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import RelayCore
 import RelayCrawler
+import RelayServer
 import RelayStore
 import Testing
 
@@ -101,7 +102,7 @@ struct HostileFeedTests {
         await farm.state.resetLog()
         let gateway = RelayFeedValidator(store: store, configuration: configuration)
         let replies = await withTaskGroup(of: RelayJSONReply.self) { group in
-            for _ in 0..<50 { group.addTask { await gateway.feedContent(feed: url) } }
+            for _ in 0..<50 { group.addTask { await gateway.feedContentReply(feed: url) } }
             return await group.reduce(into: []) { $0.append($1) }
         }
         #expect(replies.allSatisfy { $0.status == .ok && $0.body.text().contains("stored") })
@@ -121,14 +122,14 @@ struct HostileFeedTests {
             follower: farm.url("/other/social.org"), follows: [RelayFollow(nickname: nil, url: url)], now: t0)
         let gateway = RelayFeedValidator(store: store, configuration: CrawlHarness.configuration())
         let replies = await withTaskGroup(of: RelayJSONReply.self) { group in
-            for _ in 0..<20 { group.addTask { await gateway.feedContent(feed: url) } }
+            for _ in 0..<20 { group.addTask { await gateway.feedContentReply(feed: url) } }
             return await group.reduce(into: []) { $0.append($1) }
         }
         #expect(replies.allSatisfy { $0.status == .ok && $0.body.text().contains("fresh") })
         #expect(await farm.state.requests(to: "/live/social.org").count == 1)
         // The window's later calls are served from the file just saved.
         await farm.state.setStatus("/live/social.org", 404)
-        #expect(await gateway.feedContent(feed: url).body.text().contains("fresh"))
+        #expect(await gateway.feedContentReply(feed: url).body.text().contains("fresh"))
         #expect(await farm.state.requests(to: "/live/social.org").count == 1)
     }
 
@@ -142,7 +143,7 @@ struct HostileFeedTests {
             follower: farm.url("/other/social.org"), follows: [RelayFollow(nickname: nil, url: url)], now: t0)
         let gateway = RelayFeedValidator(store: store, configuration: CrawlHarness.configuration())
         for _ in 0..<5 {
-            let reply = await gateway.feedContent(feed: url)
+            let reply = await gateway.feedContentReply(feed: url)
             #expect(reply.status == .badGateway)
             #expect(reply.body.text().contains("HTTP error: 500 Server Error"))
         }

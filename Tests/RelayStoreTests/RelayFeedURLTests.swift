@@ -1,5 +1,4 @@
 import Foundation
-import HTTPServer
 import OrgSocial
 import RelayCore
 import SQLiteStore
@@ -86,7 +85,7 @@ struct RelayFeedURLTests {
         #expect(try await store.crawlEntries().map(\.url) == [canonical, "https://b.example/feed.php?user=bob"])
         #expect(try await store.hasProfile(canonical))
         for spelling in spellings.dropFirst() { #expect(!(try await store.hasProfile(spelling))) }
-        let posts = await store.reply(path: "/search/", query: [HTTPQueryItem(name: "q", value: "p")], now: Date())
-        #expect(posts?.body.text().contains("\"total\":3") == true)
+        let posts = try await store.search(.text("p"), page: 1, perPage: 10)
+        #expect(posts.total == 3)
     }
 }

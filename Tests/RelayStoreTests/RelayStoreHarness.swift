@@ -1,5 +1,4 @@
 import Foundation
-import HTTPServer
 import OrgSocial
 import RelayCore
 import RelayStore
@@ -65,22 +64,20 @@ final class RelayStoreHarness {
         try await store.index(feedURL: url, feed: Feed(parsing: text), now: now)
     }
 
-    /// The reply to `GET path?query` as (status code, compact JSON text).
-    func get(_ path: String, _ query: [(String, String)] = [], now: Date = RelayStoreHarness.now) async throws -> (
-        status: Int, text: String
-    ) {
-        let items = query.map { HTTPQueryItem(name: $0.0, value: $0.1) }
-        let reply = try #require(await store.reply(path: path, query: items, now: now))
-        return (reply.status.code, reply.body.text())
+    /// The key of a post URL `feed#id` (split at the first `#`, as the API splits its `post` parameter).
+    static func key(_ post: String) -> PostKey {
+        let parts = post.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+        return PostKey(feed: String(parts[0]), postID: parts.count > 1 ? String(parts[1]) : "")
     }
 
-    /// The reply to `GET path?query` decoded as a JSON object.
-    func json(_ path: String, _ query: [(String, String)] = [], now: Date = RelayStoreHarness.now) async throws -> (
-        status: Int, object: [String: Any]
-    ) {
-        let (status, text) = try await get(path, query, now: now)
-        let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
-        return (status, try #require(object))
+    /// The number of votes of a tally (`/polls/votes/`'s `total_votes`).
+    static func totalVotes(_ tally: PollTally) -> Int {
+        tally.options.reduce(0) { $0 + $1.votes.count }
+    }
+
+    /// Every post of group trees, depth first.
+    static func posts(in threads: [GroupThread]) -> [String] {
+        threads.flatMap { [$0.post] + posts(in: $0.replies) }
     }
 
     /// The percent-encoded form of `text` as the relay writes it in links.

@@ -3,6 +3,7 @@ import HTTPServer
 import OrgSocialClient
 import RelayCore
 import RelayCrawler
+import RelayServer
 import RelayStore
 import Synchronization
 
@@ -59,7 +60,8 @@ enum CrawlHarness {
     /// The JSON text of a read endpoint's reply.
     static func reply(_ store: RelayDatabase, _ path: String, _ query: [(String, String)]) async -> String {
         let items = query.map { HTTPQueryItem(name: $0.0, value: $0.1) }
-        return await store.reply(path: path, query: items, now: t0)?.body.text() ?? "<no reply>"
+        return await RelayReadAPI(readModel: store).reply(path: path, query: items, now: t0)?.body.text()
+            ?? "<no reply>"
     }
 
     /// A `127.0.0.1` URL on which nothing listens (a server started and stopped).

@@ -109,24 +109,15 @@ actor RecordingGateway: RelayFeedGateway {
         self.store = store
     }
 
-    func register(feed: String) async -> RelayJSONReply {
+    func register(feed: String) async -> FeedRegistrationOutcome {
         registered.append(feed)
         let added = (try? await store.addFeed(feed, now: Date())) ?? false
-        return RelayJSONReply(
-            status: added ? .created : .ok,
-            body: .object([("type", "Success"), ("errors", .array([])), ("data", .object([("feed", .string(feed))]))]))
+        return added ? .added(feed: feed) : .known(feed: feed)
     }
 
-    func feedContent(feed: String) async -> RelayJSONReply {
+    func feedContent(feed: String) async -> FeedContentOutcome {
         fetched.append(feed)
-        return RelayJSONReply(
-            body: .object([
-                ("type", "Success"), ("errors", .array([])), ("data", .object([("content", "#+TITLE: x\n")])),
-                (
-                    "_links",
-                    .object([("self", .object([("href", .string("/feed-content/?feed=x")), ("method", "GET")]))])
-                ),
-            ]))
+        return .content("#+TITLE: x\n")
     }
 }
 
