@@ -115,9 +115,11 @@ let package = Package(
             dependencies: ["RelayCore", "RelayStore", "RelayCrawler", "RelayServer", "OrgSocialClient", "HTTPServer"],
             swiftSettings: strictSettings
         ),
-        // The relay's fixture feeds (alice, bob, carol, dave) shared by the relay test targets.
+        // The relay's fixture feeds (alice, bob, carol, dave) shared by the relay test targets, and a
+        // temporary database loaded with them.
         .target(
-            name: "RelayTestFixtures", dependencies: [], path: "Tests/RelayTestFixtures", swiftSettings: strictSettings
+            name: "RelayTestFixtures", dependencies: ["RelayStore", "RelayCore", "OrgSocial"],
+            path: "Tests/RelayTestFixtures", swiftSettings: strictSettings
         ),
         .testTarget(
             name: "RelayStoreTests",

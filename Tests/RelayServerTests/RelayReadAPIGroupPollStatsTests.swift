@@ -2,6 +2,7 @@ import Foundation
 import RelayCore
 import RelayServer
 import RelayStore
+import RelayTestFixtures
 import Testing
 
 /// `/groups/`, `/polls/`, `/polls/votes/`, `/stats/` and the RSS items (§7 rows 36–46).

@@ -1,6 +1,7 @@
 import Foundation
 import RelayCore
 import RelayStore
+import RelayTestFixtures
 import Testing
 
 /// `/boosts/`, `/interactions/`, `/replies/` against the §7 table rows 23–29.

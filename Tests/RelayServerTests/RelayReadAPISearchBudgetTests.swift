@@ -1,6 +1,7 @@
 import Foundation
 import RelayCore
 import RelayStore
+import RelayTestFixtures
 import Testing
 
 /// `/search/`'s limits (the security issue's item 2): the length of `q`, and paging past the end of a search.

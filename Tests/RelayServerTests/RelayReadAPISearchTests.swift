@@ -1,6 +1,7 @@
 import Foundation
 import RelayCore
 import RelayStore
+import RelayTestFixtures
 import Testing
 
 /// `/search/` (§2.11, §7 rows 30–35) with deliberate differences 3, 5 and 6.

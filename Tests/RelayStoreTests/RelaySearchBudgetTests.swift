@@ -1,5 +1,6 @@
 import Foundation
 import RelayCore
+import RelayTestFixtures
 import SQLiteStore
 import Testing
 
