@@ -10,11 +10,7 @@ extension RelayReadAPI {
 
     /// `GET /mentions/?feed=`.
     func mentions(_ parameters: RelayParameters) async throws -> RelayJSONReply {
-        let feed: String
-        switch requireFeed(parameters) {
-        case .failure(let error): return error.reply
-        case .success(let found): feed = found
-        }
+        let feed = try requireFeed(parameters)
         guard let list = try await readModel.mentions(of: feed) else { return notFound(Self.profileNotFound) }
         return RelayJSONEnvelope.success(
             RelayJSONEnvelope.strings(list), meta: [("feed", .string(feed)), ("total", .int(list.count))],
@@ -23,9 +19,7 @@ extension RelayReadAPI {
 
     /// `GET /notifications/?feed=[&type=]`: the four lists merged, newest first, ties in type order.
     func notifications(_ parameters: RelayParameters) async throws -> RelayJSONReply {
-        guard let feed = parameters.stripped("feed"), !feed.isEmpty else {
-            return RelayJSONEnvelope.error("Feed URL parameter is required", status: .badRequest)
-        }
+        let feed = try requireFeed(parameters)
         let type = parameters.stripped("type")?.lowercased() ?? ""
         let kinds = InteractionNotice.Kind.allCases
         guard type.isEmpty || kinds.contains(where: { $0.rawValue == type }) else {
@@ -72,11 +66,7 @@ extension RelayReadAPI {
 
     /// `GET /reactions/?feed=`: moods on the feed's posts, poll votes left out.
     func reactions(_ parameters: RelayParameters) async throws -> RelayJSONReply {
-        let feed: String
-        switch requireFeed(parameters) {
-        case .failure(let error): return error.reply
-        case .success(let found): feed = found
-        }
+        let feed = try requireFeed(parameters)
         guard let rows = try await readModel.reactions(to: feed) else { return notFound(Self.profileNotFound) }
         let data: [JSONValue] = rows.map { row in
             .object([("post", .string(row.post)), ("emoji", .string(row.emoji)), ("parent", .string(row.parent))])
@@ -88,11 +78,7 @@ extension RelayReadAPI {
 
     /// `GET /replies-to/?feed=`: direct replies without a mood to the feed's posts, poll votes left out.
     func repliesTo(_ parameters: RelayParameters) async throws -> RelayJSONReply {
-        let feed: String
-        switch requireFeed(parameters) {
-        case .failure(let error): return error.reply
-        case .success(let found): feed = found
-        }
+        let feed = try requireFeed(parameters)
         guard let rows = try await readModel.replies(to: feed) else { return notFound(Self.profileNotFound) }
         let data: [JSONValue] = rows.map { row in
             .object([("post", .string(row.post)), ("parent", .string(row.parent))])
@@ -104,11 +90,7 @@ extension RelayReadAPI {
 
     /// `GET /profile/?feed=`: followers (feed URL ascending).
     func profile(_ parameters: RelayParameters) async throws -> RelayJSONReply {
-        let feed: String
-        switch requireFeed(parameters) {
-        case .failure(let error): return error.reply
-        case .success(let found): feed = found
-        }
+        let feed = try requireFeed(parameters)
         guard let followers = try await readModel.followers(of: feed) else { return notFound(Self.profileNotFound) }
         return RelayJSONEnvelope.success(
             .object([("feed", .string(feed)), ("followers", RelayJSONEnvelope.strings(followers))]),

@@ -55,11 +55,7 @@ extension RelayReadAPI {
 
     /// `GET /polls/votes/?post=`: the votes per option, newest vote first; unknown options dropped.
     func pollVotes(_ parameters: RelayParameters) async throws -> RelayJSONReply {
-        let key: PostKey
-        switch requirePost(parameters) {
-        case .failure(let error): return error.reply
-        case .success(let found): key = found
-        }
+        let key = try requirePost(parameters)
         guard let tally = try await readModel.tally(of: key) else { return notFound("Poll not found") }
         guard tally.isPoll else {
             return RelayJSONEnvelope.error("Post is not a poll", status: .badRequest)

@@ -6,11 +6,7 @@ import RelayCore
 extension RelayReadAPI {
     /// `GET /boosts/?post=`: posts whose `INCLUDE` is exactly `post`, newest first.
     func boosts(_ parameters: RelayParameters) async throws -> RelayJSONReply {
-        let key: PostKey
-        switch requirePost(parameters) {
-        case .failure(let error): return error.reply
-        case .success(let found): key = found
-        }
+        let key = try requirePost(parameters)
         guard let found = try await readModel.boosts(of: key) else { return notFound("Post not found") }
         return RelayJSONEnvelope.success(
             RelayJSONEnvelope.strings(found.boosts),
@@ -20,11 +16,7 @@ extension RelayReadAPI {
 
     /// `GET /interactions/?post=`: reactions (no `parent`), replies and boosts of one post, and its parent chain.
     func interactions(_ parameters: RelayParameters) async throws -> RelayJSONReply {
-        let key: PostKey
-        switch requirePost(parameters) {
-        case .failure(let error): return error.reply
-        case .success(let found): key = found
-        }
+        let key = try requirePost(parameters)
         guard let found = try await readModel.interactions(with: key) else { return notFound("Post not found") }
         let reactions: [JSONValue] = found.reactions.map {
             .object([("post", .string($0.post)), ("emoji", .string($0.emoji))])
@@ -49,11 +41,7 @@ extension RelayReadAPI {
 
     /// `GET /replies/?post=`: the thread below a post, oldest first at every level; moods grouped.
     func replies(_ parameters: RelayParameters) async throws -> RelayJSONReply {
-        let key: PostKey
-        switch requirePost(parameters) {
-        case .failure(let error): return error.reply
-        case .success(let found): key = found
-        }
+        let key = try requirePost(parameters)
         guard let thread = try await readModel.thread(below: key) else { return notFound("Post not found") }
         return RelayJSONEnvelope.success(
             .array(thread.replies.map(Self.node)),

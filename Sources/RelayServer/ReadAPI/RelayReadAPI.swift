@@ -71,10 +71,12 @@ package struct RelayReadAPI: Sendable {
         }
     }
 
-    /// Runs `body`; a storage failure gives a 500 envelope with the reason.
+    /// Runs `body`; a parameter error gives its reply, a storage failure a 500 envelope with the reason.
     private func answering(_ body: () async throws -> RelayJSONReply) async -> RelayJSONReply {
         do {
             return try await body()
+        } catch let error as RelayErrorReply {
+            return error.reply
         } catch {
             return RelayJSONEnvelope.error(
                 "Internal server error: the relay's database could not answer (\(error.localizedDescription))",
@@ -84,28 +86,28 @@ package struct RelayReadAPI: Sendable {
 
     // MARK: - Shared parameters
 
-    /// The stripped `feed` parameter, or the 400 reply (§2.4).
-    func requireFeed(_ parameters: RelayParameters, name: String = "feed") -> Result<String, RelayErrorReply> {
-        guard let feed = parameters.stripped(name), !feed.isEmpty else {
-            return .failure(
-                RelayErrorReply(RelayJSONEnvelope.error("Feed URL parameter is required", status: .badRequest)))
+    /// The stripped `feed` parameter (§2.4).
+    ///
+    /// - Throws: ``RelayErrorReply`` with the 400 reply when it is missing or blank.
+    func requireFeed(_ parameters: RelayParameters) throws(RelayErrorReply) -> String {
+        guard let feed = parameters.stripped("feed"), !feed.isEmpty else {
+            throw RelayErrorReply(RelayJSONEnvelope.error("Feed URL parameter is required", status: .badRequest))
         }
-        return .success(feed)
+        return feed
     }
 
-    /// The `post` parameter (not stripped) split at the first `#`, or the 400 reply (§2.8).
-    func requirePost(_ parameters: RelayParameters) -> Result<PostKey, RelayErrorReply> {
+    /// The `post` parameter (not stripped) split at the first `#` (§2.8).
+    ///
+    /// - Throws: ``RelayErrorReply`` with the 400 reply when it is missing, blank or has no `#`.
+    func requirePost(_ parameters: RelayParameters) throws(RelayErrorReply) -> PostKey {
         guard let post = parameters.value("post"), !post.isEmpty else {
-            return .failure(
-                RelayErrorReply(RelayJSONEnvelope.error("'post' parameter is required", status: .badRequest)))
+            throw RelayErrorReply(RelayJSONEnvelope.error("'post' parameter is required", status: .badRequest))
         }
         guard let hash = post.firstIndex(of: "#") else {
-            return .failure(
-                RelayErrorReply(
-                    RelayJSONEnvelope.error("Invalid post URL format. Expected: feed_url#post_id", status: .badRequest))
-            )
+            throw RelayErrorReply(
+                RelayJSONEnvelope.error("Invalid post URL format. Expected: feed_url#post_id", status: .badRequest))
         }
-        return .success(PostKey(feed: String(post[..<hash]), postID: String(post[post.index(after: hash)...])))
+        return PostKey(feed: String(post[..<hash]), postID: String(post[post.index(after: hash)...]))
     }
 
     /// The 404 reply `message`.
@@ -119,7 +121,7 @@ package struct RelayReadAPI: Sendable {
     }
 }
 
-/// An error reply carried through `Result`.
+/// A parameter error, thrown with the reply that answers it.
 struct RelayErrorReply: Error {
     /// The reply to send.
     var reply: RelayJSONReply
