@@ -103,19 +103,20 @@ let package = Package(
         // SQLite wrapper: connection, statements, transactions, migrations, and the Database actor.
         .target(name: "SQLiteStore", dependencies: ["CSQLite"], swiftSettings: strictSettings),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"], swiftSettings: strictSettings),
-        // The relay's shared vocabulary: the storage protocols, notifications, reports and the JSON reply type.
-        .target(name: "RelayCore", dependencies: ["OrgSocial", "HTTPServer"], swiftSettings: strictSettings),
-        // The relay's SQLite index: schema, incremental indexer and every query the API makes.
+        // The relay's shared vocabulary: the storage protocols, the typed rows the read model answers with,
+        // notifications and reports.
+        .target(name: "RelayCore", dependencies: ["OrgSocial"], swiftSettings: strictSettings),
+        // The relay's SQLite index: schema, incremental indexer and the read model's typed queries.
         .target(
-            name: "RelayStore", dependencies: ["RelayCore", "OrgSocial", "SQLiteStore", "HTTPServer"],
-            swiftSettings: strictSettings
+            name: "RelayStore", dependencies: ["RelayCore", "OrgSocial", "SQLiteStore"], swiftSettings: strictSettings
         ),
         // The relay's crawler: conditional fetches, back-off, SSRF guard, follows and peer discovery, registration.
         .target(
-            name: "RelayCrawler", dependencies: ["RelayCore", "OrgSocial", "OrgSocialClient", "HTTPServer"],
+            name: "RelayCrawler", dependencies: ["RelayCore", "OrgSocial", "OrgSocialClient"],
             swiftSettings: strictSettings
         ),
-        // The relay's HTTP API: routing, envelope, caching headers and 304s, SSE, RSS.
+        // The relay's HTTP API: the URL table, parameter validation, status codes and the envelope (rows to
+        // JSON), caching headers and 304s, SSE, RSS.
         .target(
             name: "RelayServer", dependencies: ["RelayCore", "HTTPServer", "Crypto", "OrgSocialHTML"],
             swiftSettings: strictSettings),
@@ -127,20 +128,22 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The relay's fixture feeds (alice, bob, carol, dave) shared by the relay test targets.
+        // The relay's fixture feeds (alice, bob, carol, dave) shared by the relay test targets, and a
+        // temporary database loaded with them.
         .target(
-            name: "RelayTestFixtures", dependencies: [], path: "Tests/RelayTestFixtures", swiftSettings: strictSettings
+            name: "RelayTestFixtures", dependencies: ["RelayStore", "RelayCore", "OrgSocial"],
+            path: "Tests/RelayTestFixtures", swiftSettings: strictSettings
         ),
         .testTarget(
             name: "RelayStoreTests",
-            dependencies: ["RelayStore", "RelayCore", "OrgSocial", "SQLiteStore", "HTTPServer", "RelayTestFixtures"],
+            dependencies: ["RelayStore", "RelayCore", "OrgSocial", "SQLiteStore", "RelayTestFixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "RelayCrawlerTests",
             dependencies: [
-                "RelayCrawler", "RelayCore", "RelayStore", "OrgSocial", "OrgSocialClient", "HTTPServer", "FeedHosting",
-                "RelayTestFixtures",
+                "RelayCrawler", "RelayCore", "RelayStore", "RelayServer", "OrgSocial", "OrgSocialClient", "HTTPServer",
+                "FeedHosting", "RelayTestFixtures",
             ],
             swiftSettings: strictSettings
         ),
@@ -150,6 +153,7 @@ let package = Package(
                 "RelayServer", "RelayCore", "RelayStore", "HTTPServer", "OrgSocial", "RelayTestFixtures", "HTTPTestSupport",
                 "OrgSocialHTML",
             ],
+            resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
         // End to end: fixture feeds served by `orgsocial serve`, registered, scanned, every endpoint checked.
