@@ -34,7 +34,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "OrgSocialTests",
-            dependencies: ["OrgSocial"],
+            dependencies: ["OrgSocial", "HTTPTestSupport"],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
@@ -53,7 +53,9 @@ let package = Package(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "Crypto", "HTTPTestSupport"],
             swiftSettings: strictSettings
         ),
-        // Test helpers shared by the server test targets: a raw HTTP/1.1 socket client on 127.0.0.1.
+        // The one test-support target every test target uses: temporary folders, `eventually`, gates and
+        // counters, servers scoped to a test (`withServer { }`), the shared corpus, a raw HTTP/1.1 socket
+        // client on 127.0.0.1 and spawned server binaries.
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport", swiftSettings: strictSettings),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strictSettings),
         // zlib, as a C module. Only Gzip imports it.
@@ -80,20 +82,25 @@ let package = Package(
         .target(name: "OrgSocialClient", dependencies: ["OrgSocial", "CurlHTTP"], swiftSettings: strictSettings),
         .testTarget(
             name: "OrgSocialClientTests",
-            dependencies: ["OrgSocialClient", "OrgSocial", "OrgSocialCLI", "HTTPServer", "Crypto", "Gzip"],
+            dependencies: [
+                "OrgSocialClient", "OrgSocial", "OrgSocialCLI", "HTTPServer", "Crypto", "Gzip", "HTTPTestSupport",
+            ],
             swiftSettings: strictSettings
         ),
         // End-to-end publishing against the real node (FeedHosting): concurrency, 412/401/422, the Host API.
         .testTarget(
             name: "PublishingTests",
-            dependencies: ["OrgSocialClient", "OrgSocial", "FeedHosting", "HTTPServer", "OrgSocialCLI"],
+            dependencies: [
+                "OrgSocialClient", "OrgSocial", "FeedHosting", "HTTPServer", "OrgSocialCLI", "HTTPTestSupport",
+            ],
             swiftSettings: strictSettings
         ),
         // libsqlite3, as a C module: a modulemap and a shim.h. Only SQLiteStore imports it.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // SQLite wrapper: connection, statements, transactions, migrations, and the Database actor.
         .target(name: "SQLiteStore", dependencies: ["CSQLite"], swiftSettings: strictSettings),
-        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "HTTPTestSupport"], swiftSettings: strictSettings),
         // The relay's shared vocabulary: the storage protocols, notifications, reports and the JSON reply type.
         .target(name: "RelayCore", dependencies: ["OrgSocial", "HTTPServer"], swiftSettings: strictSettings),
         // The relay's SQLite index: schema, incremental indexer and every query the API makes.
@@ -107,7 +114,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The relay's HTTP API: routing, envelope, caching headers and 304s, SSE, RSS.
-        .target(name: "RelayServer", dependencies: ["RelayCore", "HTTPServer", "Crypto"], swiftSettings: strictSettings),
+        .target(
+            name: "RelayServer", dependencies: ["RelayCore", "HTTPServer", "Crypto"], swiftSettings: strictSettings),
         // The relay as one service: store + crawler + API wired together (what `orgsocial relay serve` runs).
         .target(
             name: "Relay",
@@ -127,14 +135,15 @@ let package = Package(
             name: "RelayCrawlerTests",
             dependencies: [
                 "RelayCrawler", "RelayCore", "RelayStore", "OrgSocial", "OrgSocialClient", "HTTPServer", "FeedHosting",
-                "RelayTestFixtures",
+                "RelayTestFixtures", "HTTPTestSupport",
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "RelayServerTests",
             dependencies: [
-                "RelayServer", "RelayCore", "RelayStore", "HTTPServer", "OrgSocial", "RelayTestFixtures", "HTTPTestSupport",
+                "RelayServer", "RelayCore", "RelayStore", "HTTPServer", "OrgSocial", "RelayTestFixtures",
+                "HTTPTestSupport",
             ],
             swiftSettings: strictSettings
         ),

@@ -1,5 +1,7 @@
 import Foundation
+import HTTPTestSupport
 import Testing
+
 @testable import OrgSocialCLI
 
 /// Atomic writes: content, permissions, symbolic links, no leftovers.

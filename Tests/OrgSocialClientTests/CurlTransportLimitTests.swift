@@ -1,5 +1,6 @@
 import Foundation
 import Gzip
+import HTTPTestSupport
 import OrgSocialClient
 import Synchronization
 import Testing
@@ -129,7 +130,7 @@ struct CurlTransportLimitTests {
         #expect(error == .feedTooLarge(url: url.absoluteString, limit: Self.cap))
         #expect(elapsed < .seconds(3))
         #expect(server.bodyBytesSent.load(ordering: .relaxed) == 0)
-        try await Self.eventually { closedByClient.load(ordering: .relaxed) }
+        #expect(await eventually { closedByClient.load(ordering: .relaxed) })
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -143,7 +144,7 @@ struct CurlTransportLimitTests {
         let transport = CurlTransport(timeout: .seconds(20))
         let url = server.url("/never")
         let task = Task { try await transport.send(HTTPClientRequest(url: url)) }
-        try await Self.eventually { server.requests.load(ordering: .relaxed) == 1 }
+        #expect(await eventually { server.requests.load(ordering: .relaxed) == 1 })
         let start = ContinuousClock.now
         task.cancel()
         let result = await task.result
@@ -151,7 +152,7 @@ struct CurlTransportLimitTests {
         print("cancellation: the cancelled send returned after \(elapsed)")
         #expect(throws: CancellationError.self) { try result.get() }
         #expect(elapsed < .milliseconds(500))
-        try await Self.eventually { closedByClient.load(ordering: .relaxed) }
+        #expect(await eventually { closedByClient.load(ordering: .relaxed) })
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -303,18 +304,6 @@ struct CurlTransportLimitTests {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
         let pages = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-    }
-
-    /// Waits (at most 5 s) until `condition` holds, or records an issue.
-    private static func eventually(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("the condition did not become true within 5 s")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
     }
 
     /// Runs a program to its end and returns its exit status, the CPU it used (user + system, in

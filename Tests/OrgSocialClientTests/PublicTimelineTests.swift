@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import Testing
 
 /// `orgsocial timeline` with no configuration at all: the default relay's public timeline (the default

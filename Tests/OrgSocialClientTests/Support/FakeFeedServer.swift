@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPServer
+import HTTPTestSupport
 import OrgSocial
 
 /// An in-process feed server on 127.0.0.1 (a real socket, port chosen by the system) that follows the

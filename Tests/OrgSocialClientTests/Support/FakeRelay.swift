@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import HTTPTestSupport
 
 /// A small in-process Org Social relay on 127.0.0.1 (port 0) for testing ``RelayClient``: it answers each
 /// path with a scripted status and JSON body (the documented shapes of `relay-api.md` §2) and logs every

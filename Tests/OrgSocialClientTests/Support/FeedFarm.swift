@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPServer
+import HTTPTestSupport
 
 /// An in-process server of `social.org` files on 127.0.0.1 (port 0) for reading tests: strong `ETag`s
 /// with `304` on `If-None-Match`, scripted answers per path (a status with headers, a delay, a redirect),

@@ -56,39 +56,6 @@ func runCLI(_ arguments: [String], environment: [String: String] = [:]) async ->
         status: status, output: String(decoding: output, as: UTF8.self), error: String(decoding: error, as: UTF8.self))
 }
 
-/// A fresh folder under the system's temporary directory.
-struct TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("orgsocial-client-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    /// The path of an entry of the folder.
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    /// Writes text to a file and returns its path.
-    @discardableResult
-    func write(_ text: String, to name: String) throws -> String {
-        let path = path(name)
-        try FileManager.default.createDirectory(
-            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
-    /// A file's text.
-    func text(_ name: String) throws -> String {
-        String(decoding: try Data(contentsOf: url.appendingPathComponent(name)), as: UTF8.self)
-    }
-
-    /// An environment whose HOME is this folder (config in `.config`, state in `.local/state`).
-    var homeEnvironment: [String: String] { ["HOME": url.path] }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
-
 /// The permission bits of a file.
 func permissions(of path: String) throws -> Int {
     let attributes = try FileManager.default.attributesOfItem(atPath: path)
