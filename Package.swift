@@ -39,7 +39,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "OrgSocialCLITests", dependencies: ["OrgSocialCLI", "OrgSocial", "HTTPTestSupport"],
+            name: "OrgSocialCLITests",
+            dependencies: ["OrgSocialCLI", "OrgSocial", "OrgSocialClient", "HTTPServer", "HTTPTestSupport"],
             swiftSettings: strictSettings),
         // libmicrohttpd, as a C module: a modulemap and a shim.h. Only HTTPServer imports it.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
@@ -55,8 +56,11 @@ let package = Package(
         ),
         // The one test-support target every test target uses: temporary folders, `eventually`, gates and
         // counters, servers scoped to a test (`withServer { }`), the shared corpus, a raw HTTP/1.1 socket
-        // client on 127.0.0.1 and spawned server binaries.
-        .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport", swiftSettings: strictSettings),
+        // client on 127.0.0.1, spawned server binaries, and the fake feed server, relay and farm that the
+        // client and CLI tests share.
+        .target(
+            name: "HTTPTestSupport", dependencies: ["OrgSocial", "OrgSocialClient", "HTTPServer", "Crypto"],
+            path: "Tests/HTTPTestSupport", swiftSettings: strictSettings),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strictSettings),
         // zlib, as a C module. Only Gzip imports it.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -82,9 +86,7 @@ let package = Package(
         .target(name: "OrgSocialClient", dependencies: ["OrgSocial", "CurlHTTP"], swiftSettings: strictSettings),
         .testTarget(
             name: "OrgSocialClientTests",
-            dependencies: [
-                "OrgSocialClient", "OrgSocial", "OrgSocialCLI", "HTTPServer", "Crypto", "Gzip", "HTTPTestSupport",
-            ],
+            dependencies: ["OrgSocialClient", "OrgSocial", "HTTPServer", "Crypto", "Gzip", "HTTPTestSupport"],
             swiftSettings: strictSettings
         ),
         // End-to-end publishing against the real node (FeedHosting): concurrency, 412/401/422, the Host API.
@@ -114,8 +116,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The relay's HTTP API: routing, envelope, caching headers and 304s, SSE, RSS.
-        .target(
-            name: "RelayServer", dependencies: ["RelayCore", "HTTPServer", "Crypto"], swiftSettings: strictSettings),
+        .target(name: "RelayServer", dependencies: ["RelayCore", "HTTPServer", "Crypto"], swiftSettings: strictSettings),
         // The relay as one service: store + crawler + API wired together (what `orgsocial relay serve` runs).
         .target(
             name: "Relay",
@@ -142,8 +143,7 @@ let package = Package(
         .testTarget(
             name: "RelayServerTests",
             dependencies: [
-                "RelayServer", "RelayCore", "RelayStore", "HTTPServer", "OrgSocial", "RelayTestFixtures",
-                "HTTPTestSupport",
+                "RelayServer", "RelayCore", "RelayStore", "HTTPServer", "OrgSocial", "RelayTestFixtures", "HTTPTestSupport",
             ],
             swiftSettings: strictSettings
         ),

@@ -89,7 +89,9 @@ struct CurlTransportLimitTests {
 
     @Test(.timeLimit(.minutes(1)))
     func aHugeChunkedBodyIsRefusedAfterAboutTheCap() async throws {
+        let answered = Gate()
         let server = try ScriptedHTTPServer { _, connection in
+            defer { answered.open() }
             connection.writeHead("200 OK", [("Content-Type", "text/plain"), ("Transfer-Encoding", "chunked")])
             let chunk = [UInt8](repeating: UInt8(ascii: "a"), count: 64 * 1024)
             for _ in 0..<(200 * 1024 * 1024 / chunk.count) where !connection.writeChunk(chunk) { return false }
@@ -102,8 +104,9 @@ struct CurlTransportLimitTests {
         let error = await #expect(throws: OrgSocialClientError.self) {
             try await transport.send(HTTPClientRequest(url: url, maximumBodyBytes: Self.cap))
         }
-        // The server notices the closed connection at its next write or two; socket buffers hold a few MiB.
-        try await Task.sleep(for: .milliseconds(200))
+        // The server notices the closed connection at its next write or two (socket buffers hold a few MiB)
+        // and its handler returns: from then on the count of bytes sent is final.
+        _ = await eventually { answered.isOpen }
         let sent = server.bodyBytesSent.load(ordering: .relaxed)
         print("200 MB chunked body: refused after the server sent \(sent >> 20) MiB")
         #expect(error == .feedTooLarge(url: url.absoluteString, limit: Self.cap))

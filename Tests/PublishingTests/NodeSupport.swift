@@ -69,12 +69,6 @@ func makePublisher(retryDelay: Duration = .milliseconds(2)) -> FeedPublisher {
     FeedPublisher(transport: CurlTransport(timeout: .seconds(20)), retryDelay: retryDelay)
 }
 
-/// 2026-01-02T03:04:05Z.
-let fixedDate = Date(timeIntervalSince1970: 1_767_323_045)
-
-/// UTC.
-let utc = TimeZone(identifier: "UTC") ?? .current
-
 /// Wraps a transport and, just before the first `PUT` or `POST /upload` it forwards, runs `interloper`
 /// (another writer publishing), so that the wrapped client's upload is stale.
 struct InterleavingTransport: HTTPTransport {
