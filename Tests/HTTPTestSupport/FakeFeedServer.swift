@@ -53,14 +53,7 @@ package final class FakeFeedServer: StoppableServer {
         maximumBodyBytes: Int = 64 * 1024, _ body: (FakeFeedServer) async throws -> Result
     ) async throws -> Result {
         let server = try await FakeFeedServer(maximumBodyBytes: maximumBodyBytes)
-        do {
-            let result = try await body(server)
-            await server.stop()
-            return result
-        } catch {
-            await server.stop()
-            throw error
-        }
+        return try await withServer(server, body)
     }
 
     // MARK: - Routes

@@ -29,15 +29,7 @@ package final class FakeRelay: StoppableServer {
 
     /// Runs `body` with a fresh relay and always stops it.
     package static func with<Result>(_ body: (FakeRelay) async throws -> Result) async throws -> Result {
-        let relay = try FakeRelay()
-        do {
-            let result = try await body(relay)
-            await relay.stop()
-            return result
-        } catch {
-            await relay.stop()
-            throw error
-        }
+        try await withServer(FakeRelay(), body)
     }
 }
 

@@ -271,11 +271,7 @@ struct CrawlPassTests {
             _ = try await store.addFeed(url, now: t0)
             let crawler = RelayCrawler(store: store, configuration: CrawlHarness.configuration())
             let pass = Task { await crawler.runPass(now: t0) }
-            let clock = ContinuousClock()
-            let deadline = clock.now.advanced(by: .seconds(5))
-            while await farm.state.requests.isEmpty, clock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            _ = await eventually { await !farm.state.requests.isEmpty }
             pass.cancel()
             let report = await pass.value
             #expect(report.fetched == 0)
@@ -293,10 +289,8 @@ struct CrawlPassTests {
             let log = LogLines()
             let crawler = RelayCrawler(store: store, configuration: CrawlHarness.configuration(log: log))
             let task = Task { await crawler.run(interval: .milliseconds(50)) }
-            let clock = ContinuousClock()
-            let deadline = clock.now.advanced(by: .seconds(10))
-            while await farm.state.requests.count < 3, clock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
+            _ = await eventually(timeout: .seconds(10), pollingEvery: .milliseconds(20)) {
+                await farm.state.requests.count >= 3
             }
             task.cancel()
             await task.value
