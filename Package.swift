@@ -22,7 +22,9 @@ let package = Package(
         // Every CLI subcommand, as a library so tests can run commands in process.
         .target(
             name: "OrgSocialCLI",
-            dependencies: ["OrgSocial", "FeedHosting", "OrgSocialClient", "Crypto", "Relay", "HTTPServer"],
+            dependencies: [
+                "OrgSocial", "FeedHosting", "OrgSocialClient", "Crypto", "Relay", "HTTPServer", "SystemSupport",
+            ],
             swiftSettings: strictSettings
         ),
         // The `orgsocial` binary: one entry point that hands over to OrgSocialCLI.
@@ -40,12 +42,16 @@ let package = Package(
         ),
         .testTarget(
             name: "OrgSocialCLITests",
-            dependencies: ["OrgSocialCLI", "OrgSocial", "OrgSocialClient", "HTTPServer", "HTTPTestSupport"],
+            dependencies: [
+                "OrgSocialCLI", "OrgSocial", "OrgSocialClient", "HTTPServer", "HTTPTestSupport", "SystemSupport",
+            ],
             swiftSettings: strictSettings),
         // libmicrohttpd, as a C module: a modulemap and a shim.h. Only HTTPServer imports it.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // HTTP server: pure-Swift request, response, responder and router, plus the libmicrohttpd adapter.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strictSettings),
+        // Atomic file replacement and reading, file status, SIGINT/SIGTERM as an AsyncStream. Foundation and libc only.
+        .target(name: "SystemSupport", swiftSettings: strictSettings),
         // OpenSSL 3 libcrypto, as a C module. Only Crypto imports it.
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // SHA-256, HMAC-SHA-256, secure random bytes and constant-time comparison over libcrypto.
@@ -69,7 +75,7 @@ let package = Package(
         // The `orgsocial serve` node: feed hosting with conditional GET, safe PUT and the Org Social Host API.
         .target(
             name: "FeedHosting",
-            dependencies: ["OrgSocial", "HTTPServer", "Crypto", "Gzip"],
+            dependencies: ["OrgSocial", "HTTPServer", "Crypto", "Gzip", "SystemSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "GzipTests", dependencies: ["Gzip"], swiftSettings: strictSettings),
@@ -120,7 +126,9 @@ let package = Package(
         // The relay as one service: store + crawler + API wired together (what `orgsocial relay serve` runs).
         .target(
             name: "Relay",
-            dependencies: ["RelayCore", "RelayStore", "RelayCrawler", "RelayServer", "OrgSocialClient", "HTTPServer"],
+            dependencies: [
+                "RelayCore", "RelayStore", "RelayCrawler", "RelayServer", "OrgSocialClient", "HTTPServer", "SystemSupport",
+            ],
             swiftSettings: strictSettings
         ),
         // The relay's fixture feeds (alice, bob, carol, dave) shared by the relay test targets.

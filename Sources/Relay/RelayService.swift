@@ -5,6 +5,7 @@ package import RelayCore
 import RelayCrawler
 import RelayServer
 import RelayStore
+import SystemSupport
 
 /// The whole relay in one process: the SQLite index (``RelayStore``), the crawler and the HTTP API, as
 /// `orgsocial relay serve` runs them.

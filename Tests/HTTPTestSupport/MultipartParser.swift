@@ -1,7 +1,8 @@
 package import Foundation
 package import HTTPServer
 
-/// Reads a `multipart/form-data` body back into its parts, to check what the client sent.
+/// The fake host's reading of a `multipart/form-data` body (the node's `MultipartFormParser` is internal to
+/// FeedHosting, which the client and CLI tests do not depend on), to answer and check what the client sent.
 package enum MultipartParser {
     /// One part.
     package struct Part: Sendable, Equatable {

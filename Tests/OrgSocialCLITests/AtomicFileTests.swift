@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTestSupport
+import SystemSupport
 import Testing
 
 @testable import OrgSocialCLI

@@ -121,6 +121,14 @@ struct ValidatorTests {
         #expect(Set(Self.cases.map(\.code)) == Set(Self.allCodes))
     }
 
+    @Test func eachCodeCarriesTheSeverityOfItsDiagnostics() {
+        #expect(Set(DiagnosticCode.all) == Set(Self.allCodes))
+        for testCase in Self.cases {
+            #expect(testCase.code.severity == testCase.severity, "\(testCase.code)")
+            #expect(DiagnosticCode(rawValue: testCase.code.rawValue).severity == testCase.severity)
+        }
+    }
+
     @Test func aPostGroupWithoutRelayIsAnInvalidGroup() {
         let feed = Feed(parsing: Self.post(":GROUP: Emacs"))
 

@@ -2,6 +2,7 @@ import Crypto
 package import Foundation
 import HTTPServer
 import Synchronization
+import SystemSupport
 
 /// The bearer tokens that may PUT each feed, kept in a JSON file as SHA-256 hashes only.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -33,7 +34,7 @@ enum StateFolder {
     static func write(_ bytes: [UInt8], to path: String) throws(FeedHostingError) {
         try ensure(AtomicFile.split(path).folder)
         do {
-            try AtomicFile.write(bytes, to: path, mode: 0o600)
+            try AtomicFile.write(bytes, to: path, permissions: 0o600, symbolicLinks: .replace)
         } catch {
             throw .cannotWrite(path: path, reason: error.description)
         }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPServer
+import SystemSupport
 
 extension HostAPI {
     // MARK: - POST /signup

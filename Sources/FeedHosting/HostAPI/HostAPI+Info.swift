@@ -1,4 +1,5 @@
 import HTTPServer
+import SystemSupport
 
 extension HostAPI {
     /// `GET /`: the node's name, description and API version, with `_links` to every endpoint, as the

@@ -41,7 +41,7 @@ extension HostAPI {
         guard let feed = account.feed else {
             return Envelope.error("File not found", status: .notFound)
         }
-        let precondition = WritePrecondition(request)
+        let precondition = RequestPrecondition(request)
         return await store.withWriteLock(feed) {
             // The account may have been deleted or redirected while this request waited for the lock.
             guard let current = await accounts.account(tokenSHA256: account.tokenSHA256) else {

@@ -20,7 +20,7 @@ struct RequestForm: Sendable {
         switch contentType.value {
         case "multipart/form-data":
             guard let boundary = contentType.parameters["boundary"],
-                let parsed = MultipartFormData.parse(request.body, boundary: boundary)
+                let parsed = MultipartFormParser.parse(request.body, boundary: boundary)
             else { return }
             for part in parsed {
                 if parts[part.name] == nil {

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -106,7 +107,7 @@ struct FeedDirectory: Sendable {
         else { throw .notServable(reason: "its folder leads out of the root") }
         let path = "\(resolvedFolder)/\(FeedPath.fileName)"
         do throws(SystemCallError) {
-            try AtomicFile.write(bytes, to: path, mode: 0o644)
+            try AtomicFile.write(bytes, to: path, permissions: 0o644, symbolicLinks: .replace)
             guard let status = try FileStatus.of(path: path) else {
                 throw SystemCallError(operation: "stat", path: path, code: ENOENT)
             }

@@ -59,6 +59,18 @@ public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
         self.suggestion = suggestion
     }
 
+    /// Makes a diagnostic whose severity is its code's (``DiagnosticCode/severity``).
+    /// - Parameters:
+    ///   - code: the stable code; it decides the severity.
+    ///   - line: 1-based line.
+    ///   - column: 1-based column.
+    ///   - message: what is wrong.
+    ///   - suggestion: how to fix it.
+    public init(_ code: DiagnosticCode, line: Int, column: Int = 1, message: String, suggestion: String? = nil) {
+        self.init(
+            severity: code.severity, line: line, column: column, code: code, message: message, suggestion: suggestion)
+    }
+
     /// Makes a summary of diagnostics left out (see ``omittedCount``).
     /// - Parameters:
     ///   - first: the first diagnostic left out; its severity, place and code are the summary's.
@@ -180,20 +192,37 @@ struct DiagnosticList {
     }
 }
 
-/// The stable code of a diagnostic. The README lists every code with its meaning.
+/// The stable code of a diagnostic and how serious a problem of that code is. The README lists every code
+/// with its meaning.
+///
+/// Two codes are equal when their texts are; the severity belongs to the text.
 public struct DiagnosticCode: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
     /// The code text, kebab-case.
     public let rawValue: String
+    /// How serious a problem of this code is: every diagnostic of one code has this severity.
+    public let severity: Diagnostic.Severity
 
-    /// Wraps a code text.
-    public init(rawValue: String) { self.rawValue = rawValue }
+    /// Wraps a code text; a code this library defines gets its severity, any other one is a warning.
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+        self.severity = Self.known[rawValue] ?? .warning
+    }
+
+    /// Makes a code with its severity.
+    /// - Parameters:
+    ///   - rawValue: the code text, kebab-case.
+    ///   - severity: how serious a problem of this code is.
+    public init(rawValue: String, severity: Diagnostic.Severity) {
+        self.rawValue = rawValue
+        self.severity = severity
+    }
 
     /// The code's text, e.g. `missing-title`.
     public var description: String { rawValue }
 
     /// Decodes a code from its JSON string.
     public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
+        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
     }
 
     /// Encodes the code as its JSON string.
@@ -201,100 +230,123 @@ public struct DiagnosticCode: RawRepresentable, Sendable, Hashable, Codable, Cus
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
     }
+
+    /// Whether two codes have the same text.
+    public static func == (lhs: DiagnosticCode, rhs: DiagnosticCode) -> Bool { lhs.rawValue == rhs.rawValue }
+
+    /// Hashes the code's text.
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 }
 
 extension DiagnosticCode {
+    /// Every code this library defines.
+    public static let all: [DiagnosticCode] = [
+        .invalidUTF8, .byteOrderMark, .nonLFLineEndings, .missingPostsSection, .postsHeadingSpelling,
+        .duplicatePostsSection, .strayText, .blankLineAfterPostsHeading, .missingTitle, .missingNick, .nickHasSpaces,
+        .duplicateKeyword, .invalidAvatar, .avatarFormat, .invalidLink, .invalidFollow, .duplicateFollow, .invalidGroup,
+        .invalidContact, .invalidBirthday, .invalidLanguage, .invalidPinned, .pinnedPostMissing, .missingPostID,
+        .invalidPostID, .duplicatePostID, .conflictingPostIDs, .headlineTextAfterID, .headlineTitle, .misplacedDrawer,
+        .unclosedDrawer, .malformedProperty, .duplicateProperty, .invalidReplyTo, .invalidInclude, .invalidPollEnd,
+        .pollWithoutOptions, .voteWithoutPoll, .invalidLang, .invalidTags, .invalidVisibility, .invalidMigration,
+        .invalidMention, .emptyPost,
+    ]
+
+    /// The severity of every code this library defines, by text.
+    private static let known: [String: Diagnostic.Severity] = Dictionary(
+        uniqueKeysWithValues: all.map { ($0.rawValue, $0.severity) })
+
     // MARK: - File level (parser)
     /// Bytes that are not UTF-8; they read as U+FFFD.
-    public static let invalidUTF8 = DiagnosticCode(rawValue: "invalid-utf8")
+    public static let invalidUTF8 = DiagnosticCode(rawValue: "invalid-utf8", severity: .error)
     /// A byte-order mark at the start of the file.
-    public static let byteOrderMark = DiagnosticCode(rawValue: "byte-order-mark")
+    public static let byteOrderMark = DiagnosticCode(rawValue: "byte-order-mark", severity: .warning)
     /// CRLF or CR line endings instead of LF.
-    public static let nonLFLineEndings = DiagnosticCode(rawValue: "line-endings")
+    public static let nonLFLineEndings = DiagnosticCode(rawValue: "line-endings", severity: .warning)
     /// No `* Posts` section.
-    public static let missingPostsSection = DiagnosticCode(rawValue: "missing-posts-section")
+    public static let missingPostsSection = DiagnosticCode(rawValue: "missing-posts-section", severity: .warning)
     /// `* posts` or another spelling of the posts heading.
-    public static let postsHeadingSpelling = DiagnosticCode(rawValue: "posts-heading-spelling")
+    public static let postsHeadingSpelling = DiagnosticCode(rawValue: "posts-heading-spelling", severity: .warning)
     /// More than one `* Posts` section.
-    public static let duplicatePostsSection = DiagnosticCode(rawValue: "duplicate-posts-section")
+    public static let duplicatePostsSection = DiagnosticCode(rawValue: "duplicate-posts-section", severity: .warning)
     /// Text inside `* Posts` that belongs to no post.
-    public static let strayText = DiagnosticCode(rawValue: "stray-text")
+    public static let strayText = DiagnosticCode(rawValue: "stray-text", severity: .warning)
     /// Blank line right after `* Posts`.
-    public static let blankLineAfterPostsHeading = DiagnosticCode(rawValue: "blank-line-after-posts-heading")
+    public static let blankLineAfterPostsHeading = DiagnosticCode(
+        rawValue: "blank-line-after-posts-heading", severity: .warning)
 
     // MARK: - Header
     /// `#+TITLE` missing or empty.
-    public static let missingTitle = DiagnosticCode(rawValue: "missing-title")
+    public static let missingTitle = DiagnosticCode(rawValue: "missing-title", severity: .error)
     /// `#+NICK` missing or empty.
-    public static let missingNick = DiagnosticCode(rawValue: "missing-nick")
+    public static let missingNick = DiagnosticCode(rawValue: "missing-nick", severity: .error)
     /// `#+NICK` contains whitespace.
-    public static let nickHasSpaces = DiagnosticCode(rawValue: "nick-has-spaces")
+    public static let nickHasSpaces = DiagnosticCode(rawValue: "nick-has-spaces", severity: .error)
     /// A single-valued keyword appears more than once.
-    public static let duplicateKeyword = DiagnosticCode(rawValue: "duplicate-keyword")
+    public static let duplicateKeyword = DiagnosticCode(rawValue: "duplicate-keyword", severity: .warning)
     /// `#+AVATAR` is not an http(s) URL.
-    public static let invalidAvatar = DiagnosticCode(rawValue: "invalid-avatar")
+    public static let invalidAvatar = DiagnosticCode(rawValue: "invalid-avatar", severity: .error)
     /// `#+AVATAR` does not end in .jpg, .jpeg or .png.
-    public static let avatarFormat = DiagnosticCode(rawValue: "avatar-format")
+    public static let avatarFormat = DiagnosticCode(rawValue: "avatar-format", severity: .warning)
     /// `#+LINK` is not a URL.
-    public static let invalidLink = DiagnosticCode(rawValue: "invalid-link")
+    public static let invalidLink = DiagnosticCode(rawValue: "invalid-link", severity: .warning)
     /// `#+FOLLOW` URL is not an http(s) URL.
-    public static let invalidFollow = DiagnosticCode(rawValue: "invalid-follow")
+    public static let invalidFollow = DiagnosticCode(rawValue: "invalid-follow", severity: .error)
     /// The same feed is followed twice.
-    public static let duplicateFollow = DiagnosticCode(rawValue: "duplicate-follow")
+    public static let duplicateFollow = DiagnosticCode(rawValue: "duplicate-follow", severity: .warning)
     /// `#+GROUP` or `:GROUP:` is not `<name> <relay URL>`.
-    public static let invalidGroup = DiagnosticCode(rawValue: "invalid-group")
+    public static let invalidGroup = DiagnosticCode(rawValue: "invalid-group", severity: .error)
     /// `#+CONTACT` has no URI scheme.
-    public static let invalidContact = DiagnosticCode(rawValue: "invalid-contact")
+    public static let invalidContact = DiagnosticCode(rawValue: "invalid-contact", severity: .warning)
     /// `#+BIRTHDAY` is not `YYYY-MM-DD`.
-    public static let invalidBirthday = DiagnosticCode(rawValue: "invalid-birthday")
+    public static let invalidBirthday = DiagnosticCode(rawValue: "invalid-birthday", severity: .error)
     /// `#+LANGUAGE` holds something other than ISO 639-1 codes.
-    public static let invalidLanguage = DiagnosticCode(rawValue: "invalid-language")
+    public static let invalidLanguage = DiagnosticCode(rawValue: "invalid-language", severity: .warning)
     /// `#+PINNED` is not a timestamp.
-    public static let invalidPinned = DiagnosticCode(rawValue: "invalid-pinned")
+    public static let invalidPinned = DiagnosticCode(rawValue: "invalid-pinned", severity: .error)
     /// `#+PINNED` names no post of this feed.
-    public static let pinnedPostMissing = DiagnosticCode(rawValue: "pinned-post-missing")
+    public static let pinnedPostMissing = DiagnosticCode(rawValue: "pinned-post-missing", severity: .warning)
 
     // MARK: - Posts
     /// A post has no ID.
-    public static let missingPostID = DiagnosticCode(rawValue: "missing-post-id")
+    public static let missingPostID = DiagnosticCode(rawValue: "missing-post-id", severity: .error)
     /// A post ID is not a valid timestamp.
-    public static let invalidPostID = DiagnosticCode(rawValue: "invalid-post-id")
+    public static let invalidPostID = DiagnosticCode(rawValue: "invalid-post-id", severity: .error)
     /// Two posts share an ID.
-    public static let duplicatePostID = DiagnosticCode(rawValue: "duplicate-post-id")
+    public static let duplicatePostID = DiagnosticCode(rawValue: "duplicate-post-id", severity: .error)
     /// Headline ID and `:ID:` differ.
-    public static let conflictingPostIDs = DiagnosticCode(rawValue: "conflicting-post-ids")
+    public static let conflictingPostIDs = DiagnosticCode(rawValue: "conflicting-post-ids", severity: .warning)
     /// Headline timestamp followed by more text.
-    public static let headlineTextAfterID = DiagnosticCode(rawValue: "headline-text-after-id")
+    public static let headlineTextAfterID = DiagnosticCode(rawValue: "headline-text-after-id", severity: .warning)
     /// Headline text that is not an ID.
-    public static let headlineTitle = DiagnosticCode(rawValue: "headline-title")
+    public static let headlineTitle = DiagnosticCode(rawValue: "headline-title", severity: .warning)
     /// Drawer separated from the headline or placed later in the post.
-    public static let misplacedDrawer = DiagnosticCode(rawValue: "misplaced-drawer")
+    public static let misplacedDrawer = DiagnosticCode(rawValue: "misplaced-drawer", severity: .warning)
     /// `:PROPERTIES:` without `:END:`.
-    public static let unclosedDrawer = DiagnosticCode(rawValue: "unclosed-drawer")
+    public static let unclosedDrawer = DiagnosticCode(rawValue: "unclosed-drawer", severity: .error)
     /// A drawer line that is not `:KEY: value`.
-    public static let malformedProperty = DiagnosticCode(rawValue: "malformed-property")
+    public static let malformedProperty = DiagnosticCode(rawValue: "malformed-property", severity: .warning)
     /// A property repeated in one drawer.
-    public static let duplicateProperty = DiagnosticCode(rawValue: "duplicate-property")
+    public static let duplicateProperty = DiagnosticCode(rawValue: "duplicate-property", severity: .warning)
     /// `:REPLY_TO:` is not `<http(s) URL>#<ID>`.
-    public static let invalidReplyTo = DiagnosticCode(rawValue: "invalid-reply-to")
+    public static let invalidReplyTo = DiagnosticCode(rawValue: "invalid-reply-to", severity: .error)
     /// `:INCLUDE:` is not `<http(s) URL>#<ID>`.
-    public static let invalidInclude = DiagnosticCode(rawValue: "invalid-include")
+    public static let invalidInclude = DiagnosticCode(rawValue: "invalid-include", severity: .error)
     /// `:POLL_END:` is not a timestamp.
-    public static let invalidPollEnd = DiagnosticCode(rawValue: "invalid-poll-end")
+    public static let invalidPollEnd = DiagnosticCode(rawValue: "invalid-poll-end", severity: .error)
     /// A poll without `- [ ] option` lines.
-    public static let pollWithoutOptions = DiagnosticCode(rawValue: "poll-without-options")
+    public static let pollWithoutOptions = DiagnosticCode(rawValue: "poll-without-options", severity: .warning)
     /// `:POLL_OPTION:` without `:REPLY_TO:`.
-    public static let voteWithoutPoll = DiagnosticCode(rawValue: "vote-without-poll")
+    public static let voteWithoutPoll = DiagnosticCode(rawValue: "vote-without-poll", severity: .error)
     /// `:LANG:` is not a language code.
-    public static let invalidLang = DiagnosticCode(rawValue: "invalid-lang")
+    public static let invalidLang = DiagnosticCode(rawValue: "invalid-lang", severity: .warning)
     /// `:TAGS:` holds tokens that are not plain tag words.
-    public static let invalidTags = DiagnosticCode(rawValue: "invalid-tags")
+    public static let invalidTags = DiagnosticCode(rawValue: "invalid-tags", severity: .warning)
     /// `:VISIBILITY:` other than `public`/`mention`.
-    public static let invalidVisibility = DiagnosticCode(rawValue: "invalid-visibility")
+    public static let invalidVisibility = DiagnosticCode(rawValue: "invalid-visibility", severity: .warning)
     /// `:MIGRATION:` is not two http(s) URLs.
-    public static let invalidMigration = DiagnosticCode(rawValue: "invalid-migration")
+    public static let invalidMigration = DiagnosticCode(rawValue: "invalid-migration", severity: .error)
     /// A mention link whose target is not an http(s) URL.
-    public static let invalidMention = DiagnosticCode(rawValue: "invalid-mention")
+    public static let invalidMention = DiagnosticCode(rawValue: "invalid-mention", severity: .warning)
     /// A post with no body and nothing that makes an empty body meaningful.
-    public static let emptyPost = DiagnosticCode(rawValue: "empty-post")
+    public static let emptyPost = DiagnosticCode(rawValue: "empty-post", severity: .warning)
 }

@@ -122,9 +122,9 @@ public enum LineEnding: String, Sendable, Hashable, Codable {
     /// The bytes of the line break.
     public var bytes: [UInt8] {
         switch self {
-        case .lf: [0x0A]
-        case .crlf: [0x0D, 0x0A]
-        case .cr: [0x0D]
+        case .lf: [UInt8(ascii: "\n")]
+        case .crlf: [UInt8(ascii: "\r"), UInt8(ascii: "\n")]
+        case .cr: [UInt8(ascii: "\r")]
         }
     }
 }

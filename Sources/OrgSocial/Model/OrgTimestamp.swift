@@ -103,20 +103,21 @@ enum TimestampGrammar {
         let n = b.count
         guard n == 24 || n == 25 else { return nil }
         @inline(__always) func d(_ k: Int) -> Int? {
-            let c = b[k] &- 0x30
+            let c = b[k] &- UInt8(ascii: "0")
             return c < 10 ? Int(c) : nil
         }
-        guard b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A,
+        guard b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T"),
+            b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
             let y0 = d(0), let y1 = d(1), let y2 = d(2), let y3 = d(3), let m0 = d(5), let m1 = d(6),
             let d0 = d(8), let d1 = d(9), let h0 = d(11), let h1 = d(12), let i0 = d(14), let i1 = d(15),
             let s0 = d(17), let s1 = d(18), let oh0 = d(20), let oh1 = d(21)
         else { return nil }
         let sign = b[19]
-        guard sign == 0x2B || sign == 0x2D else { return nil }
+        guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else { return nil }
         let om0: Int
         let om1: Int
         if n == 25 {
-            guard b[22] == 0x3A, let a = d(23), let c = d(24) else { return nil }
+            guard b[22] == UInt8(ascii: ":"), let a = d(23), let c = d(24) else { return nil }
             om0 = a
             om1 = c
         } else {
@@ -136,7 +137,7 @@ enum TimestampGrammar {
             second < 60, offHour < 24, offMinute < 60
         else { return nil }
         let magnitude = offHour * 3600 + offMinute * 60
-        let offset = sign == 0x2D ? -magnitude : magnitude
+        let offset = sign == UInt8(ascii: "-") ? -magnitude : magnitude
         let local = daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second
         return Result(date: Date(timeIntervalSince1970: TimeInterval(local - offset)), offset: offset)
     }
@@ -149,8 +150,8 @@ enum TimestampGrammar {
             var value = 0
             for k in 0..<count {
                 let c = b[i + k]
-                guard c >= 0x30, c <= 0x39 else { return nil }
-                value = value * 10 + Int(c - 0x30)
+                guard c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") else { return nil }
+                value = value * 10 + Int(c - UInt8(ascii: "0"))
             }
             i += count
             return value
@@ -160,23 +161,27 @@ enum TimestampGrammar {
             i += 1
             return true
         }
-        guard let year = digits(4), expect(0x2D), let month = digits(2), expect(0x2D), let day = digits(2) else {
+        guard let year = digits(4), expect(UInt8(ascii: "-")), let month = digits(2), expect(UInt8(ascii: "-")),
+            let day = digits(2)
+        else {
             return nil
         }
-        guard i < b.count, b[i] == 0x54 || (lenient && (b[i] == 0x74 || b[i] == 0x20)) else { return nil }
+        guard i < b.count,
+            b[i] == UInt8(ascii: "T") || (lenient && (b[i] == UInt8(ascii: "t") || b[i] == UInt8(ascii: " ")))
+        else { return nil }
         i += 1
-        guard let hour = digits(2), expect(0x3A), let minute = digits(2) else { return nil }
+        guard let hour = digits(2), expect(UInt8(ascii: ":")), let minute = digits(2) else { return nil }
         var second = 0
-        if expect(0x3A) {
+        if expect(UInt8(ascii: ":")) {
             guard let s = digits(2) else { return nil }
             second = s
         } else if !lenient {
             return nil
         }
-        if lenient, i < b.count, b[i] == 0x2E {  // fractional seconds
+        if lenient, i < b.count, b[i] == UInt8(ascii: ".") {  // fractional seconds
             i += 1
             let start = i
-            while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1 }
+            while i < b.count, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9") { i += 1 }
             guard i > start else { return nil }
         }
         guard (1...12).contains(month), day >= 1, day <= daysInMonth(year, month),
@@ -186,12 +191,12 @@ enum TimestampGrammar {
         if i == b.count {
             guard lenient else { return nil }
             offset = nil
-        } else if b[i] == 0x5A || b[i] == 0x7A {  // Z
+        } else if b[i] == UInt8(ascii: "Z") || b[i] == UInt8(ascii: "z") {  // Z
             guard lenient, i + 1 == b.count else { return nil }
             offset = 0
             i += 1
-        } else if b[i] == 0x2B || b[i] == 0x2D {
-            let negative = b[i] == 0x2D
+        } else if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
+            let negative = b[i] == UInt8(ascii: "-")
             i += 1
             var offHour: Int
             if let two = digits(2) {
@@ -201,7 +206,7 @@ enum TimestampGrammar {
             } else {
                 return nil
             }
-            _ = expect(0x3A)
+            _ = expect(UInt8(ascii: ":"))
             guard let offMinute = digits(2), offHour < 24, offMinute < 60, i == b.count else { return nil }
             offHour = offHour * 3600 + offMinute * 60
             offset = negative ? -offHour : offHour

@@ -80,8 +80,8 @@ func asciiCaseInsensitiveEqual(_ a: String, _ b: String) -> Bool {
         case (nil, nil): return true
         case (let x?, let y?):
             if x == y { continue }
-            let lx = x >= 0x41 && x <= 0x5A ? x | 0x20 : x
-            let ly = y >= 0x41 && y <= 0x5A ? y | 0x20 : y
+            let lx = x >= UInt8(ascii: "A") && x <= UInt8(ascii: "Z") ? x | 0x20 : x
+            let ly = y >= UInt8(ascii: "A") && y <= UInt8(ascii: "Z") ? y | 0x20 : y
             if lx != ly { return false }
         default: return false
         }

@@ -4,10 +4,12 @@ extension StringProtocol where UTF8View: BidirectionalCollection {
         let bytes = utf8
         var start = bytes.startIndex
         var end = bytes.endIndex
-        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start = bytes.index(after: start) }
+        while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") {
+            start = bytes.index(after: start)
+        }
         while end > start {
             let before = bytes.index(before: end)
-            guard bytes[before] == 0x20 || bytes[before] == 0x09 else { break }
+            guard bytes[before] == UInt8(ascii: " ") || bytes[before] == UInt8(ascii: "\t") else { break }
             end = before
         }
         return String(self[start..<end])
@@ -23,7 +25,11 @@ extension String {
     /// The text without leading and trailing spaces and TABs; the string itself (no copy) when there are none.
     func trimmingSpacesAndTabs() -> String {
         guard let first = utf8.first, let last = utf8.last else { return self }
-        if first != 0x20, first != 0x09, last != 0x20, last != 0x09 { return self }
+        if first != UInt8(ascii: " "), first != UInt8(ascii: "\t"), last != UInt8(ascii: " "),
+            last != UInt8(ascii: "\t")
+        {
+            return self
+        }
         return self[...].trimmingSpacesAndTabs()
     }
 
@@ -43,4 +49,13 @@ extension String {
         else { return false }
         return true
     }
+}
+
+/// Splits `a b c` into (`a b`, `c`); (nil, text) when there is one token.
+func splitLastToken(_ text: String) -> (head: String?, last: String) {
+    let trimmed = text.trimmingSpacesAndTabs()
+    guard let split = trimmed.lastIndex(where: { $0 == " " || $0 == "\t" }) else { return (nil, trimmed) }
+    let head = String(trimmed[..<split]).trimmingSpacesAndTabs()
+    let last = String(trimmed[trimmed.index(after: split)...])
+    return (head.isEmpty ? nil : head, last)
 }

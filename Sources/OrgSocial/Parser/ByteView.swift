@@ -92,13 +92,16 @@ struct ByteView {
         @inline(__always) func letter(_ k: Int, _ c: UInt8) -> Bool { buf[lower + k] | 0x20 == c }
         switch name {
         case .end:
-            return upper - lower == 5 && buf[upper - 1] == asciiColon && letter(1, 0x65) && letter(2, 0x6E)
-                && letter(3, 0x64)
+            return upper - lower == 5 && buf[upper - 1] == asciiColon && letter(1, UInt8(ascii: "e"))
+                && letter(2, UInt8(ascii: "n"))
+                && letter(3, UInt8(ascii: "d"))
         case .properties:
             // p r o p e r t i e s
-            return upper - lower == 12 && buf[upper - 1] == asciiColon && letter(1, 0x70) && letter(2, 0x72)
-                && letter(3, 0x6F) && letter(4, 0x70) && letter(5, 0x65) && letter(6, 0x72) && letter(7, 0x74)
-                && letter(8, 0x69) && letter(9, 0x65) && letter(10, 0x73)
+            return upper - lower == 12 && buf[upper - 1] == asciiColon && letter(1, UInt8(ascii: "p"))
+                && letter(2, UInt8(ascii: "r"))
+                && letter(3, UInt8(ascii: "o")) && letter(4, UInt8(ascii: "p")) && letter(5, UInt8(ascii: "e"))
+                && letter(6, UInt8(ascii: "r")) && letter(7, UInt8(ascii: "t"))
+                && letter(8, UInt8(ascii: "i")) && letter(9, UInt8(ascii: "e")) && letter(10, UInt8(ascii: "s"))
         }
     }
 
@@ -107,7 +110,7 @@ struct ByteView {
         for c in prefix.utf8 {
             guard i < range.upperBound else { return false }
             var b = buf[i]
-            if b >= 0x41, b <= 0x5A { b += 0x20 }
+            if b >= UInt8(ascii: "A"), b <= UInt8(ascii: "Z") { b += 0x20 }
             guard b == c else { return false }
             i += 1
         }
@@ -118,9 +121,10 @@ struct ByteView {
     func looksLikeTimestamp(_ r: Range<Int>) -> Bool {
         guard r.count >= 11 else { return false }
         let i = r.lowerBound
-        func digit(_ k: Int) -> Bool { buf[i + k] >= 0x30 && buf[i + k] <= 0x39 }
-        return digit(0) && digit(1) && digit(2) && digit(3) && buf[i + 4] == 0x2D && digit(5) && digit(6)
-            && buf[i + 7] == 0x2D && digit(8) && digit(9) && (buf[i + 10] == 0x54 || buf[i + 10] == 0x74)
+        func digit(_ k: Int) -> Bool { buf[i + k] >= UInt8(ascii: "0") && buf[i + k] <= UInt8(ascii: "9") }
+        return digit(0) && digit(1) && digit(2) && digit(3) && buf[i + 4] == UInt8(ascii: "-") && digit(5) && digit(6)
+            && buf[i + 7] == UInt8(ascii: "-") && digit(8) && digit(9)
+            && (buf[i + 10] == UInt8(ascii: "T") || buf[i + 10] == UInt8(ascii: "t"))
     }
 
     /// 1-based column of `offset`, counting Unicode scalars (UTF-8 lead bytes) from the line start.
@@ -141,8 +145,8 @@ struct ByteView {
         while i < a.upperBound {
             var x = buf[i]
             var y = buf[j]
-            if x >= 0x41, x <= 0x5A { x |= 0x20 }
-            if y >= 0x41, y <= 0x5A { y |= 0x20 }
+            if x >= UInt8(ascii: "A"), x <= UInt8(ascii: "Z") { x |= 0x20 }
+            if y >= UInt8(ascii: "A"), y <= UInt8(ascii: "Z") { y |= 0x20 }
             guard x == y else { return false }
             i += 1
             j += 1

@@ -63,14 +63,15 @@ public struct OrgSocialParser: Sendable {
 
 // MARK: - The parse run
 
-let asciiSpace: UInt8 = 0x20
-let asciiTab: UInt8 = 0x09
-let asciiLF: UInt8 = 0x0A
-let asciiCR: UInt8 = 0x0D
-let asciiStar: UInt8 = 0x2A
-let asciiColon: UInt8 = 0x3A
-let asciiHash: UInt8 = 0x23
-let asciiPlus: UInt8 = 0x2B
+/// The ASCII bytes the parser looks for (computed, so that each use is a constant).
+var asciiSpace: UInt8 { UInt8(ascii: " ") }
+var asciiTab: UInt8 { UInt8(ascii: "\t") }
+var asciiLF: UInt8 { UInt8(ascii: "\n") }
+var asciiCR: UInt8 { UInt8(ascii: "\r") }
+var asciiStar: UInt8 { UInt8(ascii: "*") }
+var asciiColon: UInt8 { UInt8(ascii: ":") }
+var asciiHash: UInt8 { UInt8(ascii: "#") }
+var asciiPlus: UInt8 { UInt8(ascii: "+") }
 
 /// Single-valued keywords whose repetition is reported.
 let singleValuedKeywords: Set<String> = [
@@ -148,8 +149,7 @@ struct ParseRun {
             if diagnostics.admits(.byteOrderMark) {
                 diagnostics.append(
                     Diagnostic(
-                        severity: .warning, line: 1, code: .byteOrderMark,
-                        message: "The file starts with a byte-order mark (U+FEFF).",
+                        .byteOrderMark, line: 1, message: "The file starts with a byte-order mark (U+FEFF).",
                         suggestion: "Save the file as UTF-8 without a BOM."))
             }
         }
@@ -189,7 +189,7 @@ struct ParseRun {
             if diagnostics.admits(.nonLFLineEndings) {
                 diagnostics.append(
                     Diagnostic(
-                        severity: .warning, line: 1, code: .nonLFLineEndings,
+                        .nonLFLineEndings, line: 1,
                         message:
                             "The file uses \(lineEnding == .cr ? "CR" : "CRLF") line breaks; the spec asks for LF.",
                         suggestion: "Convert the file to LF line endings (e.g. `dos2unix social.org`)."))
@@ -199,7 +199,7 @@ struct ParseRun {
             if diagnostics.admits(.missingPostsSection) {
                 diagnostics.append(
                     Diagnostic(
-                        severity: .warning, line: max(lineNumber, 1), code: .missingPostsSection,
+                        .missingPostsSection, line: max(lineNumber, 1),
                         message: "There is no `* Posts` section, so this is a follow-only feed with no posts.",
                         suggestion: "Add a `* Posts` heading at the end of the file before writing posts."))
             }
@@ -251,7 +251,7 @@ struct ParseRun {
                     if diagnostics.admits(.blankLineAfterPostsHeading) {
                         diagnostics.append(
                             Diagnostic(
-                                severity: .warning, line: line, code: .blankLineAfterPostsHeading,
+                                .blankLineAfterPostsHeading, line: line,
                                 message: "Blank line right after `* Posts` (spec 1.1 removed it).",
                                 suggestion: "Delete the blank line so the first post follows `* Posts` directly."))
                     }
@@ -264,7 +264,7 @@ struct ParseRun {
                 if diagnostics.admits(.strayText) {
                     diagnostics.append(
                         Diagnostic(
-                            severity: .warning, line: line, code: .strayText,
+                            .strayText, line: line,
                             message: "Text between `* Posts` and the first post belongs to no post.",
                             suggestion: "Move it into a post or above `* Posts`."))
                 }
@@ -283,7 +283,7 @@ struct ParseRun {
                 if diagnostics.admits(.postsHeadingSpelling) {
                     diagnostics.append(
                         Diagnostic(
-                            severity: .warning, line: line, column: 3, code: .postsHeadingSpelling,
+                            .postsHeadingSpelling, line: line, column: 3,
                             message: "The posts heading is spelled `* \(title)`; the spec writes `* Posts`.",
                             suggestion: "Rename the heading to `* Posts`; other clients may not find your posts."))
                 }
@@ -292,7 +292,7 @@ struct ParseRun {
                 if diagnostics.admits(.duplicatePostsSection) {
                     diagnostics.append(
                         Diagnostic(
-                            severity: .warning, line: line, code: .duplicatePostsSection,
+                            .duplicatePostsSection, line: line,
                             message: "A second `* Posts` section; its posts are read too.",
                             suggestion: "Merge the sections into one `* Posts`."))
                 }
@@ -344,7 +344,7 @@ struct ParseRun {
                 if diagnostics.admits(.duplicateKeyword) {
                     diagnostics.append(
                         Diagnostic(
-                            severity: .warning, line: keyword.line, code: .duplicateKeyword,
+                            .duplicateKeyword, line: keyword.line,
                             message: "`#+\(keyword.name):` appears more than once; the first value is used.",
                             suggestion: "Remove the extra `#+\(keyword.name):` line."))
                 }
@@ -369,7 +369,7 @@ struct ParseRun {
             if diagnostics.admits(.duplicatePostID) {
                 diagnostics.append(
                     Diagnostic(
-                        severity: .error, line: post.line, code: .duplicatePostID,
+                        .duplicatePostID, line: post.line,
                         message:
                             "The ID `\(timestamp.raw)` is already used by the post on line \(postLines[first]); replies will go to the first one.",
                         suggestion: "Give this post another ID (e.g. one second later)."))

@@ -89,8 +89,7 @@ extension ParseRun {
         if diagnostics.admits(.invalidUTF8) {
             diagnostics.append(
                 Diagnostic(
-                    severity: .error, line: line, column: bytes.column(lineStart: lineStart, offset: first),
-                    code: .invalidUTF8,
+                    .invalidUTF8, line: line, column: bytes.column(lineStart: lineStart, offset: first),
                     message: inLine == 1
                         ? "A byte that is not UTF-8; it reads as U+FFFD."
                         : "\(inLine) bytes that are not UTF-8; they read as U+FFFD.",

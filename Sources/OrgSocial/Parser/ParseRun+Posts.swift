@@ -29,9 +29,8 @@ extension ParseRun {
                     if diagnostics.admits(.headlineTextAfterID) {
                         diagnostics.append(
                             Diagnostic(
-                                severity: .warning, line: line,
+                                .headlineTextAfterID, line: line,
                                 column: bytes.column(lineStart: start, offset: rest.lowerBound),
-                                code: .headlineTextAfterID,
                                 message:
                                     "Text follows the ID in the headline; some clients will not find this post's ID.",
                                 suggestion: "Keep only the ID in the headline and put a title in a `***` sub-heading."))
@@ -42,9 +41,8 @@ extension ParseRun {
                 if diagnostics.admits(.headlineTitle) {
                     diagnostics.append(
                         Diagnostic(
-                            severity: .warning, line: line,
+                            .headlineTitle, line: line,
                             column: bytes.column(lineStart: start, offset: text.lowerBound),
-                            code: .headlineTitle,
                             message:
                                 "The headline holds text that is not a post ID; the headline is reserved for the ID.",
                             suggestion: "Move the title into the body as a `*** Title` sub-heading."))
@@ -108,7 +106,7 @@ extension ParseRun {
             if diagnostics.admits(.misplacedDrawer) {
                 diagnostics.append(
                     Diagnostic(
-                        severity: .warning, line: line, code: .misplacedDrawer,
+                        .misplacedDrawer, line: line,
                         message: late
                             ? "The properties drawer comes after body text; Org and most clients expect it right under the headline."
                             : "Blank line between the headline and its properties drawer.",
@@ -131,9 +129,8 @@ extension ParseRun {
                         let name = bytes.string(nameStart..<j)
                         diagnostics.append(
                             Diagnostic(
-                                severity: .warning, line: line,
+                                .duplicateProperty, line: line,
                                 column: bytes.column(lineStart: start, offset: nameStart - 1),
-                                code: .duplicateProperty,
                                 message: "`:\(name):` appears again in this drawer; the first value is used.",
                                 suggestion: "Remove the repeated property."))
                     }
@@ -153,8 +150,7 @@ extension ParseRun {
         if diagnostics.admits(.malformedProperty) {
             diagnostics.append(
                 Diagnostic(
-                    severity: .warning, line: line, column: bytes.column(lineStart: start, offset: i),
-                    code: .malformedProperty,
+                    .malformedProperty, line: line, column: bytes.column(lineStart: start, offset: i),
                     message: "A line inside the properties drawer is not of the form `:KEY: value`.",
                     suggestion: "Fix the line or move it below `:END:`."))
         }
@@ -170,7 +166,7 @@ extension ParseRun {
             if diagnostics.admits(.unclosedDrawer) {
                 diagnostics.append(
                     Diagnostic(
-                        severity: .error, line: post.drawerLine, code: .unclosedDrawer,
+                        .unclosedDrawer, line: post.drawerLine,
                         message: "The properties drawer is never closed with `:END:`.",
                         suggestion: "Add a line `:END:` after the last property."))
             }
@@ -257,7 +253,7 @@ extension ParseRun {
         while index < entries.count {
             let entry = entries[index]
             if entry.valueEnd > entry.valueStart, entry.nameEnd - entry.nameStart == 2,
-                buf[entry.nameStart] | 0x20 == 0x69, buf[entry.nameStart + 1] | 0x20 == 0x64
+                buf[entry.nameStart] | 0x20 == UInt8(ascii: "i"), buf[entry.nameStart + 1] | 0x20 == UInt8(ascii: "d")
             {
                 return entry
             }
@@ -293,8 +289,7 @@ extension ParseRun {
                 if diagnostics.admits(.conflictingPostIDs) {
                     diagnostics.append(
                         Diagnostic(
-                            severity: .warning, line: post.line, column: post.headlineIDColumn,
-                            code: .conflictingPostIDs,
+                            .conflictingPostIDs, line: post.line, column: post.headlineIDColumn,
                             message:
                                 "The headline ID `\(head)` and the `:ID:` property `\(drawer)` differ; the \(drawerWins ? "valid drawer" : "headline") ID is used.",
                             suggestion: "Keep one ID: the headline form `** \(drawerWins ? drawer : head)`."))
@@ -324,7 +319,7 @@ extension ParseRun {
             if diagnostics.admits(.missingPostID) {
                 diagnostics.append(
                     Diagnostic(
-                        severity: .error, line: post.line, code: .missingPostID,
+                        .missingPostID, line: post.line,
                         message: "This post has no ID, so nobody can reply to it and most clients skip it.",
                         suggestion: "Write the post's timestamp in the headline, e.g. `** 2025-05-01T12:00:00+0100`."))
             }
@@ -352,7 +347,7 @@ extension ParseRun {
             suggestion = "A valid spelling of the same moment is `\(fixed)` (changing an ID breaks existing replies)."
         }
         return Diagnostic(
-            severity: .error, line: line, column: column, code: .invalidPostID, message: message, suggestion: suggestion
+            .invalidPostID, line: line, column: column, message: message, suggestion: suggestion
         )
     }
 }

@@ -13,7 +13,7 @@ struct PropertyNameTable {
         var h: UInt32 = 2_166_136_261
         for i in range {
             let b = bytes.buf[i]
-            h = (h ^ UInt32(b >= 0x41 && b <= 0x5A ? b | 0x20 : b)) &* 16_777_619
+            h = (h ^ UInt32(b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") ? b | 0x20 : b)) &* 16_777_619
         }
         return h
     }
@@ -111,9 +111,11 @@ func isUUID(_ text: String) -> Bool {
     for byte in text.utf8 {
         switch count {
         case 8, 13, 18, 23:
-            guard byte == 0x2D else { return false }
+            guard byte == UInt8(ascii: "-") else { return false }
         default:
-            let isHex = (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66)
+            let isHex =
+                (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
             guard isHex else { return false }
         }
         count += 1

@@ -25,12 +25,12 @@ public struct FeedValidator: Sendable {
         if let pinned = feed.profile.keywords.first(where: { !$0.value.isEmpty && $0.hasName("PINNED") }) {
             if !OrgTimestamp(pinned.value).isValid {
                 found.append(
-                    error(
+                    diagnostic(
                         pinned, .invalidPinned, "`#+PINNED:` `\(pinned.value)` is not a post ID.",
                         "Write the ID of one of your posts, e.g. `2025-05-01T12:00:00+0100`."))
             } else if feed.post(withID: pinned.value) == nil {
                 found.append(
-                    warning(
+                    diagnostic(
                         pinned, .pinnedPostMissing,
                         "`#+PINNED:` names `\(pinned.value)`, but no post here has that ID.",
                         "Pin one of your own posts (IDs are compared exactly as written)."))
@@ -50,21 +50,21 @@ public struct FeedValidator: Sendable {
         if profile.title == nil {
             found.append(
                 Diagnostic(
-                    severity: .error, line: line(of: "TITLE", in: profile) ?? firstLine, code: .missingTitle,
+                    .missingTitle, line: line(of: "TITLE", in: profile) ?? firstLine,
                     message: "The feed has no `#+TITLE:` (it is required).",
                     suggestion: "Add a line `#+TITLE: Your feed's title` at the top."))
         }
         if let nick = profile.keywords.first(where: { !$0.value.isEmpty && $0.hasName("NICK") }) {
             if nick.value.contains(where: { $0 == " " || $0 == "\t" }) {
                 found.append(
-                    error(
+                    diagnostic(
                         nick, .nickHasSpaces, "`#+NICK:` `\(nick.value)` contains spaces; a nick is one word.",
                         "Use e.g. `\(nick.value.tokens().joined(separator: "_"))`."))
             }
         } else {
             found.append(
                 Diagnostic(
-                    severity: .error, line: line(of: "NICK", in: profile) ?? firstLine, code: .missingNick,
+                    .missingNick, line: line(of: "NICK", in: profile) ?? firstLine,
                     message: "The feed has no `#+NICK:` (it is required).",
                     suggestion: "Add a line `#+NICK: yourname` (no spaces)."))
         }
@@ -74,26 +74,26 @@ public struct FeedValidator: Sendable {
             case "AVATAR":
                 if !value.isHTTPURL {
                     found.append(
-                        error(
+                        diagnostic(
                             keyword, .invalidAvatar, "`#+AVATAR:` `\(value)` is not an http(s) URL.",
                             "Give the full URL of a square JPG or PNG image."))
                 } else if !hasImageExtension(value) {
                     found.append(
-                        warning(
+                        diagnostic(
                             keyword, .avatarFormat, "`#+AVATAR:` does not end in .jpg, .jpeg or .png.",
                             "The spec asks for a JPG or PNG of at least 128×128 px; some clients check the extension."))
                 }
             case "LINK":
                 if !hasURIScheme(value) || value.contains(" ") {
                     found.append(
-                        warning(
+                        diagnostic(
                             keyword, .invalidLink, "`#+LINK:` `\(value)` is not a URL.",
                             "Write a full URL such as `https://example.org`."))
                 }
             case "FOLLOW":
                 if let follow = Follow(value: value), !follow.url.isHTTPURL {
                     found.append(
-                        error(
+                        diagnostic(
                             keyword, .invalidFollow, "`#+FOLLOW:` URL `\(follow.url)` is not an http(s) URL.",
                             "Write `#+FOLLOW: [label] https://…/social.org` with the URL last."))
                 }
@@ -102,13 +102,13 @@ public struct FeedValidator: Sendable {
                     break
                 }
                 found.append(
-                    error(
+                    diagnostic(
                         keyword, .invalidGroup, "`#+GROUP:` `\(value)` is not `<group name> <relay URL>`.",
                         "Write e.g. `#+GROUP: Emacs https://relay.org-social.org`."))
             case "CONTACT":
                 if !hasURIScheme(value) {
                     found.append(
-                        warning(
+                        diagnostic(
                             keyword, .invalidContact, "`#+CONTACT:` `\(value)` has no URI scheme.",
                             value.contains("@") && !value.hasPrefix("@")
                                 ? "Write `mailto:\(value)`."
@@ -117,7 +117,7 @@ public struct FeedValidator: Sendable {
             case "BIRTHDAY":
                 if !isISODate(value) {
                     found.append(
-                        error(
+                        diagnostic(
                             keyword, .invalidBirthday, "`#+BIRTHDAY:` `\(value)` is not `YYYY-MM-DD`.",
                             "Write the date with two-digit month and day, e.g. `2020-05-14`."))
                 }
@@ -125,7 +125,7 @@ public struct FeedValidator: Sendable {
                 let bad = value.tokens().filter { !isLanguageCode($0) }
                 if !bad.isEmpty {
                     found.append(
-                        warning(
+                        diagnostic(
                             keyword, .invalidLanguage,
                             "`#+LANGUAGE:` holds `\(bad.joined(separator: " "))`, not ISO 639-1 codes.",
                             "List codes separated by spaces, e.g. `en es`."))
@@ -139,7 +139,7 @@ public struct FeedValidator: Sendable {
             guard let follow = Follow(value: keyword.value) else { continue }
             if !followed.insert(follow.url).inserted {
                 found.append(
-                    warning(
+                    diagnostic(
                         keyword, .duplicateFollow, "`\(follow.url)` is followed twice.",
                         "Remove the repeated `#+FOLLOW:` line."))
             }
@@ -156,7 +156,7 @@ public struct FeedValidator: Sendable {
                 let isReply = property.hasName("REPLY_TO")
                 if !isValidReference(value) {
                     found.append(
-                        error(
+                        diagnostic(
                             property, isReply ? .invalidReplyTo : .invalidInclude,
                             "`:\(property.name.uppercased()):` `\(value)` is not `<http(s) feed URL>#<post ID>`.",
                             value.hasPrefix("http")
@@ -166,14 +166,14 @@ public struct FeedValidator: Sendable {
             case "POLL_END":
                 if !OrgTimestamp(value).isValid {
                     found.append(
-                        error(
+                        diagnostic(
                             property, .invalidPollEnd, "`:POLL_END:` `\(value)` is not a timestamp.",
                             "Write when the poll closes, e.g. `2025-05-08T12:00:00+0100`."))
                 }
             case "LANG":
                 if !isLanguageCode(value) {
                     found.append(
-                        warning(
+                        diagnostic(
                             property, .invalidLang, "`:LANG:` `\(value)` is not a language code.",
                             "Use an ISO 639-1 code such as `en` or `es`."))
                 }
@@ -181,7 +181,7 @@ public struct FeedValidator: Sendable {
                 let bad = value.tokens().filter { !isTagWord($0) }
                 if !bad.isEmpty {
                     found.append(
-                        warning(
+                        diagnostic(
                             property, .invalidTags,
                             "`:TAGS:` holds `\(bad.joined(separator: " "))`; tags are plain words.",
                             "Separate tags with spaces and drop `#` and punctuation, e.g. `emacs org-mode`."))
@@ -189,7 +189,7 @@ public struct FeedValidator: Sendable {
             case "VISIBILITY":
                 if value != "public", value != "mention" {
                     found.append(
-                        warning(
+                        diagnostic(
                             property, .invalidVisibility,
                             "`:VISIBILITY:` `\(value)` is neither `public` nor `mention`; it is read as public.",
                             "Write `mention` (lower case) to show the post only to the people it mentions."))
@@ -197,7 +197,7 @@ public struct FeedValidator: Sendable {
             case "GROUP":
                 if GroupReference(parsing: value).map({ $0.relayURL.isHTTPURL }) != true {
                     found.append(
-                        error(
+                        diagnostic(
                             property, .invalidGroup, "`:GROUP:` `\(value)` is not `<group name> <relay URL>`.",
                             "Write e.g. `:GROUP: Emacs https://relay.org-social.org`."))
                 }
@@ -205,7 +205,7 @@ public struct FeedValidator: Sendable {
                 let valid = Migration(parsing: value).map { $0.oldURL.isHTTPURL && $0.newURL.isHTTPURL } ?? false
                 if !valid {
                     found.append(
-                        error(
+                        diagnostic(
                             property, .invalidMigration, "`:MIGRATION:` `\(value)` is not `<old URL> <new URL>`.",
                             "Write the old and the new feed URL separated by a space."))
                 }
@@ -216,28 +216,27 @@ public struct FeedValidator: Sendable {
         if post.value(of: "POLL_OPTION") != nil, post.value(of: "REPLY_TO") == nil {
             found.append(
                 Diagnostic(
-                    severity: .error, line: post.line, code: .voteWithoutPoll,
+                    .voteWithoutPoll, line: post.line,
                     message: "This vote (`:POLL_OPTION:`) has no `:REPLY_TO:` naming the poll.",
                     suggestion: "Add `:REPLY_TO: <poll feed URL>#<poll ID>`."))
         }
         if post.value(of: "POLL_END") != nil, post.pollOptions.isEmpty {
             found.append(
                 Diagnostic(
-                    severity: .warning, line: post.line, code: .pollWithoutOptions,
-                    message: "This poll has no options.",
+                    .pollWithoutOptions, line: post.line, message: "This poll has no options.",
                     suggestion: "List the options in the body as `- [ ] Option` lines."))
         }
         for mention in post.mentions where !mention.feedURL.isHTTPURL {
             found.append(
                 Diagnostic(
-                    severity: .warning, line: post.line, code: .invalidMention,
+                    .invalidMention, line: post.line,
                     message: "The mention `org-social:\(mention.feedURL)` does not point to an http(s) feed URL.",
                     suggestion: "Write `[[org-social:https://…/social.org][name]]`."))
         }
         if post.kind == .post, post.hasEmptyBody {
             found.append(
                 Diagnostic(
-                    severity: .warning, line: post.line, code: .emptyPost,
+                    .emptyPost, line: post.line,
                     message: "This post has no text and is not a reaction, boost, vote or migration.",
                     suggestion: "Write the post's text below its drawer, or delete the post."))
         }
@@ -245,15 +244,11 @@ public struct FeedValidator: Sendable {
 
     // MARK: - Helpers
 
-    private func error(_ p: Property, _ code: DiagnosticCode, _ message: String, _ suggestion: String) -> Diagnostic {
-        Diagnostic(
-            severity: .error, line: p.line, column: p.valueColumn, code: code, message: message, suggestion: suggestion)
-    }
-
-    private func warning(_ p: Property, _ code: DiagnosticCode, _ message: String, _ suggestion: String) -> Diagnostic {
-        Diagnostic(
-            severity: .warning, line: p.line, column: p.valueColumn, code: code, message: message,
-            suggestion: suggestion)
+    /// A diagnostic about property or keyword `p`, at its value; the severity is the code's.
+    private func diagnostic(_ p: Property, _ code: DiagnosticCode, _ message: String, _ suggestion: String)
+        -> Diagnostic
+    {
+        Diagnostic(code, line: p.line, column: p.valueColumn, message: message, suggestion: suggestion)
     }
 
     private func line(of keyword: String, in profile: Profile) -> Int? {

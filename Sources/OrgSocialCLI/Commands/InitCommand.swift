@@ -1,5 +1,6 @@
 import Foundation
 import OrgSocial
+import SystemSupport
 
 /// `orgsocial init --file <file> --title <title> --nick <nick> …`: creates a new, valid feed.
 struct InitCommand: ParsableCommand {

@@ -1,11 +1,7 @@
-import Dispatch
 import FeedHosting
 import Foundation
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import SystemSupport
 
 /// `orgsocial serve --root <dir> [...]`: runs the Org Social node (see `FeedNode`) until SIGINT or
 /// SIGTERM; `orgsocial serve token` manages upload tokens.
@@ -119,15 +115,8 @@ struct ServeCommand: ParsableCommand {
             log: { message in errorOutput.line("serve: \(message)") })
         // Signals are taken over only once the node runs (so that a failed start leaves the process as it
         // was), and before the start-up line, which tells scripts that SIGTERM now stops it gracefully.
-        let (signals, continuation) = AsyncStream.makeStream(of: Int32.self)
-        let sources = Self.forwardTerminationSignals(to: continuation)
-        defer {
-            for source in sources {
-                source.cancel()
-            }
-            signal(SIGINT, SIG_DFL)
-            signal(SIGTERM, SIG_DFL)
-        }
+        let signals = TerminationSignals()
+        defer { signals.restore() }
         for path in node.sweptTemporaryFiles {
             errorOutput.line("serve: removed \(path), left by an interrupted upload")
         }
@@ -135,27 +124,11 @@ struct ServeCommand: ParsableCommand {
             "serve: listening on \(Self.listenURL(host: host, port: node.port)) (root \(node.rootPath); site URL "
                 + "\(node.siteURL); tokens \(node.tokenFilePath))")
 
-        for await number in signals {
+        if let number = await signals.next() {
             errorOutput.line("serve: stopping (signal \(number)); requests in flight get 5 seconds")
-            break
         }
         await node.stop(gracePeriod: .seconds(5))
         errorOutput.line("serve: stopped")
-    }
-
-    /// Delivers SIGINT and SIGTERM to `continuation` as they arrive, instead of ending the process.
-    /// Cancel the returned sources when done.
-    static func forwardTerminationSignals(to continuation: AsyncStream<Int32>.Continuation)
-        -> [any DispatchSourceSignal]
-    {
-        [SIGINT, SIGTERM].map { number in
-            // The default action (ending the process) must be off for the dispatch source to see the signal.
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(number) }
-            source.resume()
-            return source
-        }
     }
 
     /// `http://127.0.0.1:8080`, with IPv6 hosts in brackets.

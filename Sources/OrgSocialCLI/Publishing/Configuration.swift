@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 /// The settings kept in `config.json`: where the feed lives and how to publish it.
 ///
@@ -99,7 +100,11 @@ struct ConfigurationFile {
         } catch {
             throw CLIError.invalidConfiguration(path: path, reason: "it cannot be read (\(error.localizedDescription))")
         }
-        if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return Configuration() }
+        if data.allSatisfy({
+            $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t")
+        }) {
+            return Configuration()
+        }
         do {
             return try JSONDecoder().decode(Configuration.self, from: data)
         } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
@@ -131,7 +136,7 @@ struct ConfigurationFile {
         } catch {
             throw CLIError.cannotWrite(path: path, reason: "encoding failed: \(error.localizedDescription)")
         }
-        try AtomicFile.write(Array(data) + [0x0A], to: path, permissions: 0o600)
+        try AtomicFile.write(Array(data) + [UInt8(ascii: "\n")], to: path, permissions: 0o600)
     }
 
     /// Whether group or others may read the file (it should be 0600 when it holds a token or vfile).

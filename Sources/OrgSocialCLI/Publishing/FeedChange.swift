@@ -1,6 +1,7 @@
 import Foundation
 import OrgSocial
 import OrgSocialClient
+import SystemSupport
 
 /// Applies an editing command's change: to the local file, or with publishing to the remote feed first
 /// (fetch, edit, conditional upload, retried on conflicts) and then to the local file, so that both

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SystemSupport
 
 /// What this machine last saw on each feed's server: the SHA-256 of the bytes it last published or
 /// fetched there, by feed URL.
@@ -50,7 +51,7 @@ struct PublishedVersions {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(all) else { return }
-        try? AtomicFile.write(Array(data) + [0x0A], to: path, permissions: 0o600)
+        try? AtomicFile.write(Array(data) + [UInt8(ascii: "\n")], to: path, permissions: 0o600)
     }
 
     private func entries() -> [String: String] {

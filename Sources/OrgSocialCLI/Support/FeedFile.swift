@@ -1,5 +1,6 @@
 import Foundation
 import OrgSocial
+import SystemSupport
 
 /// Reading feeds from disk (or standard input) and writing changed feeds back safely.
 enum FeedFile {

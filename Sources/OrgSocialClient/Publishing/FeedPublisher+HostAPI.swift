@@ -100,7 +100,7 @@ extension FeedPublisher {
     private func hostUpload(
         _ bytes: [UInt8], vfile: URL, endpoint: URL, precondition: WritePrecondition
     ) async throws -> WriteOutcome {
-        var form = MultipartFormData()
+        var form = MultipartFormEncoder()
         form.addField(name: "vfile", value: vfile.absoluteString)
         form.addFile(name: "file", filename: "social.org", contentType: "text/plain; charset=utf-8", bytes: bytes)
         var request = HTTPClientRequest(method: .post, url: endpoint, body: form.encoded())

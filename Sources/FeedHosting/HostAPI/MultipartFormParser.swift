@@ -17,7 +17,7 @@ struct FormPart: Sendable, Equatable {
 /// last (the epilogue) is ignored, as is white space after a delimiter. Bare LF line breaks are accepted
 /// too, since some hand-written clients send them. Part headers other than `Content-Disposition` and
 /// `Content-Type` are ignored, and so are parts without a `name`.
-enum MultipartFormData {
+enum MultipartFormParser {
     /// Splits `body` into its parts.
     ///
     /// - Parameters:

@@ -1,9 +1,9 @@
 import Foundation
 
-/// A `multipart/form-data` body (RFC 7578), as the Org Social Host's `/upload` expects it.
+/// Encodes a `multipart/form-data` body (RFC 7578), as the Org Social Host's `/upload` expects it.
 ///
 /// ```swift
-/// var form = MultipartFormData()
+/// var form = MultipartFormEncoder()
 /// form.addField(name: "vfile", value: vfile.absoluteString)
 /// form.addFile(name: "file", filename: "social.org", contentType: "text/plain; charset=utf-8", bytes: bytes)
 /// request.headers["Content-Type"] = form.contentType
@@ -11,7 +11,7 @@ import Foundation
 /// ```
 ///
 /// Lines end with CRLF. The boundary is random and is checked not to occur in any part.
-package struct MultipartFormData: Sendable {
+package struct MultipartFormEncoder: Sendable {
     /// One part of the form.
     package struct Part: Sendable, Hashable {
         /// The form field's name.

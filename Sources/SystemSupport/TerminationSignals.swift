@@ -4,19 +4,27 @@ import Dispatch
     import Glibc
 #elseif canImport(Musl)
     import Musl
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
-/// SIGINT and SIGTERM delivered as values instead of ending the process, while the relay runs.
+/// SIGINT and SIGTERM delivered as values instead of ending the process, while a server runs.
 ///
-/// Made once the relay listens (so that a failed start leaves the process as it was); ``restore()`` gives
-/// the signals their default action back. The dispatch sources are the bridge from C signal delivery to
-/// an `AsyncStream`, as in `orgsocial serve`.
-final class TerminationSignals {
+/// Make it once the server listens (so that a failed start leaves the process as it was); ``restore()``
+/// gives the signals their default action back. Dispatch signal sources are the bridge from C signal
+/// delivery to an `AsyncStream`.
+///
+/// ```swift
+/// let signals = TerminationSignals()
+/// defer { signals.restore() }
+/// if let number = await signals.next() { log("stopping (signal \(number))") }
+/// ```
+package final class TerminationSignals {
     private let stream: AsyncStream<Int32>
     private let sources: [any DispatchSourceSignal]
 
     /// Takes over SIGINT and SIGTERM.
-    init() {
+    package init() {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         self.stream = stream
         sources = [SIGINT, SIGTERM].map { number in
@@ -29,8 +37,10 @@ final class TerminationSignals {
         }
     }
 
-    /// Waits for the first signal; `nil` when the calling task is cancelled first.
-    func next() async -> Int32? {
+    /// Waits for the first signal.
+    ///
+    /// - Returns: The signal's number, or `nil` when the calling task is cancelled first.
+    package func next() async -> Int32? {
         for await number in stream {
             return number
         }
@@ -38,7 +48,7 @@ final class TerminationSignals {
     }
 
     /// Gives SIGINT and SIGTERM their default action back.
-    func restore() {
+    package func restore() {
         for source in sources {
             source.cancel()
         }

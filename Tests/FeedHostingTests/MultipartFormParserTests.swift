@@ -3,7 +3,7 @@ import Testing
 @testable import FeedHosting
 
 /// `multipart/form-data` parsing (RFC 7578) and the header parameters it relies on.
-struct MultipartFormDataTests {
+struct MultipartFormParserTests {
     @Test func splitsFieldsAndFilesWithPreambleAndEpilogue() throws {
         let body = Array(
             ("This is the preamble.\r\n--XyZ\r\nContent-Disposition: form-data; name=\"vfile\"\r\n\r\n"
@@ -12,7 +12,7 @@ struct MultipartFormDataTests {
                 + "Content-Type: text/plain; charset=utf-8\r\n\r\n#+TITLE: A\r\n--XyZnot-a-boundary\r\n\r\n"
                 + "--XyZ--\r\nepilogue")
                 .utf8)
-        let parts = try #require(MultipartFormData.parse(body, boundary: "XyZ"))
+        let parts = try #require(MultipartFormParser.parse(body, boundary: "XyZ"))
         #expect(parts.count == 2)
         #expect(
             parts[0]
@@ -28,18 +28,18 @@ struct MultipartFormDataTests {
         let body = Array(
             ("--b\nContent-Disposition: form-data; name=\"a\"\n\n\n"
                 + "--b\nContent-Disposition: form-data; name=\"c\"\n\nx\n--b--\n").utf8)
-        let parts = try #require(MultipartFormData.parse(body, boundary: "b"))
+        let parts = try #require(MultipartFormParser.parse(body, boundary: "b"))
         #expect(parts.map(\.name) == ["a", "c"])
         #expect(parts[0].bytes.isEmpty)
         #expect(parts[1].bytes == Array("x".utf8))
     }
 
     @Test func rejectsMalformedBodies() {
-        #expect(MultipartFormData.parse(Array("no delimiter".utf8), boundary: "b") == nil)
+        #expect(MultipartFormParser.parse(Array("no delimiter".utf8), boundary: "b") == nil)
         #expect(
-            MultipartFormData.parse(
+            MultipartFormParser.parse(
                 Array("--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx".utf8), boundary: "b") == nil)
-        #expect(MultipartFormData.parse([], boundary: "") == nil)
+        #expect(MultipartFormParser.parse([], boundary: "") == nil)
     }
 
     @Test func readsQuotedHeaderParameters() {

@@ -1,0 +1,114 @@
+import Foundation
+
+/// Checks shared by the composers; each throws ``OrgSocialError/invalidInput(field:value:reason:)``.
+enum Check {
+    /// `text` when it is not blank.
+    static func text(_ text: String, field: String) throws -> String {
+        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw OrgSocialError.invalidInput(field: field, value: "", reason: "it is empty; write some text.")
+        }
+        return text
+    }
+
+    /// `text` when it is one line of at most 200 characters.
+    static func singleLine(_ text: String, field: String) throws -> String {
+        guard !text.contains(where: \.isNewline) else {
+            throw OrgSocialError.invalidInput(field: field, value: text, reason: "it must fit on one line.")
+        }
+        guard text.count <= 200 else {
+            throw OrgSocialError.invalidInput(
+                field: field, value: String(text.prefix(40)) + "…", reason: "it is longer than 200 characters.")
+        }
+        return text
+    }
+
+    /// `code` trimmed, when it is a language code such as `en` or `pt-br`.
+    static func language(_ code: String) throws -> String {
+        let code = code.trimmingSpacesAndTabs()
+        guard isLanguageCode(code) else {
+            throw OrgSocialError.invalidInput(
+                field: "language", value: code, reason: "use an ISO 639-1 code such as 'en', 'es' or 'pt-br'.")
+        }
+        return code
+    }
+
+    /// `tag` trimmed and without a leading `#`, when it is a tag word.
+    static func tag(_ tag: String) throws -> String {
+        var tag = tag.trimmingSpacesAndTabs()
+        if tag.hasPrefix("#") { tag.removeFirst() }
+        guard isTagWord(tag) else {
+            throw OrgSocialError.invalidInput(
+                field: "tag", value: tag, reason: "tags are single words of letters, digits, '-' and '_'.")
+        }
+        return tag
+    }
+
+    /// `text` trimmed, when it is one emoji (up to three characters).
+    static func emoji(_ text: String) throws -> String {
+        let trimmed = text.trimmingSpacesAndTabs()
+        let isEmoji =
+            !trimmed.isEmpty && trimmed.count <= 3
+            && trimmed.unicodeScalars.contains {
+                $0.properties.isEmojiPresentation || ($0.properties.isEmoji && $0.value > 0xFF)
+            }
+        guard isEmoji else {
+            throw OrgSocialError.invalidInput(
+                field: "reaction", value: trimmed, reason: "a reaction is one emoji, e.g. 👍.")
+        }
+        return trimmed
+    }
+
+    /// `text` trimmed, when it is an http(s) URL.
+    static func url(_ text: String, field: String) throws -> String {
+        let url = text.trimmingSpacesAndTabs()
+        guard url.isHTTPURL else {
+            throw OrgSocialError.invalidInput(
+                field: field, value: url, reason: "it must be an http:// or https:// URL.")
+        }
+        return url
+    }
+
+    /// `reference` when its feed URL is an http(s) URL and its ID is one token.
+    static func reference(_ reference: PostReference, field: String) throws -> PostReference {
+        _ = try url(reference.feedURL, field: "\(field) feed URL")
+        guard !reference.postID.isEmpty, reference.postID.tokens().count == 1 else {
+            throw OrgSocialError.invalidInput(
+                field: field, value: reference.description, reason: "it must be <feed URL>#<post ID>.")
+        }
+        return reference
+    }
+
+    /// `group` with its name trimmed (and not empty) and its relay URL checked.
+    static func group(_ group: GroupReference) throws -> GroupReference {
+        let name = group.name.trimmingSpacesAndTabs()
+        guard !name.isEmpty else {
+            throw OrgSocialError.invalidInput(field: "group name", value: "", reason: "name the group.")
+        }
+        return GroupReference(name: name, relayURL: try url(group.relayURL, field: "group relay URL"))
+    }
+}
+
+/// `en`, `es`, `pt-br`, `zh-Hant`: two or three lowercase letters, optionally a region or script.
+func isLanguageCode(_ code: String) -> Bool {
+    let parts = code.split(separator: "-", omittingEmptySubsequences: false)
+    guard let first = parts.first, (2...3).contains(first.count),
+        first.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) })
+    else { return false }
+    guard parts.count <= 2 else { return false }
+    if parts.count == 2 {
+        let region = parts[1]
+        return (2...4).contains(region.count)
+            && region.unicodeScalars.allSatisfy {
+                $0.properties.isAlphabetic && $0.isASCII || ("0"..."9").contains($0)
+            }
+    }
+    return true
+}
+
+/// A tag word: letters, digits, `-`, `_` (ASCII or not).
+func isTagWord(_ tag: String) -> Bool {
+    !tag.isEmpty
+        && tag.unicodeScalars.allSatisfy {
+            $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
+        }
+}

@@ -1,0 +1,18 @@
+/// Reads `- [ ] Option` lines leniently (`^\s*-\s*\[\s*\]\s*(.+)$`, spec §7).
+enum PollOptionLine {
+    static func option(in line: Substring) -> String? {
+        var scalars = line.unicodeScalars[...]
+        func skipSpace() { while let f = scalars.first, f == " " || f == "\t" { scalars = scalars.dropFirst() } }
+        skipSpace()
+        guard scalars.first == "-" else { return nil }
+        scalars = scalars.dropFirst()
+        skipSpace()
+        guard scalars.first == "[" else { return nil }
+        scalars = scalars.dropFirst()
+        skipSpace()
+        guard scalars.first == "]" else { return nil }
+        scalars = scalars.dropFirst()
+        let text = String(String.UnicodeScalarView(scalars)).trimmingSpacesAndTabs()
+        return text.isEmpty ? nil : text
+    }
+}
