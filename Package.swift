@@ -109,19 +109,20 @@ let package = Package(
         .target(name: "SQLiteStore", dependencies: ["CSQLite"], swiftSettings: strictSettings),
         .testTarget(
             name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "HTTPTestSupport"], swiftSettings: strictSettings),
-        // The relay's shared vocabulary: the storage protocols, notifications, reports and the JSON reply type.
-        .target(name: "RelayCore", dependencies: ["OrgSocial", "HTTPServer"], swiftSettings: strictSettings),
-        // The relay's SQLite index: schema, incremental indexer and every query the API makes.
+        // The relay's shared vocabulary: the storage protocols, the typed rows the read model answers with,
+        // notifications and reports.
+        .target(name: "RelayCore", dependencies: ["OrgSocial"], swiftSettings: strictSettings),
+        // The relay's SQLite index: schema, incremental indexer and the read model's typed queries.
         .target(
-            name: "RelayStore", dependencies: ["RelayCore", "OrgSocial", "SQLiteStore", "HTTPServer"],
-            swiftSettings: strictSettings
+            name: "RelayStore", dependencies: ["RelayCore", "OrgSocial", "SQLiteStore"], swiftSettings: strictSettings
         ),
         // The relay's crawler: conditional fetches, back-off, SSRF guard, follows and peer discovery, registration.
         .target(
-            name: "RelayCrawler", dependencies: ["RelayCore", "OrgSocial", "OrgSocialClient", "HTTPServer"],
+            name: "RelayCrawler", dependencies: ["RelayCore", "OrgSocial", "OrgSocialClient"],
             swiftSettings: strictSettings
         ),
-        // The relay's HTTP API: routing, envelope, caching headers and 304s, SSE, RSS.
+        // The relay's HTTP API: the URL table, parameter validation, status codes and the envelope (rows to
+        // JSON), caching headers and 304s, SSE, RSS.
         .target(name: "RelayServer", dependencies: ["RelayCore", "HTTPServer", "Crypto"], swiftSettings: strictSettings),
         // The relay as one service: store + crawler + API wired together (what `orgsocial relay serve` runs).
         .target(
@@ -131,20 +132,22 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // The relay's fixture feeds (alice, bob, carol, dave) shared by the relay test targets.
+        // The relay's fixture feeds (alice, bob, carol, dave) shared by the relay test targets, and a
+        // temporary database loaded with them.
         .target(
-            name: "RelayTestFixtures", dependencies: [], path: "Tests/RelayTestFixtures", swiftSettings: strictSettings
+            name: "RelayTestFixtures", dependencies: ["RelayStore", "RelayCore", "OrgSocial"],
+            path: "Tests/RelayTestFixtures", swiftSettings: strictSettings
         ),
         .testTarget(
             name: "RelayStoreTests",
-            dependencies: ["RelayStore", "RelayCore", "OrgSocial", "SQLiteStore", "HTTPServer", "RelayTestFixtures"],
+            dependencies: ["RelayStore", "RelayCore", "OrgSocial", "SQLiteStore", "RelayTestFixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "RelayCrawlerTests",
             dependencies: [
-                "RelayCrawler", "RelayCore", "RelayStore", "OrgSocial", "OrgSocialClient", "HTTPServer", "FeedHosting",
-                "RelayTestFixtures", "HTTPTestSupport",
+                "RelayCrawler", "RelayCore", "RelayStore", "RelayServer", "OrgSocial", "OrgSocialClient", "HTTPServer",
+                "FeedHosting", "RelayTestFixtures", "HTTPTestSupport",
             ],
             swiftSettings: strictSettings
         ),
@@ -153,6 +156,7 @@ let package = Package(
             dependencies: [
                 "RelayServer", "RelayCore", "RelayStore", "HTTPServer", "OrgSocial", "RelayTestFixtures", "HTTPTestSupport",
             ],
+            resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
         // End to end: fixture feeds served by `orgsocial serve`, registered, scanned, every endpoint checked.

@@ -93,7 +93,7 @@ package struct RelayConfiguration: Sendable {
         if let peerRelays { return peerRelays }
         guard let relayListPath else { return Self.defaultPeerRelays }
         do {
-            return try RelayCrawler.loadRelayList(path: relayListPath)
+            return try FeedCrawler.loadRelayList(path: relayListPath)
         } catch RelayCrawlerError.unreadableRelayList(_, let message) {
             throw .cannotReadRelayList(path: relayListPath, reason: message)
         } catch {

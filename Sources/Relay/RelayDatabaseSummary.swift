@@ -1,5 +1,4 @@
 package import Foundation
-package import HTTPServer
 package import RelayCore
 
 /// What a relay database holds, for `orgsocial relay stats --db`: the crawl list, the indexed profiles,
@@ -71,20 +70,21 @@ package struct RelayDatabaseSummary: Sendable, Hashable, Codable {
     /// The last crawl pass, if any pass was recorded.
     package var lastPass: RelayPassSummary?
 
-    /// Builds a summary from the crawl list, the `/stats/` envelope and the stored last pass.
+    /// Builds a summary from the crawl list, the index's totals and the stored last pass.
     ///
     /// - Parameters:
     ///   - databasePath: The database file.
     ///   - entries: The crawl list with its state.
-    ///   - statsBody: The `/stats/` envelope (its `data.global` counters are read).
+    ///   - totals: The index's totals (zeros when `nil`).
     ///   - lastPass: The last pass recorded.
-    package init(databasePath: String, entries: [RelayCrawlEntry], statsBody: JSONValue?, lastPass: RelayPassSummary?) {
+    package init(
+        databasePath: String, entries: [RelayCrawlEntry], totals: GlobalCounters?, lastPass: RelayPassSummary?
+    ) {
         self.databasePath = databasePath
-        let global = statsBody?["data"]?["global"]
         feeds = entries.count
-        profiles = global?["total_accounts"]?.intValue ?? 0
-        posts = global?["total_posts"]?.intValue ?? 0
-        follows = global?["total_follows"]?.intValue ?? 0
+        profiles = totals?.totalAccounts ?? 0
+        posts = totals?.totalPosts ?? 0
+        follows = totals?.totalFollows ?? 0
         neverFetched = entries.filter { $0.lastSuccess == nil && $0.consecutiveFailures == 0 }.count
         failingFeeds = entries.filter { $0.consecutiveFailures > 0 }
             .sorted { ($0.consecutiveFailures, $1.url) > ($1.consecutiveFailures, $0.url) }

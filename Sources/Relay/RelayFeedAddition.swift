@@ -1,5 +1,6 @@
 import HTTPServer
 package import RelayCore
+import RelayServer
 
 /// The outcome of adding a feed to the crawl list (`orgsocial relay add-feed`), as `POST /feeds/` would
 /// answer it (`relay-api.md` §2.3).
@@ -28,17 +29,19 @@ package struct RelayFeedAddition: Sendable, Hashable, Codable {
         self.message = message
     }
 
-    /// Reads the outcome from the gateway's reply envelope.
+    /// Makes the outcome from what the feed gateway did, with the status and message `POST /feeds/` gives.
     ///
     /// - Parameters:
     ///   - feed: The submitted feed URL.
-    ///   - reply: What the feed gateway answered.
-    package init(feed: String, reply: RelayJSONReply) {
-        let isSuccess = reply.body["type"]?.stringValue == "Success"
-        self.init(
-            feed: reply.body["data"]?["feed"]?.stringValue ?? feed, status: reply.status.code,
-            isAdded: isSuccess,
-            message: isSuccess ? nil : reply.body["errors"]?.arrayValue?.first?.stringValue ?? "Unknown error")
+    ///   - outcome: What the feed gateway did.
+    package init(feed: String, outcome: FeedRegistrationOutcome) {
+        let status = RelayGatewayReplies.registration(outcome).status.code
+        switch outcome {
+        case .known(let canonical), .added(let canonical):
+            self.init(feed: canonical, status: status, isAdded: true, message: nil)
+        case .bridge, .invalid, .storageFailed:
+            self.init(feed: feed, status: status, isAdded: false, message: RelayGatewayReplies.errorMessage(outcome))
+        }
     }
 
     /// Whether the feed was not in the crawl list before.

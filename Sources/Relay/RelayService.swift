@@ -7,7 +7,7 @@ import RelayServer
 import RelayStore
 import SystemSupport
 
-/// The whole relay in one process: the SQLite index (``RelayStore``), the crawler and the HTTP API, as
+/// The whole relay in one process: the SQLite index (``RelayDatabase``), the crawler and the HTTP API, as
 /// `orgsocial relay serve` runs them.
 ///
 /// ```swift
@@ -35,8 +35,8 @@ package actor RelayService {
     /// The peer relays the crawler asks for feeds (`relay-api.md` §4.3).
     package nonisolated let peerRelays: [String]
 
-    private let store: RelayStore
-    private let crawler: RelayCrawler
+    private let store: RelayDatabase
+    private let crawler: FeedCrawler
     private let validator: RelayFeedValidator
     private var daemon: HTTPDaemon?
     private var crawlTask: Task<Void, Never>?
@@ -59,9 +59,9 @@ package actor RelayService {
                     path: path, reason: "its folder cannot be created (\(error.localizedDescription))")
             }
         }
-        let store: RelayStore
+        let store: RelayDatabase
         do {
-            store = try await RelayStore.open(path: path, groups: configuration.groups)
+            store = try await RelayDatabase.open(path: path, groups: configuration.groups)
         } catch {
             throw RelayServiceError.cannotOpenDatabase(path: path, reason: Self.sentence(error))
         }
@@ -69,15 +69,15 @@ package actor RelayService {
         self.configuration = configuration
         self.peerRelays = peerRelays
         self.store = store
-        self.crawler = RelayCrawler(store: store, configuration: crawlerConfiguration)
+        self.crawler = FeedCrawler(store: store, configuration: crawlerConfiguration)
         self.validator = RelayFeedValidator(store: store, configuration: crawlerConfiguration)
     }
 
     /// The crawler settings derived from the relay's configuration.
     private static func crawlerConfiguration(
         _ configuration: RelayConfiguration, peerRelays: [String]
-    ) -> RelayCrawler.Configuration {
-        var crawler = RelayCrawler.Configuration()
+    ) -> FeedCrawler.Configuration {
+        var crawler = FeedCrawler.Configuration()
         crawler.allowPrivateAddresses = configuration.allowPrivateAddresses
         crawler.peerRelays = peerRelays
         crawler.siteDomain = configuration.effectiveSiteDomain()
@@ -253,7 +253,7 @@ package actor RelayService {
         guard !feed.isEmpty else {
             return RelayFeedAddition(feed: feed, status: 400, isAdded: false, message: "Feed URL is required")
         }
-        return RelayFeedAddition(feed: feed, reply: await validator.register(feed: feed))
+        return RelayFeedAddition(feed: feed, outcome: await validator.register(feed: feed))
     }
 
     /// What the database holds: feeds, profiles, posts, follows, failing feeds and the last pass.
@@ -263,12 +263,13 @@ package actor RelayService {
     package func summary() async throws -> RelayDatabaseSummary {
         do {
             let entries = try await store.crawlEntries()
-            let stats = await store.reply(path: "/stats/", query: [], now: Date())
+            // As `/stats/` answered before: a failing count reads as zero counters, not as a failure.
+            let totals = try? await store.stats().global
             let lastPass = try await store.metaValue(RelayPassSummary.metaKey).flatMap {
                 RelayPassSummary(storedText: $0)
             }
             return RelayDatabaseSummary(
-                databasePath: configuration.databasePath, entries: entries, statsBody: stats?.body, lastPass: lastPass)
+                databasePath: configuration.databasePath, entries: entries, totals: totals, lastPass: lastPass)
         } catch {
             throw RelayServiceError.databaseFailure(path: configuration.databasePath, reason: Self.sentence(error))
         }

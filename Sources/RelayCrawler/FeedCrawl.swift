@@ -39,7 +39,7 @@ struct FeedCrawl: Sendable {
     /// The SSRF guard.
     let addressGuard: AddressGuard
     /// Back-off settings and the log.
-    let configuration: RelayCrawler.Configuration
+    let configuration: FeedCrawler.Configuration
 
     /// Crawls one feed; never throws (a failure is recorded and reported).
     /// - Parameters:
@@ -91,7 +91,7 @@ struct FeedCrawl: Sendable {
             }
             let reason = RelayFeedValidator.describe(error)
             let failures = entry.consecutiveFailures + 1
-            let delay = RelayCrawler.backoffDelay(
+            let delay = FeedCrawler.backoffDelay(
                 failures: failures, base: configuration.backoffBase, cap: configuration.backoffCap,
                 jitter: configuration.backoffJitter)
             let nextAttempt = now.addingTimeInterval(delay.seconds)

@@ -1,30 +1,29 @@
 import Foundation
-import HTTPServer
 import OrgSocialClient
 package import RelayCore
 
 extension RelayFeedValidator {
-    /// Answers `/feed-content/?feed=` (`relay-api.md` §2.16): 404 without a profile, else the feed's file as
-    /// `data.content`, or a 502 with the reference's messages.
+    /// Finds the content for `/feed-content/?feed=` (`relay-api.md` §2.16): not found without a profile,
+    /// else the feed's file, or why the live fetch failed.
     ///
     /// Unlike the reference, which fetches the feed on every call, the relay serves the file the crawler (or
-    /// an earlier call) downloaded when it is younger than ``RelayCrawler/Configuration/feedContentFreshness``.
+    /// an earlier call) downloaded when it is younger than ``FeedCrawler/Configuration/feedContentFreshness``.
     /// Otherwise it fetches the feed, but at most once per feed at a time (concurrent calls share the fetch)
     /// and at most once per freshness window (calls in the window get the last result, failure included),
     /// so anonymous callers cannot make the relay fetch a feed more often than the crawler does.
     /// - Parameter feed: the stripped, non-blank feed URL (looked up in its canonical spelling).
-    /// - Returns: the reply.
-    package func feedContent(feed: String) async -> RelayJSONReply {
+    /// - Returns: the content or why there is none.
+    package func feedContent(feed: String) async -> FeedContentOutcome {
         let key = RelayFeedText.canonicalURL(feed)
         let stored: RelayFeedFile?
         do {
             guard try await store.hasProfile(key) else {
-                return RelayReplies.error("Feed not found in relay", status: .notFound)
+                return .notFound
             }
             stored = try await store.feedFile(key)
         } catch {
             configuration.log("relay feed-content failed feed=\(feed) reason=\(Self.describe(error))")
-            return RelayReplies.error("Failed to fetch feed content", status: .internalServerError)
+            return .storageFailed
         }
         let freshness = configuration.feedContentFreshness.seconds
         let content: String
@@ -36,18 +35,15 @@ extension RelayFeedValidator {
             }
             switch outcome {
             case .success(let text): content = text
-            case .failure(let failure): return RelayReplies.error(failure.message, status: .badGateway)
+            case .failure(let failure): return .fetchFailed(failure)
             }
         }
-        let link: JSONValue = .object([
-            ("href", .string("/feed-content/?feed=\(RelayPercentEncoding.encode(feed))")), ("method", "GET"),
-        ])
-        return RelayReplies.success(.object([("content", .string(content))]), links: .object([("self", link)]))
+        return .content(content)
     }
 
     /// Fetches `feed` once (one 10 s timeout, the SSRF guard on every hop) and keeps a good file in the store.
-    private func fetchContent(_ feed: String) async -> Result<String, FeedContentFailure> {
-        let generic = FeedContentFailure(message: "Failed to fetch feed content")
+    private func fetchContent(_ feed: String) async -> Result<String, FeedFetchFailure> {
+        let generic = FeedFetchFailure.failed
         guard let url = Self.httpURL(feed) else { return .failure(generic) }
         let body: [UInt8]
         do {
@@ -57,7 +53,7 @@ extension RelayFeedValidator {
             body = bytes
         } catch {
             configuration.log("relay feed-content failed feed=\(feed) reason=\(Self.describe(error))")
-            return .failure(FeedContentFailure(message: Self.feedContentMessage(for: error)))
+            return .failure(Self.fetchFailure(for: error))
         }
         guard case .success(let text) = RelayFeedText.decode(body) else { return .failure(generic) }
         do {
@@ -68,40 +64,32 @@ extension RelayFeedValidator {
         return .success(text)
     }
 
-    /// The reference's 502 message for a failed live fetch.
-    static func feedContentMessage(for error: any Error) -> String {
+    /// Why a live fetch failed, in the reference's terms (the server words its 502 from it).
+    static func fetchFailure(for error: any Error) -> FeedFetchFailure {
         switch error {
         case OrgSocialClientError.timedOut:
-            return "Request timeout: Feed server did not respond in time"
+            return .timedOut
         case OrgSocialClientError.networkError(_, let message) where message.contains("in time"):
-            return "Request timeout: Feed server did not respond in time"
+            return .timedOut
         case OrgSocialClientError.networkError, RelayCrawlerError.refused, RelayCrawlerError.unresolvableHost:
-            return "Connection error: Could not reach feed server"
+            return .unreachable
         case OrgSocialClientError.fetchFailed(let url, let statusCode) where statusCode >= 400:
-            let kind = statusCode < 500 ? "Client" : "Server"
-            let reason = HTTPStatus(code: statusCode).reasonPhrase
-            return "HTTP error: \(statusCode) \(kind) Error: \(reason) for url: \(url)"
+            return .httpError(statusCode: statusCode, url: url)
         default:
-            return "Failed to fetch feed content"
+            return .failed
         }
     }
-}
-
-/// A failed `/feed-content/` fetch, with the reference's 502 message.
-struct FeedContentFailure: Error, Sendable, Hashable {
-    /// The envelope's error string.
-    var message: String
 }
 
 /// The `/feed-content/` fetches in flight and just failed, by feed: one fetch per feed at a time, and a
 /// failed one answers the calls of its freshness window (a successful one saved its file in the store).
 actor FeedContentFetches {
     private struct Finished {
-        var outcome: Result<String, FeedContentFailure>
+        var outcome: Result<String, FeedFetchFailure>
         var at: ContinuousClock.Instant
     }
 
-    private var inFlight: [String: Task<Result<String, FeedContentFailure>, Never>] = [:]
+    private var inFlight: [String: Task<Result<String, FeedFetchFailure>, Never>] = [:]
     private var finished: [String: Finished] = [:]
 
     /// The outcome of the fetch of `feed` in flight, or of the one that failed less than `freshness` ago,
@@ -113,8 +101,8 @@ actor FeedContentFetches {
     /// - Returns: the content or the failure.
     func outcome(
         for feed: String, freshness: Duration,
-        fetch: @escaping @Sendable () async -> Result<String, FeedContentFailure>
-    ) async -> Result<String, FeedContentFailure> {
+        fetch: @escaping @Sendable () async -> Result<String, FeedFetchFailure>
+    ) async -> Result<String, FeedFetchFailure> {
         let now = ContinuousClock.now
         finished = finished.filter { now - $0.value.at < freshness }
         if let done = finished[feed] { return done.outcome }

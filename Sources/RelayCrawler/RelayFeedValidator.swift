@@ -1,5 +1,4 @@
 import Foundation
-import HTTPServer
 import OrgSocial
 import OrgSocialClient
 package import RelayCore
@@ -12,7 +11,7 @@ package struct RelayFeedValidator: RelayFeedGateway {
     /// The crawl list.
     let store: any RelayCrawlStore
     /// Limits, timeouts, the transport, the log.
-    let configuration: RelayCrawler.Configuration
+    let configuration: FeedCrawler.Configuration
     /// The SSRF guard every request passes.
     let addressGuard: AddressGuard
     /// Fetches registrations and discovered feeds (5 s idle timeout).
@@ -26,7 +25,7 @@ package struct RelayFeedValidator: RelayFeedGateway {
     /// - Parameters:
     ///   - store: the crawl list.
     ///   - configuration: the crawler's configuration (transport, limits, SSRF setting, log).
-    package init(store: any RelayCrawlStore, configuration: RelayCrawler.Configuration) {
+    package init(store: any RelayCrawlStore, configuration: FeedCrawler.Configuration) {
         self.store = store
         self.configuration = configuration
         addressGuard = AddressGuard(allowPrivateAddresses: configuration.allowPrivateAddresses)
@@ -38,44 +37,41 @@ package struct RelayFeedValidator: RelayFeedGateway {
 
     // MARK: - Registration
 
-    /// Registers a feed (`relay-api.md` §2.3 steps 2–5): a bridge URL → 400; a URL with a control character
-    /// or a query → 400 `Invalid Org Social feed: …`; already known → 200; the validation fetch fails → 400
-    /// `Invalid Org Social feed: …`; added → 201. The URL is stored and looked up in its canonical spelling
+    /// Registers a feed (`relay-api.md` §2.3 steps 2–5): a bridge URL is refused; a URL with a control
+    /// character or a query is invalid; an already known one is echoed; when the validation fetch fails it
+    /// is invalid; else it is added. The URL is stored and looked up in its canonical spelling
     /// (``RelayFeedURL/registrable(_:)``), which `data.feed` echoes (a canonical URL comes back unchanged).
     /// - Parameter submitted: the submitted URL, already stripped and non-blank.
-    /// - Returns: the reply.
-    package func register(feed submitted: String) async -> RelayJSONReply {
+    /// - Returns: what was done.
+    package func register(feed submitted: String) async -> FeedRegistrationOutcome {
         if RelayFeedText.isBridgeURL(submitted) {
-            return RelayReplies.error("Bridge virtual feeds cannot be registered", status: .badRequest)
+            return .bridge
         }
         let feed: String
         do {
             feed = try RelayFeedURL.registrable(submitted)
         } catch {
             configuration.log("relay register refused feed=\(submitted.debugDescription) reason=\(error)")
-            return RelayReplies.error("Invalid Org Social feed: Failed to fetch URL: \(error)", status: .badRequest)
+            return .invalid(reason: "Failed to fetch URL: \(error)")
         }
-        let echo = RelayReplies.success(.object([("feed", .string(feed))]))
         do {
-            if try await store.containsFeed(feed) { return echo }
+            if try await store.containsFeed(feed) { return .known(feed: feed) }
         } catch {
             configuration.log("relay register failed feed=\(feed) reason=\(Self.describe(error))")
-            return RelayReplies.error("Failed to add feed to database", status: .internalServerError)
+            return .storageFailed
         }
         if let reason = await validationFailure(for: feed) {
             configuration.log("relay register refused feed=\(feed) reason=\(reason)")
-            return RelayReplies.error("Invalid Org Social feed: \(reason)", status: .badRequest)
+            return .invalid(reason: reason)
         }
         do {
-            guard try await store.addFeed(feed, now: Date()) else { return echo }
+            guard try await store.addFeed(feed, now: Date()) else { return .known(feed: feed) }
         } catch {
             configuration.log("relay register failed feed=\(feed) reason=\(Self.describe(error))")
-            return RelayReplies.error("Failed to add feed to database", status: .internalServerError)
+            return .storageFailed
         }
         configuration.log("relay register added feed=\(feed)")
-        var created = echo
-        created.status = .created
-        return created
+        return .added(feed: feed)
     }
 
     /// The reference's validation of a feed URL (§2.3 step 4), plus the SSRF guard: a GET following

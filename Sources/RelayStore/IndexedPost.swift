@@ -1,5 +1,6 @@
 import Foundation
 import OrgSocial
+import RelayCore
 
 /// One parsed post reduced to what the relay stores (`relay-api.md` §4.5, §5), with a hash of all of it.
 struct IndexedPost: Sendable {
@@ -57,7 +58,7 @@ struct IndexedPost: Sendable {
         groupSlug = post.value(of: "GROUP").flatMap { value in
             let name: Substring
             if let range = value.range(of: "http") { name = value[..<range.lowerBound] } else { name = value[...] }
-            let slug = RelayGroup.slug(of: name.trimmingCharacters(in: .whitespaces))
+            let slug = ConfiguredGroup.slug(of: name.trimmingCharacters(in: .whitespaces))
             return slug.isEmpty ? nil : slug
         }
         var seenOptions = Set<String>()
@@ -91,24 +92,5 @@ struct IndexedPost: Sendable {
     static func targetFeed(of reference: String) -> String? {
         let parts = reference.split(separator: "#", omittingEmptySubsequences: false)
         return parts.count == 2 ? String(parts[0]) : nil
-    }
-}
-
-/// Case folding for search (deliberate difference 6: case-insensitive for all of Unicode).
-enum RelaySearchText {
-    /// Folds `text` so that case variants compare equal (`ÉMACS` and `émacs`).
-    static func fold(_ text: String) -> String {
-        // ASCII text folds to its lower case; skip Foundation's (much slower) general folding for it.
-        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
-        return text.folding(options: [.caseInsensitive], locale: nil)
-    }
-
-    /// `text` without leading and trailing white space (Python's `str.strip()`).
-    static func strip(_ text: String) -> String {
-        let scalars = text.unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
-        else { return "" }
-        return String(scalars[first...last])
     }
 }

@@ -194,13 +194,13 @@ struct RelayIndexer {
         if let replyTo = post.replyTo, let target = IndexedPost.targetFeed(of: replyTo) {
             report.notifications.append(
                 post.mood.isEmpty
-                    ? RelayNotification(kind: .reply, post: url, parent: replyTo, targetFeed: target)
-                    : RelayNotification(
+                    ? InteractionNotice(kind: .reply, post: url, parent: replyTo, targetFeed: target)
+                    : InteractionNotice(
                         kind: .reaction, post: url, emoji: post.mood, parent: replyTo, targetFeed: target))
         }
         if let include = post.include, let target = IndexedPost.targetFeed(of: include) {
             report.notifications.append(
-                RelayNotification(kind: .boost, post: url, boosted: include, targetFeed: target))
+                InteractionNotice(kind: .boost, post: url, boosted: include, targetFeed: target))
         }
         try addMentions(post, rowID: rowID, url: url, report: &report)
         if post.pollOption != nil { _ = try updateVote(post, rowID: rowID) }
@@ -260,7 +260,7 @@ struct RelayIndexer {
                 sql: "INSERT OR IGNORE INTO mentions (post_id, profile_id, nickname, created_at) VALUES (?, ?, ?, ?)",
                 arguments: [rowID, try profile.value(at: 0, as: Int.self), mention.nickname, now.timeIntervalSince1970])
             if db.changes > 0 {
-                report.notifications.append(RelayNotification(kind: .mention, post: url, targetFeed: mention.feed))
+                report.notifications.append(InteractionNotice(kind: .mention, post: url, targetFeed: mention.feed))
             }
         }
     }

@@ -9,7 +9,7 @@ enum RelayNotificationWriter {
 
     /// Appends `notifications` in order and deletes all but the newest ``capacity`` rows (call inside the
     /// write's transaction).
-    static func log(_ notifications: [RelayNotification], db: Connection, now: Date, capacity: Int = capacity) throws {
+    static func log(_ notifications: [InteractionNotice], db: Connection, now: Date, capacity: Int = capacity) throws {
         guard !notifications.isEmpty else { return }
         for notification in notifications {
             try db.execute(

@@ -7,14 +7,14 @@ enum RelayPendingMentions {
     /// Turns the waiting mentions of `feed` into mention rows of `profileID` now that it has a profile.
     ///
     /// - Returns: The mention notifications of the new rows.
-    static func resolve(_ db: Connection, feed: String, profileID: Int, now: Date) throws -> [RelayNotification] {
+    static func resolve(_ db: Connection, feed: String, profileID: Int, now: Date) throws -> [InteractionNotice] {
         let rows = try db.query(
             sql: """
                 SELECT m.post_id, m.nickname, p.url FROM pending_mentions m JOIN posts p ON p.id = m.post_id
                 WHERE m.feed = ? ORDER BY p.created_at, p.id
                 """,
             arguments: [feed])
-        var notifications: [RelayNotification] = []
+        var notifications: [InteractionNotice] = []
         for row in rows {
             try db.execute(
                 sql: "INSERT OR IGNORE INTO mentions (post_id, profile_id, nickname, created_at) VALUES (?, ?, ?, ?)",
@@ -23,7 +23,7 @@ enum RelayPendingMentions {
                     now.timeIntervalSince1970,
                 ])
             if db.changes > 0 {
-                notifications.append(RelayNotification(kind: .mention, post: try row.value(at: 2), targetFeed: feed))
+                notifications.append(InteractionNotice(kind: .mention, post: try row.value(at: 2), targetFeed: feed))
             }
         }
         try db.execute(sql: "DELETE FROM pending_mentions WHERE feed = ?", arguments: [feed])

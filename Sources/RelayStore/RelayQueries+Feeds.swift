@@ -1,94 +1,59 @@
 import Foundation
-import HTTPServer
 import RelayCore
 import SQLiteStore
 
-/// The endpoints keyed by a feed: `/feeds/`, `/mentions/`, `/notifications/`, `/reactions/`, `/replies-to/`,
-/// `/profile/` (`relay-api.md` §2.2, §2.4–2.7, §2.15).
+/// The questions keyed by a feed: the crawl list, mentions, notifications, reactions, replies, followers
+/// (`relay-api.md` §2.2, §2.4–2.7, §2.15).
 extension RelayQueries {
     /// Whether a feed URL is one of the reference's bridge virtual feeds (left out of listings and stats).
     static func isBridge(_ url: String) -> Bool {
         url.contains("/bridge/activitypub/") || url.contains("/bridge/rss/")
     }
 
-    /// `GET /feeds/`: every crawl-list URL in insertion order, bridges left out.
-    func feeds() throws -> RelayJSONReply {
-        let urls = try urls(db.query(sql: "SELECT url FROM feeds ORDER BY id")).filter { !Self.isBridge($0) }
-        let links: [(String, JSONValue)] = [
-            ("self", RelayEnvelope.link("/feeds/")), ("add", RelayEnvelope.link("/feeds/", method: "POST")),
-        ]
-        return RelayEnvelope.success(RelayEnvelope.strings(urls), links: links)
+    /// Every crawl-list URL in insertion order, bridges left out.
+    func feeds() throws -> [String] {
+        try urls(db.query(sql: "SELECT url FROM feeds ORDER BY id")).filter { !Self.isBridge($0) }
     }
 
-    /// `GET /mentions/?feed=`.
-    func mentions(_ parameters: RelayParameters) throws -> RelayJSONReply {
-        let (feed, profileID): (String, Int)
-        switch try requireProfile(parameters) {
-        case .failure(let error): return error.reply
-        case .success(let found): (feed, profileID) = found
-        }
-        let list = try mentionRows(profileID).map(\.url)
-        return RelayEnvelope.success(
-            RelayEnvelope.strings(list), meta: [("feed", .string(feed)), ("total", .int(list.count))],
-            links: [selfLink("/mentions/", "feed", feed)])
+    /// The posts mentioning `feed`, newest first.
+    func mentions(of feed: String) throws -> [String]? {
+        guard let profileID = try profileID(feed) else { return nil }
+        return try mentionRows(profileID).map(\.url)
     }
 
-    /// `GET /notifications/?feed=[&type=]`: the four lists merged, newest first, ties in type order.
-    func notifications(_ parameters: RelayParameters) throws -> RelayJSONReply {
-        guard let feed = parameters.stripped("feed"), !feed.isEmpty else {
-            return RelayEnvelope.error("Feed URL parameter is required", status: .badRequest)
-        }
-        let type = parameters.stripped("type")?.lowercased() ?? ""
-        let kinds = RelayNotification.Kind.allCases
-        guard type.isEmpty || kinds.contains(where: { $0.rawValue == type }) else {
-            return RelayEnvelope.error(
-                "Invalid type parameter. Must be one of: mention, reaction, reply, boost", status: .badRequest)
-        }
-        guard let profileID = try profileID(feed) else {
-            return RelayEnvelope.error("Profile not found for the given feed URL", status: .notFound)
-        }
-        func wanted(_ kind: RelayNotification.Kind) -> Bool { type.isEmpty || type == kind.rawValue }
-        var items: [(entry: PostEntry, value: JSONValue)] = []
-        var counts: [RelayNotification.Kind: Int] = [:]
-        if wanted(.mention) {
+    /// The four lists of `feed` merged, newest first, ties in kind order.
+    func notifications(of feed: String, kinds: Set<InteractionNotice.Kind>) throws -> FeedNotifications? {
+        guard let profileID = try profileID(feed) else { return nil }
+        var items: [(entry: PostEntry, notice: InteractionNotice)] = []
+        var counts: [InteractionNotice.Kind: Int] = [:]
+        if kinds.contains(.mention) {
             let rows = try mentionRows(profileID)
             counts[.mention] = rows.count
-            items += rows.map { ($0, .object([("type", .string("mention")), ("post", .string($0.url))])) }
+            items += rows.map { ($0, InteractionNotice(kind: .mention, post: $0.url, targetFeed: feed)) }
         }
-        if wanted(.reaction) {
+        if kinds.contains(.reaction) {
             let rows = try reactionRows(profileID, excludingVotes: false)
             counts[.reaction] = rows.count
             items += rows.map { row in
-                (
-                    row.entry,
-                    .object([
-                        ("type", .string("reaction")), ("post", .string(row.entry.url)), ("emoji", .string(row.mood)),
-                        ("parent", .string(row.parent)),
-                    ])
-                )
+                let notice = InteractionNotice(
+                    kind: .reaction, post: row.entry.url, emoji: row.mood, parent: row.parent, targetFeed: feed)
+                return (row.entry, notice)
             }
         }
-        if wanted(.reply) {
+        if kinds.contains(.reply) {
             let rows = try replyRows(profileID)
             counts[.reply] = rows.count
             items += rows.map { row in
-                (
-                    row.entry,
-                    .object([
-                        ("type", .string("reply")), ("post", .string(row.entry.url)), ("parent", .string(row.parent)),
-                    ])
-                )
+                (row.entry, InteractionNotice(kind: .reply, post: row.entry.url, parent: row.parent, targetFeed: feed))
             }
         }
-        if wanted(.boost) {
+        if kinds.contains(.boost) {
             let rows = try boostRows(profileID)
             counts[.boost] = rows.count
             items += rows.map { row in
                 (
                     row.entry,
-                    .object([
-                        ("type", .string("boost")), ("post", .string(row.entry.url)), ("boosted", .string(row.boosted)),
-                    ])
+                    InteractionNotice(kind: .boost, post: row.entry.url, boosted: row.boosted, targetFeed: feed)
                 )
             }
         }
@@ -96,72 +61,34 @@ extension RelayQueries {
             if lhs.element.entry.isOrdered(before: rhs.element.entry) { return true }
             if rhs.element.entry.isOrdered(before: lhs.element.entry) { return false }
             return lhs.offset < rhs.offset
-        }.map(\.element.value)
-        let byType: [(String, JSONValue)] = [
-            ("mentions", .int(counts[.mention] ?? 0)), ("reactions", .int(counts[.reaction] ?? 0)),
-            ("replies", .int(counts[.reply] ?? 0)), ("boosts", .int(counts[.boost] ?? 0)),
-        ]
-        let encoded = RelayPercentEncoding.encode(feed)
-        return RelayEnvelope.success(
-            .array(sorted),
-            meta: [("feed", .string(feed)), ("total", .int(sorted.count)), ("by_type", .object(byType))],
-            links: [
-                ("self", RelayEnvelope.link("/notifications/?feed=\(encoded)")),
-                ("mentions", RelayEnvelope.link("/mentions/?feed=\(encoded)")),
-                ("reactions", RelayEnvelope.link("/reactions/?feed=\(encoded)")),
-                ("replies-to", RelayEnvelope.link("/replies-to/?feed=\(encoded)")),
-            ])
+        }.map(\.element.notice)
+        return FeedNotifications(notices: sorted, counts: counts)
     }
 
-    /// `GET /reactions/?feed=`: moods on the feed's posts, poll votes left out.
-    func reactions(_ parameters: RelayParameters) throws -> RelayJSONReply {
-        let (feed, profileID): (String, Int)
-        switch try requireProfile(parameters) {
-        case .failure(let error): return error.reply
-        case .success(let found): (feed, profileID) = found
+    /// Moods on `feed`'s posts, poll votes left out.
+    func reactions(to feed: String) throws -> [FeedReaction]? {
+        guard let profileID = try profileID(feed) else { return nil }
+        return try reactionRows(profileID, excludingVotes: true).map {
+            FeedReaction(post: $0.entry.url, emoji: $0.mood, parent: $0.parent)
         }
-        let rows = try reactionRows(profileID, excludingVotes: true)
-        let data: [JSONValue] = rows.map { row in
-            .object([("post", .string(row.entry.url)), ("emoji", .string(row.mood)), ("parent", .string(row.parent))])
-        }
-        return RelayEnvelope.success(
-            .array(data), meta: [("feed", .string(feed)), ("total", .int(data.count))],
-            links: [selfLink("/reactions/", "feed", feed)])
     }
 
-    /// `GET /replies-to/?feed=`: direct replies without a mood to the feed's posts, poll votes left out.
-    func repliesTo(_ parameters: RelayParameters) throws -> RelayJSONReply {
-        let (feed, profileID): (String, Int)
-        switch try requireProfile(parameters) {
-        case .failure(let error): return error.reply
-        case .success(let found): (feed, profileID) = found
-        }
-        let data: [JSONValue] = try replyRows(profileID).map { row in
-            .object([("post", .string(row.entry.url)), ("parent", .string(row.parent))])
-        }
-        return RelayEnvelope.success(
-            .array(data), meta: [("feed", .string(feed)), ("total", .int(data.count))],
-            links: [selfLink("/replies-to/", "feed", feed)])
+    /// Direct replies without a mood to `feed`'s posts, poll votes left out.
+    func replies(to feed: String) throws -> [FeedReply]? {
+        guard let profileID = try profileID(feed) else { return nil }
+        return try replyRows(profileID).map { FeedReply(post: $0.entry.url, parent: $0.parent) }
     }
 
-    /// `GET /profile/?feed=`: followers (feed URL ascending).
-    func profile(_ parameters: RelayParameters) throws -> RelayJSONReply {
-        let (feed, profileID): (String, Int)
-        switch try requireProfile(parameters) {
-        case .failure(let error): return error.reply
-        case .success(let found): (feed, profileID) = found
-        }
-        let followers = try urls(
+    /// The followers of `feed` (feed URL ascending).
+    func followers(of feed: String) throws -> [String]? {
+        guard let profileID = try profileID(feed) else { return nil }
+        return try urls(
             db.query(
                 sql: """
                     SELECT f.feed FROM follows w JOIN profiles f ON f.id = w.follower_id
                     WHERE w.followed_id = ? ORDER BY f.feed
                     """,
                 arguments: [profileID]))
-        return RelayEnvelope.success(
-            .object([("feed", .string(feed)), ("followers", RelayEnvelope.strings(followers))]),
-            meta: [("feed", .string(feed)), ("total_followers", .int(followers.count))],
-            links: [selfLink("/profile/", "feed", feed)])
     }
 
     // MARK: - Lists

@@ -1,31 +1,12 @@
 import Foundation
-import HTTPServer
 import RelayCore
 import SQLiteStore
 
-/// `GET /groups/` and `GET /groups/{slug}/` (`relay-api.md` §2.12).
+/// The messages of a group (`relay-api.md` §2.12).
 extension RelayQueries {
-    /// The configured groups, or a 404 with `data: []` when there are none.
-    func groupList() -> RelayJSONReply {
-        guard !groups.isEmpty else {
-            return RelayEnvelope.error("No groups configured in this relay", status: .notFound, data: .array([]))
-        }
-        let links: [JSONValue] = groups.map { group in
-            .object([
-                ("name", .string(group.name)), ("href", .string("/groups/\(group.slug)/")), ("method", .string("GET")),
-            ])
-        }
-        return RelayEnvelope.success(
-            RelayEnvelope.strings(groups.map(\.name)),
-            links: [("self", RelayEnvelope.link("/groups/")), ("groups", .array(links))])
-    }
-
-    /// A group's messages as a newest-first tree of `{post, children}`, with its members.
-    func groupMessages(slug: String) throws -> RelayJSONReply {
-        guard let group = groups.first(where: { $0.slug == slug }) else {
-            return RelayEnvelope.error(
-                "Group '\(slug)' does not exist", status: .notFound, data: .array([]), meta: [])
-        }
+    /// A group's messages as a newest-first tree, with its members; `nil` for a slug no group has.
+    func messages(ofGroup slug: String) throws -> GroupMessages? {
+        guard let group = groups.first(where: { $0.slug == slug }) else { return nil }
         let rows = try db.query(
             sql: """
                 SELECT p.url, p.reply_to FROM posts p WHERE p.group_slug = ?
@@ -45,12 +26,12 @@ extension RelayQueries {
             }
         }
         var visited = Set<String>()
-        func node(_ url: String) -> JSONValue {
+        func node(_ url: String) -> GroupThread {
             visited.insert(url)
             let kids = (children[url] ?? []).filter { !visited.contains($0) }.map(node)
-            return .object([("post", .string(url)), ("children", .array(kids))])
+            return GroupThread(post: url, replies: kids)
         }
-        let tree = roots.map(node)
+        let threads = roots.map(node)
         let members = try urls(
             db.query(
                 sql: """
@@ -59,10 +40,6 @@ extension RelayQueries {
                     ORDER BY f.updated_at DESC, f.feed
                     """,
                 arguments: [slug]))
-        return RelayEnvelope.success(
-            .array(tree), meta: [("group", .string(group.name)), ("members", RelayEnvelope.strings(members))],
-            links: [
-                ("self", RelayEnvelope.link("/groups/\(slug)/")), ("group-list", RelayEnvelope.link("/groups/")),
-            ])
+        return GroupMessages(group: group, threads: threads, members: members)
     }
 }

@@ -1,31 +1,19 @@
 import Foundation
-import HTTPServer
 import RelayCore
 import SQLiteStore
 
-/// The endpoints keyed by a post: `/boosts/`, `/interactions/`, `/replies/` (`relay-api.md` §2.8–2.10).
+/// The questions keyed by a post: boosts, interactions, the thread below it (`relay-api.md` §2.8–2.10).
 extension RelayQueries {
-    /// `GET /boosts/?post=`: posts whose `INCLUDE` is exactly `post`, newest first.
-    func boosts(_ parameters: RelayParameters) throws -> RelayJSONReply {
-        let post: StoredPost
-        switch try requirePost(parameters) {
-        case .failure(let error): return error.reply
-        case .success(let found): post = found
-        }
-        let list = try boostURLs(of: post.url)
-        return RelayEnvelope.success(
-            RelayEnvelope.strings(list), meta: [("post", .string(post.url)), ("total", .int(list.count))],
-            links: [selfLink("/boosts/", "post", post.url)])
+    /// The posts whose `INCLUDE` is exactly the post `key`, newest first.
+    func boosts(of key: PostKey) throws -> PostBoosts? {
+        guard let post = try storedPost(key) else { return nil }
+        return PostBoosts(post: post.url, boosts: try boostURLs(of: post.url))
     }
 
-    /// `GET /interactions/?post=`: reactions (no `parent`), replies and boosts of one post, and its parent chain.
-    func interactions(_ parameters: RelayParameters) throws -> RelayJSONReply {
-        let post: StoredPost
-        switch try requirePost(parameters) {
-        case .failure(let error): return error.reply
-        case .success(let found): post = found
-        }
-        let reactions: [JSONValue] = try db.query(
+    /// The reactions, replies and boosts of one post, and its parent chain.
+    func interactions(with key: PostKey) throws -> PostInteractions? {
+        guard let post = try storedPost(key) else { return nil }
+        let reactions = try db.query(
             sql: """
                 SELECT p.url, p.mood FROM posts p
                 WHERE p.reply_to = ? AND p.mood <> ''
@@ -33,7 +21,7 @@ extension RelayQueries {
                 ORDER BY \(Self.newestFirst)
                 """,
             arguments: [post.url]
-        ).map { .object([("post", .string(try $0.value(at: 0))), ("emoji", .string(try $0.value(at: 1)))]) }
+        ).map { PostMood(post: try $0.value(at: 0), emoji: try $0.value(at: 1)) }
         let replies = try urls(
             db.query(
                 sql: """
@@ -43,42 +31,18 @@ extension RelayQueries {
                     ORDER BY \(Self.newestFirst)
                     """,
                 arguments: [post.url]))
-        let boosts = try boostURLs(of: post.url)
-        let chain = try parentChain(of: post)
-        return RelayEnvelope.success(
-            .object([
-                ("reactions", .array(reactions)), ("replies", RelayEnvelope.strings(replies)),
-                ("boosts", RelayEnvelope.strings(boosts)),
-            ]),
-            meta: [
-                ("post", .string(post.url)), ("total_reactions", .int(reactions.count)),
-                ("total_replies", .int(replies.count)), ("total_boosts", .int(boosts.count)),
-                ("parentChain", RelayEnvelope.strings(chain)),
-            ],
-            links: [
-                selfLink("/interactions/", "post", post.url),
-                ("reactions", RelayEnvelope.link("/reactions/?feed=\(RelayPercentEncoding.encode(post.feed))")),
-                ("replies", RelayEnvelope.link("/replies/?post=\(RelayPercentEncoding.encode(post.url))")),
-                ("boosts", RelayEnvelope.link("/boosts/?post=\(RelayPercentEncoding.encode(post.url))")),
-            ])
+        return PostInteractions(
+            post: post.url, feed: post.feed, reactions: reactions, replies: replies,
+            boosts: try boostURLs(of: post.url), parentChain: try parentChain(of: post))
     }
 
-    /// `GET /replies/?post=`: the thread below a post, oldest first at every level; moods grouped.
-    func replies(_ parameters: RelayParameters) throws -> RelayJSONReply {
-        let post: StoredPost
-        switch try requirePost(parameters) {
-        case .failure(let error): return error.reply
-        case .success(let found): post = found
-        }
+    /// The thread below a post, oldest first at every level; moods grouped.
+    func thread(below key: PostKey) throws -> PostThread? {
+        guard let post = try storedPost(key) else { return nil }
         var visited: Set<Int> = [post.rowID]
         let root = try threadNode(post.url, visited: &visited, depth: 0)
-        return RelayEnvelope.success(
-            .array(root.children),
-            meta: [
-                ("parent", .string(post.url)), ("moods", .array(root.moods)),
-                ("parentChain", RelayEnvelope.strings(try parentChain(of: post))),
-            ],
-            links: [selfLink("/replies/", "post", post.url)])
+        return PostThread(
+            post: post.url, replies: root.replies, moods: root.moods, parentChain: try parentChain(of: post))
     }
 
     // MARK: - Helpers
@@ -106,9 +70,9 @@ extension RelayQueries {
         return chain.reversed()
     }
 
-    /// The children nodes and the moods of the post `url`.
+    /// The replies and the moods of the post `url`.
     private func threadNode(_ url: String, visited: inout Set<Int>, depth: Int) throws -> (
-        children: [JSONValue], moods: [JSONValue]
+        replies: [ThreadReply], moods: [MoodGroup]
     ) {
         guard depth < 1_000 else { return ([], []) }
         let rows = try db.query(
@@ -117,7 +81,7 @@ extension RelayQueries {
                 ORDER BY p.created_at, p.post_id, p.url
                 """,
             arguments: [url])
-        var children: [JSONValue] = []
+        var replies: [ThreadReply] = []
         var moodOrder: [String] = []
         var moodPosts: [String: [String]] = [:]
         for row in rows {
@@ -132,14 +96,9 @@ extension RelayQueries {
                 continue
             }
             let node = try threadNode(childURL, visited: &visited, depth: depth + 1)
-            children.append(
-                .object([
-                    ("post", .string(childURL)), ("children", .array(node.children)), ("moods", .array(node.moods)),
-                ]))
+            replies.append(ThreadReply(post: childURL, replies: node.replies, moods: node.moods))
         }
-        let moods: [JSONValue] = moodOrder.map { emoji in
-            .object([("emoji", .string(emoji)), ("posts", RelayEnvelope.strings(moodPosts[emoji] ?? []))])
-        }
-        return (children, moods)
+        let moods = moodOrder.map { MoodGroup(emoji: $0, posts: moodPosts[$0] ?? []) }
+        return (replies, moods)
     }
 }

@@ -1,92 +1,36 @@
 import Foundation
-import HTTPServer
 import RelayCore
 import SQLiteStore
 
-/// `GET /search/` (`relay-api.md` §2.11) with the deliberate differences 3 (bad paging is a 400), 5 (links
-/// with the slash and the term encoded) and 6 (Unicode case-insensitive `q`).
+/// The search (`relay-api.md` §2.11) with the deliberate difference 6 (Unicode case-insensitive text).
 extension RelayQueries {
-    /// The default page size.
-    static let defaultPerPage = 10
-    /// The largest page size.
-    static let maximumPerPage = 50
-    /// The longest `q`, in Unicode scalars after case folding (a deliberate difference: the reference has
-    /// no limit). A longer `q` is a 400.
-    static let maximumQueryLength = 128
     /// The most distinct trigrams of `q` given to the full-text index; the others are checked by `instr`.
     static let maximumQueryTrigrams = 16
     /// The work one search may do: 1 s and 48 MiB of SQLite memory, and none once the client is gone
-    /// (the handler's task is cancelled). Over budget, the search is a 503 with a clear message.
+    /// (the handler's task is cancelled).
     static let searchBudget = QueryBudget(duration: .seconds(1), memoryGrowth: 48 << 20)
 
-    /// `GET /search/?q=|tag=[&page=][&perPage=]`.
-    func search(_ parameters: RelayParameters) throws -> RelayJSONReply {
-        let q = parameters.value("q").flatMap { $0.isEmpty ? nil : $0 }
-        let tag = parameters.value("tag").flatMap { $0.isEmpty ? nil : $0 }
-        guard q != nil || tag != nil else {
-            return RelayEnvelope.error("Either 'q' (query) or 'tag' parameter is required", status: .badRequest)
-        }
-        if let q, RelaySearchText.fold(q).unicodeScalars.count > Self.maximumQueryLength {
-            return RelayEnvelope.error(
-                "Search query too long: at most \(Self.maximumQueryLength) characters", status: .badRequest)
-        }
-        guard let page = Self.integer(parameters.value("page"), default: 1) else {
-            return RelayEnvelope.error("Invalid 'page' parameter. Must be a positive integer", status: .badRequest)
-        }
-        guard let requestedPerPage = Self.integer(parameters.value("perPage"), default: Self.defaultPerPage),
-            requestedPerPage > 0
-        else {
-            return RelayEnvelope.error("Invalid 'perPage' parameter. Must be a positive integer", status: .badRequest)
-        }
-        guard page >= 1 else {
-            return RelayEnvelope.error("Page number must be 1 or greater", status: .badRequest)
-        }
-        let perPage = min(requestedPerPage, Self.maximumPerPage)
-        let total: Int
-        let list: [String]
+    /// One page of the posts matching `term`, newest first; none past the last page.
+    ///
+    /// - Throws: ``RelayReadError/searchOverBudget`` over ``searchBudget``, else `StoreError`.
+    func search(_ term: SearchTerm, page: Int, perPage: Int) throws -> SearchResults {
         do {
-            (total, list) = try db.withBudget(Self.searchBudget) { db in
-                let matches: SearchMatches = if let q { try textMatches(q) } else { try tagMatches(tag ?? "") }
+            return try db.withBudget(Self.searchBudget) { db in
+                let matches: SearchMatches =
+                    switch term {
+                    case .text(let q): try textMatches(q)
+                    case .tag(let tag): try tagMatches(tag)
+                    }
                 let total = try matches.count(db)
                 let pages = (total + perPage - 1) / perPage
                 // Past the last page there is nothing to read (and no offset to compute: `page` may be huge).
-                guard page <= pages else { return (total, []) }
-                return (total, try matches.page(db, limit: perPage, offset: (page - 1) * perPage))
+                guard page <= pages else { return SearchResults(total: total, posts: []) }
+                return SearchResults(
+                    total: total, posts: try matches.page(db, limit: perPage, offset: (page - 1) * perPage))
             }
         } catch StoreError.overBudget {
-            return RelayEnvelope.error(
-                "Search stopped: it needed more than 1 second or 48 MB; use a longer or more specific query",
-                status: .serviceUnavailable)
+            throw RelayReadError.searchOverBudget
         }
-        let pages = (total + perPage - 1) / perPage
-        if page > pages, total > 0 {
-            return RelayEnvelope.error("Page \(page) does not exist. Maximum page is \(pages)", status: .badRequest)
-        }
-        let hasNext = page < pages
-        // As the reference: no previous page when there are no results at all.
-        let hasPrevious = page > 1 && total > 0
-        let (name, term) = if let q { ("q", q) } else { ("tag", tag ?? "") }
-        func href(_ page: Int) -> JSONValue {
-            var text = "/search/?\(name)=\(RelayPercentEncoding.encode(term))"
-            if perPage != Self.defaultPerPage { text += "&perPage=\(perPage)" }
-            return RelayEnvelope.link(text + "&page=\(page)")
-        }
-        return RelayEnvelope.success(
-            RelayEnvelope.strings(list),
-            meta: [
-                (q != nil ? "query" : "tag", .string(term)), ("total", .int(total)), ("page", .int(page)),
-                ("perPage", .int(perPage)), ("hasNext", .bool(hasNext)), ("hasPrevious", .bool(hasPrevious)),
-            ],
-            links: [
-                ("self", href(page)), ("next", hasNext ? href(page + 1) : .null),
-                ("previous", hasPrevious ? href(page - 1) : .null),
-            ])
-    }
-
-    /// Parses an integer parameter (surrounding spaces allowed, as Python's `int()`); `default` when absent.
-    static func integer(_ text: String?, default value: Int) -> Int? {
-        guard let text else { return value }
-        return Int(text.trimmingCharacters(in: .whitespaces))
     }
 
     /// Posts whose case-folded content or tags contain `q`: for 3 characters or more, the trigram index

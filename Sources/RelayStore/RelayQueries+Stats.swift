@@ -1,9 +1,8 @@
 import Foundation
-import HTTPServer
 import RelayCore
 import SQLiteStore
 
-/// `GET /stats/` (`relay-api.md` §2.17) and the `/rss.xml` items (§2.18).
+/// The counters (`relay-api.md` §2.17) and the `/rss.xml` items (§2.18).
 extension RelayQueries {
     /// One `?` per enabled group slug, for `group_slug IN (…)` (SQLite accepts an empty list).
     var enabledSlugList: String {
@@ -11,7 +10,7 @@ extension RelayQueries {
     }
 
     /// Monthly counters by UTC month of the post instant, and global totals.
-    func stats() throws -> RelayJSONReply {
+    func stats() throws -> IndexStats {
         let rows = try db.query(
             sql: """
                 SELECT strftime('%Y', created_at, 'unixepoch') AS year, strftime('%m', created_at, 'unixepoch') AS month,
@@ -24,39 +23,24 @@ extension RelayQueries {
                 FROM posts GROUP BY year, month ORDER BY year, month
                 """,
             arguments: groups.map(\.slug))
-        var years: [(String, [(String, JSONValue)])] = []
-        for row in rows {
-            let year: String = try row.value(at: 0)
-            let month: String = try row.value(at: 1)
-            let names = [
-                "active_accounts", "total_posts", "posts", "replies", "boosts", "reactions", "group_messages", "polls",
-            ]
-            let counters: [(String, JSONValue)] = try names.enumerated().map { ($1, .int(try row.value(at: $0 + 2))) }
-            if years.last?.0 == year {
-                years[years.count - 1].1.append((month, .object(counters)))
-            } else {
-                years.append((year, [(month, .object(counters))]))
-            }
+        let months = try rows.map { row in
+            MonthCounters(
+                year: try row.value(at: 0), month: try row.value(at: 1), activeAccounts: try row.value(at: 2),
+                totalPosts: try row.value(at: 3), posts: try row.value(at: 4), replies: try row.value(at: 5),
+                boosts: try row.value(at: 6), reactions: try row.value(at: 7), groupMessages: try row.value(at: 8),
+                polls: try row.value(at: 9))
         }
         let feeds = try urls(db.query(sql: "SELECT url FROM feeds")).filter { !Self.isBridge($0) }.count
         let accounts = try urls(db.query(sql: "SELECT feed FROM profiles")).filter { !Self.isBridge($0) }.count
         func count(_ sql: String) throws -> Int { try db.queryOne(sql: sql)?.value(at: 0) ?? 0 }
-        let global: [(String, JSONValue)] = [
-            ("registered_feeds", .int(feeds)), ("total_accounts", .int(accounts)),
-            ("total_posts", .int(try count("SELECT count(*) FROM posts"))),
-            ("total_follows", .int(try count("SELECT count(*) FROM follows"))),
-            (
-                "active_groups",
-                .int(
-                    try db.queryOne(
-                        sql: "SELECT count(DISTINCT group_slug) FROM posts WHERE group_slug IN (\(enabledSlugList))",
-                        arguments: groups.map(\.slug))?.value(at: 0) ?? 0)
-            ),
-        ]
-        return RelayEnvelope.success(
-            .object([("years", .object(years.map { ($0.0, .object($0.1)) })), ("global", .object(global))]),
-            meta: [("generated_at", .string(RelayTimeFormat.isoformat(now)))],
-            links: [("self", RelayEnvelope.link("/stats/")), ("feeds", RelayEnvelope.link("/feeds/"))])
+        let activeGroups: Int =
+            try db.queryOne(
+                sql: "SELECT count(DISTINCT group_slug) FROM posts WHERE group_slug IN (\(enabledSlugList))",
+                arguments: groups.map(\.slug))?.value(at: 0) ?? 0
+        let global = GlobalCounters(
+            registeredFeeds: feeds, totalAccounts: accounts, totalPosts: try count("SELECT count(*) FROM posts"),
+            totalFollows: try count("SELECT count(*) FROM follows"), activeGroups: activeGroups)
+        return IndexStats(months: months, global: global)
     }
 
     /// The newest posts with non-blank content; `tag` (whole word) wins over `feed` (exact author feed).

@@ -22,7 +22,7 @@ struct StoredPost {
     /// The author's nick.
     var nick: String
 
-    /// Reads a row of `RelayQueries.storedPost(feed:postID:)`.
+    /// Reads a row of `RelayQueries.storedPost(_:)`.
     init(_ row: Row) throws {
         rowID = try row.value(at: 0)
         url = try row.value(at: 1)

@@ -18,7 +18,7 @@ struct CrawlPassTests {
             await farm.state.setFeed(
                 "/a/social.org", CrawlHarness.feed(nick: "a", posts: [("2025-01-01T10:00:00+0000", "hi")]))
             _ = try await store.addFeed(url, now: t0)
-            let crawler = RelayCrawler(store: store, configuration: CrawlHarness.configuration(log: log))
+            let crawler = FeedCrawler(store: store, configuration: CrawlHarness.configuration(log: log))
 
             let first = await crawler.runPass(now: t0)
             #expect(first.fetched == 1 && first.notModified == 0 && first.postsAdded == 1 && first.bytesDownloaded > 0)
@@ -50,7 +50,7 @@ struct CrawlPassTests {
             ]
             await farm.state.setFeed("/b/social.org", CrawlHarness.feed(nick: "b", posts: posts))
             _ = try await store.addFeed(url, now: t0)
-            let crawler = RelayCrawler(store: store, configuration: CrawlHarness.configuration())
+            let crawler = FeedCrawler(store: store, configuration: CrawlHarness.configuration())
             let first = await crawler.runPass(now: t0)
             #expect(first.postsAdded == 3)
 
@@ -78,7 +78,7 @@ struct CrawlPassTests {
             await farm.state.setFeed(
                 "/new/social.org", CrawlHarness.feed(nick: "moved", posts: [("2025-01-01T10:00:00+0000", "hi")]))
             _ = try await store.addFeed(old, now: t0)
-            let crawler = RelayCrawler(store: store, configuration: CrawlHarness.configuration())
+            let crawler = FeedCrawler(store: store, configuration: CrawlHarness.configuration())
             let report = await crawler.runPass(now: t0)
             #expect(report.fetched == 1 && report.failed == 0)
             #expect(try await store.crawlEntries().map(\.url) == [new])
@@ -99,7 +99,7 @@ struct CrawlPassTests {
             await farm.state.redirect("/tmp/social.org", to: "/real/social.org", status: 302)
             await farm.state.setFeed("/real/social.org", CrawlHarness.feed(nick: "t", posts: []))
             _ = try await store.addFeed(url, now: t0)
-            let report = await RelayCrawler(store: store, configuration: CrawlHarness.configuration()).runPass(now: t0)
+            let report = await FeedCrawler(store: store, configuration: CrawlHarness.configuration()).runPass(now: t0)
             #expect(report.fetched == 1)
             #expect(try await store.crawlEntries().map(\.url) == [url])
         }
@@ -109,7 +109,7 @@ struct CrawlPassTests {
         let store = try await CrawlHarness.store()
         let url = try await CrawlHarness.deadURL()
         _ = try await store.addFeed(url, now: t0)
-        let crawler = RelayCrawler(store: store, configuration: CrawlHarness.configuration())
+        let crawler = FeedCrawler(store: store, configuration: CrawlHarness.configuration())
 
         let first = await crawler.runPass(now: t0)
         #expect(first.failed == 1)
@@ -136,7 +136,7 @@ struct CrawlPassTests {
             let text = CrawlHarness.feed(nick: "c", posts: [("2025-01-01T10:00:00+0000", "survivor")])
             await farm.state.setFeed("/c/social.org", text)
             _ = try await store.addFeed(url, now: t0)
-            let crawler = RelayCrawler(store: store, configuration: CrawlHarness.configuration())
+            let crawler = FeedCrawler(store: store, configuration: CrawlHarness.configuration())
             #expect(await crawler.runPass(now: t0).fetched == 1)
 
             await farm.state.setStatus("/c/social.org", 500, body: "oops")
@@ -166,7 +166,7 @@ struct CrawlPassTests {
             await farm.state.setBytes("/latin1/social.org", Array("#+TITLE: caf".utf8) + [0xE9, 0x0A])
             await farm.state.setFeed("/html/social.org", "<!DOCTYPE html>\n<html><body>#+TITLE: no</body></html>")
             for url in [huge, latin1, html] { _ = try await store.addFeed(url, now: t0) }
-            let crawler = RelayCrawler(store: store, configuration: CrawlHarness.configuration(maximumBodyBytes: 1024))
+            let crawler = FeedCrawler(store: store, configuration: CrawlHarness.configuration(maximumBodyBytes: 1024))
             let report = await crawler.runPass(now: t0)
             #expect(report.failed == 3 && report.fetched == 0)
             #expect(report.failures[huge]?.contains("larger than 1024 bytes") == true)
@@ -183,7 +183,7 @@ struct CrawlPassTests {
             await farm.state.setFeed("/local/social.org", CrawlHarness.feed(nick: "l", posts: []))
             _ = try await store.addFeed(url, now: t0)
             let log = LogLines()
-            let crawler = RelayCrawler(
+            let crawler = FeedCrawler(
                 store: store, configuration: CrawlHarness.configuration(log: log, allowPrivate: false))
             let report = await crawler.runPass(now: t0)
             #expect(report.failed == 1)
@@ -204,7 +204,7 @@ struct CrawlPassTests {
             await farm.state.setFeed(
                 "/stale/social.org", CrawlHarness.feed(nick: "s", posts: [("2025-01-01T10:00:00+0000", "old news")]))
             _ = try await store.addFeed(url, now: t0)
-            let crawler = RelayCrawler(store: store, configuration: CrawlHarness.configuration())
+            let crawler = FeedCrawler(store: store, configuration: CrawlHarness.configuration())
             #expect(await crawler.runPass(now: t0).fetched == 1)
             _ = try await store.addFeed(never, now: t0)
             await farm.state.setStatus("/stale/social.org", 404)
@@ -231,7 +231,7 @@ struct CrawlPassTests {
                         path, CrawlHarness.feed(nick: "f\(index)", posts: []), delay: .milliseconds(150))
                     for farm in [one, two] { _ = try await store.addFeed(farm.url(path), now: t0) }
                 }
-                let crawler = RelayCrawler(
+                let crawler = FeedCrawler(
                     store: store, configuration: CrawlHarness.configuration(perHost: 2, global: 3))
                 let report = await crawler.runPass(now: t0)
                 #expect(report.fetched == 12)
@@ -251,7 +251,7 @@ struct CrawlPassTests {
             await farm.state.setFeed(
                 "/slow/social.org", CrawlHarness.feed(nick: "slow", posts: []), delay: .milliseconds(300))
             _ = try await store.addFeed(url, now: t0)
-            let crawler = RelayCrawler(store: store, configuration: CrawlHarness.configuration())
+            let crawler = FeedCrawler(store: store, configuration: CrawlHarness.configuration())
             async let a = crawler.runPass(now: t0)
             async let b = crawler.runPass(now: t0)
             let reports = await [a, b]
@@ -269,7 +269,7 @@ struct CrawlPassTests {
             await farm.state.setFeed(
                 "/stuck/social.org", CrawlHarness.feed(nick: "stuck", posts: []), delay: .seconds(3))
             _ = try await store.addFeed(url, now: t0)
-            let crawler = RelayCrawler(store: store, configuration: CrawlHarness.configuration())
+            let crawler = FeedCrawler(store: store, configuration: CrawlHarness.configuration())
             let pass = Task { await crawler.runPass(now: t0) }
             _ = await eventually { await !farm.state.requests.isEmpty }
             pass.cancel()
@@ -287,7 +287,7 @@ struct CrawlPassTests {
             await farm.state.setFeed("/loop/social.org", CrawlHarness.feed(nick: "loop", posts: []))
             _ = try await store.addFeed(farm.url("/loop/social.org"), now: Date())
             let log = LogLines()
-            let crawler = RelayCrawler(store: store, configuration: CrawlHarness.configuration(log: log))
+            let crawler = FeedCrawler(store: store, configuration: CrawlHarness.configuration(log: log))
             let task = Task { await crawler.run(interval: .milliseconds(50)) }
             _ = await eventually(timeout: .seconds(10), pollingEvery: .milliseconds(20)) {
                 await farm.state.requests.count >= 3

@@ -28,7 +28,7 @@ struct DiscoveryTests {
             let bob = RelayFixtures.bobURL(base: farm.base)
             let carol = RelayFixtures.carolURL(base: farm.base)
             _ = try await store.addFeed(alice, now: t0)
-            let crawler = RelayCrawler(store: store, configuration: CrawlHarness.configuration())
+            let crawler = FeedCrawler(store: store, configuration: CrawlHarness.configuration())
             let report = await crawler.runPass(now: t0)
             #expect(report.discovered == 2)
             #expect(report.fetched == 3)
@@ -49,7 +49,7 @@ struct DiscoveryTests {
                 "/erin/social.org", CrawlHarness.feed(nick: "erin", posts: [], follows: ["dave \(dave)", missing]))
             _ = try await store.addFeed(erin, now: t0)
             let log = LogLines()
-            let crawler = RelayCrawler(store: store, configuration: CrawlHarness.configuration(log: log))
+            let crawler = FeedCrawler(store: store, configuration: CrawlHarness.configuration(log: log))
             let report = await crawler.runPass(now: t0)
             #expect(report.discovered == 0)
             #expect(try await store.crawlEntries().map(\.url) == [erin])
@@ -70,7 +70,7 @@ struct DiscoveryTests {
             let erin = farm.url("/erin/social.org")
             await farm.state.setFeed("/erin/social.org", CrawlHarness.feed(nick: "erin", posts: []))
             _ = try await store.addFeed(erin, now: t0)
-            let crawler = RelayCrawler(store: store, configuration: CrawlHarness.configuration())
+            let crawler = FeedCrawler(store: store, configuration: CrawlHarness.configuration())
             _ = await crawler.runPass(now: t0)
             // erin now follows alice: not seen before the next daily run…
             await farm.state.setFeed("/erin/social.org", CrawlHarness.feed(nick: "erin", posts: [], follows: [alice]))
@@ -88,7 +88,7 @@ struct DiscoveryTests {
             #expect(try await store.containsFeed(bob))
             // A restarted crawler (or `relay scan` in another process) reads the follows saved in the store,
             // so its first follows discovery is all 304s too.
-            let restarted = RelayCrawler(store: store, configuration: CrawlHarness.configuration())
+            let restarted = FeedCrawler(store: store, configuration: CrawlHarness.configuration())
             let nextDay = await restarted.runPass(now: t0.addingTimeInterval(2 * 86_400 + 3700))
             #expect(nextDay.discovered == 0)
             #expect(nextDay.notModified == 4 && nextDay.fetched == 0)
@@ -110,7 +110,7 @@ struct DiscoveryTests {
                 await peer.state.setJSON("/feeds/", json)
                 let store = try await CrawlHarness.store()
                 let peerAddress = "127.0.0.1:\(peer.daemon.port)"
-                let crawler = RelayCrawler(
+                let crawler = FeedCrawler(
                     store: store,
                     configuration: CrawlHarness.configuration(
                         peers: [peerAddress, "http://relay.self.example/"], siteDomain: "relay.self.example"))
@@ -124,7 +124,7 @@ struct DiscoveryTests {
                 #expect(await peer.state.requests(to: "/feeds/").count == 1)
 
                 // Truly every 3 hours, and the rhythm survives a new crawler on the same store.
-                let restarted = RelayCrawler(
+                let restarted = FeedCrawler(
                     store: store, configuration: CrawlHarness.configuration(peers: [peerAddress]))
                 _ = await restarted.runPass(now: t0.addingTimeInterval(2 * 3600))
                 #expect(await peer.state.requests(to: "/feeds").count == 1)
@@ -140,7 +140,7 @@ struct DiscoveryTests {
                 "/feeds", "{\"type\":\"Error\",\"errors\":[\"x\"],\"data\":[\"http://127.0.0.1:1/a\"]}")
             let store = try await CrawlHarness.store()
             let log = LogLines()
-            let crawler = RelayCrawler(
+            let crawler = FeedCrawler(
                 store: store, configuration: CrawlHarness.configuration(log: log, peers: [peer.base]))
             let report = await crawler.runPass(now: t0)
             #expect(report.discovered == 0)

@@ -62,7 +62,7 @@ struct FeedURLRegistrationTests {
             #expect(reply.status == .created, "\(reply.body.text())")
             // A row stored before canonical URLs is crawled too.
             _ = try await store.addFeed("HTTPS://LOCALHOST:1/x.org", now: CrawlHarness.t0)
-            let report = await RelayCrawler(store: store, configuration: configuration).runPass(now: CrawlHarness.t0)
+            let report = await FeedCrawler(store: store, configuration: configuration).runPass(now: CrawlHarness.t0)
             #expect(report.fetched == 1)
             #expect(
                 report.failures.values.allSatisfy { !$0.contains("not an absolute") && !$0.contains("unsupported") })

@@ -3,6 +3,7 @@ import HTTPServer
 import HTTPTestSupport
 import RelayCore
 import RelayCrawler
+import RelayServer
 import RelayStore
 import Testing
 
@@ -20,7 +21,7 @@ struct HostileFeedTests {
             ]
             await farm.state.setFeed("/e/social.org", CrawlHarness.feed(nick: "e", posts: posts))
             _ = try await store.addFeed(url, now: t0)
-            let crawler = RelayCrawler(store: store, configuration: CrawlHarness.configuration())
+            let crawler = FeedCrawler(store: store, configuration: CrawlHarness.configuration())
             #expect(await crawler.runPass(now: t0).postsAdded == 3)
 
             await farm.state.setBytes("/e/social.org", [])
@@ -43,7 +44,7 @@ struct HostileFeedTests {
                 "/slow/social.org", CrawlHarness.feed(nick: "slow", posts: [("2025-01-01T10:00:00+0000", "kept")]))
             _ = try await store.addFeed(url, now: t0)
             #expect(
-                await RelayCrawler(store: store, configuration: CrawlHarness.configuration()).runPass(now: t0).fetched
+                await FeedCrawler(store: store, configuration: CrawlHarness.configuration()).runPass(now: t0).fetched
                     == 1)
 
             // Five thousand posts take far longer than a millisecond to parse.
@@ -58,7 +59,7 @@ struct HostileFeedTests {
             configuration.parseTimeout = .milliseconds(1)
             let clock = ContinuousClock()
             let start = clock.now
-            let report = await RelayCrawler(store: store, configuration: configuration).runPass(now: t0 + 60)
+            let report = await FeedCrawler(store: store, configuration: configuration).runPass(now: t0 + 60)
             #expect(clock.now - start < .seconds(5))
             #expect(report.failed == 1 && report.fetched == 0)
             #expect(report.failures[url]?.contains("took longer than 0.001 s") == true, "\(report.failures)")
@@ -78,7 +79,7 @@ struct HostileFeedTests {
             _ = try await store.addFeed(url, now: t0)
             var configuration = CrawlHarness.configuration(maximumBodyBytes: 16 << 20)
             configuration.parseTimeout = .seconds(600)
-            let crawler = RelayCrawler(store: store, configuration: configuration)
+            let crawler = FeedCrawler(store: store, configuration: configuration)
             let pass = Task { await crawler.runPass(now: t0) }
             // Wait for the download, then stop while the feed is being parsed.
             while await farm.state.requests(to: "/big/social.org").isEmpty {
@@ -103,11 +104,11 @@ struct HostileFeedTests {
             await farm.state.setFeed("/fc/social.org", text)
             _ = try await store.addFeed(url, now: t0)
             let configuration = CrawlHarness.configuration()
-            _ = await RelayCrawler(store: store, configuration: configuration).runPass(now: Date())
+            _ = await FeedCrawler(store: store, configuration: configuration).runPass(now: Date())
             await farm.state.resetLog()
             let gateway = RelayFeedValidator(store: store, configuration: configuration)
             let replies = await withTaskGroup(of: RelayJSONReply.self) { group in
-                for _ in 0..<50 { group.addTask { await gateway.feedContent(feed: url) } }
+                for _ in 0..<50 { group.addTask { await gateway.feedContentReply(feed: url) } }
                 return await group.reduce(into: []) { $0.append($1) }
             }
             #expect(replies.allSatisfy { $0.status == .ok && $0.body.text().contains("stored") })
@@ -127,14 +128,14 @@ struct HostileFeedTests {
                 follower: farm.url("/other/social.org"), follows: [RelayFollow(nickname: nil, url: url)], now: t0)
             let gateway = RelayFeedValidator(store: store, configuration: CrawlHarness.configuration())
             let replies = await withTaskGroup(of: RelayJSONReply.self) { group in
-                for _ in 0..<20 { group.addTask { await gateway.feedContent(feed: url) } }
+                for _ in 0..<20 { group.addTask { await gateway.feedContentReply(feed: url) } }
                 return await group.reduce(into: []) { $0.append($1) }
             }
             #expect(replies.allSatisfy { $0.status == .ok && $0.body.text().contains("fresh") })
             #expect(await farm.state.requests(to: "/live/social.org").count == 1)
             // The window's later calls are served from the file just saved.
             await farm.state.setStatus("/live/social.org", 404)
-            #expect(await gateway.feedContent(feed: url).body.text().contains("fresh"))
+            #expect(await gateway.feedContentReply(feed: url).body.text().contains("fresh"))
             #expect(await farm.state.requests(to: "/live/social.org").count == 1)
         }
     }
@@ -148,7 +149,7 @@ struct HostileFeedTests {
                 follower: farm.url("/other/social.org"), follows: [RelayFollow(nickname: nil, url: url)], now: t0)
             let gateway = RelayFeedValidator(store: store, configuration: CrawlHarness.configuration())
             for _ in 0..<5 {
-                let reply = await gateway.feedContent(feed: url)
+                let reply = await gateway.feedContentReply(feed: url)
                 #expect(reply.status == .badGateway)
                 #expect(reply.body.text().contains("HTTP error: 500 Server Error"))
             }

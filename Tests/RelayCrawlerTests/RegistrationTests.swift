@@ -3,6 +3,7 @@ import HTTPServer
 import HTTPTestSupport
 import RelayCore
 import RelayCrawler
+import RelayServer
 import RelayStore
 import Testing
 
@@ -124,13 +125,13 @@ struct RegistrationTests {
             // No freshness window: every call fetches (the default window is tested below).
             configuration.feedContentFreshness = .zero
             let gateway = RelayFeedValidator(store: store, configuration: configuration)
-            let unknown = await gateway.feedContent(feed: url)
+            let unknown = await gateway.feedContentReply(feed: url)
             #expect(unknown.status == .notFound)
             #expect(unknown.body.text() == error("Feed not found in relay"))
 
             _ = try await store.addFeed(url, now: CrawlHarness.t0)
-            _ = await RelayCrawler(store: store, configuration: configuration).runPass(now: CrawlHarness.t0)
-            let reply = await gateway.feedContent(feed: url)
+            _ = await FeedCrawler(store: store, configuration: configuration).runPass(now: CrawlHarness.t0)
+            let reply = await gateway.feedContentReply(feed: url)
             #expect(reply.status == .ok)
             let encoded = "http%3A%2F%2F127.0.0.1%3A\(farm.daemon.port)%2Ffc%2Fsocial.org"
             let expected = JSONValue.object([
@@ -145,15 +146,15 @@ struct RegistrationTests {
             #expect(reply.body.text() == expected.text())
 
             await farm.state.setStatus("/fc/social.org", 404)
-            let missing = await gateway.feedContent(feed: url)
+            let missing = await gateway.feedContentReply(feed: url)
             #expect(missing.status == .badGateway)
             #expect(missing.body.text() == error("HTTP error: 404 Client Error: Not Found for url: \(url)"))
 
             await farm.state.setBytes("/fc/social.org", [0x23, 0xFF])
-            #expect(await gateway.feedContent(feed: url).body.text() == error("Failed to fetch feed content"))
+            #expect(await gateway.feedContentReply(feed: url).body.text() == error("Failed to fetch feed content"))
 
             await farm.stop()
-            let down = await gateway.feedContent(feed: url)
+            let down = await gateway.feedContentReply(feed: url)
             #expect(down.status == .badGateway)
             #expect(down.body.text() == error("Connection error: Could not reach feed server"))
         }

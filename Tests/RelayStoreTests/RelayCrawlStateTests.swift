@@ -1,5 +1,4 @@
 import Foundation
-import HTTPServer
 import OrgSocial
 import RelayCore
 import RelayTestFixtures
@@ -64,9 +63,9 @@ import Testing
         #expect(try await h.store.changeStamp().generation == before + 1)
         // carol never succeeded: kept.
         #expect(try await h.store.crawlEntries().map(\.url) == [H.bob, H.carol])
-        #expect(try await h.json("/feeds/").object["data"] as? [String] == [H.bob, H.carol])
+        #expect(try await h.store.feeds() == [H.bob, H.carol])
         #expect(
-            try await h.json("/mentions/", [("feed", H.bob)]).object["data"] as? [String] == [
+            try await h.store.mentions(of: H.bob) == [
                 "\(H.alice)#2025-02-01T10:00:00+0100"
             ])
         #expect(try await h.store.hasProfile(H.alice))
@@ -81,12 +80,12 @@ import Testing
             follower: H.alice, follows: [RelayFollow(nickname: "frankie", url: frank)], now: H.now)
         #expect(try await h.store.hasProfile(frank))
         #expect(try await h.store.hasProfile(H.alice))
-        #expect(try await h.json("/profile/", [("feed", frank)]).object["data"] as? [String: Any] != nil)
+        #expect(try await h.store.followers(of: frank) != nil)
         let generation = try await h.store.changeStamp().generation
         try await h.store.recordFollows(follower: H.alice, follows: [], now: H.now)
         #expect(try await h.store.changeStamp().generation == generation)
-        let followers = try await h.json("/profile/", [("feed", frank)])
-        #expect((followers.object["data"] as? [String: Any])?["followers"] as? [String] == [H.alice])
+        let followers = try await h.store.followers(of: frank)
+        #expect(followers == [H.alice])
         // A changed nickname is a change; the same list again is not.
         try await h.store.recordFollows(
             follower: H.alice, follows: [RelayFollow(nickname: "f", url: frank)], now: H.now)
@@ -117,9 +116,9 @@ import Testing
             try await h.store.recordFollows(
                 follower: follower, follows: [RelayFollow(nickname: nil, url: H.alice)], now: H.now)
         }
-        let (_, object) = try await h.json("/profile/", [("feed", H.alice)])
+        let followers = try await h.store.followers(of: H.alice)
         #expect(
-            (object["data"] as? [String: Any])?["followers"] as? [String] == [
+            followers == [
                 "https://a.example/social.org", "https://m.example/social.org", "https://z.example/social.org",
             ])
     }
@@ -130,13 +129,11 @@ import Testing
         try await h.store.renameFeed(from: H.carol, to: moved)
         #expect(try await h.store.crawlEntries().map(\.url) == [H.alice, H.bob, moved])
         #expect(!(try await h.store.hasProfile(H.carol)))
-        let (_, object) = try await h.json("/search/", [("q", "elisp")])
-        #expect(object["data"] as? [String] == ["\(moved)#2025-02-04T18:00:00-0500"])
+        let found = try await h.store.search(.text("elisp"), page: 1, perPage: 10)
+        #expect(found.posts == ["\(moved)#2025-02-04T18:00:00-0500"])
         // References in other posts are not rewritten: carol's reply still points at bob's post by URL.
-        let thread = try await h.json("/replies/", [("post", "\(H.bob)#2025-02-01T11:00:00+0100")])
-        #expect(
-            (thread.object["data"] as? [[String: Any]])?.first?["post"] as? String
-                == "\(moved)#2025-02-01T07:00:00-0500")
+        let thread = try await h.store.thread(below: H.key("\(H.bob)#2025-02-01T11:00:00+0100"))
+        #expect(thread?.replies.first?.post == "\(moved)#2025-02-01T07:00:00-0500")
     }
 
     @Test func renameMergesIntoAnExistingFeed() async throws {
@@ -155,20 +152,18 @@ import Testing
         #expect(!(try await h.store.hasProfile(H.bob)))
         // Mentions, follows, posts and votes moved; the duplicate post was dropped.
         #expect(
-            try await h.json("/mentions/", [("feed", moved)]).object["data"] as? [String] == [
+            try await h.store.mentions(of: moved) == [
                 "\(H.alice)#2025-02-01T10:00:00+0100"
             ])
-        let profile = try await h.json("/profile/", [("feed", H.alice)])
-        #expect((profile.object["data"] as? [String: Any])?["followers"] as? [String] == [moved])
-        let votes = try await h.json("/polls/votes/", [("post", "\(H.alice)#2025-02-02T09:00:00+0100")])
+        #expect(try await h.store.followers(of: H.alice) == [moved])
+        let votes = try await h.store.tally(of: H.key("\(H.alice)#2025-02-02T09:00:00+0100"))
         #expect(
-            (votes.object["data"] as? [[String: Any]])?.first?["votes"] as? [String] == [
+            votes?.options.first?.votes == [
                 "\(moved)#2025-02-02T10:00:00+0100"
             ])
-        let stats = try await h.json("/stats/")
-        let global = (stats.object["data"] as? [String: Any])?["global"] as? [String: Any]
-        #expect(global?["total_posts"] as? Int == 13)
-        #expect(global?["total_accounts"] as? Int == 3)
+        let global = try await h.store.stats().global
+        #expect(global.totalPosts == 13)
+        #expect(global.totalAccounts == 3)
     }
 
     @Test func metaValuesPersist() async throws {
@@ -178,7 +173,7 @@ import Testing
         try await h.store.setMetaValue("peers.lastPass", "1800000060")
         #expect(try await h.store.metaValue("peers.lastPass") == "1800000060")
         #expect(try await h.store.metaValue("store.generation") == nil)
-        let reopened = try await RelayStore.open(path: h.path, groups: [])
+        let reopened = try await RelayDatabase.open(path: h.path, groups: [])
         #expect(try await reopened.metaValue("peers.lastPass") == "1800000060")
         try await reopened.close()
     }
@@ -188,7 +183,7 @@ import Testing
         let before = try await h.store.changeStamp()
         #expect(try await h.store.changeStamp() == before)
         // A second store on the same file stands for `relay scan` in another process.
-        let scanner = try await RelayStore.open(path: h.path, groups: RelayFixtures.groups)
+        let scanner = try await RelayDatabase.open(path: h.path, groups: RelayFixtures.groups)
         _ = try await scanner.index(
             feedURL: "https://erin.example/social.org",
             feed: Feed(parsing: "#+TITLE: Erin\n* Posts\n** 2025-03-01T10:00:00+0000\n\nkumquat\n"), now: H.now + 99)
@@ -196,7 +191,7 @@ import Testing
         #expect(after == RelayChangeStamp(generation: before.generation + 1, changedAt: H.now + 99))
         #expect(try await h.store.latestNotificationID() == (try await scanner.latestNotificationID()))
         #expect(
-            try await h.json("/search/", [("q", "kumquat")]).object["data"] as? [String] == [
+            try await h.store.search(.text("kumquat"), page: 1, perPage: 10).posts == [
                 "https://erin.example/social.org#2025-03-01T10:00:00+0000"
             ])
         try await scanner.close()
@@ -205,26 +200,25 @@ import Testing
     @Test func reopeningKeepsEverythingAndMigratesOnce() async throws {
         let h = try await H.loaded()
         let stamp = try await h.store.changeStamp()
-        let reopened = try await RelayStore.open(path: h.path, groups: RelayFixtures.groups)
+        let reopened = try await RelayDatabase.open(path: h.path, groups: RelayFixtures.groups)
         #expect(try await reopened.changeStamp() == stamp)
-        let reply = try #require(await reopened.reply(path: "/feeds/", query: [], now: H.now))
-        #expect(reply.body.text() == (try await h.get("/feeds/")).text)
+        #expect(try await reopened.feeds() == (try await h.store.feeds()))
         try await reopened.close()
     }
 
     @Test func inMemoryStoreWorks() async throws {
-        let store = try await RelayStore.open(path: ":memory:", groups: [])
+        let store = try await RelayDatabase.open(path: ":memory:", groups: [])
         #expect(try await store.addFeed(H.alice, now: H.now))
         _ = try await store.index(feedURL: H.alice, feed: Feed(parsing: RelayFixtures.alice(base: H.base)), now: H.now)
-        let reply = try #require(await store.reply(path: "/polls/", query: [], now: H.now))
-        #expect(reply.body.text().contains("2025-02-02T09:00:00+0100"))
+        let polls = try await store.polls()
+        #expect(polls.contains { $0.contains("2025-02-02T09:00:00+0100") })
     }
 }
 
 /// The in-memory store's stamp and the notification log's bound.
 @Suite struct RelayStoreInternalsTests {
     @Test func inMemoryStoreSeesItsOwnGenerationBumps() async throws {
-        let store = try await RelayStore.open(path: ":memory:", groups: [])
+        let store = try await RelayDatabase.open(path: ":memory:", groups: [])
         #expect(try await store.changeStamp().generation == 0)
         _ = try await store.addFeed(RelayStoreHarness.alice, now: RelayStoreHarness.now)
         #expect(try await store.changeStamp().generation == 1)
@@ -234,7 +228,7 @@ import Testing
         let db = try Connection(path: ":memory:")
         try RelaySchema.migrator.migrate(db)
         let notifications = (0..<25).map {
-            RelayNotification(
+            InteractionNotice(
                 kind: .mention, post: "https://a.example/s.org#\($0)", targetFeed: "https://b.example/s.org")
         }
         try db.transaction { db in

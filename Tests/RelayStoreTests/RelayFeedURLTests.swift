@@ -1,5 +1,4 @@
 import Foundation
-import HTTPServer
 import OrgSocial
 import RelayCore
 import SQLiteStore
@@ -61,7 +60,7 @@ struct RelayFeedURLTests {
         let canonical = "http://a.example/social.org"
         let spellings = [canonical, "HTTP://A.example/social.org", "http://a.example:80//social.org#f"]
         do {
-            let store = try await RelayStore.open(path: path, groups: [])
+            let store = try await RelayDatabase.open(path: path, groups: [])
             for (index, url) in spellings.enumerated() {
                 _ = try await store.addFeed(url, now: Date())
                 _ = try await store.index(
@@ -82,11 +81,11 @@ struct RelayFeedURLTests {
             try connection.execute(sql: "PRAGMA user_version = 3")
             try connection.close()
         }
-        let store = try await RelayStore.open(path: path, groups: [])
+        let store = try await RelayDatabase.open(path: path, groups: [])
         #expect(try await store.crawlEntries().map(\.url) == [canonical, "https://b.example/feed.php?user=bob"])
         #expect(try await store.hasProfile(canonical))
         for spelling in spellings.dropFirst() { #expect(!(try await store.hasProfile(spelling))) }
-        let posts = await store.reply(path: "/search/", query: [HTTPQueryItem(name: "q", value: "p")], now: Date())
-        #expect(posts?.body.text().contains("\"total\":3") == true)
+        let posts = try await store.search(.text("p"), page: 1, perPage: 10)
+        #expect(posts.total == 3)
     }
 }

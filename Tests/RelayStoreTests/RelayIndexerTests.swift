@@ -1,5 +1,4 @@
 import Foundation
-import HTTPServer
 import OrgSocial
 import RelayCore
 import RelayStore
@@ -30,7 +29,7 @@ import Testing
         let report = try await h.index(H.dave, "#+TITLE: Dave\n#+NICK: dave\n\n* Posts\n")
         #expect(report.isEmpty)
         #expect(try await h.store.changeStamp().generation > before.generation)
-        #expect(try await h.get("/mentions/", [("feed", H.dave)]).status == 200)
+        #expect(try await h.store.mentions(of: H.dave) != nil)
     }
 
     @Test func firstIndexReportsEveryPostAndItsNotifications() async throws {
@@ -79,10 +78,10 @@ import Testing
         #expect(after.generation == before.generation + 1)
         #expect(after.changedAt == H.now + 10)
         #expect(
-            try await h.json("/search/", [("tag", "b")]).object["data"] as? [String] == [
+            try await h.store.search(.tag("b"), page: 1, perPage: 10).posts == [
                 "\(erin)#2025-03-01T10:00:00+0000"
             ])
-        #expect(try await h.json("/search/", [("tag", "a")]).object["data"] as? [String] == [])
+        #expect(try await h.store.search(.tag("a"), page: 1, perPage: 10).posts == [])
     }
 
     @Test func profileChangeAloneCountsAsChanged() async throws {
@@ -106,18 +105,18 @@ import Testing
         let report = try await h.index(H.bob, kept.text)
         #expect(report.removed == 2 && report.added == 0)
         #expect(
-            try await h.json("/boosts/", [("post", "\(H.alice)#2025-02-01T10:00:00+0100")]).object["data"] as? [String]
+            try await h.store.boosts(of: H.key("\(H.alice)#2025-02-01T10:00:00+0100"))?.boosts
                 == [])
-        let votes = try await h.json("/polls/votes/", [("post", "\(H.alice)#2025-02-02T09:00:00+0100")])
-        #expect((votes.object["meta"] as? [String: Any])?["total_votes"] as? Int == 0)
+        let votes = try await h.store.tally(of: H.key("\(H.alice)#2025-02-02T09:00:00+0100"))
+        #expect(votes.map(H.totalVotes) == 0)
         // Deleting alice's poll post cascades: bob's (re-added) vote has no poll any more.
         _ = try await h.index(H.bob, bob)
         var alice = Feed(parsing: RelayFixtures.alice(base: H.base))
         try alice.deletePost(id: "2025-02-02T09:00:00+0100")
         _ = try await h.index(H.alice, alice.text)
-        #expect(try await h.json("/polls/").object["data"] as? [String] == [])
-        let voter = try await h.json("/polls/", [("voter", H.bob)])
-        #expect((voter.object["meta"] as? [String: Any])?["total"] as? Int == 0)
+        #expect(try await h.store.polls() == [])
+        let voter = try await h.store.votes(castBy: H.bob)
+        #expect(voter?.count == 0)
     }
 
     @Test func onlyNewPostsNotify() async throws {
@@ -133,7 +132,7 @@ import Testing
         #expect(report.added == 1 && report.changed == 1)
         #expect(
             report.notifications == [
-                RelayNotification(
+                InteractionNotice(
                     kind: .reply, post: "\(erin)#2025-03-02T10:00:00+0000", parent: reply.1, targetFeed: H.alice)
             ])
     }
@@ -155,13 +154,13 @@ import Testing
     @Test func mentionsWaitForTheMentionedFeedsProfile() async throws {
         let h = try await H()
         _ = try await h.index(H.alice, RelayFixtures.alice(base: H.base))
-        #expect(try await h.get("/mentions/", [("feed", H.bob)]).status == 404)
+        #expect(try await h.store.mentions(of: H.bob) == nil)
         let report = try await h.index(H.bob, RelayFixtures.bob(base: H.base))
         #expect(
             report.notifications.contains(
-                RelayNotification(kind: .mention, post: "\(H.alice)#2025-02-01T10:00:00+0100", targetFeed: H.bob)))
+                InteractionNotice(kind: .mention, post: "\(H.alice)#2025-02-01T10:00:00+0100", targetFeed: H.bob)))
         #expect(
-            try await h.json("/mentions/", [("feed", H.bob)]).object["data"] as? [String] == [
+            try await h.store.mentions(of: H.bob) == [
                 "\(H.alice)#2025-02-01T10:00:00+0100"
             ])
     }
@@ -173,9 +172,8 @@ import Testing
             erin,
             erinFeed([("2025-03-01T10:00:00+0000", [], "Hi [[org-social:\(ghost)#2025-01-01T00:00:00+0000][ghost]]")]))
         #expect(report.notifications.isEmpty)
-        #expect(try await h.get("/mentions/", [("feed", ghost)]).status == 404)
-        let stats = try await h.json("/stats/")
-        #expect(((stats.object["data"] as? [String: Any])?["global"] as? [String: Any])?["total_accounts"] as? Int == 4)
+        #expect(try await h.store.mentions(of: ghost) == nil)
+        #expect(try await h.store.stats().global.totalAccounts == 4)
     }
 
     @Test func mentionsNeedADescriptionAndAreCutAtTheHash() async throws {
@@ -188,7 +186,7 @@ import Testing
             ]))
         #expect(
             report.notifications == [
-                RelayNotification(kind: .mention, post: "\(erin)#2025-03-02T10:00:00+0000", targetFeed: H.carol)
+                InteractionNotice(kind: .mention, post: "\(erin)#2025-03-02T10:00:00+0000", targetFeed: H.carol)
             ])
     }
 
@@ -198,11 +196,11 @@ import Testing
         let edited = try await h.index(erin, erinFeed([("2025-03-01T10:00:00+0000", [], "Hi nobody")]))
         #expect(edited.changed == 1 && edited.notifications.isEmpty)
         #expect(
-            try await h.json("/mentions/", [("feed", H.carol)]).object["data"] as? [String] == [
+            try await h.store.mentions(of: H.carol) == [
                 "\(erin)#2025-03-01T10:00:00+0000"
             ])
         _ = try await h.index(erin, "#+TITLE: Erin\n* Posts\n")
-        #expect(try await h.json("/mentions/", [("feed", H.carol)]).object["data"] as? [String] == [])
+        #expect(try await h.store.mentions(of: H.carol) == [])
     }
 
     @Test func votesNeedAnIndexedPollAndResolveInEitherOrder() async throws {
@@ -210,11 +208,9 @@ import Testing
         // Bob is indexed before alice: his vote waits, and counts as soon as alice's poll is indexed.
         _ = try await h.index(H.bob, RelayFixtures.bob(base: H.base))
         _ = try await h.index(H.alice, RelayFixtures.alice(base: H.base))
-        let votes = try await h.json("/polls/votes/", [("post", "\(H.alice)#2025-02-02T09:00:00+0100")])
-        #expect((votes.object["meta"] as? [String: Any])?["total_votes"] as? Int == 1)
-        #expect(
-            (try await h.json("/replies-to/", [("feed", H.alice)]).object["meta"] as? [String: Any])?["total"] as? Int
-                == 2)
+        let votes = try await h.store.tally(of: H.key("\(H.alice)#2025-02-02T09:00:00+0100"))
+        #expect(votes.map(H.totalVotes) == 1)
+        #expect(try await h.store.replies(to: H.alice)?.count == 2)
     }
 
     @Test func voteForAnUnknownOptionIsDroppedAndAChangedVoteMoves() async throws {
@@ -222,14 +218,14 @@ import Testing
         let poll = "\(H.alice)#2025-02-02T09:00:00+0100"
         _ = try await h.index(
             erin, erinFeed([("2025-03-01T10:00:00+0000", [("REPLY_TO", poll), ("POLL_OPTION", "Nano")], "")]))
-        var votes = try await h.json("/polls/votes/", [("post", poll)])
-        #expect((votes.object["meta"] as? [String: Any])?["total_votes"] as? Int == 1)
+        var votes = try await h.store.tally(of: H.key(poll))
+        #expect(votes.map(H.totalVotes) == 1)
         _ = try await h.index(
             erin, erinFeed([("2025-03-01T10:00:00+0000", [("REPLY_TO", poll), ("POLL_OPTION", "Vim")], "")]))
-        votes = try await h.json("/polls/votes/", [("post", poll)])
-        #expect((votes.object["meta"] as? [String: Any])?["total_votes"] as? Int == 2)
-        let vim = (votes.object["data"] as? [[String: Any]])?.first { $0["option"] as? String == "Vim" }
-        #expect(vim?["votes"] as? [String] == ["\(erin)#2025-03-01T10:00:00+0000"])
+        votes = try await h.store.tally(of: H.key(poll))
+        #expect(votes.map(H.totalVotes) == 2)
+        let vim = votes?.options.first { $0.option == "Vim" }
+        #expect(vim?.votes == ["\(erin)#2025-03-01T10:00:00+0000"])
     }
 
     @Test func groupsAreKeptOnlyWhenEnabled() async throws {
@@ -240,20 +236,17 @@ import Testing
                 ("2025-03-01T10:00:00+0000", [("GROUP", "Org Social https://relay.example")], "in"),
                 ("2025-03-02T10:00:00+0000", [("GROUP", "Emacs https://relay.example")], "out"),
             ]))
-        let (_, object) = try await h.json("/groups/org-social/")
-        #expect(
-            (object["data"] as? [[String: Any]])?.map { $0["post"] as? String } == ["\(erin)#2025-03-01T10:00:00+0000"])
-        let stats = try await h.json("/stats/")
-        let global = (stats.object["data"] as? [String: Any])?["global"] as? [String: Any]
-        #expect(global?["active_groups"] as? Int == 1)
-        let march = ((stats.object["data"] as? [String: Any])?["years"] as? [String: Any])?["2025"] as? [String: Any]
-        #expect((march?["03"] as? [String: Any])?["group_messages"] as? Int == 1)
-        #expect(try await h.get("/groups/emacs/").status == 404)
+        let messages = try await h.store.messages(ofGroup: "org-social")
+        #expect(messages?.threads.map(\.post) == ["\(erin)#2025-03-01T10:00:00+0000"])
+        let stats = try await h.store.stats()
+        #expect(stats.global.activeGroups == 1)
+        let march = stats.months.first { $0.year == "2025" && $0.month == "03" }
+        #expect(march?.groupMessages == 1)
+        #expect(try await h.store.messages(ofGroup: "emacs") == nil)
         // Another process configured with other groups (e.g. `relay scan`) serves the same index its own way.
-        let other = try await RelayStore.open(path: h.path, groups: ["Emacs"])
-        let emacs = try #require(await other.reply(path: "/groups/emacs/", query: [], now: H.now))
-        #expect(emacs.status.code == 200)
-        #expect(emacs.body.text().contains("\(erin)#2025-03-02T10:00:00+0000"))
+        let other = try await RelayDatabase.open(path: h.path, groups: ["Emacs"])
+        let emacs = try #require(try await other.messages(ofGroup: "emacs"))
+        #expect(H.posts(in: emacs.threads).contains("\(erin)#2025-03-02T10:00:00+0000"))
         try await other.close()
     }
 
@@ -274,7 +267,7 @@ import Testing
         let report = try await h.index(erin, text)
         #expect(report.added == 1)
         #expect(
-            try await h.json("/search/", [("q", "second copy")]).object["data"] as? [String] == [
+            try await h.store.search(.text("second copy"), page: 1, perPage: 10).posts == [
                 "\(erin)#2025-03-01T10:00:00+0000"
             ])
     }
@@ -296,8 +289,8 @@ import Testing
             erin,
             erinFeed([("2025-03-01T10:00:00+0000", [("REPLY_TO", target), ("INCLUDE", target)], "quote and reply")]))
         #expect(report.notifications.map(\.kind) == [.reply, .boost])
-        let (_, object) = try await h.json("/notifications/", [("feed", H.alice)])
-        let first = (object["data"] as? [[String: Any]])?.prefix(2).map { $0["type"] as? String }
+        let list = try await h.store.notifications(of: H.alice, kinds: Set(InteractionNotice.Kind.allCases))
+        let first = list?.notices.prefix(2).map(\.kind.rawValue)
         #expect(first == ["reply", "boost"])
     }
 }

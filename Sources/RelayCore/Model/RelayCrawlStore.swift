@@ -42,10 +42,10 @@ package struct RelayIndexReport: Sendable, Hashable {
     /// Stored posts no longer in the file, now deleted.
     package var removed = 0
     /// Notifications for the new posts and new mention rows, to publish over SSE.
-    package var notifications: [RelayNotification] = []
+    package var notifications: [InteractionNotice] = []
 
     /// Makes a report.
-    package init(added: Int = 0, changed: Int = 0, removed: Int = 0, notifications: [RelayNotification] = []) {
+    package init(added: Int = 0, changed: Int = 0, removed: Int = 0, notifications: [InteractionNotice] = []) {
         self.added = added
         self.changed = changed
         self.removed = removed

@@ -1,13 +1,50 @@
 /// The two endpoints that reach out to a feed's server while answering a request: registration
 /// (`POST /feeds/`, `relay-api.md` §2.3) and `/feed-content/` (§2.16). The crawler module implements it
-/// (validation fetch, SSRF guard); the HTTP layer parses the request and calls it.
+/// (validation fetch, SSRF guard); the HTTP layer parses the request, calls it and writes the answer.
 package protocol RelayFeedGateway: Sendable {
     /// Registers a feed: `feed` is the submitted value, already stripped and non-blank. Does §2.3 steps 2–5
-    /// (bridge marker → 400, known → 200, validation fetch → 400 `Invalid Org Social feed: …`, added → 201),
-    /// plus the SSRF refusal, with the reference's envelopes.
-    func register(feed: String) async -> RelayJSONReply
+    /// (bridge marker, known, validation fetch, added), plus the SSRF refusal.
+    func register(feed: String) async -> FeedRegistrationOutcome
 
-    /// Answers `/feed-content/?feed=` for a stripped, non-blank `feed` (404 when there is no profile,
-    /// live fetch, 502 messages of §2.16).
-    func feedContent(feed: String) async -> RelayJSONReply
+    /// The content of `feed` for `/feed-content/?feed=` (a stripped, non-blank `feed`): the stored file when
+    /// fresh, else a live fetch.
+    func feedContent(feed: String) async -> FeedContentOutcome
+}
+
+/// What registering a feed did (`relay-api.md` §2.3).
+package enum FeedRegistrationOutcome: Sendable, Hashable {
+    /// The feed was already in the crawl list, in this canonical spelling.
+    case known(feed: String)
+    /// The feed was added, in this canonical spelling.
+    case added(feed: String)
+    /// A bridge virtual feed, which cannot be registered.
+    case bridge
+    /// The feed is not a valid Org Social feed; the reason follows `Invalid Org Social feed: `.
+    case invalid(reason: String)
+    /// The crawl list could not be read or written.
+    case storageFailed
+}
+
+/// What `/feed-content/` found (`relay-api.md` §2.16).
+package enum FeedContentOutcome: Sendable, Hashable {
+    /// The feed's file.
+    case content(String)
+    /// The feed has no profile in the relay.
+    case notFound
+    /// The store could not be read.
+    case storageFailed
+    /// The live fetch failed.
+    case fetchFailed(FeedFetchFailure)
+}
+
+/// Why a live fetch of a feed failed, as the reference tells its callers (§2.16's 502 messages).
+package enum FeedFetchFailure: Error, Sendable, Hashable {
+    /// The feed server did not answer in time.
+    case timedOut
+    /// The feed server could not be reached (or the SSRF guard refused it).
+    case unreachable
+    /// The feed server answered with an error status (400 or more).
+    case httpError(statusCode: Int, url: String)
+    /// Any other failure.
+    case failed
 }

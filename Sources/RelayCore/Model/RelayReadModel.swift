@@ -1,72 +1,68 @@
 package import Foundation
-package import HTTPServer
 
-/// An answer of one JSON endpoint: the status and the envelope, already in the relay's key order.
-package struct RelayJSONReply: Sendable {
-    /// The status code (200, 400, 404, …).
-    package var status: HTTPStatus
-    /// The whole envelope, `{"type", "errors", "data", "meta"?, "_links"?}`.
-    package var body: JSONValue
-
-    /// Makes a reply.
-    package init(status: HTTPStatus = .ok, body: JSONValue) {
-        self.status = status
-        self.body = body
-    }
-}
-
-/// Which data the API serves right now: a counter bumped by every write that changes served data, and
-/// the time of that write. The HTTP layer derives `ETag` and `Last-Modified` from it and keys its
-/// response cache on it.
-package struct RelayChangeStamp: Sendable, Hashable {
-    /// Bumped by every write that changes served data.
-    package var generation: Int
-    /// When that write happened.
-    package var changedAt: Date
-
-    /// Makes a stamp.
-    package init(generation: Int, changedAt: Date) {
-        self.generation = generation
-        self.changedAt = changedAt
-    }
-}
-
-/// One item of `/rss.xml` (`relay-api.md` §2.18).
-package struct RelayRSSItem: Sendable, Hashable {
-    /// The post URL, `<feed>#<id>`.
-    package var post: String
-    /// The author's nick.
-    package var nick: String
-    /// The post's content (Org text, stripped).
-    package var content: String
-    /// The parsed post instant.
-    package var createdAt: Date
-    /// The post's tags, in order.
-    package var tags: [String]
-
-    /// Makes an item.
-    package init(post: String, nick: String, content: String, createdAt: Date, tags: [String]) {
-        self.post = post
-        self.nick = nick
-        self.content = content
-        self.createdAt = createdAt
-        self.tags = tags
-    }
-}
-
-/// What the HTTP layer needs from storage to answer the read endpoints. The SQLite store implements it.
+/// What the HTTP layer needs from storage to answer the read endpoints: typed questions answered with
+/// typed rows (`relay-api.md` §2.2, §2.4–2.15, §2.17, §2.18). The SQLite store implements it; paths,
+/// parameters, status codes and the envelope are the server's.
+///
+/// A method returns `nil` when the feed, post or group it is asked about is not indexed, and throws when
+/// storage fails. Lists ordered "newest first" are ordered by the parsed instant, ties by post ID.
 package protocol RelayReadModel: Sendable {
-    /// Answers one JSON GET endpoint of `relay-api.md` §2.2 and §2.4–2.15, §2.17 (`/feeds/`, `/mentions/`,
-    /// `/notifications/`, `/reactions/`, `/replies-to/`, `/boosts/`, `/interactions/`, `/replies/`,
-    /// `/search/`, `/groups/`, `/groups/{slug}/`, `/polls/`, `/polls/votes/`, `/profile/`, `/stats/`),
-    /// with the reference's shapes, key order, errors and status codes.
+    /// Every crawl-list URL in insertion order, bridge virtual feeds left out (`/feeds/`).
+    func feeds() async throws -> [String]
+
+    /// The posts mentioning `feed`, newest first; `nil` when `feed` has no profile.
+    func mentions(of feed: String) async throws -> [String]?
+
+    /// The mentions, reactions, replies and boosts of `feed` merged newest first (ties in kind order),
+    /// restricted to `kinds`; `nil` when `feed` has no profile.
+    func notifications(of feed: String, kinds: Set<InteractionNotice.Kind>) async throws -> FeedNotifications?
+
+    /// The posts with a mood replying to `feed`'s posts, newest first, poll votes left out; `nil` when
+    /// `feed` has no profile.
+    func reactions(to feed: String) async throws -> [FeedReaction]?
+
+    /// The replies without a mood (and not poll votes) to `feed`'s posts, newest first; `nil` when `feed`
+    /// has no profile.
+    func replies(to feed: String) async throws -> [FeedReply]?
+
+    /// The followers of `feed`, feed URL ascending; `nil` when `feed` has no profile.
+    func followers(of feed: String) async throws -> [String]?
+
+    /// The posts whose `INCLUDE` is the post `key`, newest first; `nil` when the post is not indexed.
+    func boosts(of key: PostKey) async throws -> PostBoosts?
+
+    /// The reactions, replies, boosts and parent chain of the post `key`; `nil` when it is not indexed.
+    func interactions(with key: PostKey) async throws -> PostInteractions?
+
+    /// The thread below the post `key`, oldest first at every level; `nil` when it is not indexed.
+    func thread(below key: PostKey) async throws -> PostThread?
+
+    /// One page of the posts matching `term`, newest first: none when `page` is past the last page.
     ///
-    /// - Parameters:
-    ///   - path: The path with its trailing slash, e.g. `/mentions/` or `/groups/emacs/`.
-    ///   - query: The decoded query items, in request order.
-    ///   - now: The current time (poll `is_active`, `generated_at`).
-    /// - Returns: The reply, or `nil` when `path` is none of these endpoints.
-    func reply(path: String, query: [HTTPQueryItem], now: Date) async -> RelayJSONReply?
+    /// - Throws: ``RelayReadError/searchOverBudget`` when the search needs more than its time or memory.
+    func search(_ term: SearchTerm, page: Int, perPage: Int) async throws -> SearchResults
+
+    /// The groups this relay enables, in configuration order.
+    func enabledGroups() async -> [ConfiguredGroup]
+
+    /// The messages of the enabled group `slug` as newest-first trees, and its members; `nil` when no
+    /// enabled group has that slug.
+    func messages(ofGroup slug: String) async throws -> GroupMessages?
+
+    /// Every poll, newest first.
+    func polls() async throws -> [String]
+
+    /// The polls of `feed` with their options, newest first; `nil` when `feed` has no profile.
+    func polls(of feed: String) async throws -> [FeedPoll]?
+
+    /// The votes `voter` cast, newest vote first; `nil` when `voter` has no profile.
+    func votes(castBy voter: String) async throws -> [CastVote]?
+
+    /// The votes of the post `key` per option, newest vote first; `nil` when the post is not indexed.
+    func tally(of key: PostKey) async throws -> PollTally?
+
+    /// Monthly counters by UTC month of the post instant, and global totals.
+    func stats() async throws -> IndexStats
 
     /// The newest posts with non-blank content for `/rss.xml`, newest first; `tag` (whole-word match)
     /// wins over `feed` (exact author feed).
@@ -74,28 +70,4 @@ package protocol RelayReadModel: Sendable {
 
     /// The current data generation and its time.
     func changeStamp() async throws -> RelayChangeStamp
-}
-
-/// A notification as recorded in the store's event log, with its position in the log.
-package struct RelayLoggedNotification: Sendable, Hashable {
-    /// The log position; strictly increasing.
-    package var id: Int
-    /// The notification.
-    package var notification: RelayNotification
-
-    /// Makes an entry.
-    package init(id: Int, notification: RelayNotification) {
-        self.id = id
-        self.notification = notification
-    }
-}
-
-/// The notification log the SSE streams tail. The indexer appends every notification it reports to a
-/// table, so a server sees what a `relay scan` in another process indexed, as well as its own crawler's.
-package protocol RelayNotificationLog: Sendable {
-    /// The id of the newest logged notification, 0 when the log is empty.
-    func latestNotificationID() async throws -> Int
-
-    /// The logged notifications after `id`, oldest first, at most `limit` of them.
-    func notifications(after id: Int, limit: Int) async throws -> [RelayLoggedNotification]
 }

@@ -60,7 +60,7 @@ enum RelayEventStream {
 
     /// `event: notification`: `type`, `post`, then `emoji`, `parent`, `boosted` when set, and on the
     /// global stream `target_feed` last.
-    static func notificationEvent(_ notification: RelayNotification, global: Bool) -> ServerSentEvent {
+    static func notificationEvent(_ notification: InteractionNotice, global: Bool) -> ServerSentEvent {
         var members: [(String, JSONValue)] = [
             ("type", .string(notification.kind.rawValue)), ("post", .string(notification.post)),
         ]

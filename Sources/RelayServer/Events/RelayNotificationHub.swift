@@ -2,7 +2,7 @@ import RelayCore
 
 /// What an open event stream is told: a notification, or that a heartbeat is due.
 enum RelayStreamItem: Sendable, Equatable {
-    case notification(RelayNotification)
+    case notification(InteractionNotice)
     case heartbeat
 }
 

@@ -35,6 +35,7 @@ package import RelayCore
 ///   store failure gets Django's HTML 500 page.
 package struct RelayResponder: HTTPResponder {
     private let readModel: any RelayReadModel
+    private let readAPI: RelayReadAPI
     private let gateway: any RelayFeedGateway
     private let configuration: Configuration
     private let tracker: RelayChangeTracker
@@ -54,6 +55,7 @@ package struct RelayResponder: HTTPResponder {
         configuration: Configuration
     ) {
         self.readModel = readModel
+        readAPI = RelayReadAPI(readModel: readModel)
         self.gateway = gateway
         self.configuration = configuration
         tracker = RelayChangeTracker(maximumAge: configuration.changeCheckInterval)
@@ -176,7 +178,7 @@ package struct RelayResponder: HTTPResponder {
     /// The cache key of a cacheable `GET`, or `nil` for endpoints that are never cached.
     private func cacheKey(_ endpoint: RelayEndpoint, indent: Int?, request: HTTPRequest) -> String? {
         switch endpoint {
-        case .feeds, .readModel:
+        case .feeds, .read:
             return "json \(indent ?? -1) \(request.target)"
         case .rss:
             return "rss \(selfURL(of: request))"
@@ -202,10 +204,14 @@ package struct RelayResponder: HTTPResponder {
         switch endpoint {
         case .root:
             return finalize(Self.rootResponse, validators: validators, request: request, conditional: true)
-        case .feeds, .readModel:
+        case .feeds:
             return await cachedOrComputed(endpoint, indent: indent, request: request, validators: validators) {
-                guard let reply = await readModel.reply(path: request.path, query: request.queryItems, now: Date())
-                else { return nil }
+                let reply = await readAPI.feedsReply()
+                return RelayResponses.json(reply.body, status: reply.status, indent: indent)
+            }
+        case .read(let read):
+            return await cachedOrComputed(endpoint, indent: indent, request: request, validators: validators) {
+                let reply = await readAPI.reply(to: read, query: request.queryItems, now: Date())
                 return RelayResponses.json(reply.body, status: reply.status, indent: indent)
             }
         case .feedContent:
@@ -213,7 +219,7 @@ package struct RelayResponder: HTTPResponder {
                 return RelayResponses.envelopeError(
                     "Feed URL parameter is required", status: .badRequest, indent: indent)
             }
-            let reply = await gateway.feedContent(feed: feed)
+            let reply = RelayGatewayReplies.feedContent(await gateway.feedContent(feed: feed), feed: feed)
             let response = RelayResponses.json(reply.body, status: reply.status, indent: indent)
             return finalize(response, validators: validators, request: request, conditional: false)
         case .rss:
@@ -228,17 +234,16 @@ package struct RelayResponder: HTTPResponder {
         }
     }
 
-    /// Serves a cacheable endpoint from the cache or computes (and caches) it; `compute` returning
-    /// `nil` means the read model does not know the path (a 404 page, not cached).
+    /// Serves a cacheable endpoint from the cache or computes (and caches) it.
     private func cachedOrComputed(
         _ endpoint: RelayEndpoint, indent: Int?, request: HTTPRequest, validators: RelayValidators?,
-        compute: () async -> HTTPResponse?
+        compute: () async -> HTTPResponse
     ) async -> HTTPResponse {
         let key = cacheKey(endpoint, indent: indent, request: request)
         if let validators, let key, let cached = cache.lookup(key, generation: validators.generation) {
             return finalize(cached, validators: validators, request: request, conditional: true)
         }
-        guard let response = await compute() else { return RelayResponses.notFoundPage }
+        let response = await compute()
         if let validators, let key, response.status.code < 500 {
             cache.store(response, under: key, generation: validators.generation)
         }
@@ -261,7 +266,7 @@ package struct RelayResponder: HTTPResponder {
         guard !feed.isEmpty else {
             return RelayResponses.envelopeError("Feed URL is required", status: .badRequest, indent: indent)
         }
-        let reply = await gateway.register(feed: feed)
+        let reply = RelayGatewayReplies.registration(await gateway.register(feed: feed))
         // Read the stamp after the write, so the next `GET /feeds/` is not answered from the old cache.
         let validators = await tracker.refresh(from: readModel, log: configuration.log)
         let response = RelayResponses.json(reply.body, status: reply.status, indent: indent)

@@ -73,9 +73,7 @@ enum RelayResponses {
 
     /// An envelope error `{"type":"Error","errors":[message],"data":null}`.
     static func envelopeError(_ message: String, status: HTTPStatus, indent: Int?) -> HTTPResponse {
-        json(
-            .object([("type", "Error"), ("errors", .array([.string(message)])), ("data", .null)]), status: status,
-            indent: indent)
+        json(RelayJSONEnvelope.error(message, status: status).body, status: status, indent: indent)
     }
 
     /// A DRF JSON response: compact raw UTF-8, or indented when the client asked.

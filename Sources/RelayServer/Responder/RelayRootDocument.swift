@@ -41,27 +41,16 @@ enum RelayRootDocument {
     ]
 
     /// The whole document.
-    static let value: JSONValue = .object([
-        ("type", "Success"),
-        ("errors", .array([])),
-        ("data", .object([("name", "Org Social Relay"), ("description", "P2P system for Org Social files")])),
-        (
-            "_links",
-            .object(
-                links.map { link in
-                    var members: [(String, JSONValue)] = [
-                        ("href", .string(link.href)), ("method", .string(link.method)),
-                    ]
-                    if link.templated {
-                        members.append(("templated", .bool(true)))
-                    }
-                    if let description = link.description {
-                        members.append(("description", .string(description)))
-                    }
-                    return (link.key, .object(members))
-                })
-        ),
-    ])
+    static let value: JSONValue = RelayJSONEnvelope.success(
+        .object([("name", "Org Social Relay"), ("description", "P2P system for Org Social files")]),
+        links: links.map { link in
+            (
+                link.key,
+                RelayJSONEnvelope.link(
+                    link.href, method: link.method, templated: link.templated, description: link.description)
+            )
+        }
+    ).body
 
     /// The document as Django's `JsonResponse` writes it: `", "`/`": "` separators, ASCII only.
     static let bytes: [UInt8] = value.encoded(style: .python)

@@ -10,17 +10,11 @@ enum RelayEndpoint: Sendable, Equatable {
     /// `GET /feed-content/?feed=`: a live fetch through the gateway.
     case feedContent
     /// Another JSON endpoint the read model answers (`/mentions/`, `/groups/{slug}/`, …).
-    case readModel
+    case read(RelayReadEndpoint)
     /// `GET /rss.xml`.
     case rss
     /// `GET /sse/notifications/`.
     case events
-
-    /// The read-model paths with no parameter in the path.
-    private static let readModelPaths: Set<String> = [
-        "/mentions/", "/notifications/", "/reactions/", "/replies-to/", "/boosts/", "/interactions/", "/replies/",
-        "/search/", "/groups/", "/polls/", "/polls/votes/", "/profile/", "/stats/",
-    ]
 
     /// The route of a decoded path, or `nil` when no route matches.
     ///
@@ -33,19 +27,9 @@ enum RelayEndpoint: Sendable, Equatable {
         case "/rss.xml": self = .rss
         case "/sse/notifications/": self = .events
         default:
-            if Self.readModelPaths.contains(path) || Self.isGroupPath(path) {
-                self = .readModel
-            } else {
-                return nil
-            }
+            guard let read = RelayReadEndpoint(path: path) else { return nil }
+            self = .read(read)
         }
-    }
-
-    /// Whether `path` is `/groups/<name>/` with a non-empty name without a slash (Django's `<str:…>`).
-    private static func isGroupPath(_ path: String) -> Bool {
-        guard path.hasPrefix("/groups/"), path.hasSuffix("/") else { return false }
-        let name = path.dropFirst("/groups/".count).dropLast()
-        return !name.isEmpty && !name.contains("/")
     }
 
     /// The methods the route answers, for `405` and its `Allow` header.
@@ -57,7 +41,7 @@ enum RelayEndpoint: Sendable, Equatable {
     /// `Accept` header (406) and renders compact UTF-8 JSON.
     var negotiatesContent: Bool {
         switch self {
-        case .feeds, .feedContent, .readModel: true
+        case .feeds, .feedContent, .read: true
         case .root, .rss, .events: false
         }
     }

@@ -7,22 +7,24 @@ import RelayServer
 import RelayStore
 import RelayTestFixtures
 
-/// A relay API on 127.0.0.1 (port 0) over a real `RelayStore` in a temporary folder, loaded with the
+/// A relay API on 127.0.0.1 (port 0) over a real `RelayDatabase` in a temporary folder, loaded with the
 /// fixture feeds (alice, bob, carol), with a test double for the feed gateway.
 final class RelayServerHarness: Sendable {
     /// The fixtures' base URL (nothing listens there; the store is indexed directly).
-    static let base = "http://127.0.0.1:8801"
+    static let base = RelayFixtureDatabase.base
     /// alice's feed URL.
-    static let alice = RelayFixtures.aliceURL(base: base)
+    static let alice = RelayFixtureDatabase.alice
     /// bob's feed URL.
-    static let bob = RelayFixtures.bobURL(base: base)
+    static let bob = RelayFixtureDatabase.bob
     /// carol's feed URL.
-    static let carol = RelayFixtures.carolURL(base: base)
+    static let carol = RelayFixtureDatabase.carol
     /// The index time.
-    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+    static let now = RelayFixtureDatabase.now
 
-    let folder: URL
-    let store: RelayStore
+    /// The database (its folder goes when the harness goes).
+    let database: RelayFixtureDatabase
+    /// The store.
+    var store: RelayDatabase { database.store }
     let gateway: RecordingGateway
     let responder: RelayResponder
     let server: HTTPDaemon
@@ -36,20 +38,8 @@ final class RelayServerHarness: Sendable {
         configure: (inout RelayResponder.Configuration) -> Void = { _ in },
         daemon: (inout HTTPDaemon.Configuration) -> Void = { _ in }
     ) async throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("RelayServerTests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        store = try await RelayStore.open(
-            path: folder.appendingPathComponent("relay.db").path, groups: RelayFixtures.groups)
-        if loaded {
-            for (url, text) in RelayFixtures.validFeeds(base: Self.base) {
-                _ = try await store.addFeed(url, now: Self.now)
-                _ = try await store.index(feedURL: url, feed: Feed(parsing: text), now: Self.now)
-            }
-            for (url, text) in RelayFixtures.validFeeds(base: Self.base) {
-                let follows = Feed(parsing: text).profile.follows.map { RelayFollow(nickname: $0.label, url: $0.url) }
-                try await store.recordFollows(follower: url, follows: follows, now: Self.now)
-            }
-        }
+        database = loaded ? try await .loaded() : try await RelayFixtureDatabase()
+        let store = database.store
         gateway = RecordingGateway(store: store)
         var configuration = RelayResponder.Configuration(siteDomain: "relay.example.org")
         configure(&configuration)
@@ -64,7 +54,6 @@ final class RelayServerHarness: Sendable {
     func stop() async {
         await server.stop(gracePeriod: .seconds(1))
         try? await store.close()
-        try? FileManager.default.removeItem(at: folder)
     }
 
     /// Sends one request on a fresh connection (`Connection: close`) and reads the whole response.
@@ -101,32 +90,23 @@ final class RelayServerHarness: Sendable {
 /// A feed gateway that records what it is asked, adds registered feeds to the store (201, or 200 when
 /// known) and answers `/feed-content/` with fixed text.
 actor RecordingGateway: RelayFeedGateway {
-    let store: RelayStore
+    let store: RelayDatabase
     private(set) var registered: [String] = []
     private(set) var fetched: [String] = []
 
-    init(store: RelayStore) {
+    init(store: RelayDatabase) {
         self.store = store
     }
 
-    func register(feed: String) async -> RelayJSONReply {
+    func register(feed: String) async -> FeedRegistrationOutcome {
         registered.append(feed)
         let added = (try? await store.addFeed(feed, now: Date())) ?? false
-        return RelayJSONReply(
-            status: added ? .created : .ok,
-            body: .object([("type", "Success"), ("errors", .array([])), ("data", .object([("feed", .string(feed))]))]))
+        return added ? .added(feed: feed) : .known(feed: feed)
     }
 
-    func feedContent(feed: String) async -> RelayJSONReply {
+    func feedContent(feed: String) async -> FeedContentOutcome {
         fetched.append(feed)
-        return RelayJSONReply(
-            body: .object([
-                ("type", "Success"), ("errors", .array([])), ("data", .object([("content", "#+TITLE: x\n")])),
-                (
-                    "_links",
-                    .object([("self", .object([("href", .string("/feed-content/?feed=x")), ("method", "GET")]))])
-                ),
-            ]))
+        return .content("#+TITLE: x\n")
     }
 }
 

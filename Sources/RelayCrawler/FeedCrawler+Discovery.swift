@@ -2,7 +2,7 @@ import Foundation
 import OrgSocialClient
 import RelayCore
 
-extension RelayCrawler {
+extension FeedCrawler {
     // MARK: - Peer relays
 
     /// Asks every peer relay for its feed list (`GET <peer>/feeds`, redirects followed, `relay-api.md`

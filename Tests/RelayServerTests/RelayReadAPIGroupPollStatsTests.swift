@@ -1,11 +1,13 @@
 import Foundation
 import RelayCore
+import RelayServer
 import RelayStore
+import RelayTestFixtures
 import Testing
 
 /// `/groups/`, `/polls/`, `/polls/votes/`, `/stats/` and the RSS items (§7 rows 36–46).
-@Suite struct RelayStoreGroupPollStatsTests {
-    typealias H = RelayStoreHarness
+@Suite struct RelayReadAPIGroupPollStatsTests {
+    typealias H = RelayReadAPIHarness
     let poll = "\(H.alice)#2025-02-02T09:00:00+0100"
 
     @Test func groupList() async throws {
@@ -149,7 +151,7 @@ import Testing
     @Test func unknownPathsAreNotAnswered() async throws {
         let h = try await H.loaded()
         for path in ["/", "/rss.xml", "/feeds", "/groups/emacs/members/", "/sse/notifications/", "/feed-content/"] {
-            #expect(await h.store.reply(path: path, query: [], now: H.now) == nil, "\(path)")
+            #expect(await h.api.reply(path: path, query: [], now: H.now) == nil, "\(path)")
         }
     }
 }

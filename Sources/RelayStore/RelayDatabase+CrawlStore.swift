@@ -3,7 +3,7 @@ package import OrgSocial
 package import RelayCore
 import SQLiteStore
 
-extension RelayStore: RelayCrawlStore {
+extension RelayDatabase: RelayCrawlStore {
     /// Whether `url` is in the crawl list (exact string match).
     package func containsFeed(_ url: String) async throws -> Bool {
         try await reader.read { db in
@@ -104,7 +104,7 @@ extension RelayStore: RelayCrawlStore {
     package func recordFollows(follower: String, follows: [RelayFollow], now: Date) async throws {
         try await writer.write { db in
             var changed = false
-            var notifications: [RelayNotification] = []
+            var notifications: [InteractionNotice] = []
             let followerID = try Self.profileID(
                 db, feed: follower, nick: nil, now: now, created: &changed, notifications: &notifications)
             // Only http(s) URLs are followed (§4.2); anything else would make a junk placeholder profile.
@@ -131,7 +131,7 @@ extension RelayStore: RelayCrawlStore {
     /// resolves the mentions waiting for it.
     private static func profileID(
         _ db: Connection, feed: String, nick: String?, now: Date, created: inout Bool,
-        notifications: inout [RelayNotification]
+        notifications: inout [InteractionNotice]
     ) throws -> Int {
         if let row = try db.queryOne(sql: "SELECT id FROM profiles WHERE feed = ?", arguments: [feed]) {
             return try row.value(at: 0)

@@ -1,7 +1,7 @@
 package import Foundation
-package import HTTPServer
 package import RelayCore
 import SQLiteStore
+import Synchronization
 
 /// The relay's SQLite index: the crawl list and crawl state, the indexed profiles and posts, the
 /// notification log, and every read query of the API (schema in `relay/SCHEMA.md`).
@@ -12,11 +12,11 @@ import SQLiteStore
 /// write the same file: ``changeStamp()`` notices through `PRAGMA data_version`.
 ///
 /// ```swift
-/// let store = try await RelayStore.open(path: "/var/lib/orgsocial/relay.db", groups: ["Emacs"])
+/// let store = try await RelayDatabase.open(path: "/var/lib/orgsocial/relay.db", groups: ["Emacs"])
 /// let report = try await store.index(feedURL: url, feed: Feed(parsing: text), now: Date())
-/// let reply = await store.reply(path: "/mentions/", query: [HTTPQueryItem(name: "feed", value: url)], now: Date())
+/// let mentions = try await store.mentions(of: url)
 /// ```
-package final class RelayStore: Sendable {
+package final class RelayDatabase: Sendable {
     /// The connection for writes.
     let writer: Database
     /// The connection for API reads.
@@ -24,10 +24,13 @@ package final class RelayStore: Sendable {
     /// The connection that answers ``changeStamp()``.
     let stampReader: Database
     /// The enabled groups, in configuration order.
-    let groups: [RelayGroup]
-    /// The last stamp read and the `PRAGMA data_version` it was read at; unused for an in-memory store, whose
-    /// single connection never sees its own commits in `data_version`.
-    let stampCache: ReadMostly<(dataVersion: Int, stamp: RelayChangeStamp)?>?
+    let groups: [ConfiguredGroup]
+    /// Whether ``stampCache`` is used: not for an in-memory store, whose single connection never sees its
+    /// own commits in `data_version`.
+    let cachesStamp: Bool
+    /// The last stamp read and the `PRAGMA data_version` it was read at. Only touched inside
+    /// `stampReader.read`, which runs one call at a time, so the lock is never contended.
+    let stampCache = Mutex<(dataVersion: Int, stamp: RelayChangeStamp)?>(nil)
 
     /// The page cache of the write and the read connection, in KiB.
     static let cacheKibibytes = 32_768
@@ -40,11 +43,11 @@ package final class RelayStore: Sendable {
     ///     ignored.
     /// - Returns: The store.
     /// - Throws: `StoreError` when the file cannot be opened or migrated.
-    package static func open(path: String, groups: [String]) async throws -> RelayStore {
+    package static func open(path: String, groups: [String]) async throws -> RelayDatabase {
         let writer = try Database(path: path)
         try await writer.migrate(with: RelaySchema.migrator)
         if path == ":memory:" {
-            return RelayStore(writer: writer, reader: writer, stampReader: writer, groups: groups)
+            return RelayDatabase(writer: writer, reader: writer, stampReader: writer, groups: groups)
         }
         let reader = try Database(path: path, mode: .readWrite)
         let stampReader = try Database(path: path, mode: .readWrite)
@@ -52,19 +55,19 @@ package final class RelayStore: Sendable {
         for database in [writer, reader] {
             try await database.read { db in try db.execute(sql: "PRAGMA cache_size = -\(cacheKibibytes)") }
         }
-        return RelayStore(writer: writer, reader: reader, stampReader: stampReader, groups: groups)
+        return RelayDatabase(writer: writer, reader: reader, stampReader: stampReader, groups: groups)
     }
 
     private init(writer: Database, reader: Database, stampReader: Database, groups: [String]) {
         self.writer = writer
         self.reader = reader
         self.stampReader = stampReader
-        stampCache = stampReader === writer ? nil : ReadMostly(nil)
+        cachesStamp = stampReader !== writer
         var seen = Set<String>()
         self.groups = groups.compactMap { name in
             let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty else { return nil }
-            let group = RelayGroup(name: trimmed)
+            let group = ConfiguredGroup(name: trimmed)
             return seen.insert(group.slug).inserted ? group : nil
         }
     }
@@ -81,43 +84,96 @@ package final class RelayStore: Sendable {
 
 // MARK: - RelayReadModel
 
-extension RelayStore: RelayReadModel {
-    /// Answers one JSON GET endpoint (see ``RelayReadModel/reply(path:query:now:)``); a storage failure gives
-    /// a 500 envelope with the reason.
-    package func reply(path: String, query: [HTTPQueryItem], now: Date) async -> RelayJSONReply? {
-        guard RelayQueries.handles(path: path) else { return nil }
+extension RelayDatabase: RelayReadModel {
+    /// Runs `question` on the read connection.
+    private func read<Answer: Sendable>(_ question: @escaping @Sendable (RelayQueries) throws -> Answer)
+        async throws -> Answer
+    {
         let groups = groups
-        do {
-            return try await reader.read { db in
-                try RelayQueries(db: db, groups: groups, now: now).reply(path: path, query: query)
-            }
-        } catch {
-            return RelayEnvelope.error(
-                "Internal server error: the relay's database could not answer (\(error.localizedDescription))",
-                status: .internalServerError)
-        }
+        return try await reader.read { db in try question(RelayQueries(db: db, groups: groups)) }
     }
+
+    /// Every crawl-list URL in insertion order, bridges left out.
+    package func feeds() async throws -> [String] { try await read { try $0.feeds() } }
+
+    /// The posts mentioning `feed`, newest first.
+    package func mentions(of feed: String) async throws -> [String]? { try await read { try $0.mentions(of: feed) } }
+
+    /// The notifications of `feed` of `kinds`, newest first.
+    package func notifications(of feed: String, kinds: Set<InteractionNotice.Kind>) async throws
+        -> FeedNotifications?
+    {
+        try await read { try $0.notifications(of: feed, kinds: kinds) }
+    }
+
+    /// The moods on `feed`'s posts, poll votes left out.
+    package func reactions(to feed: String) async throws -> [FeedReaction]? {
+        try await read { try $0.reactions(to: feed) }
+    }
+
+    /// The replies without a mood to `feed`'s posts.
+    package func replies(to feed: String) async throws -> [FeedReply]? { try await read { try $0.replies(to: feed) } }
+
+    /// The followers of `feed`.
+    package func followers(of feed: String) async throws -> [String]? { try await read { try $0.followers(of: feed) } }
+
+    /// The boosts of the post `key`.
+    package func boosts(of key: PostKey) async throws -> PostBoosts? { try await read { try $0.boosts(of: key) } }
+
+    /// The interactions with the post `key`.
+    package func interactions(with key: PostKey) async throws -> PostInteractions? {
+        try await read { try $0.interactions(with: key) }
+    }
+
+    /// The thread below the post `key`.
+    package func thread(below key: PostKey) async throws -> PostThread? { try await read { try $0.thread(below: key) } }
+
+    /// One page of the posts matching `term`.
+    package func search(_ term: SearchTerm, page: Int, perPage: Int) async throws -> SearchResults {
+        try await read { try $0.search(term, page: page, perPage: perPage) }
+    }
+
+    /// The enabled groups, in configuration order.
+    package func enabledGroups() async -> [ConfiguredGroup] { groups }
+
+    /// The messages of the group `slug`.
+    package func messages(ofGroup slug: String) async throws -> GroupMessages? {
+        try await read { try $0.messages(ofGroup: slug) }
+    }
+
+    /// Every poll, newest first.
+    package func polls() async throws -> [String] { try await read { try $0.polls() } }
+
+    /// The polls of `feed`.
+    package func polls(of feed: String) async throws -> [FeedPoll]? { try await read { try $0.polls(of: feed) } }
+
+    /// The votes `voter` cast.
+    package func votes(castBy voter: String) async throws -> [CastVote]? {
+        try await read { try $0.votes(castBy: voter) }
+    }
+
+    /// The votes of the post `key` per option.
+    package func tally(of key: PostKey) async throws -> PollTally? { try await read { try $0.tally(of: key) } }
+
+    /// The counters of the index.
+    package func stats() async throws -> IndexStats { try await read { try $0.stats() } }
 
     /// The newest posts with non-blank content for `/rss.xml` (`relay-api.md` §2.18).
     package func rssItems(tag: String?, feed: String?, limit: Int) async throws -> [RelayRSSItem] {
-        let groups = groups
-        return try await reader.read { db in
-            try RelayQueries(db: db, groups: groups, now: Date()).rssItems(tag: tag, feed: feed, limit: limit)
-        }
+        try await read { try $0.rssItems(tag: tag, feed: feed, limit: limit) }
     }
 
     /// The current generation and its time; re-reads the `meta` table only when the database changed
     /// (`PRAGMA data_version`), so it costs one pragma per call.
     package func changeStamp() async throws -> RelayChangeStamp {
-        let cache = stampCache
-        return try await stampReader.read { db in
-            guard let cache else { return try RelayMeta.stamp(db) }
+        guard cachesStamp else { return try await stampReader.read { db in try RelayMeta.stamp(db) } }
+        return try await stampReader.read { [self] db in
             let version = try db.queryOne(sql: "PRAGMA data_version")?.value(at: 0, as: Int.self) ?? 0
-            if let cached = cache.read({ $0 }), cached.dataVersion == version {
+            if let cached = stampCache.withLock({ $0 }), cached.dataVersion == version {
                 return cached.stamp
             }
             let stamp = try RelayMeta.stamp(db)
-            cache.write { $0 = (version, stamp) }
+            stampCache.withLock { $0 = (version, stamp) }
             return stamp
         }
     }
@@ -125,7 +181,7 @@ extension RelayStore: RelayReadModel {
 
 // MARK: - RelayNotificationLog
 
-extension RelayStore: RelayNotificationLog {
+extension RelayDatabase: RelayNotificationLog {
     /// The id of the newest logged notification, 0 when the log is empty.
     package func latestNotificationID() async throws -> Int {
         try await stampReader.read { db in
@@ -143,10 +199,10 @@ extension RelayStore: RelayNotificationLog {
                     """,
                 arguments: [id, max(0, limit)])
             return try rows.compactMap { row in
-                guard let kind = RelayNotification.Kind(rawValue: try row.value(at: 1, as: String.self)) else {
+                guard let kind = InteractionNotice.Kind(rawValue: try row.value(at: 1, as: String.self)) else {
                     return nil
                 }
-                let notification = RelayNotification(
+                let notification = InteractionNotice(
                     kind: kind, post: try row.value(at: 2), emoji: try row.value(at: 3),
                     parent: try row.value(at: 4), boosted: try row.value(at: 5), targetFeed: try row.value(at: 6))
                 return RelayLoggedNotification(id: try row.value(at: 0), notification: notification)

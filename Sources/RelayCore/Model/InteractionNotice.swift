@@ -3,7 +3,7 @@
 ///
 /// The indexer produces these for *newly created* post rows and mention rows only; the SSE hub sends
 /// them to subscribers of `targetFeed` and of the global stream.
-package struct RelayNotification: Sendable, Hashable {
+package struct InteractionNotice: Sendable, Hashable {
     /// The four kinds, in the order the relay groups them when sort keys tie.
     package enum Kind: String, Sendable, Hashable, CaseIterable {
         case mention

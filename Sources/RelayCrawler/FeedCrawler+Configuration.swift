@@ -1,7 +1,7 @@
 import Foundation
 package import OrgSocialClient
 
-extension RelayCrawler {
+extension FeedCrawler {
     /// The crawler's limits, intervals, peers and transport; every field has a default.
     package struct Configuration: Sendable {
         /// Whether feeds on loopback, private and link-local addresses may be fetched (tests use it).

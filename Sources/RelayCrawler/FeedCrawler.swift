@@ -8,13 +8,13 @@ package import RelayCore
 /// (`relay-api.md` §4, with the improvements of §10).
 ///
 /// ```swift
-/// let crawler = RelayCrawler(store: store, configuration: .init(log: { print($0) }))
+/// let crawler = FeedCrawler(store: store, configuration: .init(log: { print($0) }))
 /// let report = await crawler.runPass()      // one pass, e.g. `orgsocial relay scan`
 /// await crawler.run(interval: .seconds(60)) // passes every minute until cancelled
 /// ```
 ///
 /// Passes never overlap: a pass asked for while another runs waits for it to end.
-package actor RelayCrawler {
+package actor FeedCrawler {
     /// The meta key holding the time of the last peer-relay discovery.
     static let peerDiscoveryKey = "crawler.last_peer_discovery"
     /// The meta key holding the time of the last follows discovery.

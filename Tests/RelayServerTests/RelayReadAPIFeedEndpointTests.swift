@@ -5,8 +5,8 @@ import RelayTestFixtures
 import Testing
 
 /// `/feeds/`, `/mentions/`, `/notifications/`, `/reactions/`, `/replies-to/`, `/profile/` against the §7 table.
-@Suite struct RelayStoreFeedEndpointTests {
-    typealias H = RelayStoreHarness
+@Suite struct RelayReadAPIFeedEndpointTests {
+    typealias H = RelayReadAPIHarness
 
     @Test func feedsListsTheCrawlListInInsertionOrder() async throws {
         let h = try await H.loaded()

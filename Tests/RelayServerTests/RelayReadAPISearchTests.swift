@@ -1,11 +1,12 @@
 import Foundation
 import RelayCore
 import RelayStore
+import RelayTestFixtures
 import Testing
 
 /// `/search/` (§2.11, §7 rows 30–35) with deliberate differences 3, 5 and 6.
-@Suite struct RelayStoreSearchTests {
-    typealias H = RelayStoreHarness
+@Suite struct RelayReadAPISearchTests {
+    typealias H = RelayReadAPIHarness
 
     @Test func searchEmacsFindsContentAndTags() async throws {
         let h = try await H.loaded()

@@ -1,11 +1,12 @@
 import Foundation
 import RelayCore
 import RelayStore
+import RelayTestFixtures
 import Testing
 
 /// `/boosts/`, `/interactions/`, `/replies/` against the §7 table rows 23–29.
-@Suite struct RelayStorePostEndpointTests {
-    typealias H = RelayStoreHarness
+@Suite struct RelayReadAPIPostEndpointTests {
+    typealias H = RelayReadAPIHarness
     let post = "\(H.alice)#2025-02-01T10:00:00+0100"
 
     @Test func boostsOfAlicesPost() async throws {

@@ -1,8 +1,8 @@
 import HTTPServer
-import RelayCore
 
-/// Builds the reference relay's envelopes (`relay-api.md` §1.2): keys `type, errors, data, meta, _links`.
-enum RelayEnvelope {
+/// Writes the reference relay's envelopes (`relay-api.md` §1.2): keys `type, errors, data, meta, _links`,
+/// in that order. Every envelope the relay sends is made here.
+enum RelayJSONEnvelope {
     /// A success envelope; `meta` and `links` are left out when `nil`.
     static func success(
         _ data: JSONValue, meta: [(String, JSONValue)]? = nil, links: [(String, JSONValue)]? = nil,
@@ -26,10 +26,13 @@ enum RelayEnvelope {
         return RelayJSONReply(status: status, body: .object(members))
     }
 
-    /// A link object `{"href", "method"}` (plus `"templated": true` when asked).
-    static func link(_ href: String, method: String = "GET", templated: Bool = false) -> JSONValue {
+    /// A link object `{"href", "method"}` (plus `"templated": true` when asked, and a `description`).
+    static func link(_ href: String, method: String = "GET", templated: Bool = false, description: String? = nil)
+        -> JSONValue
+    {
         var members: [(String, JSONValue)] = [("href", .string(href)), ("method", .string(method))]
         if templated { members.append(("templated", .bool(true))) }
+        if let description { members.append(("description", .string(description))) }
         return .object(members)
     }
 
