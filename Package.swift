@@ -41,12 +41,15 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "OrgSocialTests",
-            dependencies: ["OrgSocial"],
+            dependencies: ["OrgSocial", "HTTPTestSupport"],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
         .testTarget(
-            name: "OrgSocialCLITests", dependencies: ["OrgSocialCLI", "OrgSocial", "HTTPTestSupport", "SystemSupport"],
+            name: "OrgSocialCLITests",
+            dependencies: [
+                "OrgSocialCLI", "OrgSocial", "OrgSocialClient", "HTTPServer", "HTTPTestSupport", "SystemSupport",
+            ],
             swiftSettings: strictSettings),
         // libmicrohttpd, as a C module: a modulemap and a shim.h. Only HTTPServer imports it.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
@@ -62,8 +65,13 @@ let package = Package(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "Crypto", "HTTPTestSupport"],
             swiftSettings: strictSettings
         ),
-        // Test helpers shared by the server test targets: a raw HTTP/1.1 socket client on 127.0.0.1.
-        .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport", swiftSettings: strictSettings),
+        // The one test-support target every test target uses: temporary folders, `eventually`, gates and
+        // counters, servers scoped to a test (`withServer { }`), the shared corpus, a raw HTTP/1.1 socket
+        // client on 127.0.0.1, spawned server binaries, and the fake feed server, relay and farm that the
+        // client and CLI tests share.
+        .target(
+            name: "HTTPTestSupport", dependencies: ["OrgSocial", "OrgSocialClient", "HTTPServer", "Crypto"],
+            path: "Tests/HTTPTestSupport", swiftSettings: strictSettings),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strictSettings),
         // zlib, as a C module. Only Gzip imports it.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -89,20 +97,23 @@ let package = Package(
         .target(name: "OrgSocialClient", dependencies: ["OrgSocial", "CurlHTTP"], swiftSettings: strictSettings),
         .testTarget(
             name: "OrgSocialClientTests",
-            dependencies: ["OrgSocialClient", "OrgSocial", "OrgSocialCLI", "HTTPServer", "Crypto", "Gzip"],
+            dependencies: ["OrgSocialClient", "OrgSocial", "HTTPServer", "Crypto", "Gzip", "HTTPTestSupport"],
             swiftSettings: strictSettings
         ),
         // End-to-end publishing against the real node (FeedHosting): concurrency, 412/401/422, the Host API.
         .testTarget(
             name: "PublishingTests",
-            dependencies: ["OrgSocialClient", "OrgSocial", "FeedHosting", "HTTPServer", "OrgSocialCLI"],
+            dependencies: [
+                "OrgSocialClient", "OrgSocial", "FeedHosting", "HTTPServer", "OrgSocialCLI", "HTTPTestSupport",
+            ],
             swiftSettings: strictSettings
         ),
         // libsqlite3, as a C module: a modulemap and a shim.h. Only SQLiteStore imports it.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // SQLite wrapper: connection, statements, transactions, migrations, and the Database actor.
         .target(name: "SQLiteStore", dependencies: ["CSQLite"], swiftSettings: strictSettings),
-        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "HTTPTestSupport"], swiftSettings: strictSettings),
         // The relay's shared vocabulary: the storage protocols, the typed rows the read model answers with,
         // notifications and reports.
         .target(name: "RelayCore", dependencies: ["OrgSocial"], swiftSettings: strictSettings),
@@ -143,7 +154,7 @@ let package = Package(
             name: "RelayCrawlerTests",
             dependencies: [
                 "RelayCrawler", "RelayCore", "RelayStore", "RelayServer", "OrgSocial", "OrgSocialClient", "HTTPServer",
-                "FeedHosting", "RelayTestFixtures",
+                "FeedHosting", "RelayTestFixtures", "HTTPTestSupport",
             ],
             swiftSettings: strictSettings
         ),

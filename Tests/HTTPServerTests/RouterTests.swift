@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPTestSupport
 import Testing
 
 /// The router called directly, without a socket.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import Testing
 
 /// End-to-end runs of the built `orgsocial` binary: the one next to the test bundle (what

@@ -1,5 +1,7 @@
 import Foundation
+import HTTPTestSupport
 import OrgSocial
+
 @testable import OrgSocialCLI
 
 /// What one in-process run of the tool produced.
@@ -44,44 +46,6 @@ func runCLI(
     return CLIResult(status: status, outputBytes: output, errorBytes: error)
 }
 
-/// A fresh folder under the system's temporary directory, removed by ``remove()``.
-struct TemporaryFolder {
-    /// The folder.
-    let url: URL
-
-    /// Creates `orgsocial-cli-<UUID>` in the temporary directory.
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("orgsocial-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    /// The path of a file in the folder.
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    /// Writes bytes to a file of the folder and returns its path.
-    @discardableResult
-    func write(_ bytes: [UInt8], to name: String) throws -> String {
-        try Data(bytes).write(to: url.appendingPathComponent(name))
-        return path(name)
-    }
-
-    /// Writes text to a file of the folder and returns its path.
-    @discardableResult
-    func write(_ text: String, to name: String) throws -> String { try write(Array(text.utf8), to: name) }
-
-    /// The bytes of a file of the folder.
-    func bytes(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: url.appendingPathComponent(name))) }
-
-    /// The text of a file of the folder.
-    func text(_ name: String) throws -> String { String(decoding: try bytes(name), as: UTF8.self) }
-
-    /// The names of the files in the folder, sorted.
-    func fileNames() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: url.path).sorted() }
-
-    /// Deletes the folder.
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
-
 /// A folder holding `social.org` made by `orgsocial init` (title "Ana's journal", nick `ana`).
 func makeFeedFolder() async throws -> (folder: TemporaryFolder, file: String) {
     let folder = try TemporaryFolder()
@@ -97,6 +61,5 @@ struct TestSetupError: Error {
     var message: String
 }
 
-/// The root of the package (this file is `Tests/OrgSocialCLITests/CLITestSupport.swift`).
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+/// The root of the package.
+let packageRoot = SharedCorpus.packageRoot

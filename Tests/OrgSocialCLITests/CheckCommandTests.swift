@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import Testing
 
 /// `orgsocial check`: diagnostic lines, JSON, summary and exit codes.

@@ -1,3 +1,4 @@
+import HTTPTestSupport
 import Testing
 
 /// `orgsocial edit`: text and property changes in place.

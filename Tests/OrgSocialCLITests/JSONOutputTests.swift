@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import OrgSocial
 import Testing
 
@@ -8,12 +9,7 @@ import Testing
 /// whole feed at once gives (`orgsocial show --json` streams it so that its memory stays small).
 struct JSONOutputTests {
     /// `<package root>/../shared/corpus/feeds`, when present.
-    static let corpus: URL? = {
-        let here = URL(fileURLWithPath: #filePath)
-        let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let folder = root.deletingLastPathComponent().appendingPathComponent("shared/corpus/feeds")
-        return FileManager.default.fileExists(atPath: folder.path) ? folder : nil
-    }()
+    static let corpus: URL? = SharedCorpus.feeds
 
     static func streamed(_ feed: Feed) throws -> String {
         var pieces: [String] = []

@@ -1,3 +1,4 @@
+import HTTPTestSupport
 import Testing
 
 /// `orgsocial poll`: options, closing time and its checks.

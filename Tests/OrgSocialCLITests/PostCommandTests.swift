@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import Testing
 
 /// `orgsocial post`: appends a post with its properties and prints its URL.

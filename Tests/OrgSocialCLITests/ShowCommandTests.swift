@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import Testing
 
 /// `orgsocial show`: summary, JSON model and byte-exact output.

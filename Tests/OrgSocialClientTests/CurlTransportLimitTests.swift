@@ -1,5 +1,6 @@
 import Foundation
 import Gzip
+import HTTPTestSupport
 import OrgSocialClient
 import Synchronization
 import Testing
@@ -88,7 +89,9 @@ struct CurlTransportLimitTests {
 
     @Test(.timeLimit(.minutes(1)))
     func aHugeChunkedBodyIsRefusedAfterAboutTheCap() async throws {
+        let answered = Gate()
         let server = try ScriptedHTTPServer { _, connection in
+            defer { answered.open() }
             connection.writeHead("200 OK", [("Content-Type", "text/plain"), ("Transfer-Encoding", "chunked")])
             let chunk = [UInt8](repeating: UInt8(ascii: "a"), count: 64 * 1024)
             for _ in 0..<(200 * 1024 * 1024 / chunk.count) where !connection.writeChunk(chunk) { return false }
@@ -101,8 +104,9 @@ struct CurlTransportLimitTests {
         let error = await #expect(throws: OrgSocialClientError.self) {
             try await transport.send(HTTPClientRequest(url: url, maximumBodyBytes: Self.cap))
         }
-        // The server notices the closed connection at its next write or two; socket buffers hold a few MiB.
-        try await Task.sleep(for: .milliseconds(200))
+        // The server notices the closed connection at its next write or two (socket buffers hold a few MiB)
+        // and its handler returns: from then on the count of bytes sent is final.
+        _ = await eventually { answered.isOpen }
         let sent = server.bodyBytesSent.load(ordering: .relaxed)
         print("200 MB chunked body: refused after the server sent \(sent >> 20) MiB")
         #expect(error == .feedTooLarge(url: url.absoluteString, limit: Self.cap))
@@ -129,7 +133,7 @@ struct CurlTransportLimitTests {
         #expect(error == .feedTooLarge(url: url.absoluteString, limit: Self.cap))
         #expect(elapsed < .seconds(3))
         #expect(server.bodyBytesSent.load(ordering: .relaxed) == 0)
-        try await Self.eventually { closedByClient.load(ordering: .relaxed) }
+        #expect(await eventually { closedByClient.load(ordering: .relaxed) })
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -143,7 +147,7 @@ struct CurlTransportLimitTests {
         let transport = CurlTransport(timeout: .seconds(20))
         let url = server.url("/never")
         let task = Task { try await transport.send(HTTPClientRequest(url: url)) }
-        try await Self.eventually { server.requests.load(ordering: .relaxed) == 1 }
+        #expect(await eventually { server.requests.load(ordering: .relaxed) == 1 })
         let start = ContinuousClock.now
         task.cancel()
         let result = await task.result
@@ -151,7 +155,7 @@ struct CurlTransportLimitTests {
         print("cancellation: the cancelled send returned after \(elapsed)")
         #expect(throws: CancellationError.self) { try result.get() }
         #expect(elapsed < .milliseconds(500))
-        try await Self.eventually { closedByClient.load(ordering: .relaxed) }
+        #expect(await eventually { closedByClient.load(ordering: .relaxed) })
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -303,18 +307,6 @@ struct CurlTransportLimitTests {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
         let pages = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-    }
-
-    /// Waits (at most 5 s) until `condition` holds, or records an issue.
-    private static func eventually(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("the condition did not become true within 5 s")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
     }
 
     /// Runs a program to its end and returns its exit status, the CPU it used (user + system, in

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import OrgSocial
 import Testing
 
@@ -7,14 +8,9 @@ import Testing
 /// files themselves. The tests are skipped only when that folder is absent (it lives outside the repository).
 struct CorpusTests {
     /// `<package root>/../shared/corpus/feeds`.
-    static let folderPath: String = {
-        let here = URL(fileURLWithPath: #filePath)
-        let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return root.deletingLastPathComponent().appendingPathComponent("shared/corpus/feeds").path
-    }()
+    static let folderPath = SharedCorpus.feedsPath
 
-    static let folder: URL? =
-        FileManager.default.fileExists(atPath: folderPath) ? URL(fileURLWithPath: folderPath) : nil
+    static let folder: URL? = SharedCorpus.feeds
 
     static func load(_ name: String) throws -> [UInt8] {
         let folder = try #require(folder)

@@ -1,5 +1,6 @@
 import FeedHosting
 import Foundation
+import HTTPTestSupport
 import OrgSocial
 import OrgSocialClient
 import Testing
@@ -121,7 +122,7 @@ struct HostFlowTests {
                 ["post", "--file", file, "--text", "Hello node", "--publish"], environment: environment)
             #expect(posted.status == 0, "\(posted.error)")
             #expect(posted.output == node.url("/frank/social.org").absoluteString + "#2026-01-02T03:04:05+0000\n")
-            #expect(node.fileText("frank/social.org") == home.text("social.org"))
+            #expect(node.fileText("frank/social.org") == (try? home.text("social.org")))
         }
     }
 
@@ -141,7 +142,7 @@ struct HostFlowTests {
             #expect(template != emptyFeed(nick: "hana"))
             let first = await runCLI(["publish", "--file", file], environment: environment)
             #expect(first.status == 0, "\(first.error)")
-            #expect(node.fileText("hana/social.org") == home.text("social.org"))
+            #expect(node.fileText("hana/social.org") == (try? home.text("social.org")))
 
             // A line appended on the server, then a local post: 'publish' refuses and the line stays.
             let remote =
@@ -158,7 +159,7 @@ struct HostFlowTests {
             // --force still replaces it.
             let forced = await runCLI(["publish", "--file", file, "--force"], environment: environment)
             #expect(forced.status == 0, "\(forced.error)")
-            #expect(node.fileText("hana/social.org") == home.text("social.org"))
+            #expect(node.fileText("hana/social.org") == (try? home.text("social.org")))
         }
     }
 
@@ -196,7 +197,7 @@ struct HostFlowTests {
             let posted = await runCLI(
                 ["post", "--file", file, "--text", "Via PUT", "--publish"], environment: environment)
             #expect(posted.status == 0, "\(posted.error)")
-            #expect(node.fileText("gina/social.org") == home.text("social.org"))
+            #expect(node.fileText("gina/social.org") == (try? home.text("social.org")))
 
             let wrong = await runCLI(
                 ["post", "--file", file, "--text", "x", "--publish"],

@@ -1,5 +1,6 @@
 import FeedHosting
 import Foundation
+import HTTPTestSupport
 import OrgSocial
 import OrgSocialClient
 import Testing

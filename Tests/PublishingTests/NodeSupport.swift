@@ -1,38 +1,10 @@
 import FeedHosting
 import Foundation
+import HTTPTestSupport
 import OrgSocial
 import OrgSocialClient
 
 @testable import OrgSocialCLI
-
-/// A fresh folder under the system's temporary directory.
-struct TemporaryFolder: Sendable {
-    let path: String
-
-    init() throws {
-        path =
-            FileManager.default.temporaryDirectory.appendingPathComponent("orgsocial-publishing-\(UUID().uuidString)")
-            .path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    /// Writes `text` to `relative`, creating folders, and returns the full path.
-    @discardableResult
-    func write(_ text: String, to relative: String) throws -> String {
-        let full = "\(path)/\(relative)"
-        try FileManager.default.createDirectory(
-            atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: full))
-        return full
-    }
-
-    /// The text of `relative`, or `nil`.
-    func text(_ relative: String) -> String? {
-        FileManager.default.contents(atPath: "\(path)/\(relative)").map { String(decoding: $0, as: UTF8.self) }
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-}
 
 /// A real `orgsocial serve` node (FeedHosting) on 127.0.0.1, port 0, over a temporary root.
 struct TestNode: Sendable {
@@ -58,7 +30,7 @@ struct TestNode: Sendable {
     }
 
     /// The feed file on disk.
-    func fileText(_ relative: String) -> String? { root.text(relative) }
+    func fileText(_ relative: String) -> String? { try? root.text(relative) }
 }
 
 /// A set-up step failed.
@@ -96,12 +68,6 @@ func emptyFeed(nick: String) -> String {
 func makePublisher(retryDelay: Duration = .milliseconds(2)) -> FeedPublisher {
     FeedPublisher(transport: CurlTransport(timeout: .seconds(20)), retryDelay: retryDelay)
 }
-
-/// 2026-01-02T03:04:05Z.
-let fixedDate = Date(timeIntervalSince1970: 1_767_323_045)
-
-/// UTC.
-let utc = TimeZone(identifier: "UTC") ?? .current
 
 /// Wraps a transport and, just before the first `PUT` or `POST /upload` it forwards, runs `interloper`
 /// (another writer publishing), so that the wrapped client's upload is stale.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import Relay
 import RelayCore
 import Testing

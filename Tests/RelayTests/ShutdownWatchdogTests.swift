@@ -87,9 +87,8 @@ struct ShutdownWatchdogTests {
         }
         defer { registration.cancel() }
         // SIGTERM once the relay's validation fetch is connected and waiting for an answer.
-        let waitStart = ContinuousClock.now
-        while silent.accepted.withLock({ $0.isEmpty }), ContinuousClock.now - waitStart < .seconds(20) {
-            try await Task.sleep(for: .milliseconds(20))
+        _ = await eventually(timeout: .seconds(20), pollingEvery: .milliseconds(20)) {
+            silent.accepted.withLock { !$0.isEmpty }
         }
         try #require(silent.accepted.withLock { !$0.isEmpty })
         try await Task.sleep(for: .milliseconds(100))
@@ -97,7 +96,7 @@ struct ShutdownWatchdogTests {
         let clock = ContinuousClock()
         let start = clock.now
         kill(process.processIdentifier, SIGTERM)
-        while process.isRunning, clock.now - start < .seconds(10) { try await Task.sleep(for: .milliseconds(20)) }
+        _ = await eventually(timeout: .seconds(10), pollingEvery: .milliseconds(20)) { !process.isRunning }
         let elapsed = clock.now - start
         #expect(!process.isRunning)
         #expect(elapsed < .seconds(3), "\(elapsed)")

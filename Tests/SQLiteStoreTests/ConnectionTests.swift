@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import SQLiteStore
 import Testing
 
@@ -6,6 +7,7 @@ import Testing
 struct ConnectionTests {
     @Test func opensFileInTemporaryFolderWithWALAndForeignKeys() throws {
         let folder = try TemporaryFolder()
+        defer { folder.remove() }
         let path = folder.path("store.db")
         let connection = try Connection(path: path)
         try connection.execute(sql: "CREATE TABLE t (x INTEGER)")
@@ -34,6 +36,7 @@ struct ConnectionTests {
 
     @Test func badPathThrowsCannotOpenWithSQLiteMessageAndAdvice() throws {
         let folder = try TemporaryFolder()
+        defer { folder.remove() }
         let path = folder.path("missing/folder/store.db")
         let error = try #require(throws: StoreError.self) { try Connection(path: path) }
         #expect(error == .cannotOpen(path: path, code: 14, extendedCode: 14, message: "unable to open database file"))
@@ -45,6 +48,7 @@ struct ConnectionTests {
 
     @Test func readOnlyModeRefusesMissingFileAndWrites() throws {
         let folder = try TemporaryFolder()
+        defer { folder.remove() }
         #expect(throws: StoreError.self) { try Connection(path: folder.path("none.db"), mode: .readOnly) }
         let path = folder.path("store.db")
         try Connection(path: path).execute(sql: "CREATE TABLE t (x)")

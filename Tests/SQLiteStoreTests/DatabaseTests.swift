@@ -1,3 +1,4 @@
+import HTTPTestSupport
 import SQLiteStore
 import Testing
 
@@ -5,6 +6,7 @@ import Testing
 struct DatabaseTests {
     @Test func serializesConcurrentWritesAndReadsFromManyTasks() async throws {
         let folder = try TemporaryFolder()
+        defer { folder.remove() }
         let database = try Database(path: folder.path("store.db"))
         var migrator = Migrator()
         migrator.registerMigration("create counters") { db in

@@ -1,3 +1,4 @@
+import HTTPTestSupport
 import SQLiteStore
 import Testing
 
@@ -18,6 +19,7 @@ struct MigratorTests {
 
     @Test func runsMigrationsOnceInOrderAndRecordsThem() throws {
         let folder = try TemporaryFolder()
+        defer { folder.remove() }
         let connection = try Connection(path: folder.path("store.db"))
         let migrator = makeMigrator()
         try migrator.migrate(connection)

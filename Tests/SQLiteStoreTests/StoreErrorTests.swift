@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import SQLiteStore
 import Testing
 
@@ -35,6 +36,7 @@ struct StoreErrorTests {
 
     @Test func notADatabaseSaysToRestoreFromBackup() throws {
         let folder = try TemporaryFolder()
+        defer { folder.remove() }
         let path = folder.path("junk.db")
         try Array(repeating: "not a database at all ", count: 100).joined().write(
             toFile: path, atomically: true, encoding: .utf8)

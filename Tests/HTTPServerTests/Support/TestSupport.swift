@@ -1,7 +1,6 @@
 import Foundation
 import HTTPServer
 import HTTPTestSupport
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -64,64 +63,6 @@ extension URLSession {
     func fetch(_ url: URL) async throws -> (Data, HTTPURLResponse) {
         try await fetch(URLRequest(url: url))
     }
-}
-
-/// Polls `condition` every 5 ms until it holds or `timeout` passes; returns whether it held.
-func eventually(timeout: Duration = .seconds(5), _ condition: @Sendable () async -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return await condition()
-}
-
-/// A one-shot signal that tasks can wait on.
-final class Gate: Sendable {
-    private let state = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    func open() {
-        let waiters = state.withLock { state in
-            state.isOpen = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    var isOpen: Bool { state.withLock(\.isOpen) }
-
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            let openAlready = state.withLock { state in
-                if state.isOpen { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if openAlready { continuation.resume() }
-        }
-    }
-}
-
-/// A thread-safe counter with a high-water mark.
-final class Counter: Sendable {
-    private let state = Mutex<(value: Int, peak: Int)>((0, 0))
-
-    @discardableResult
-    func increment() -> Int {
-        state.withLock { state in
-            state.value += 1
-            state.peak = max(state.peak, state.value)
-            return state.value
-        }
-    }
-
-    func decrement() {
-        state.withLock { $0.value -= 1 }
-    }
-
-    var value: Int { state.withLock(\.value) }
-    var peak: Int { state.withLock(\.peak) }
 }
 
 /// A responder built from a closure.

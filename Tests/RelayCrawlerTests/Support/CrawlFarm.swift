@@ -1,10 +1,11 @@
 import Foundation
 import HTTPServer
+import HTTPTestSupport
 
 /// A small feed server on 127.0.0.1 (real socket, port 0) whose answers tests change between passes:
 /// files with version `ETag`s honouring `If-None-Match`, forced statuses, redirects, raw bodies and
 /// delays; it records every request and the most requests it served at once.
-final class CrawlFarm: Sendable {
+final class CrawlFarm: StoppableServer {
     /// The daemon.
     let daemon: HTTPDaemon
     /// The answers and the request log.

@@ -1,22 +1,11 @@
 import Foundation
 import HTTPServer
+import HTTPTestSupport
 import OrgSocialClient
 import RelayCore
 import RelayCrawler
 import RelayServer
 import RelayStore
-import Synchronization
-
-/// Collects log lines from a crawler or gateway.
-final class LogLines: Sendable {
-    private let lines = Mutex<[String]>([])
-
-    /// The sink to put in a configuration.
-    var sink: @Sendable (String) -> Void { { line in self.lines.withLock { $0.append(line) } } }
-
-    /// Every line so far.
-    var all: [String] { lines.withLock { $0 } }
-}
 
 /// Shared set-up of the crawler tests: an in-memory real `RelayDatabase`, a configuration for 127.0.0.1,
 /// and small feed texts.

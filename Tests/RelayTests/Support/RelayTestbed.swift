@@ -1,5 +1,6 @@
 import FeedHosting
 import Foundation
+import HTTPTestSupport
 import OrgSocialClient
 import Relay
 import RelayCore
@@ -8,32 +9,6 @@ import RelayTestFixtures
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-
-/// A fresh folder under the system's temporary directory.
-struct TemporaryFolder: Sendable {
-    /// The folder's path.
-    let path: String
-
-    /// Creates `orgsocial-relay-<UUID>` in the temporary directory.
-    init() throws {
-        path =
-            FileManager.default.temporaryDirectory.appendingPathComponent("orgsocial-relay-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    /// Writes `text` to `relative`, creating folders, and returns the full path.
-    @discardableResult
-    func write(_ text: String, to relative: String) throws -> String {
-        let full = "\(path)/\(relative)"
-        try FileManager.default.createDirectory(
-            atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: full))
-        return full
-    }
-
-    /// Deletes the folder.
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-}
 
 /// A set-up step failed.
 struct SetupError: Error, CustomStringConvertible {

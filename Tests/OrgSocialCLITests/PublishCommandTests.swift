@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import HTTPTestSupport
 import OrgSocial
 import Testing
 
@@ -22,21 +23,23 @@ struct PublishCommandTests {
         try await FakeFeedServer.with { server in
             let (home, file, environment) = try await setUp(server)
             defer { home.remove() }
-            let created = await runCLI(["publish", "--file", file], environment: environment)
+            let created = await runCLIOverCurl(["publish", "--file", file], environment: environment)
             #expect(created.status == 0)
             #expect(created.output == server.url("/social.org").absoluteString + "\n")
             #expect(await server.state.text("/social.org") == sampleFeed)
             #expect(await server.state.requests("PUT").last?.headers["If-None-Match"] == "*")
 
-            #expect(await runCLI(["post", "--file", file, "--text", "Second"], environment: environment).status == 0)
-            let updated = await runCLI(["publish", "--file", file], environment: environment)
+            #expect(
+                await runCLIOverCurl(["post", "--file", file, "--text", "Second"], environment: environment).status == 0
+            )
+            let updated = await runCLIOverCurl(["publish", "--file", file], environment: environment)
             #expect(updated.status == 0)
             #expect(await server.state.text("/social.org") == (try home.text("social.org")))
             #expect(
                 await server.state.requests("PUT").last?.headers["If-Match"]
                     == FakeFeedState.etag(Array(sampleFeed.utf8)))
 
-            let again = await runCLI(["publish", "--file", file], environment: environment)
+            let again = await runCLIOverCurl(["publish", "--file", file], environment: environment)
             #expect(again.status == 0)
             #expect(again.error.contains("Nothing to publish"))
             #expect(await server.state.requests("PUT").count == 2)
@@ -47,21 +50,22 @@ struct PublishCommandTests {
         try await FakeFeedServer.with { server in
             let (home, file, environment) = try await setUp(server)
             defer { home.remove() }
-            #expect(await runCLI(["publish", "--file", file], environment: environment).status == 0)
+            #expect(await runCLIOverCurl(["publish", "--file", file], environment: environment).status == 0)
             // Another device publishes a post; this machine edits its own copy.
             var other = Feed(parsing: sampleFeed)
             other.append(try PostDraft.post("From the phone"), at: fixedDate, timeZone: utc)
             await server.state.setFile("/social.org", other.text)
             let remote = other.text
-            #expect(await runCLI(["post", "--file", file, "--text", "Local"], environment: environment).status == 0)
+            #expect(
+                await runCLIOverCurl(["post", "--file", file, "--text", "Local"], environment: environment).status == 0)
 
-            let refused = await runCLI(["publish", "--file", file], environment: environment)
+            let refused = await runCLIOverCurl(["publish", "--file", file], environment: environment)
             #expect(refused.status == 1)
             #expect(refused.error.contains("changed since you last published from here"))
             #expect(refused.error.contains("--force"))
             #expect(await server.state.text("/social.org") == remote)
 
-            let forced = await runCLI(["publish", "--file", file, "--force"], environment: environment)
+            let forced = await runCLIOverCurl(["publish", "--file", file, "--force"], environment: environment)
             #expect(forced.status == 0)
             #expect(await server.state.text("/social.org") == (try home.text("social.org")))
         }
@@ -72,11 +76,11 @@ struct PublishCommandTests {
             let (home, file, environment) = try await setUp(server)
             defer { home.remove() }
             await server.state.setFile("/social.org", "#+TITLE: Other\n#+NICK: other\n\n* Posts\n")
-            let refused = await runCLI(["publish", "--file", file], environment: environment)
+            let refused = await runCLIOverCurl(["publish", "--file", file], environment: environment)
             #expect(refused.status == 1)
             #expect(refused.error.contains("was never published from here"))
             #expect(refused.error.contains("--force"))
-            #expect(await runCLI(["publish", "--file", file, "--force"], environment: environment).status == 0)
+            #expect(await runCLIOverCurl(["publish", "--file", file, "--force"], environment: environment).status == 0)
             #expect(await server.state.text("/social.org") == sampleFeed)
         }
     }
@@ -85,23 +89,24 @@ struct PublishCommandTests {
         try await FakeFeedServer.with { server in
             let (home, file, environment) = try await setUp(server)
             defer { home.remove() }
-            let fromEnvironment = await runCLI(
+            let fromEnvironment = await runCLIOverCurl(
                 ["publish"], environment: environment.merging(["ORGSOCIAL_FILE": file]) { $1 })
             #expect(fromEnvironment.status == 0)
 
-            let missing = await runCLI(["publish"], environment: environment)
+            let missing = await runCLIOverCurl(["publish"], environment: environment)
             #expect(missing.status == 2)
             #expect(missing.error.hasPrefix("Error: Missing expected argument '--file <file>'"))
 
-            #expect(await runCLI(["post", "--file", file, "--text", "x"], environment: environment).status == 0)
-            let wrongToken = await runCLI(
+            #expect(
+                await runCLIOverCurl(["post", "--file", file, "--text", "x"], environment: environment).status == 0)
+            let wrongToken = await runCLIOverCurl(
                 ["publish", "--file", file], environment: environment.merging(["ORGSOCIAL_TOKEN": "nope"]) { $1 })
             #expect(wrongToken.status == 1)
             #expect(
                 wrongToken.error.hasPrefix(
                     "Error: The server at \(server.url("/social.org").absoluteString) refused the token"))
 
-            let unconfigured = await runCLI(["publish", "--file", file], environment: home.homeEnvironment)
+            let unconfigured = await runCLIOverCurl(["publish", "--file", file], environment: home.homeEnvironment)
             #expect(unconfigured.status == 1)
             #expect(unconfigured.error.hasPrefix("Error: Publishing is not set up."))
         }
@@ -112,12 +117,12 @@ struct PublishCommandTests {
             let home = try TemporaryFolder()
             defer { home.remove() }
             let file = try home.write(sampleFeed.replacingOccurrences(of: "ana", with: "zoe"), to: "social.org")
-            let signup = await runCLI(
+            let signup = await runCLIOverCurl(
                 ["signup", "--host", server.url("/").absoluteString, "--nick", "zoe"], environment: home.homeEnvironment
             )
             #expect(signup.status == 0)
             // Signup remembers the host's starting feed, so the first publish may replace it.
-            let published = await runCLI(["publish", "--file", file], environment: home.homeEnvironment)
+            let published = await runCLIOverCurl(["publish", "--file", file], environment: home.homeEnvironment)
             #expect(published.status == 0)
             #expect(published.output == server.url("/zoe/social.org").absoluteString + "\n")
             #expect(await server.state.text("/zoe/social.org") == (try home.text("social.org")))

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import OrgSocialClient
 import Testing
 
@@ -134,7 +135,8 @@ struct ConfigurationTests {
         defer { folder.remove() }
         let config = try folder.write(#"{"feedURL": "https://ana.example.org/social.org"}"#, to: "config.json")
         let file = try folder.write(sampleFeed, to: "social.org")
-        let result = await runCLI(["post", "--file", file, "--text", "Hi"], environment: ["ORGSOCIAL_CONFIG": config])
+        let result = await runCLIOverCurl(
+            ["post", "--file", file, "--text", "Hi"], environment: ["ORGSOCIAL_CONFIG": config])
         #expect(result.status == 0)
         #expect(result.output == "https://ana.example.org/social.org#2026-01-02T03:04:05+0000\n")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import HTTPTestSupport
 import OrgSocial
 import Testing
 
@@ -15,7 +16,7 @@ struct PublishFlagTests {
         let environment = home.homeEnvironment.merging([
             "ORGSOCIAL_FEED_URL": server.url("/social.org").absoluteString, "ORGSOCIAL_TOKEN": "secret",
         ]) { $1 }
-        let published = await runCLI(["publish", "--file", file], environment: environment)
+        let published = await runCLIOverCurl(["publish", "--file", file], environment: environment)
         guard published.status == 0 else { throw SetupFailure(message: published.error) }
         return (home, file, environment)
     }
@@ -28,7 +29,7 @@ struct PublishFlagTests {
         try await FakeFeedServer.with { server in
             let (home, file, environment) = try await setUp(server)
             defer { home.remove() }
-            let result = await runCLI(
+            let result = await runCLIOverCurl(
                 ["post", "--file", file, "--text", "Hello", "--publish"], environment: environment)
             #expect(result.status == 0)
             #expect(result.output == server.url("/social.org").absoluteString + "#2026-01-02T03:04:05+0000\n")
@@ -44,7 +45,7 @@ struct PublishFlagTests {
             let (home, file, environment) = try await setUp(server)
             defer { home.remove() }
             await server.state.interleave([otherWriterAppends("Phone", at: fixedDate)])
-            let result = await runCLI(
+            let result = await runCLIOverCurl(
                 ["post", "--file", file, "--text", "Laptop", "--publish"], environment: environment)
             #expect(result.status == 0)
             #expect(result.output == server.url("/social.org").absoluteString + "#2026-01-02T03:04:06+0000\n")
@@ -63,7 +64,7 @@ struct PublishFlagTests {
             var other = Feed(parsing: sampleFeed)
             other.append(try PostDraft.post("Other device"), at: fixedDate, timeZone: utc)
             await server.state.setFile("/social.org", other.text)
-            let caughtUp = await runCLI(
+            let caughtUp = await runCLIOverCurl(
                 ["follow", "--file", file, "https://bob.example.org/social.org", "--publish"], environment: environment)
             #expect(caughtUp.status == 0)
             let remote = try #require(await server.state.text("/social.org"))
@@ -72,10 +73,12 @@ struct PublishFlagTests {
 
             // A local-only change, then --publish: refused, nothing changes anywhere.
             #expect(
-                await runCLI(["post", "--file", file, "--text", "Draft", "--no-publish"], environment: environment)
-                    .status == 0)
+                await runCLIOverCurl(
+                    ["post", "--file", file, "--text", "Draft", "--no-publish"], environment: environment
+                )
+                .status == 0)
             let local = try home.text("social.org")
-            let refused = await runCLI(
+            let refused = await runCLIOverCurl(
                 ["post", "--file", file, "--text", "More", "--publish"], environment: environment)
             #expect(refused.status == 1)
             #expect(refused.error.contains("orgsocial publish --file \(file)"))
@@ -93,17 +96,19 @@ struct PublishFlagTests {
                 to: ".config/orgsocial/config.json")
             let automatic = home.homeEnvironment
             #expect(
-                await runCLI(
+                await runCLIOverCurl(
                     ["react", "--file", file, "--to", "https://bob.example.org/social.org#1", "--emoji", "👍"],
                     environment: automatic
                 ).status == 0)
             #expect(await server.state.text("/social.org")?.contains(":MOOD: 👍") == true)
             #expect(
-                await runCLI(["post", "--file", file, "--text", "Offline", "--no-publish"], environment: automatic)
-                    .status == 0)
+                await runCLIOverCurl(
+                    ["post", "--file", file, "--text", "Offline", "--no-publish"], environment: automatic
+                )
+                .status == 0)
             #expect(await server.state.text("/social.org")?.contains("Offline") == false)
             #expect(try home.text("social.org").contains("Offline"))
-            let both = await runCLI(
+            let both = await runCLIOverCurl(
                 ["post", "--file", file, "--text", "x", "--publish", "--no-publish"], environment: environment)
             #expect(both.status == 2)
             #expect(both.error.hasPrefix("Error: Please give either '--publish' or '--no-publish', not both."))
@@ -119,7 +124,7 @@ struct PublishFlagTests {
                 to: ".config/orgsocial/config.json")
             try FileManager.default.setAttributes(
                 [.posixPermissions: 0o600], ofItemAtPath: home.path(".config/orgsocial/config.json"))
-            let result = await runCLI(
+            let result = await runCLIOverCurl(
                 ["post", "--file", file, "--text", "Do not lose me"], environment: home.homeEnvironment)
             #expect(result.status == 1)
             #expect(result.error.hasPrefix("Error: The change was saved in '\(file)' but not published: "))
@@ -129,7 +134,7 @@ struct PublishFlagTests {
             #expect(await server.state.text("/social.org") == sampleFeed)
 
             // With the token fixed, 'publish' uploads the saved post.
-            let published = await runCLI(
+            let published = await runCLIOverCurl(
                 ["publish", "--file", file],
                 environment: home.homeEnvironment.merging(["ORGSOCIAL_TOKEN": "secret"]) { $1 })
             #expect(published.status == 0, "\(published.error)")
@@ -162,7 +167,7 @@ struct PublishFlagTests {
                 ["delete", "--file", file, "--id", id],
             ]
             for command in commands {
-                let result = await runCLI(command + ["--publish"], environment: environment)
+                let result = await runCLIOverCurl(command + ["--publish"], environment: environment)
                 let expectedStatus: Int32 = command.contains("https://nobody.example.org/social.org") ? 1 : 0
                 #expect(result.status == expectedStatus, "\(command): \(result.error)")
                 #expect(try home.text("social.org") == (await server.state.text("/social.org")), "\(command)")
@@ -179,7 +184,7 @@ struct PublishFlagTests {
             let (home, file, environment) = try await setUp(server)
             defer { home.remove() }
             let puts = await server.state.requests("PUT").count
-            let result = await runCLI(
+            let result = await runCLIOverCurl(
                 ["edit", "--file", file, "--id", "2026-01-01T10:00:00+0000", "--set", "POLL_END=soon", "--publish"],
                 environment: environment)
             #expect(result.status == 1)
@@ -196,12 +201,13 @@ struct PublishFlagTests {
             defer { home.remove() }
             let host = server.url("/").absoluteString
             #expect(
-                await runCLI(["signup", "--host", host, "--nick", "ana"], environment: home.homeEnvironment).status == 0
+                await runCLIOverCurl(["signup", "--host", host, "--nick", "ana"], environment: home.homeEnvironment)
+                    .status == 0
             )
             // Start from the host's template, as a new user would.
             let template = try #require(await server.state.text("/ana/social.org"))
             let file = try home.write(template, to: "social.org")
-            let result = await runCLI(
+            let result = await runCLIOverCurl(
                 ["post", "--file", file, "--text", "Hello host", "--publish"], environment: home.homeEnvironment)
             #expect(result.status == 0, "\(result.error)")
             #expect(result.output == server.url("/ana/social.org").absoluteString + "#2026-01-02T03:04:05+0000\n")

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import Testing
 
 /// `orgsocial timeline` with no configuration at all: the default relay's public timeline (the default
@@ -17,7 +18,7 @@ struct PublicTimelineTests {
                 await relay.state.success(
                     "/feeds/", data: "[\"\(farm.url("/ana.org"))\", \"\(farm.url("/bob.org"))\"]")
                 let environment = folder.homeEnvironment.merging(["ORGSOCIAL_DEFAULT_RELAY": relay.baseURL]) { $1 }
-                let result = await runCLI(["timeline"], environment: environment)
+                let result = await runCLIOverCurl(["timeline"], environment: environment)
                 #expect(result.status == 0)
                 let bob = try #require(result.output.range(of: "Hello from bob."))
                 let ana = try #require(result.output.range(of: "Hello from ana."))
@@ -32,7 +33,7 @@ struct PublicTimelineTests {
     @Test func anUnreachableDefaultRelayWithoutFollowsSaysWhatToDo() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let result = await runCLI(["timeline"], environment: folder.homeEnvironment)
+        let result = await runCLIOverCurl(["timeline"], environment: folder.homeEnvironment)
         #expect(result.status == 1)
         #expect(result.output.isEmpty)
         #expect(
@@ -52,7 +53,7 @@ struct PublicTimelineTests {
                 let environment = folder.homeEnvironment.merging([
                     "ORGSOCIAL_DEFAULT_RELAY": relay.baseURL, "ORGSOCIAL_FEED_URL": farm.url("/me.org"),
                 ]) { $1 }
-                let result = await runCLI(["timeline", "--json"], environment: environment)
+                let result = await runCLIOverCurl(["timeline", "--json"], environment: environment)
                 #expect(result.status == 0)
                 #expect(result.output.contains("My own post."))
                 #expect(result.output.contains("\"source\" : \"follows\""))

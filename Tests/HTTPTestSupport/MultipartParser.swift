@@ -1,19 +1,27 @@
-import Foundation
-import HTTPServer
+package import Foundation
+package import HTTPServer
 
 /// The fake host's reading of a `multipart/form-data` body (the node's `MultipartFormParser` is internal to
-/// FeedHosting, which this target does not depend on), to answer and check what the client sent.
-enum MultipartParser {
+/// FeedHosting, which the client and CLI tests do not depend on), to answer and check what the client sent.
+package enum MultipartParser {
     /// One part.
-    struct Part: Sendable, Equatable {
-        var name: String
-        var filename: String?
-        var contentType: String?
-        var bytes: [UInt8]
+    package struct Part: Sendable, Equatable {
+        package var name: String
+        package var filename: String?
+        package var contentType: String?
+        package var bytes: [UInt8]
+
+        /// A part with these fields.
+        package init(name: String, filename: String?, contentType: String?, bytes: [UInt8]) {
+            self.name = name
+            self.filename = filename
+            self.contentType = contentType
+            self.bytes = bytes
+        }
     }
 
     /// The parts of a request's body, or `nil` when it is not `multipart/form-data` with a boundary.
-    static func parse(_ request: HTTPRequest) -> [Part]? {
+    package static func parse(_ request: HTTPRequest) -> [Part]? {
         guard let contentType = request.headers["Content-Type"], contentType.hasPrefix("multipart/form-data"),
             let range = contentType.range(of: "boundary=")
         else { return nil }
@@ -21,7 +29,7 @@ enum MultipartParser {
     }
 
     /// The parts of `body` separated by `boundary`, or `nil` when it is malformed.
-    static func parse(_ body: [UInt8], boundary: String) -> [Part]? {
+    package static func parse(_ body: [UInt8], boundary: String) -> [Part]? {
         let delimiter = Array("--\(boundary)".utf8)
         var parts: [Part] = []
         var starts = occurrences(of: delimiter, in: body)

@@ -1,17 +1,17 @@
-import Foundation
-import HTTPServer
+package import Foundation
+package import HTTPServer
 
 /// A small in-process Org Social relay on 127.0.0.1 (port 0) for testing ``RelayClient``: it answers each
 /// path with a scripted status and JSON body (the documented shapes of `relay-api.md` §2) and logs every
 /// request's method, raw target and body. Unscripted paths get the relay's HTML 404 page.
-final class FakeRelay: Sendable {
+package final class FakeRelay: StoppableServer {
     /// The daemon.
-    let daemon: HTTPDaemon
+    package let daemon: HTTPDaemon
     /// Answers and log.
-    let state: FakeRelayState
+    package let state: FakeRelayState
 
     /// Starts a relay.
-    init() throws {
+    package init() throws {
         let state = FakeRelayState()
         self.state = state
         var router = Router()
@@ -22,45 +22,37 @@ final class FakeRelay: Sendable {
     }
 
     /// `http://127.0.0.1:<port>`.
-    var baseURL: String { "http://127.0.0.1:\(daemon.port)" }
+    package var baseURL: String { "http://127.0.0.1:\(daemon.port)" }
 
     /// Stops the relay.
-    func stop() async { await daemon.stop(gracePeriod: .seconds(1)) }
+    package func stop() async { await daemon.stop(gracePeriod: .seconds(1)) }
 
     /// Runs `body` with a fresh relay and always stops it.
-    static func with<Result>(_ body: (FakeRelay) async throws -> Result) async throws -> Result {
-        let relay = try FakeRelay()
-        do {
-            let result = try await body(relay)
-            await relay.stop()
-            return result
-        } catch {
-            await relay.stop()
-            throw error
-        }
+    package static func with<Result>(_ body: (FakeRelay) async throws -> Result) async throws -> Result {
+        try await withServer(FakeRelay(), body)
     }
 }
 
 /// One logged request.
-struct RelayRequest: Sendable {
-    var method: String
-    var target: String
-    var body: String
-    var contentType: String?
+package struct RelayRequest: Sendable {
+    package var method: String
+    package var target: String
+    package var body: String
+    package var contentType: String?
 }
 
 /// The fake relay's state.
-actor FakeRelayState {
+package actor FakeRelayState {
     private var answers: [String: (status: Int, body: String)] = [:]
-    private(set) var requests: [RelayRequest] = []
+    package private(set) var requests: [RelayRequest] = []
 
     /// Answers `METHOD path` (decoded path, no query) with `status` and `body`.
-    func answer(_ path: String, method: String = "GET", status: Int = 200, _ body: String) {
+    package func answer(_ path: String, method: String = "GET", status: Int = 200, _ body: String) {
         answers["\(method) \(path)"] = (status, body)
     }
 
     /// Answers `path` with a success envelope around `data` (and `meta`, `_links` when given).
-    func success(_ path: String, data: String, meta: String? = nil, links: String? = nil) {
+    package func success(_ path: String, data: String, meta: String? = nil, links: String? = nil) {
         var body = "{\"type\":\"Success\",\"errors\":[],\"data\":\(data)"
         if let meta { body += ",\"meta\":\(meta)" }
         if let links { body += ",\"_links\":\(links)" }
@@ -68,9 +60,9 @@ actor FakeRelayState {
     }
 
     /// The raw targets of the requests received, in order.
-    var targets: [String] { requests.map(\.target) }
+    package var targets: [String] { requests.map(\.target) }
 
-    func handle(_ request: HTTPRequest) -> HTTPResponse {
+    package func handle(_ request: HTTPRequest) -> HTTPResponse {
         requests.append(
             RelayRequest(
                 method: request.method.rawValue, target: request.target,

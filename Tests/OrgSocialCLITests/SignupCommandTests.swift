@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import OrgSocialClient
 import Testing
 
@@ -10,7 +11,7 @@ struct SignupCommandTests {
         try await FakeFeedServer.with { server in
             let home = try TemporaryFolder()
             defer { home.remove() }
-            let result = await runCLI(
+            let result = await runCLIOverCurl(
                 ["signup", "--host", server.url("/").absoluteString, "--nick", "ana"], environment: home.homeEnvironment
             )
             #expect(result.status == 0)
@@ -34,18 +35,19 @@ struct SignupCommandTests {
             let home = try TemporaryFolder()
             defer { home.remove() }
             let host = server.url("/").absoluteString
-            let first = await runCLI(
+            let first = await runCLIOverCurl(
                 ["signup", "--host", host, "--nick", "ana", "--show-vfile"], environment: home.homeEnvironment)
             let vfile = try #require(await server.state.accounts.first?.vfile)
             #expect(first.output == server.url("/ana/social.org").absoluteString + "\n" + vfile + "\n")
 
-            let again = await runCLI(["signup", "--host", host, "--nick", "bob"], environment: home.homeEnvironment)
+            let again = await runCLIOverCurl(
+                ["signup", "--host", host, "--nick", "bob"], environment: home.homeEnvironment)
             #expect(again.status == 1)
             #expect(
                 again.error.hasPrefix("Error: '\(home.path(".config/orgsocial/config.json"))' already holds a vfile"))
             #expect(await server.state.accounts.count == 1)
 
-            let forced = await runCLI(
+            let forced = await runCLIOverCurl(
                 ["signup", "--host", host, "--nick", "bob", "--force"], environment: home.homeEnvironment)
             #expect(forced.status == 0)
             let configuration = try #require(ConfigurationFile(environment: home.homeEnvironment)).load()
@@ -59,19 +61,21 @@ struct SignupCommandTests {
             defer { home.remove() }
             let host = server.url("/").absoluteString
             _ = try await makePublisher().signup(host: server.url("/"), nick: "taken")
-            let taken = await runCLI(["signup", "--host", host, "--nick", "taken"], environment: home.homeEnvironment)
+            let taken = await runCLIOverCurl(
+                ["signup", "--host", host, "--nick", "taken"], environment: home.homeEnvironment)
             #expect(taken.status == 1)
             #expect(taken.error.contains("Nickname 'taken' is already taken"))
             #expect(!FileManager.default.fileExists(atPath: home.path(".config/orgsocial/config.json")))
 
-            let badNick = await runCLI(["signup", "--host", host, "--nick", "a b"], environment: home.homeEnvironment)
+            let badNick = await runCLIOverCurl(
+                ["signup", "--host", host, "--nick", "a b"], environment: home.homeEnvironment)
             #expect(badNick.status == 2)
             #expect(badNick.error.hasPrefix("Error: The value 'a b' is invalid for '--nick <nick>'."))
 
-            let badHost = await runCLI(["signup", "--host", "host.example.org", "--nick", "ana"])
+            let badHost = await runCLIOverCurl(["signup", "--host", "host.example.org", "--nick", "ana"])
             #expect(badHost.status == 2)
 
-            let noHome = await runCLI(["signup", "--host", host, "--nick", "nohome"])
+            let noHome = await runCLIOverCurl(["signup", "--host", host, "--nick", "nohome"])
             #expect(noHome.status == 1)
             #expect(noHome.error.contains("HOME is not set"))
         }

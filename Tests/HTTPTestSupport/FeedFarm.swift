@@ -1,18 +1,18 @@
 import Crypto
-import Foundation
-import HTTPServer
+package import Foundation
+package import HTTPServer
 
 /// An in-process server of `social.org` files on 127.0.0.1 (port 0) for reading tests: strong `ETag`s
 /// with `304` on `If-None-Match`, scripted answers per path (a status with headers, a delay, a redirect),
 /// and a log of requests and of how many ran at once.
-final class FeedFarm: Sendable {
+package final class FeedFarm: StoppableServer {
     /// The daemon.
-    let daemon: HTTPDaemon
+    package let daemon: HTTPDaemon
     /// Files, scripts and the log.
-    let state: FeedFarmState
+    package let state: FeedFarmState
 
     /// Starts a server.
-    init() throws {
+    package init() throws {
         let state = FeedFarmState()
         self.state = state
         var router = Router()
@@ -21,14 +21,14 @@ final class FeedFarm: Sendable {
     }
 
     /// `http://127.0.0.1:<port><path>`.
-    func url(_ path: String) -> String { "http://127.0.0.1:\(daemon.port)\(path)" }
+    package func url(_ path: String) -> String { "http://127.0.0.1:\(daemon.port)\(path)" }
 
     /// Stops the server.
-    func stop() async { await daemon.stop(gracePeriod: .seconds(1)) }
+    package func stop() async { await daemon.stop(gracePeriod: .seconds(1)) }
 }
 
 /// A scripted answer.
-enum FarmScript: Sendable {
+package enum FarmScript: Sendable {
     /// Answer with this status and headers (and an optional body).
     case status(Int, [String: String], String)
     /// Wait before answering normally.
@@ -36,27 +36,27 @@ enum FarmScript: Sendable {
 }
 
 /// The server's state.
-actor FeedFarmState {
+package actor FeedFarmState {
     private var files: [String: [UInt8]] = [:]
     private var scripts: [String: [FarmScript]] = [:]
-    private(set) var requests: [(path: String, headers: HTTPHeaders)] = []
+    package private(set) var requests: [(path: String, headers: HTTPHeaders)] = []
     private var active = 0
-    private(set) var maxActive = 0
+    package private(set) var maxActive = 0
 
     /// Stores a file.
-    func set(_ path: String, _ text: String) { files[path] = Array(text.utf8) }
+    package func set(_ path: String, _ text: String) { files[path] = Array(text.utf8) }
 
     /// Stores raw bytes.
-    func setBytes(_ path: String, _ bytes: [UInt8]) { files[path] = bytes }
+    package func setBytes(_ path: String, _ bytes: [UInt8]) { files[path] = bytes }
 
     /// Queues scripted answers for `path` (used once each, in order; a `delay` is used every time when
     /// `sticky`).
-    func script(_ path: String, _ answers: [FarmScript]) { scripts[path, default: []] += answers }
+    package func script(_ path: String, _ answers: [FarmScript]) { scripts[path, default: []] += answers }
 
     /// The requests received for `path`.
-    func requests(for path: String) -> [HTTPHeaders] { requests.filter { $0.path == path }.map(\.headers) }
+    package func requests(for path: String) -> [HTTPHeaders] { requests.filter { $0.path == path }.map(\.headers) }
 
-    func handle(_ request: HTTPRequest) async -> HTTPResponse {
+    package func handle(_ request: HTTPRequest) async -> HTTPResponse {
         requests.append((request.path, request.headers))
         active += 1
         maxActive = max(maxActive, active)
@@ -82,4 +82,13 @@ actor FeedFarmState {
         return HTTPResponse(
             status: .ok, headers: ["ETag": etag, "Content-Type": "application/octet-stream"], bytes: bytes)
     }
+}
+
+/// Runs `body` with a fresh farm and always stops it.
+///
+/// - Parameter body: The test's work.
+/// - Returns: What `body` returns.
+/// - Throws: What starting the farm or `body` throws.
+package func withFarm<Result>(_ body: (FeedFarm) async throws -> Result) async throws -> Result {
+    try await withServer(FeedFarm(), body)
 }

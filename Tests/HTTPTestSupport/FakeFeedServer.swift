@@ -1,7 +1,8 @@
 import Crypto
-import Foundation
-import HTTPServer
-import OrgSocial
+package import Foundation
+package import HTTPServer
+package import OrgSocial
+package import OrgSocialClient
 
 /// An in-process feed server on 127.0.0.1 (a real socket, port chosen by the system) that follows the
 /// `orgsocial serve` node's rules, for testing the client against:
@@ -17,16 +18,16 @@ import OrgSocial
 ///
 /// Tests can make another writer edit the file between a client's `GET` and its `PUT`
 /// (``FakeFeedState/interleave(_:)``) and force answers (``FakeFeedState/forceStatuses(_:)``).
-final class FakeFeedServer: Sendable {
+package final class FakeFeedServer: StoppableServer {
     /// The daemon.
-    let daemon: HTTPDaemon
+    package let daemon: HTTPDaemon
     /// The files, accounts and request log.
-    let state: FakeFeedState
+    package let state: FakeFeedState
 
     /// Starts a server.
     /// - Parameter maximumBodyBytes: the PUT/upload size limit (413 above it).
     /// - Throws: `HTTPServerError` when the server cannot start.
-    init(maximumBodyBytes: Int = 64 * 1024) async throws {
+    package init(maximumBodyBytes: Int = 64 * 1024) async throws {
         let state = FakeFeedState(maximumBodyBytes: maximumBodyBytes)
         self.state = state
         daemon = try HTTPDaemon(configuration: .init(host: "127.0.0.1", port: 0), responder: Self.router(state))
@@ -34,10 +35,10 @@ final class FakeFeedServer: Sendable {
     }
 
     /// The port it listens on.
-    var port: Int { daemon.port }
+    package var port: Int { daemon.port }
 
     /// `http://127.0.0.1:<port><path>`.
-    func url(_ path: String) -> URL {
+    package func url(_ path: String) -> URL {
         guard let url = URL(string: "http://127.0.0.1:\(port)\(path)") else {
             preconditionFailure("Test bug: \(path) does not make a URL.")
         }
@@ -45,21 +46,14 @@ final class FakeFeedServer: Sendable {
     }
 
     /// Stops the server.
-    func stop() async { await daemon.stop(gracePeriod: .seconds(2)) }
+    package func stop() async { await daemon.stop(gracePeriod: .seconds(2)) }
 
     /// Runs `body` with a fresh server and always stops it.
-    static func with<Result>(
+    package static func with<Result>(
         maximumBodyBytes: Int = 64 * 1024, _ body: (FakeFeedServer) async throws -> Result
     ) async throws -> Result {
         let server = try await FakeFeedServer(maximumBodyBytes: maximumBodyBytes)
-        do {
-            let result = try await body(server)
-            await server.stop()
-            return result
-        } catch {
-            await server.stop()
-            throw error
-        }
+        return try await withServer(server, body)
     }
 
     // MARK: - Routes
@@ -75,76 +69,76 @@ final class FakeFeedServer: Sendable {
 }
 
 /// What a request looked like, for assertions.
-struct RecordedRequest: Sendable {
-    var method: String
-    var path: String
-    var headers: HTTPHeaders
-    var body: [UInt8]
+package struct RecordedRequest: Sendable {
+    package var method: String
+    package var path: String
+    package var headers: HTTPHeaders
+    package var body: [UInt8]
 }
 
 /// A Host API account.
-struct FakeAccount: Sendable {
-    var nick: String
-    var vfile: String
+package struct FakeAccount: Sendable {
+    package var nick: String
+    package var vfile: String
 }
 
 /// The fake server's state.
-actor FakeFeedState {
-    private(set) var files: [String: [UInt8]] = [:]
-    private(set) var tokens: [String: String] = [:]
-    private(set) var accounts: [FakeAccount] = []
-    private(set) var requests: [RecordedRequest] = []
-    private(set) var port = 0
+package actor FakeFeedState {
+    package private(set) var files: [String: [UInt8]] = [:]
+    package private(set) var tokens: [String: String] = [:]
+    package private(set) var accounts: [FakeAccount] = []
+    package private(set) var requests: [RecordedRequest] = []
+    package private(set) var port = 0
     private var interleaved: [@Sendable (inout Feed) -> Void] = []
     private var forced: [Int] = []
     private var redirects: [String: String] = [:]
     private var sendsETags = true
     private let maximumBodyBytes: Int
 
-    init(maximumBodyBytes: Int) {
+    package init(maximumBodyBytes: Int) {
         self.maximumBodyBytes = maximumBodyBytes
     }
 
-    func setPort(_ port: Int) { self.port = port }
+    package func setPort(_ port: Int) { self.port = port }
 
     // MARK: Set-up
 
     /// Stores a file.
-    func setFile(_ path: String, _ text: String, token: String? = nil) {
+    package func setFile(_ path: String, _ text: String, token: String? = nil) {
         files[path] = Array(text.utf8)
         if let token { tokens[path] = token }
     }
 
     /// Accepts `token` for PUTs to `path` (which may not exist yet).
-    func setToken(_ token: String, for path: String) { tokens[path] = token }
+    package func setToken(_ token: String, for path: String) { tokens[path] = token }
 
     /// Before each of the next writes, applies one of these edits to the stored file, as another writer
     /// would between the client's GET and its write.
-    func interleave(_ edits: [@Sendable (inout Feed) -> Void]) { interleaved += edits }
+    package func interleave(_ edits: [@Sendable (inout Feed) -> Void]) { interleaved += edits }
 
     /// Answers the next writes with these statuses instead of handling them.
-    func forceStatuses(_ statuses: [Int]) { forced += statuses }
+    package func forceStatuses(_ statuses: [Int]) { forced += statuses }
 
     /// Whether `GET` answers carry an `ETag` (like a static host that sends none).
-    func setSendsETags(_ value: Bool) { sendsETags = value }
+    package func setSendsETags(_ value: Bool) { sendsETags = value }
 
     /// Redirects `GET path` to `location` with 301.
-    func redirect(_ path: String, to location: String) { redirects[path] = location }
+    package func redirect(_ path: String, to location: String) { redirects[path] = location }
 
     // MARK: Reading state
 
     /// A stored file as text.
-    func text(_ path: String) -> String? { files[path].map { String(decoding: $0, as: UTF8.self) } }
+    package func text(_ path: String) -> String? { files[path].map { String(decoding: $0, as: UTF8.self) } }
 
     /// The requests received with this method.
-    func requests(_ method: String) -> [RecordedRequest] { requests.filter { $0.method == method } }
+    package func requests(_ method: String) -> [RecordedRequest] { requests.filter { $0.method == method } }
 
     /// The strong ETag of some bytes.
-    static func etag(_ bytes: [UInt8]) -> String { "\"\(SHA256.hexHash(bytes))\"" }
+    package static func etag(_ bytes: [UInt8]) -> String { "\"\(SHA256.hexHash(bytes))\"" }
 
     // MARK: Handlers
 
-    func get(_ request: HTTPRequest) -> HTTPResponse {
+    package func get(_ request: HTTPRequest) -> HTTPResponse {
         record(request)
         let path = request.path
         if let location = redirects[path] {
@@ -162,7 +156,7 @@ actor FakeFeedState {
         return envelope(status: .notFound, errors: ["File not found"])
     }
 
-    func put(_ request: HTTPRequest) -> HTTPResponse {
+    package func put(_ request: HTTPRequest) -> HTTPResponse {
         record(request)
         let path = request.path
         guard let token = tokens[path], request.headers["Authorization"] == "Bearer \(token)" else {
@@ -183,7 +177,7 @@ actor FakeFeedState {
             bytes: Array("{\"type\":\"Success\",\"errors\":[],\"data\":null}".utf8))
     }
 
-    func signup(_ request: HTTPRequest) -> HTTPResponse {
+    package func signup(_ request: HTTPRequest) -> HTTPResponse {
         record(request)
         guard let object = (try? JSONSerialization.jsonObject(with: Data(request.body))) as? [String: Any],
             let nick = object["nick"] as? String, !nick.isEmpty
@@ -206,7 +200,7 @@ actor FakeFeedState {
         )
     }
 
-    func upload(_ request: HTTPRequest) -> HTTPResponse {
+    package func upload(_ request: HTTPRequest) -> HTTPResponse {
         record(request)
         guard let form = MultipartParser.parse(request) else {
             return envelope(status: .badRequest, errors: ["vfile parameter is required"])
@@ -302,4 +296,12 @@ actor FakeFeedState {
             (try? JSONSerialization.data(withJSONObject: [text], options: [.fragmentsAllowed])) ?? Data("[\"\"]".utf8)
         return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
     }
+}
+
+/// A publisher over CurlTransport that retries quickly.
+///
+/// - Parameter retryDelay: The pause before a retry.
+/// - Returns: The publisher.
+package func makePublisher(retryDelay: Duration = .milliseconds(1)) -> FeedPublisher {
+    FeedPublisher(transport: CurlTransport(timeout: .seconds(10)), retryDelay: retryDelay)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import HTTPTestSupport
 import OrgSocial
 import OrgSocialClient
 import Testing
@@ -7,7 +8,7 @@ import Testing
 @testable import OrgSocialCLI
 
 /// `orgsocial timeline`, `fetch`, `thread`, `notifications` and `poll-results` against an in-process
-/// server of feeds. "Now" is 2026-01-02T03:04:05Z (see `runCLI`).
+/// server of feeds. "Now" is 2026-01-02T03:04:05Z (see `runCLIOverCurl`).
 @Suite("Reading commands")
 struct TimelineCommandTests {
     /// Serves `me` (following ana, bob and a missing feed), `ana` and `bob`.
@@ -60,7 +61,7 @@ struct TimelineCommandTests {
 
     @Test func timelineShowsFilteredPostsNewestFirstAndSummarisesFailures() async throws {
         try await withNetwork { _, me, environment in
-            let result = await runCLI(["timeline", "--feed-url", me], environment: environment)
+            let result = await runCLIOverCurl(["timeline", "--feed-url", me], environment: environment)
             #expect(result.status == 0)
             let order = ["Hola", "A reply from ana.", "Tea or coffee?", "Root post.", "An old post."]
             let positions = order.compactMap { result.output.range(of: $0)?.lowerBound }
@@ -77,7 +78,7 @@ struct TimelineCommandTests {
 
     @Test func timelineFiltersByDaysAndLanguageAndLimits() async throws {
         try await withNetwork { farm, me, environment in
-            let result = await runCLI(
+            let result = await runCLIOverCurl(
                 ["timeline", "--feed-url", me, "--days", "7", "--lang", "en", "--limit", "2", "--verbose"],
                 environment: environment)
             #expect(result.status == 0)
@@ -92,8 +93,8 @@ struct TimelineCommandTests {
 
     @Test func timelineJSONAndTheCacheOnASecondRun() async throws {
         try await withNetwork { farm, me, environment in
-            _ = await runCLI(["timeline", "--feed-url", me], environment: environment)
-            let result = await runCLI(["timeline", "--feed-url", me, "--json"], environment: environment)
+            _ = await runCLIOverCurl(["timeline", "--feed-url", me], environment: environment)
+            let result = await runCLIOverCurl(["timeline", "--feed-url", me, "--json"], environment: environment)
             #expect(result.status == 0)
             let object = try #require(
                 try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
@@ -109,14 +110,14 @@ struct TimelineCommandTests {
     @Test func timelineWithoutAnyFeedAndNoRelaySaysWhatToSetUp() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let result = await runCLI(["timeline", "--no-relay"], environment: folder.homeEnvironment)
+        let result = await runCLIOverCurl(["timeline", "--no-relay"], environment: folder.homeEnvironment)
         #expect(result.status == 1)
         #expect(result.error.contains("No feed is configured"))
         #expect(result.error.contains("--feed-url"))
     }
 
     @Test func timelineRefusesBothRelayAndNoRelay() async {
-        let result = await runCLI(["timeline", "--relay", "http://127.0.0.1:1", "--no-relay"])
+        let result = await runCLIOverCurl(["timeline", "--relay", "http://127.0.0.1:1", "--no-relay"])
         #expect(result.status == 2)
         #expect(result.error.contains("either --relay or --no-relay"))
     }
@@ -129,7 +130,7 @@ struct TimelineCommandTests {
                 "/ana.org", feedText(nick: "ana", posts: [("2026-01-01T10:00:00+0000", [:], "Hello from ana.")]))
             try await FakeRelay.with { (relay: FakeRelay) async throws in
                 await relay.state.success("/feeds/", data: "[\"\(farm.url("/ana.org"))\"]")
-                let result = await runCLI(
+                let result = await runCLIOverCurl(
                     ["timeline", "--json"],
                     environment: folder.homeEnvironment.merging(["ORGSOCIAL_RELAY": relay.baseURL]) { $1 })
                 #expect(result.status == 0)
@@ -143,7 +144,7 @@ struct TimelineCommandTests {
 
     @Test func timelineFallsBackToFollowsAndSaysSo() async throws {
         try await withNetwork { _, me, environment in
-            let result = await runCLI(
+            let result = await runCLIOverCurl(
                 ["timeline", "--feed-url", me, "--relay", "http://127.0.0.1:1"], environment: environment)
             #expect(result.status == 0)
             #expect(result.output.contains("A reply from ana."))
@@ -172,13 +173,13 @@ struct TimelineCommandTests {
                 let folder = try TemporaryFolder()
                 defer { folder.remove() }
                 let environment = ["XDG_CACHE_HOME": folder.path("cache"), "NO_COLOR": "1"]
-                let search = await runCLI(
+                let search = await runCLIOverCurl(
                     ["search", "--tag", "emacs", "--relay", relay.baseURL], environment: environment)
                 #expect(search.status == 0)
                 #expect(search.output.contains("ana · 18h ago\n  Emacs all day.\n  \(post)\n"))
                 #expect(search.output.contains("\(gone)\n  (could not read \(farm.url("/gone.org")): HTTP 404"))
                 #expect(search.error.contains("2 found, page 1."))
-                let json = await runCLI(
+                let json = await runCLIOverCurl(
                     ["search", "--tag", "emacs", "--relay", relay.baseURL, "--json"], environment: environment)
                 #expect(json.status == 0)
                 let object = try #require(
@@ -190,10 +191,12 @@ struct TimelineCommandTests {
                 #expect((posts.last?["error"] as? String)?.contains("404") == true)
                 #expect(object["total"] as? Int == 2)
                 #expect(await farm.state.requests(for: "/a.org").last?["If-None-Match"] != nil)
-                let profile = await runCLI(["profile", "https://a.example/social.org", "--relay", relay.baseURL])
+                let profile = await runCLIOverCurl([
+                    "profile", "https://a.example/social.org", "--relay", relay.baseURL,
+                ])
                 #expect(profile.status == 0)
                 #expect(profile.output.contains("followers: 1"))
-                let register = await runCLI(
+                let register = await runCLIOverCurl(
                     ["relay", "register", "https://a.example/social.org", "--relay", relay.baseURL])
                 #expect(register.status == 0)
                 #expect(register.output.contains("registered"))
@@ -214,7 +217,7 @@ struct TimelineCommandTests {
                     data: "[{\"type\":\"reaction\",\"post\":\"\(ana)#2026-01-01T05:00:00+0000\",\"emoji\":\"👍\","
                         + "\"parent\":\"\(me)#2026-01-01T00:00:00+0000\"}]",
                     meta: "{\"total\":1,\"by_type\":{\"reactions\":1}}")
-                let result = await runCLI(
+                let result = await runCLIOverCurl(
                     ["notifications", "--feed-url", me, "--relay", relay.baseURL, "--type", "reaction"],
                     environment: environment)
                 #expect(result.status == 0)
@@ -232,7 +235,7 @@ struct TimelineCommandTests {
                         + "\"parent\":\"\(me)#2026-01-01T00:00:00+0000\"},"
                         + "{\"type\":\"mention\",\"post\":\"\(missing)\"}]",
                     meta: "{\"total\":2,\"by_type\":{\"replies\":1,\"mentions\":1}}")
-                let text = await runCLI(
+                let text = await runCLIOverCurl(
                     ["notifications", "--feed-url", me, "--relay", relay.baseURL], environment: environment)
                 #expect(text.status == 0)
                 #expect(
@@ -240,7 +243,7 @@ struct TimelineCommandTests {
                 )
                 #expect(
                     text.output.contains("[mention] \(missing)\n  (could not read \(farm.url("/gone.org")): HTTP 404"))
-                let json = await runCLI(
+                let json = await runCLIOverCurl(
                     ["notifications", "--feed-url", me, "--relay", relay.baseURL, "--json"], environment: environment)
                 #expect(json.status == 0)
                 let items = try #require(
@@ -251,7 +254,7 @@ struct TimelineCommandTests {
                 #expect(items.last?["nick"] == nil)
                 #expect((items.last?["error"] as? String)?.contains("HTTP 404") == true)
             }
-            let fallback = await runCLI(
+            let fallback = await runCLIOverCurl(
                 ["notifications", "--feed-url", me, "--relay", "http://127.0.0.1:1"], environment: environment)
             #expect(fallback.status == 0)
             #expect(fallback.error.contains("could not be used"))
@@ -270,10 +273,10 @@ struct TimelineCommandTests {
                     "[{\"post\":\"https://a.example/s.org#1\",\"children\":[{\"post\":\"https://b.example/s.org#2\"}]}]",
                 meta: "{\"group\":\"Org Social\",\"members\":[\"https://a.example/s.org\",\"https://b.example/s.org\"]}"
             )
-            let list = await runCLI(["groups", "--relay", relay.baseURL])
+            let list = await runCLIOverCurl(["groups", "--relay", relay.baseURL])
             #expect(list.status == 0)
             #expect(list.output == "Org Social  (org-social)\n")
-            let group = await runCLI(["groups", "org social", "--relay", relay.baseURL])
+            let group = await runCLIOverCurl(["groups", "org social", "--relay", relay.baseURL])
             #expect(group.status == 0)
             #expect(
                 group.output == "Org Social: 2 members\n  https://a.example/s.org#1\n    https://b.example/s.org#2\n")
@@ -287,10 +290,10 @@ struct TimelineCommandTests {
                 "/stats/",
                 data: "{\"years\":{\"2025\":{\"02\":{\"active_accounts\":3,\"total_posts\":12,\"replies\":5}}},"
                     + "\"global\":{\"registered_feeds\":3,\"total_accounts\":3,\"total_posts\":12}}")
-            let feeds = await runCLI(["relay", "feeds", "--relay", relay.baseURL])
+            let feeds = await runCLIOverCurl(["relay", "feeds", "--relay", relay.baseURL])
             #expect(feeds.status == 0)
             #expect(feeds.output == "https://a.example/s.org\nhttps://b.example/s.org\n")
-            let stats = await runCLI(["relay", "stats", "--relay", relay.baseURL])
+            let stats = await runCLIOverCurl(["relay", "stats", "--relay", relay.baseURL])
             #expect(stats.status == 0)
             #expect(stats.output.hasPrefix("feeds: 3, accounts: 3, posts: 12"))
             #expect(stats.output.contains("2025-02: 12 posts by 3 accounts (5 replies, 0 reactions, 0 boosts)"))
@@ -298,16 +301,16 @@ struct TimelineCommandTests {
     }
 
     @Test func relayCommandsNeedARelayAndReportItsErrors() async throws {
-        let missing = await runCLI(["search", "emacs"])
+        let missing = await runCLIOverCurl(["search", "emacs"])
         #expect(missing.status == 2)
         #expect(missing.error.contains("No relay is configured"))
-        let both = await runCLI(["search", "emacs", "--tag", "x", "--relay", "http://127.0.0.1:1"])
+        let both = await runCLIOverCurl(["search", "emacs", "--tag", "x", "--relay", "http://127.0.0.1:1"])
         #expect(both.status == 2)
         try await FakeRelay.with { (relay: FakeRelay) async throws in
             await relay.state.answer(
                 "/profile/", status: 404,
                 "{\"type\":\"Error\",\"errors\":[\"Profile not found for the given feed URL\"],\"data\":null}")
-            let result = await runCLI(["profile", "https://a.example/social.org", "--relay", relay.baseURL])
+            let result = await runCLIOverCurl(["profile", "https://a.example/social.org", "--relay", relay.baseURL])
             #expect(result.status == 1)
             #expect(result.error.contains("Profile not found for the given feed URL"))
         }
@@ -322,7 +325,7 @@ struct TimelineCommandTests {
                     nick: "local", follows: [farm.url("/ana.org")], posts: [("2026-01-01T07:00:00+0000", [:], "Local.")]
                 ),
                 to: "social.org")
-            let result = await runCLI(["timeline", "--file", path], environment: environment)
+            let result = await runCLIOverCurl(["timeline", "--file", path], environment: environment)
             #expect(result.status == 0)
             #expect(result.output.contains("A reply from ana."))
             #expect(!result.output.contains("Local."))  // no URL for the own feed: it cannot be addressed
@@ -331,16 +334,16 @@ struct TimelineCommandTests {
 
     @Test func fetchSummarisesAFeedAndSeesTheCache() async throws {
         try await withNetwork { farm, _, environment in
-            let first = await runCLI(["fetch", farm.url("/ana.org")], environment: environment)
+            let first = await runCLIOverCurl(["fetch", farm.url("/ana.org")], environment: environment)
             #expect(first.status == 0)
             #expect(first.output.contains("downloaded"))
             #expect(first.output.contains("nick: ana"))
-            let second = await runCLI(["fetch", farm.url("/ana.org"), "--json"], environment: environment)
+            let second = await runCLIOverCurl(["fetch", farm.url("/ana.org"), "--json"], environment: environment)
             let object = try #require(
                 try JSONSerialization.jsonObject(with: Data(second.output.utf8)) as? [String: Any])
             #expect(object["status"] as? String == "not-modified")
             #expect(object["posts"] as? Int == 4)
-            let missing = await runCLI(["fetch", farm.url("/gone.org")], environment: environment)
+            let missing = await runCLIOverCurl(["fetch", farm.url("/gone.org")], environment: environment)
             #expect(missing.status == 1)
             #expect(missing.error.contains("There is no feed"))
         }
@@ -348,7 +351,7 @@ struct TimelineCommandTests {
 
     @Test func threadShowsRepliesUnderThePost() async throws {
         try await withNetwork { _, me, environment in
-            let result = await runCLI(
+            let result = await runCLIOverCurl(
                 ["thread", "\(me)#2026-01-01T00:00:00+0000", "--feed-url", me], environment: environment)
             #expect(result.status == 0)
             #expect(result.output.hasPrefix("me · "))
@@ -367,13 +370,13 @@ struct TimelineCommandTests {
                 await relay.state.success(
                     "/replies/", data: "[{\"post\":\"\(farm.url("/dan.org"))#2026-01-01T07:00:00+0000\"}]",
                     meta: "{\"parent\":\"\(root)\",\"moods\":[],\"parentChain\":[]}")
-                let result = await runCLI(
+                let result = await runCLIOverCurl(
                     ["thread", root, "--feed-url", me, "--relay", relay.baseURL], environment: environment)
                 #expect(result.status == 0)
                 #expect(result.output.contains("Dan, unfollowed."))
                 #expect(result.output.contains("A reply from ana."))
             }
-            let without = await runCLI(["thread", root, "--feed-url", me], environment: environment)
+            let without = await runCLIOverCurl(["thread", root, "--feed-url", me], environment: environment)
             #expect(!without.output.contains("Dan, unfollowed."))
         }
     }
@@ -390,7 +393,7 @@ struct TimelineCommandTests {
                     "/polls/votes/",
                     data: "[{\"option\":\"Tea\",\"votes\":[\"\(farm.url("/eve.org"))#2026-01-01T08:00:00+0000\"]}]",
                     meta: "{\"poll\":\"\(poll)\",\"total_votes\":1}")
-                let result = await runCLI(
+                let result = await runCLIOverCurl(
                     ["poll-results", poll, "--feed-url", me, "--relay", relay.baseURL], environment: environment)
                 #expect(result.status == 0)
                 #expect(result.output.contains("Tea: 2 (66%)"))
@@ -402,13 +405,14 @@ struct TimelineCommandTests {
 
     @Test func notificationsListAndFilterByType() async throws {
         try await withNetwork { _, me, environment in
-            let all = await runCLI(["notifications", "--feed-url", me], environment: environment)
+            let all = await runCLIOverCurl(["notifications", "--feed-url", me], environment: environment)
             #expect(all.status == 0)
             #expect(all.output.contains("[vote] bob voted \"Coffee\""))
             #expect(all.output.contains("[reaction] ana reacted 👍"))
             #expect(all.output.contains("[mention] ana mentioned you"))
             #expect(all.output.contains("[reply] ana replied to"))
-            let votes = await runCLI(["notifications", "--feed-url", me, "--type", "vote"], environment: environment)
+            let votes = await runCLIOverCurl(
+                ["notifications", "--feed-url", me, "--type", "vote"], environment: environment)
             #expect(votes.output.components(separatedBy: "[vote]").count == 3)
             #expect(!votes.output.contains("[reply]"))
         }
@@ -416,7 +420,7 @@ struct TimelineCommandTests {
 
     @Test func pollResultsCountTheVotes() async throws {
         try await withNetwork { _, me, environment in
-            let result = await runCLI(
+            let result = await runCLIOverCurl(
                 ["poll-results", "\(me)#2026-01-01T01:00:00+0000", "--feed-url", me], environment: environment)
             #expect(result.status == 0)
             #expect(result.output.contains("Tea: 1 (50%)"))
@@ -436,14 +440,14 @@ struct TimelineCommandTests {
             let status = await CLI.run(["timeline", "--feed-url", me], context: context)
             #expect(status == 0)
             #expect(String(decoding: error, as: UTF8.self).contains("Reading feeds: 3/3"))
-            let plain = await runCLI(["timeline", "--feed-url", me], environment: environment)
+            let plain = await runCLIOverCurl(["timeline", "--feed-url", me], environment: environment)
             #expect(!plain.error.contains("Reading feeds"))
         }
     }
 
     @Test func helpIsAvailableForEveryReadingCommand() async {
         for command in ["timeline", "fetch", "thread", "notifications", "poll-results"] {
-            let result = await runCLI([command, "--help"])
+            let result = await runCLIOverCurl([command, "--help"])
             #expect(result.status == 0)
             #expect(result.output.hasPrefix("OVERVIEW: "))
         }
@@ -455,9 +459,9 @@ extension TimelineCommandTests {
     @Test func timelineLeavesOutFeedsInTheConfiguredBlockList() async throws {
         try await withNetwork { farm, me, environment in
             let ana = farm.url("/ana.org")
-            let added = await runCLI(["config", "add", "block", ana], environment: environment)
+            let added = await runCLIOverCurl(["config", "add", "block", ana], environment: environment)
             #expect(added.status == 0)
-            let result = await runCLI(["timeline", "--feed-url", me], environment: environment)
+            let result = await runCLIOverCurl(["timeline", "--feed-url", me], environment: environment)
             #expect(result.status == 0)
             #expect(!result.output.contains("A reply from ana."))
             #expect(!result.output.contains("Hola"))
@@ -468,15 +472,16 @@ extension TimelineCommandTests {
 
     @Test func timelineUsesTheConfiguredLanguagesUnlessLangIsGiven() async throws {
         try await withNetwork { _, me, environment in
-            #expect(await runCLI(["config", "set", "languages", "es"], environment: environment).status == 0)
-            let filtered = await runCLI(["timeline", "--feed-url", me], environment: environment)
+            #expect(await runCLIOverCurl(["config", "set", "languages", "es"], environment: environment).status == 0)
+            let filtered = await runCLIOverCurl(["timeline", "--feed-url", me], environment: environment)
             #expect(filtered.output.contains("Hola"))
             #expect(filtered.output.contains("A reply from ana."))
             #expect(!filtered.output.contains("An old post."))
-            let overridden = await runCLI(["timeline", "--feed-url", me, "--lang", "en"], environment: environment)
+            let overridden = await runCLIOverCurl(
+                ["timeline", "--feed-url", me, "--lang", "en"], environment: environment)
             #expect(!overridden.output.contains("Hola"))
             #expect(overridden.output.contains("An old post."))
-            let fromEnvironment = await runCLI(
+            let fromEnvironment = await runCLIOverCurl(
                 ["timeline", "--feed-url", me], environment: environment.merging(["ORGSOCIAL_LANGUAGES": "en"]) { $1 })
             #expect(fromEnvironment.output.contains("An old post."))
             #expect(!fromEnvironment.output.contains("Hola"))
@@ -488,7 +493,8 @@ extension TimelineCommandTests {
 extension TimelineCommandTests {
     @Test func statsCountDownloadsNotModifiedFailuresAndBytes() async throws {
         try await withNetwork { _, me, environment in
-            let cold = await runCLI(["timeline", "--feed-url", me, "--stats", "--json"], environment: environment)
+            let cold = await runCLIOverCurl(
+                ["timeline", "--feed-url", me, "--stats", "--json"], environment: environment)
             #expect(cold.status == 0)
             let line = try #require(cold.error.split(separator: "\n").first { $0.hasPrefix("stats: ") })
             #expect(line.hasPrefix("stats: 4 feeds (3 downloaded, 0 not modified, 1 failed), "))
@@ -498,7 +504,7 @@ extension TimelineCommandTests {
             let bytes = feeds.compactMap { $0["bytes"] as? Int }.reduce(0, +)
             #expect(bytes > 0)
             #expect(line.contains("), \(bytes) bytes downloaded, "))
-            let warm = await runCLI(["timeline", "--feed-url", me, "--stats"], environment: environment)
+            let warm = await runCLIOverCurl(["timeline", "--feed-url", me, "--stats"], environment: environment)
             #expect(
                 warm.error.contains("stats: 4 feeds (0 downloaded, 3 not modified, 1 failed), 0 bytes downloaded, "))
         }

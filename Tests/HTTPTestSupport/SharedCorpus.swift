@@ -1,0 +1,18 @@
+package import Foundation
+
+/// The real feeds in `<package root>/../shared/corpus/feeds`, which live outside the repository and are
+/// read from there, never copied (docs/STYLE.md, house rule 21).
+package enum SharedCorpus {
+    /// The package root (this file is `Tests/HTTPTestSupport/SharedCorpus.swift`).
+    package static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The path of `<package root>/../shared/corpus/feeds`, whether or not it exists.
+    package static let feedsPath = packageRoot.deletingLastPathComponent().appendingPathComponent(
+        "shared/corpus/feeds"
+    ).path
+
+    /// The corpus folder, or `nil` when it is absent (tests that need it are then skipped).
+    package static let feeds: URL? =
+        FileManager.default.fileExists(atPath: feedsPath) ? URL(fileURLWithPath: feedsPath) : nil
+}
