@@ -22,7 +22,8 @@ let package = Package(
         // Org to HTML: the converter (RSS descriptions, post bodies) and the feed's web page with its stylesheet.
         .target(name: "OrgSocialHTML", dependencies: ["OrgSocial"], swiftSettings: strictSettings),
         .testTarget(
-            name: "OrgSocialHTMLTests", dependencies: ["OrgSocialHTML", "OrgSocial"], swiftSettings: strictSettings),
+            name: "OrgSocialHTMLTests", dependencies: ["OrgSocialHTML", "OrgSocial", "HTTPTestSupport"],
+            swiftSettings: strictSettings),
         // Every CLI subcommand, as a library so tests can run commands in process.
         .target(
             name: "OrgSocialCLI",
@@ -86,7 +87,7 @@ let package = Package(
         .testTarget(name: "GzipTests", dependencies: ["Gzip"], swiftSettings: strictSettings),
         .testTarget(
             name: "FeedHostingTests",
-            dependencies: ["FeedHosting", "HTTPServer", "Crypto", "Gzip", "OrgSocial", "HTTPTestSupport"],
+            dependencies: ["FeedHosting", "HTTPServer", "Crypto", "Gzip", "OrgSocial", "HTTPTestSupport", "OrgSocialHTML"],
             swiftSettings: strictSettings
         ),
         // libcurl, as a C module: a modulemap and a shim.h. Only CurlHTTP imports it.

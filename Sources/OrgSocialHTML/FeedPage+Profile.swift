@@ -37,7 +37,7 @@ extension FeedPage {
     }
 
     /// The feed's name for people: its title, else its nick, else "Org Social feed".
-    var displayName: String {
+    package var displayName: String {
         let profile = feed.profile
         if let title = profile.title, !title.isEmpty { return title }
         if let nick = profile.nick, !nick.isEmpty { return nick }
@@ -123,7 +123,7 @@ extension FeedPage {
                 text.append(character)
             }
         }
-        let unescaped = text.replacingEntities()
+        let unescaped = OrgHTMLConverter.unescape(text)
         return unescaped.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
@@ -135,15 +135,6 @@ extension FeedPage {
 }
 
 extension String {
-    /// The text with the five entities ``OrgHTMLConverter/escape(_:)`` writes turned back into characters.
-    fileprivate func replacingEntities() -> String {
-        var output = self
-        for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#x27;", "'"), ("&amp;", "&")] {
-            output = output.replacingOccurrences(of: entity, with: character)
-        }
-        return output
-    }
-
     /// The text without leading and trailing spaces.
     fileprivate var trimmingSpaces: String {
         split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A small Org-to-HTML converter: the relay's RSS item descriptions (`relay-api.md` §2.18; the reference
 /// uses `org-python`) and the node's feed pages.
 ///
@@ -302,6 +304,15 @@ package struct OrgHTMLConverter: Sendable {
             || !(lowered.prefix { $0 != "/" }.contains(":"))
         guard isSafe else { return text }
         return "<a href=\"\(Self.escape(target))\">\(text)</a>"
+    }
+
+    /// Turns the five entities ``escape(_:)`` writes back into characters.
+    package static func unescape(_ text: String) -> String {
+        var output = text
+        for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#x27;", "'"), ("&amp;", "&")] {
+            output = output.replacingOccurrences(of: entity, with: character)
+        }
+        return output
     }
 
     /// Escapes `&`, `<`, `>`, `"` and `'` for HTML text and attributes.

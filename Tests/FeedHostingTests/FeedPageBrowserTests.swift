@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTestSupport
+import OrgSocial
 import OrgSocialHTML
 import Testing
 
@@ -70,6 +71,48 @@ private let browserTestRuns: Bool = {
             let target = FeedPageStylesheet.targetBackground
             #expect(report.topShot.count(red: target.red, green: target.green, blue: target.blue) == 0)
             #expect(report.anchoredShot.count(red: target.red, green: target.green, blue: target.blue) > 5_000)
+        }
+    }
+}
+
+extension FeedPageBrowserTests {
+    @Test(.enabled(if: browserTestRuns && SharedCorpus.feeds != nil))
+    func showsEachRealFeedWithAllItsFirstPagePosts() async throws {
+        let executable = try #require(HeadlessChromium.executable, "chromium is missing: scripts/setup installs it under CI")
+        try await withNode { node, root in
+            var expected: [(path: String, ids: [String], title: String)] = []
+            for (index, file) in SharedCorpus.feedFiles.enumerated() {
+                let bytes = Array(try Data(contentsOf: file))
+                try root.write(bytes, to: "feed\(index)/social.org")
+                let page = FeedPage(feed: Feed(bytes: bytes), stylesheet: .embedded, orgFileHref: "social.org")
+                let html = try #require(page.html(for: .page(1)))
+                let ids = html.components(separatedBy: "<article ").dropFirst().map { chunk in
+                    chunk.components(separatedBy: "id=\"").dropFirst().first?.components(separatedBy: "\"").first ?? ""
+                }
+                expected.append(("/feed\(index)/social.org", ids, page.displayName))
+            }
+            let port = node.port
+            let paths = expected.map(\.path)
+            let seen = try await offPool { () throws -> [[String: String]] in
+                let browser = try HeadlessChromium(executable: executable)
+                defer { browser.close() }
+                return try paths.map { path in
+                    try browser.load("http://127.0.0.1:\(port)\(path)")
+                    let facts = try browser.evaluate(
+                        "JSON.stringify({ids: [...document.querySelectorAll('article')].map(a => a.id).join('\\n'), "
+                            + "title: document.title, scripts: String(document.scripts.length)})")
+                    let json = try #require(facts as? String)
+                    return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: String])
+                }
+            }
+            #expect(seen.count == 15)
+            for (page, facts) in zip(expected, seen) {
+                let ids = facts["ids"].map { $0.isEmpty ? [] : $0.components(separatedBy: "\n") } ?? []
+                // Posts without an ID have no anchor: the browser reports an empty id for them too.
+                #expect(ids == page.ids.map(OrgHTMLConverter.unescape), "\(page.path)")
+                #expect(facts["scripts"] == "0", "\(page.path)")
+                #expect(facts["title"] == page.title, "\(page.path)")
+            }
         }
     }
 }

@@ -15,4 +15,11 @@ package enum SharedCorpus {
     /// The corpus folder, or `nil` when it is absent (tests that need it are then skipped).
     package static let feeds: URL? =
         FileManager.default.fileExists(atPath: feedsPath) ? URL(fileURLWithPath: feedsPath) : nil
+
+    /// The `.org` files of the corpus, sorted by name (empty when the folder is absent).
+    package static let feedFiles: [URL] = {
+        guard let feeds else { return [] }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: feeds.path)) ?? []
+        return names.filter { $0.hasSuffix(".org") }.sorted().map { feeds.appendingPathComponent($0) }
+    }()
 }

@@ -1,29 +1,15 @@
 import Foundation
+import HTTPTestSupport
 import OrgSocial
 import OrgSocialHTML
 import Testing
 
-/// `<package root>/../shared/corpus/feeds`, when it is there (it lives outside the repository).
-let corpusFolder: URL? = {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    let folder = root.deletingLastPathComponent().appendingPathComponent("shared/corpus/feeds")
-    return FileManager.default.fileExists(atPath: folder.path) ? folder : nil
-}()
-
-/// The `.org` files of the corpus.
-let corpusFiles: [URL] = {
-    guard let corpusFolder else { return [] }
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: corpusFolder.path)) ?? []
-    return names.filter { $0.hasSuffix(".org") }.sorted().map { corpusFolder.appendingPathComponent($0) }
-}()
-
 /// The pages of the 15 real feeds: every visible post on exactly one page, balanced markup, no script.
 @Suite struct CorpusPageTests {
-    @Test(.enabled(if: corpusFolder != nil, "../shared/corpus/feeds is absent"))
+    @Test(.enabled(if: SharedCorpus.feeds != nil, "../shared/corpus/feeds is absent"))
     func rendersEveryRealFeed() throws {
-        #expect(corpusFiles.count == 15)
-        for file in corpusFiles {
+        #expect(SharedCorpus.feedFiles.count == 15)
+        for file in SharedCorpus.feedFiles {
             let feed = Feed(bytes: Array(try Data(contentsOf: file)))
             let page = FeedPage(feed: feed, stylesheet: .linked("/orgsocial.css"), orgFileHref: "?format=org")
             let name = file.lastPathComponent
