@@ -78,7 +78,7 @@ private let browserTestRuns: Bool = {
 extension FeedPageBrowserTests {
     @Test(.enabled(if: browserTestRuns && SharedCorpus.feeds != nil))
     func showsEachRealFeedWithAllItsFirstPagePosts() async throws {
-        let executable = try #require(HeadlessChromium.executable, "chromium is missing: scripts/setup installs it under CI")
+        let executable = try #require(HeadlessChromium.executable, "chromium is missing: setup installs it under CI")
         try await withNode { node, root in
             var expected: [(path: String, ids: [String], title: String)] = []
             for (index, file) in SharedCorpus.feedFiles.enumerated() {
