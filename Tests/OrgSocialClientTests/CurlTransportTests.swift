@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 import HTTPServer
 import HTTPTestSupport
 import OrgSocialClient
@@ -68,7 +69,7 @@ struct CurlTransportTests {
     }
 
     @Test func headersLookUpNamesInAnyCaseAndKeepOrder() {
-        var headers: HTTPClientHeaders = ["Content-Type": "text/plain", "X-A": "1"]
+        var headers: HTTPHeaders = ["Content-Type": "text/plain", "X-A": "1"]
         headers.add("x-a", "2")
         #expect(headers["X-a"] == "1")
         headers["X-A"] = "3"

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPCore
 
 /// The Host API accounts, kept in `<root>/.orgsocial/accounts.json` (mode 0600, written atomically).
 ///

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPCore
 
 /// The node's outermost responder: answers `OPTIONS` (CORS preflight) itself, hands everything else to
 /// the router, adds the CORS headers to every response, and writes the access log.

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPCore
 import SystemSupport
 
 /// The snapshots of the feeds served recently, keyed by feed path.

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPCore
 
 /// Whole `GET` answers of the current data generation, keyed by what selects them (the request target,
 /// the indent asked for, and for RSS the host), so a hot endpoint costs one lookup.

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import HTTPServer
+import HTTPCore
 import RelayCore
 
 /// The caching validators of one data generation: the `ETag` and `Last-Modified` every 2xx answer

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+import HTTPCore
 import RelayCore
 
 /// The `/rss.xml` document (`relay-api.md` §2.18): RSS 2.0 with the `atom` and `dc` namespaces.

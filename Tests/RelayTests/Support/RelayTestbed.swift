@@ -117,7 +117,7 @@ struct RelayTestbed: Sendable {
 
     /// Sends a request to the relay.
     func send(
-        _ method: HTTPClientMethod, _ target: String, headers: HTTPClientHeaders = [:], body: [UInt8] = [],
+        _ method: HTTPClientMethod, _ target: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
         followsRedirects: Bool = true
     ) async throws -> HTTPClientResponse {
         try await transport.send(
@@ -126,7 +126,7 @@ struct RelayTestbed: Sendable {
     }
 
     /// `GET <target>`.
-    func get(_ target: String, headers: HTTPClientHeaders = [:]) async throws -> HTTPClientResponse {
+    func get(_ target: String, headers: HTTPHeaders = [:]) async throws -> HTTPClientResponse {
         try await send(.get, target, headers: headers, followsRedirects: false)
     }
 
