@@ -54,6 +54,7 @@ let package = Package(
         .target(name: "HTTPCore", swiftSettings: strictSettings),
         // HTTP server: the libmicrohttpd adapter that serves an HTTPCore responder.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "HTTPCore"], swiftSettings: strictSettings),
+        .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"], swiftSettings: strictSettings),
         // Atomic file replacement and reading, file status, SIGINT/SIGTERM as an AsyncStream. Foundation and libc only.
         .target(name: "SystemSupport", swiftSettings: strictSettings),
         // OpenSSL 3 libcrypto, as a C module. Only Crypto imports it.
