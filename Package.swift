@@ -133,7 +133,10 @@ let package = Package(
         ),
         // The relay's HTTP API: the URL table, parameter validation, status codes and the envelope (rows to
         // JSON), caching headers and 304s, SSE, RSS.
-        .target(name: "RelayServer", dependencies: ["RelayCore", "HTTPCore", "Crypto"], swiftSettings: strictSettings),
+        .target(
+            name: "RelayServer", dependencies: ["RelayCore", "HTTPCore", "Crypto", "SystemSupport"],
+            swiftSettings: strictSettings
+        ),
         // The relay as one service: store + crawler + API wired together (what `orgsocial relay serve` runs).
         .target(
             name: "Relay",
