@@ -1,5 +1,6 @@
 import FeedHosting
 import Foundation
+import HTTPCore
 import HTTPTestSupport
 import OrgSocialClient
 import Relay
