@@ -28,8 +28,8 @@ let package = Package(
         .target(
             name: "OrgSocialCLI",
             dependencies: [
-                "OrgSocial", "FeedHosting", "OrgSocialClient", "Crypto", "Relay", "HTTPServer", "SystemSupport",
-                "OrgSocialHTML",
+                "OrgSocial", "FeedHosting", "OrgSocialClient", "Crypto", "Relay", "HTTPCore", "HTTPServer",
+                "SystemSupport", "OrgSocialHTML",
             ],
             swiftSettings: strictSettings
         ),
@@ -49,13 +49,17 @@ let package = Package(
         .testTarget(
             name: "OrgSocialCLITests",
             dependencies: [
-                "OrgSocialCLI", "OrgSocial", "OrgSocialClient", "HTTPServer", "HTTPTestSupport", "SystemSupport",
+                "OrgSocialCLI", "OrgSocial", "OrgSocialClient", "HTTPCore", "HTTPServer", "HTTPTestSupport",
+                "SystemSupport",
             ],
             swiftSettings: strictSettings),
         // libmicrohttpd, as a C module: a modulemap and a shim.h. Only HTTPServer imports it.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
-        // HTTP server: pure-Swift request, response, responder and router, plus the libmicrohttpd adapter.
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strictSettings),
+        // Pure HTTP types, for server and client: request, response, headers, status, responder, router, JSONValue.
+        .target(name: "HTTPCore", swiftSettings: strictSettings),
+        // HTTP server: the libmicrohttpd adapter that serves an HTTPCore responder.
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "HTTPCore"], swiftSettings: strictSettings),
+        .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"], swiftSettings: strictSettings),
         // Atomic file replacement and reading, file status, SIGINT/SIGTERM as an AsyncStream. Foundation and libc only.
         .target(name: "SystemSupport", swiftSettings: strictSettings),
         // OpenSSL 3 libcrypto, as a C module. Only Crypto imports it.
@@ -63,7 +67,7 @@ let package = Package(
         // SHA-256, HMAC-SHA-256, secure random bytes and constant-time comparison over libcrypto.
         .target(name: "Crypto", dependencies: ["CLibCrypto"], swiftSettings: strictSettings),
         .testTarget(
-            name: "HTTPServerTests", dependencies: ["HTTPServer", "Crypto", "HTTPTestSupport"],
+            name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPCore", "Crypto", "HTTPTestSupport"],
             swiftSettings: strictSettings
         ),
         // The one test-support target every test target uses: temporary folders, `eventually`, gates and
@@ -71,7 +75,8 @@ let package = Package(
         // client on 127.0.0.1, spawned server binaries, and the fake feed server, relay and farm that the
         // client and CLI tests share.
         .target(
-            name: "HTTPTestSupport", dependencies: ["OrgSocial", "OrgSocialClient", "HTTPServer", "Crypto"],
+            name: "HTTPTestSupport",
+            dependencies: ["OrgSocial", "OrgSocialClient", "HTTPCore", "HTTPServer", "Crypto"],
             path: "Tests/HTTPTestSupport", swiftSettings: strictSettings),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strictSettings),
         // zlib, as a C module. Only Gzip imports it.
@@ -81,13 +86,13 @@ let package = Package(
         // The `orgsocial serve` node: feed hosting with conditional GET, safe PUT and the Org Social Host API.
         .target(
             name: "FeedHosting",
-            dependencies: ["OrgSocial", "HTTPServer", "Crypto", "Gzip", "SystemSupport", "OrgSocialHTML"],
+            dependencies: ["OrgSocial", "HTTPCore", "HTTPServer", "Crypto", "Gzip", "SystemSupport", "OrgSocialHTML"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "GzipTests", dependencies: ["Gzip"], swiftSettings: strictSettings),
         .testTarget(
             name: "FeedHostingTests",
-            dependencies: ["FeedHosting", "HTTPServer", "Crypto", "Gzip", "OrgSocial", "HTTPTestSupport", "OrgSocialHTML"],
+            dependencies: ["FeedHosting", "HTTPCore", "Crypto", "Gzip", "OrgSocial", "HTTPTestSupport", "OrgSocialHTML"],
             swiftSettings: strictSettings
         ),
         // libcurl, as a C module: a modulemap and a shim.h. Only CurlHTTP imports it.
@@ -95,17 +100,21 @@ let package = Package(
         // HTTP client transfers over libcurl's multi interface: one polling thread, decoded-byte caps.
         .target(name: "CurlHTTP", dependencies: ["CCurl"], swiftSettings: strictSettings),
         // The client layer: HTTP transport, publishing (PUT with If-Match, the Org Social Host API), PostWriter.
-        .target(name: "OrgSocialClient", dependencies: ["OrgSocial", "CurlHTTP"], swiftSettings: strictSettings),
+        .target(
+            name: "OrgSocialClient", dependencies: ["OrgSocial", "HTTPCore", "CurlHTTP"], swiftSettings: strictSettings),
         .testTarget(
             name: "OrgSocialClientTests",
-            dependencies: ["OrgSocialClient", "OrgSocial", "HTTPServer", "Crypto", "Gzip", "HTTPTestSupport"],
+            dependencies: [
+                "OrgSocialClient", "OrgSocial", "HTTPCore", "HTTPServer", "Crypto", "Gzip", "HTTPTestSupport",
+            ],
             swiftSettings: strictSettings
         ),
         // End-to-end publishing against the real node (FeedHosting): concurrency, 412/401/422, the Host API.
         .testTarget(
             name: "PublishingTests",
             dependencies: [
-                "OrgSocialClient", "OrgSocial", "FeedHosting", "HTTPServer", "OrgSocialCLI", "HTTPTestSupport",
+                "OrgSocialClient", "OrgSocial", "FeedHosting", "HTTPCore", "HTTPServer", "OrgSocialCLI",
+                "HTTPTestSupport",
             ],
             swiftSettings: strictSettings
         ),
@@ -130,13 +139,15 @@ let package = Package(
         // The relay's HTTP API: the URL table, parameter validation, status codes and the envelope (rows to
         // JSON), caching headers and 304s, SSE, RSS.
         .target(
-            name: "RelayServer", dependencies: ["RelayCore", "HTTPServer", "Crypto", "OrgSocialHTML"],
-            swiftSettings: strictSettings),
+            name: "RelayServer", dependencies: ["RelayCore", "HTTPCore", "Crypto", "SystemSupport", "OrgSocialHTML"],
+            swiftSettings: strictSettings
+        ),
         // The relay as one service: store + crawler + API wired together (what `orgsocial relay serve` runs).
         .target(
             name: "Relay",
             dependencies: [
-                "RelayCore", "RelayStore", "RelayCrawler", "RelayServer", "OrgSocialClient", "HTTPServer", "SystemSupport",
+                "RelayCore", "RelayStore", "RelayCrawler", "RelayServer", "OrgSocialClient", "HTTPCore", "HTTPServer",
+                "SystemSupport",
             ],
             swiftSettings: strictSettings
         ),
@@ -154,16 +165,16 @@ let package = Package(
         .testTarget(
             name: "RelayCrawlerTests",
             dependencies: [
-                "RelayCrawler", "RelayCore", "RelayStore", "RelayServer", "OrgSocial", "OrgSocialClient", "HTTPServer",
-                "FeedHosting", "RelayTestFixtures", "HTTPTestSupport",
+                "RelayCrawler", "RelayCore", "RelayStore", "RelayServer", "OrgSocial", "OrgSocialClient", "HTTPCore",
+                "HTTPServer", "FeedHosting", "RelayTestFixtures", "HTTPTestSupport",
             ],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "RelayServerTests",
             dependencies: [
-                "RelayServer", "RelayCore", "RelayStore", "HTTPServer", "OrgSocial", "RelayTestFixtures", "HTTPTestSupport",
-                "OrgSocialHTML",
+                "RelayServer", "RelayCore", "RelayStore", "HTTPCore", "HTTPServer", "OrgSocial", "RelayTestFixtures",
+                "HTTPTestSupport", "OrgSocialHTML",
             ],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
@@ -173,7 +184,7 @@ let package = Package(
             name: "RelayTests",
             dependencies: [
                 "Relay", "RelayCore", "RelayStore", "RelayCrawler", "RelayServer", "OrgSocial", "OrgSocialClient",
-                "HTTPServer", "FeedHosting", "OrgSocialCLI", "RelayTestFixtures", "HTTPTestSupport",
+                "HTTPCore", "HTTPServer", "FeedHosting", "OrgSocialCLI", "RelayTestFixtures", "HTTPTestSupport",
             ],
             swiftSettings: strictSettings
         ),

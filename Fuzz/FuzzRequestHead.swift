@@ -1,7 +1,6 @@
 // libFuzzer harness for what the servers make of a request head. Built by
-// `scripts/fuzz --harness request-head` together with the pure HTTP types (`Sources/HTTPServer`'s
-// Message, Routing and Support folders) and the header readers of the feed node and the relay, as one
-// module, so it can reach their internal API.
+// `scripts/fuzz --harness request-head` together with the pure HTTP types (`Sources/HTTPCore`) and
+// the header readers of the feed node and the relay, as one module, so it can reach their internal API.
 //
 // The input is read as libmicrohttpd hands a head over: a request line (`METHOD target version`) and
 // `name: value` header lines up to a blank line. For each input the harness builds the `HTTPRequest`

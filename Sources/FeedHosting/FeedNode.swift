@@ -1,4 +1,5 @@
 import Foundation
+package import HTTPCore
 package import HTTPServer
 import Synchronization
 

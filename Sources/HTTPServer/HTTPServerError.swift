@@ -1,6 +1,6 @@
 import Foundation
 
-/// Errors from the HTTP server module.
+/// Errors from the HTTP server: listening on an address and starting the daemon.
 package enum HTTPServerError: Error, Sendable, Equatable, LocalizedError {
     /// The host is not a numeric IPv4 or IPv6 address (or `localhost`).
     case invalidHost(String)
@@ -16,9 +16,6 @@ package enum HTTPServerError: Error, Sendable, Equatable, LocalizedError {
     case socketFailure(host: String, port: Int, operation: String, message: String)
     /// libmicrohttpd refused to start the daemon.
     case daemonStartFailed(host: String, port: Int, reason: String)
-    /// The client of a streamed response disconnected, or the server is stopping; the producer should
-    /// return.
-    case streamClosed
 
     /// A sentence saying what failed and what to do next.
     package var errorDescription: String? {
@@ -41,8 +38,6 @@ package enum HTTPServerError: Error, Sendable, Equatable, LocalizedError {
             "Cannot listen on \(Self.address(host, port)): \(operation) failed: \(message)."
         case .daemonStartFailed(let host, let port, let reason):
             "Cannot start the HTTP server on \(Self.address(host, port)): \(reason)."
-        case .streamClosed:
-            "The response stream is closed: the client disconnected or the server is stopping."
         }
     }
 

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPCore
 package import RelayCore
 import RelayServer
 

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import Gzip
-import HTTPServer
+import HTTPCore
 import HTTPTestSupport
 import Testing
 

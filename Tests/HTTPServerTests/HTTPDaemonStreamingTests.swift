@@ -1,3 +1,4 @@
+import HTTPCore
 import HTTPServer
 import HTTPTestSupport
 import Synchronization
@@ -82,7 +83,7 @@ import Testing
     }
 
     @Test func failsTheWritesOfABusyProducerWhenTheClientDisconnects() async throws {
-        let failure = Mutex<HTTPServerError?>(nil)
+        let failure = Mutex<HTTPCoreError?>(nil)
         let written = Counter()
         var router = Router()
         router.get("/events") { _ in
@@ -92,7 +93,7 @@ import Testing
                         while true {
                             try await writer.write(Self.event(written.increment()))
                         }
-                    } catch let error as HTTPServerError {
+                    } catch let error as HTTPCoreError {
                         failure.withLock { $0 = error }
                     }
                 }

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+import HTTPCore
 import Synchronization
 import Testing
 

@@ -1,4 +1,5 @@
 package import Foundation
+package import HTTPCore
 package import HTTPServer
 
 /// A small in-process Org Social relay on 127.0.0.1 (port 0) for testing ``RelayClient``: it answers each

@@ -1,5 +1,6 @@
 import Crypto
 package import Foundation
+package import HTTPCore
 package import HTTPServer
 
 /// An in-process server of `social.org` files on 127.0.0.1 (port 0) for reading tests: strong `ETag`s

@@ -1,5 +1,5 @@
 package import Foundation
-package import HTTPServer
+package import HTTPCore
 
 /// The fake host's reading of a `multipart/form-data` body (the node's `MultipartFormParser` is internal to
 /// FeedHosting, which the client and CLI tests do not depend on), to answer and check what the client sent.

@@ -1,5 +1,6 @@
 import Foundation
 import Gzip
+import HTTPCore
 import HTTPTestSupport
 import OrgSocialClient
 import Synchronization

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 import HTTPServer
 import HTTPTestSupport
 import OrgSocialClient
@@ -65,16 +66,5 @@ struct CurlTransportTests {
         }
         await server.stop()
         #expect(error == .networkError(url: url.absoluteString, message: "the server did not answer in time"))
-    }
-
-    @Test func headersLookUpNamesInAnyCaseAndKeepOrder() {
-        var headers: HTTPClientHeaders = ["Content-Type": "text/plain", "X-A": "1"]
-        headers.add("x-a", "2")
-        #expect(headers["X-a"] == "1")
-        headers["X-A"] = "3"
-        #expect(headers.fields.map(\.name) == ["Content-Type", "X-A"])
-        #expect(headers["x-a"] == "3")
-        headers["content-type"] = nil
-        #expect(!headers.contains("Content-Type"))
     }
 }

@@ -1,5 +1,6 @@
 import FeedHosting
 import Foundation
+import HTTPCore
 import HTTPTestSupport
 import OrgSocial
 import OrgSocialClient

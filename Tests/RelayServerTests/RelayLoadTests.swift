@@ -1,5 +1,4 @@
 import Foundation
-import HTTPServer
 import HTTPTestSupport
 import RelayServer
 import Testing

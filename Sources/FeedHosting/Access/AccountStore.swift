@@ -1,4 +1,5 @@
-import HTTPServer
+import HTTPCore
+import SystemSupport
 
 /// The Host API accounts, kept in `<root>/.orgsocial/accounts.json` (mode 0600, written atomically).
 ///

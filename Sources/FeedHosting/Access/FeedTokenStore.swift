@@ -1,6 +1,6 @@
 import Crypto
 package import Foundation
-import HTTPServer
+import HTTPCore
 import Synchronization
 import SystemSupport
 

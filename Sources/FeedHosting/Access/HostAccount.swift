@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPCore
 
 /// One Org Social Host API account: a nick, the hash of its vfile token, and an optional redirect.
 ///

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import HTTPServer
+import HTTPCore
 import SystemSupport
 
 extension HostAPI {

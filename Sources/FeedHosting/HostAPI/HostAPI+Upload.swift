@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPCore
 
 extension HostAPI {
     /// `POST /upload`, `multipart/form-data` with a `vfile` field and a `file` part: replaces the

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPCore
 
 /// The Org Social Host API (spec §11): the same paths, JSON envelope, status codes and error strings as
 /// the reference host, so that its clients (org-social.el, crosspost) can sign up and publish here.

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+import HTTPCore
 
 /// The fields of a Host API request body, whatever its encoding: JSON object, URL-encoded form, or
 /// `multipart/form-data` (the reference host accepts all three through its parsers).

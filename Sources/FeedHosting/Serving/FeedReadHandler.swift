@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPCore
 
 /// Answers `GET` and `HEAD` for a feed file: conditional requests, byte ranges, gzip, caching headers.
 ///

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPCore
 import OrgSocial
 
 /// Answers `PUT` to a feed's own URL: the safe way to publish, with no lost updates.

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPCore
 import OrgSocialHTML
 
 /// The node's outermost responder: answers `OPTIONS` (CORS preflight) itself, hands everything else to

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPCore
 
 /// The precondition a write request carries (what the node checks; the client's side is
 /// `OrgSocialClient.WritePrecondition`): `If-Match`, `If-None-Match: *`, or nothing.

@@ -1,4 +1,3 @@
-import HTTPServer
 import SystemSupport
 
 /// The snapshots of the feeds served recently, keyed by feed path.

@@ -1,5 +1,5 @@
 import Crypto
-import HTTPServer
+import HTTPCore
 import SystemSupport
 
 /// One version of a feed file as the node serves it: the bytes and everything derived from them once.

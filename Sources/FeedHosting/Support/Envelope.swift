@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPCore
 
 /// JSON responses in the Org Social Host envelope, `{"type": "Success"|"Error", "errors": [...], "data":
 /// ...}` (spec §11), with the keys in that order. The node answers every JSON request this way, the PUT
@@ -54,15 +54,4 @@ enum Envelope {
         }
         return HTTPResponse(status: status, headers: allHeaders, bytes: value.encoded())
     }
-}
-
-extension HTTPStatus {
-    /// 206 Partial Content.
-    static let partialContent = HTTPStatus(code: 206)
-    /// 412 Precondition Failed.
-    static let preconditionFailed = HTTPStatus(code: 412)
-    /// 416 Range Not Satisfiable.
-    static let rangeNotSatisfiable = HTTPStatus(code: 416)
-    /// 428 Precondition Required (RFC 6585).
-    static let preconditionRequired = HTTPStatus(code: 428)
 }

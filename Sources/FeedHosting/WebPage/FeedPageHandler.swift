@@ -1,5 +1,5 @@
 import Gzip
-import HTTPServer
+import HTTPCore
 import OrgSocial
 import OrgSocialHTML
 import Synchronization

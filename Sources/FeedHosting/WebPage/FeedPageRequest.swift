@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPCore
 import OrgSocialHTML
 
 /// What a `GET` of a feed asks for: the file itself (what Org Social clients get, byte for byte), or

@@ -1,4 +1,5 @@
 internal import CMicroHTTPD
+import HTTPCore
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,4 @@
+import HTTPCore
 import Synchronization
 
 /// The state libmicrohttpd's callbacks reach through their `void *` context: the responder, the

@@ -1,3 +1,4 @@
+import HTTPCore
 import Synchronization
 
 /// The state of one request while libmicrohttpd delivers it in several callback calls.

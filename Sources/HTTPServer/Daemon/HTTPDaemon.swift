@@ -1,4 +1,5 @@
 internal import CMicroHTTPD
+package import HTTPCore
 import Synchronization
 
 #if canImport(Glibc)

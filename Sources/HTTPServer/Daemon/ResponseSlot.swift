@@ -1,4 +1,5 @@
 import Dispatch
+import HTTPCore
 import Synchronization
 
 /// Hands one handler's response from its Swift task to the libmicrohttpd thread blocked on it.

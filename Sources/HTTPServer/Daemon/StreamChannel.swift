@@ -1,3 +1,4 @@
+import HTTPCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -11,7 +12,7 @@ import Synchronization
 /// blocking in `poll(2)` on a wake-up pipe and on the client socket (for `POLLRDHUP`), so it notices a
 /// client that hangs up even while the producer is idle. On a hang-up, or when libmicrohttpd frees the
 /// response, the channel closes: the producer's task is cancelled and its next write throws
-/// ``HTTPServerError/streamClosed``. When the server stops, the channel closes gracefully: chunks already
+/// ``HTTPCoreError/streamClosed``. When the server stops, the channel closes gracefully: chunks already
 /// buffered are still sent and the body ends with the last chunk.
 final class StreamChannel: Sendable {
     /// Why the channel closed.
@@ -65,7 +66,7 @@ final class StreamChannel: Sendable {
     /// Runs `stream`'s producer in a new task that writes into this channel.
     func start(_ stream: HTTPBodyStream) {
         let task = Task {
-            let writer = HTTPBodyWriter { bytes throws(HTTPServerError) in try await self.write(bytes) }
+            let writer = HTTPBodyWriter { bytes throws(HTTPCoreError) in try await self.write(bytes) }
             do {
                 try await stream.produce(writer)
                 self.finishProducing(failed: false)
@@ -88,7 +89,7 @@ final class StreamChannel: Sendable {
         finishProducing(failed: false)
     }
 
-    private func write(_ bytes: [UInt8]) async throws(HTTPServerError) {
+    private func write(_ bytes: [UInt8]) async throws(HTTPCoreError) {
         while true {
             guard !Task.isCancelled else { throw .streamClosed }
             let accepted: Bool? = state.withLock { state in

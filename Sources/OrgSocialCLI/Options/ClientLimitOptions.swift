@@ -1,3 +1,4 @@
+import HTTPCore
 import HTTPServer
 
 /// The limits against slow and greedy clients that `orgsocial serve` and `orgsocial relay serve`

@@ -1,4 +1,5 @@
 public import Foundation
+import HTTPCore
 public import OrgSocial
 
 /// The Org Social Host API (`org-social-spec.md` §11): sign-up, and publishing by uploading the whole

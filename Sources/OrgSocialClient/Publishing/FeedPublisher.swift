@@ -1,4 +1,5 @@
 public import Foundation
+import HTTPCore
 public import OrgSocial
 
 /// Publishes edits to a remote `social.org` without losing anyone's changes: it reads the feed and its

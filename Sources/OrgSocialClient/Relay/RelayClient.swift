@@ -1,4 +1,5 @@
 public import Foundation
+import HTTPCore
 
 /// A typed client for an Org Social relay's JSON API (`relay-api.md` §2): one method per endpoint.
 ///
@@ -179,7 +180,7 @@ public actor RelayClient {
         return value
     }
 
-    private static let jsonHeaders: HTTPClientHeaders = ["Accept": "application/json"]
+    private static let jsonHeaders: HTTPHeaders = ["Accept": "application/json"]
 
     // MARK: - Encoding
 

@@ -1,5 +1,6 @@
 import CurlHTTP
 import Foundation
+import HTTPCore
 
 /// The real ``HTTPTransport``: libcurl's multi interface on one thread of its own, with no cache, no
 /// cookies, a `User-Agent: orgsocial/<version>` header and an inactivity timeout on every request.
@@ -89,7 +90,7 @@ public final class CurlTransport: HTTPTransport {
         } catch let error as CurlError {
             throw Self.clientError(error, url: request.url.absoluteString)
         }
-        var responseHeaders = HTTPClientHeaders()
+        var responseHeaders = HTTPHeaders()
         for field in response.headers { responseHeaders.add(field.name, field.value) }
         return HTTPClientResponse(
             status: response.status, headers: responseHeaders, body: response.body,

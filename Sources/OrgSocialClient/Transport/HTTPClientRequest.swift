@@ -1,4 +1,5 @@
 public import Foundation
+public import HTTPCore
 
 /// An HTTP request as the client sends it: a value, so it can be built, compared and logged freely.
 ///
@@ -12,7 +13,7 @@ public struct HTTPClientRequest: Sendable, Hashable {
     /// The absolute http(s) URL.
     public var url: URL
     /// The header fields. The transport adds `User-Agent` when absent, and `Content-Length` itself.
-    public var headers: HTTPClientHeaders
+    public var headers: HTTPHeaders
     /// The body; empty for none.
     public var body: [UInt8]
     /// How long the request may wait for the server before failing; `nil` uses the transport's default.
@@ -34,7 +35,7 @@ public struct HTTPClientRequest: Sendable, Hashable {
     ///   - followsRedirects: whether to follow redirects (yes by default).
     ///   - maximumBodyBytes: the largest body accepted, or `nil` for any size.
     public init(
-        method: HTTPClientMethod = .get, url: URL, headers: HTTPClientHeaders = [:], body: [UInt8] = [],
+        method: HTTPClientMethod = .get, url: URL, headers: HTTPHeaders = [:], body: [UInt8] = [],
         timeout: Duration? = nil, followsRedirects: Bool = true, maximumBodyBytes: Int? = nil
     ) {
         self.method = method

@@ -1,11 +1,12 @@
 public import Foundation
+public import HTTPCore
 
 /// An HTTP response as the client receives it, with the body read in full.
 public struct HTTPClientResponse: Sendable, Hashable {
     /// The status code, e.g. 200 or 412.
     public var status: Int
     /// The header fields.
-    public var headers: HTTPClientHeaders
+    public var headers: HTTPHeaders
     /// The body, decoded from any `Content-Encoding`.
     public var body: [UInt8]
     /// The URL that answered (differs from the request's after a followed redirect).
@@ -17,7 +18,7 @@ public struct HTTPClientResponse: Sendable, Hashable {
     ///   - headers: the header fields.
     ///   - body: the body.
     ///   - url: the URL that answered.
-    public init(status: Int, headers: HTTPClientHeaders = [:], body: [UInt8] = [], url: URL) {
+    public init(status: Int, headers: HTTPHeaders = [:], body: [UInt8] = [], url: URL) {
         self.status = status
         self.headers = headers
         self.body = body

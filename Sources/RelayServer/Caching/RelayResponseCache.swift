@@ -1,4 +1,5 @@
-import HTTPServer
+import HTTPCore
+import SystemSupport
 
 /// Whole `GET` answers of the current data generation, keyed by what selects them (the request target,
 /// the indent asked for, and for RSS the host), so a hot endpoint costs one lookup.

@@ -1,7 +1,8 @@
 import Crypto
 import Foundation
-import HTTPServer
+import HTTPCore
 import RelayCore
+import SystemSupport
 
 /// The caching validators of one data generation: the `ETag` and `Last-Modified` every 2xx answer
 /// carries (deliberate difference 1: they change only when served data changed).

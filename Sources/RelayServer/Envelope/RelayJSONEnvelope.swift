@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPCore
 
 /// Writes the reference relay's envelopes (`relay-api.md` §1.2): keys `type, errors, data, meta, _links`,
 /// in that order. Every envelope the relay sends is made here.

@@ -1,4 +1,4 @@
-package import HTTPServer
+package import HTTPCore
 
 /// An answer of one JSON endpoint: the status and the envelope, already in the relay's key order.
 package struct RelayJSONReply: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+import HTTPCore
 import RelayCore
 
 /// One `/sse/notifications/` stream (`relay-api.md` §2.19): `connected` first, then a `notification`

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+import HTTPCore
 
 /// The query items of a request, read as Django's `QueryDict.get` does (the last value of a repeated name).
 struct RelayParameters {

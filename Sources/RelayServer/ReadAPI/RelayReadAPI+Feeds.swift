@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+import HTTPCore
 import RelayCore
 
 /// The endpoints keyed by a feed: `/mentions/`, `/notifications/`, `/reactions/`, `/replies-to/`,

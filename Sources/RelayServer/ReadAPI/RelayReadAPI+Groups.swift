@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+import HTTPCore
 import RelayCore
 
 /// `GET /groups/` and `GET /groups/{slug}/` (`relay-api.md` §2.12).

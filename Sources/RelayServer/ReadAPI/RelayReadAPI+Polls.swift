@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+import HTTPCore
 import RelayCore
 
 /// `GET /polls/` in its three modes and `GET /polls/votes/` (`relay-api.md` §2.13, §2.14). `/polls/` always

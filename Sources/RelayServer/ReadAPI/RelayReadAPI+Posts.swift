@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+import HTTPCore
 import RelayCore
 
 /// The endpoints keyed by a post: `/boosts/`, `/interactions/`, `/replies/` (`relay-api.md` §2.8–2.10).

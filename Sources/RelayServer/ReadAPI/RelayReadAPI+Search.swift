@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+import HTTPCore
 import RelayCore
 
 /// `GET /search/` (`relay-api.md` §2.11) with the deliberate differences 3 (bad paging is a 400), 5 (links

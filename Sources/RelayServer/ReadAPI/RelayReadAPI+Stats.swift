@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+import HTTPCore
 import RelayCore
 
 /// `GET /stats/` (`relay-api.md` §2.17).

@@ -1,5 +1,5 @@
 package import Foundation
-package import HTTPServer
+package import HTTPCore
 package import RelayCore
 
 /// The JSON read endpoints (`relay-api.md` §2.2, §2.4–2.15, §2.17): validates the query parameters, asks

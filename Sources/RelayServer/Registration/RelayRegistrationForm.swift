@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+import HTTPCore
 
 /// The `feed` field of a `POST /feeds/` body, read the way Django REST framework's three parsers read it
 /// (`relay-api.md` §2.3): JSON, form-encoded, or multipart.

@@ -1,4 +1,4 @@
-package import HTTPServer
+package import HTTPCore
 
 extension RelayResponder {
     /// What the relay's HTTP layer needs to know besides its data sources.

@@ -1,5 +1,5 @@
 import Foundation
-package import HTTPServer
+package import HTTPCore
 package import RelayCore
 
 /// The relay's HTTP API (`relay-api.md` §1–2): routing, the envelope, the reference's framework-level

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPCore
 
 /// The relay's fixed responses and headers, as the reference's middleware and frameworks produce them
 /// (`relay-api.md` §1.2, §1.6).

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPCore
 
 /// The relay index `GET /` (`relay-api.md` §2.1): `data` and the `_links` object clients discover the
 /// endpoints from, with every key of the reference in its order, the stale `join-group` included.

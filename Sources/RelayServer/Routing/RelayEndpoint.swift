@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPCore
 
 /// One route of the relay's URL table (`relay-api.md` §1.1, §2), found from the percent-decoded path the
 /// way Django's resolver does: exact paths, no slash collapsing (`//feeds/` is no route).

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPCore
 import RelayCore
 import RelayCrawler
 import RelayServer

@@ -1,5 +1,6 @@
 import FeedHosting
 import Foundation
+import HTTPCore
 import HTTPTestSupport
 import OrgSocialClient
 import Relay
@@ -117,7 +118,7 @@ struct RelayTestbed: Sendable {
 
     /// Sends a request to the relay.
     func send(
-        _ method: HTTPClientMethod, _ target: String, headers: HTTPClientHeaders = [:], body: [UInt8] = [],
+        _ method: HTTPClientMethod, _ target: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
         followsRedirects: Bool = true
     ) async throws -> HTTPClientResponse {
         try await transport.send(
@@ -126,7 +127,7 @@ struct RelayTestbed: Sendable {
     }
 
     /// `GET <target>`.
-    func get(_ target: String, headers: HTTPClientHeaders = [:]) async throws -> HTTPClientResponse {
+    func get(_ target: String, headers: HTTPHeaders = [:]) async throws -> HTTPClientResponse {
         try await send(.get, target, headers: headers, followsRedirects: false)
     }
 

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import HTTPServer
+@testable import HTTPCore
 
 /// HTTP dates (RFC 9110, section 5.6.7).
 struct HTTPDateTests {

@@ -23,7 +23,7 @@ package final class ReadMostly<Value: Sendable>: @unchecked Sendable {
         lock = .allocate(capacity: 1)
         lock.initialize(to: pthread_rwlock_t())
         let status = pthread_rwlock_init(lock, nil)
-        precondition(status == 0, "[HTTPServer bug] pthread_rwlock_init failed with \(status).")
+        precondition(status == 0, "[SystemSupport bug] pthread_rwlock_init failed with \(status).")
     }
 
     deinit {

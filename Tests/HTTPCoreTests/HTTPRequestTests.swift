@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPCore
 import Testing
 
 /// Parsing the request target into a decoded path, path segments and query items.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import HTTPServer
+@testable import HTTPCore
 
 /// The ordered JSON writer behind the Host API envelope.
 struct JSONValueTests {

@@ -1,4 +1,5 @@
-/// An ordered list of HTTP header fields with case-insensitive lookup.
+/// An ordered list of HTTP header fields with case-insensitive lookup, for requests and responses on
+/// both sides: the server's handlers and the client's transport.
 ///
 /// Fields keep the order and spelling they were added in, and a name may repeat (RFC 9110, section 5.3).
 /// Lookups compare names ASCII case-insensitively.
@@ -8,32 +9,32 @@
 /// headers.add("Vary", "Accept")
 /// headers["content-type"] // "text/plain"
 /// ```
-package struct HTTPHeaders: Sendable, Equatable {
+public struct HTTPHeaders: Sendable, Hashable {
     /// One header line.
-    package struct Field: Sendable, Equatable {
+    public struct Field: Sendable, Hashable {
         /// The field name as sent or added, for example `"Content-Type"`.
-        package var name: String
+        public var name: String
         /// The field value, without surrounding whitespace.
-        package var value: String
+        public var value: String
 
         /// Creates a field.
         ///
         /// - Parameters:
         ///   - name: The field name.
         ///   - value: The field value.
-        package init(name: String, value: String) {
+        public init(name: String, value: String) {
             self.name = name
             self.value = value
         }
     }
 
     /// The fields, in order.
-    package private(set) var fields: [Field]
+    public private(set) var fields: [Field]
 
     /// Creates a header list from fields in order.
     ///
     /// - Parameter fields: The fields, as `(name, value)` pairs.
-    package init(_ fields: [(String, String)] = []) {
+    public init(_ fields: [(String, String)] = []) {
         self.fields = fields.map { Field(name: $0.0, value: $0.1) }
     }
 
@@ -41,7 +42,7 @@ package struct HTTPHeaders: Sendable, Equatable {
     ///
     /// Setting a value replaces every field of that name with one field at the position of the first;
     /// setting `nil` removes them all.
-    package subscript(name: String) -> String? {
+    public subscript(name: String) -> String? {
         get { fields.first { Self.namesMatch($0.name, name) }?.value }
         set {
             guard let newValue else {
@@ -63,7 +64,7 @@ package struct HTTPHeaders: Sendable, Equatable {
     ///
     /// - Parameter name: The field name, compared case-insensitively.
     /// - Returns: The values; empty if there is no such field.
-    package func values(for name: String) -> [String] {
+    public func values(for name: String) -> [String] {
         fields.filter { Self.namesMatch($0.name, name) }.map(\.value)
     }
 
@@ -71,7 +72,7 @@ package struct HTTPHeaders: Sendable, Equatable {
     ///
     /// - Parameter name: The field name, compared case-insensitively.
     /// - Returns: `true` if at least one field has that name.
-    package func contains(_ name: String) -> Bool {
+    public func contains(_ name: String) -> Bool {
         fields.contains { Self.namesMatch($0.name, name) }
     }
 
@@ -80,22 +81,22 @@ package struct HTTPHeaders: Sendable, Equatable {
     /// - Parameters:
     ///   - name: The field name.
     ///   - value: The field value.
-    package mutating func add(_ name: String, _ value: String) {
+    public mutating func add(_ name: String, _ value: String) {
         fields.append(Field(name: name, value: value))
     }
 
     /// Removes every field called `name`.
     ///
     /// - Parameter name: The field name, compared case-insensitively.
-    package mutating func remove(_ name: String) {
+    public mutating func remove(_ name: String) {
         fields.removeAll { Self.namesMatch($0.name, name) }
     }
 
     /// The number of fields.
-    package var count: Int { fields.count }
+    public var count: Int { fields.count }
 
     /// Whether there are no fields.
-    package var isEmpty: Bool { fields.isEmpty }
+    public var isEmpty: Bool { fields.isEmpty }
 
     /// Compares two field names ASCII case-insensitively, without allocating.
     static func namesMatch(_ lhs: String, _ rhs: String) -> Bool {
@@ -113,7 +114,7 @@ extension HTTPHeaders: Sequence {
     /// Iterates over the fields in order.
     ///
     /// - Returns: An iterator over the fields.
-    package func makeIterator() -> IndexingIterator<[Field]> {
+    public func makeIterator() -> IndexingIterator<[Field]> {
         fields.makeIterator()
     }
 }
@@ -124,7 +125,7 @@ extension HTTPHeaders: ExpressibleByDictionaryLiteral {
     /// Creates a header list from a literal; the fields keep the literal's order.
     ///
     /// - Parameter elements: The `name: value` pairs.
-    package init(dictionaryLiteral elements: (String, String)...) {
+    public init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)
     }
 }

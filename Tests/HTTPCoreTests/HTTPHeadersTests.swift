@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPCore
 import Testing
 
 @Suite struct HTTPHeadersTests {
@@ -35,5 +35,17 @@ import Testing
         #expect(headers.map(\.name) == ["B"])
         headers.remove("b")
         #expect(headers.isEmpty)
+    }
+
+    /// Lookups as the client transport relies on them: any case, order kept, setting replaces.
+    @Test func headersLookUpNamesInAnyCaseAndKeepOrder() {
+        var headers: HTTPHeaders = ["Content-Type": "text/plain", "X-A": "1"]
+        headers.add("x-a", "2")
+        #expect(headers["X-a"] == "1")
+        headers["X-A"] = "3"
+        #expect(headers.fields.map(\.name) == ["Content-Type", "X-A"])
+        #expect(headers["x-a"] == "3")
+        headers["content-type"] = nil
+        #expect(!headers.contains("Content-Type"))
     }
 }

@@ -1,4 +1,4 @@
-import HTTPServer
+import HTTPCore
 import Testing
 
 /// `JSONValue.encoded(style:)`: Python's `json.dumps` layout and escaping, and Django REST framework's.

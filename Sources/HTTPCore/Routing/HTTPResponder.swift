@@ -13,7 +13,7 @@ package protocol HTTPResponder: Sendable {
     /// Produces the response to `request` at once, without suspending, or returns `nil` to have the
     /// server call ``respond(to:)`` instead.
     ///
-    /// The server tries this first, on the connection's own thread (see ``HTTPDaemon``): a response
+    /// The server tries this first, on the connection's own thread (see `HTTPDaemon` in HTTPServer): a response
     /// made here skips the hop to a Swift task and back, which is most of the cost of a small request
     /// such as a conditional GET answered with 304. Only answer requests that take little time and
     /// never wait for other tasks; everything else should return `nil`. The default returns `nil`.

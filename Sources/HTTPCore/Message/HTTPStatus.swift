@@ -27,6 +27,8 @@ package struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     package static let accepted = HTTPStatus(code: 202)
     /// 204 No Content.
     package static let noContent = HTTPStatus(code: 204)
+    /// 206 Partial Content.
+    package static let partialContent = HTTPStatus(code: 206)
     /// 301 Moved Permanently.
     package static let movedPermanently = HTTPStatus(code: 301)
     /// 302 Found.
@@ -45,12 +47,18 @@ package struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     package static let methodNotAllowed = HTTPStatus(code: 405)
     /// 409 Conflict.
     package static let conflict = HTTPStatus(code: 409)
+    /// 412 Precondition Failed.
+    package static let preconditionFailed = HTTPStatus(code: 412)
     /// 413 Content Too Large (called Payload Too Large before RFC 9110).
     package static let contentTooLarge = HTTPStatus(code: 413)
     /// 415 Unsupported Media Type.
     package static let unsupportedMediaType = HTTPStatus(code: 415)
+    /// 416 Range Not Satisfiable.
+    package static let rangeNotSatisfiable = HTTPStatus(code: 416)
     /// 422 Unprocessable Content.
     package static let unprocessableContent = HTTPStatus(code: 422)
+    /// 428 Precondition Required (RFC 6585).
+    package static let preconditionRequired = HTTPStatus(code: 428)
     /// 429 Too Many Requests.
     package static let tooManyRequests = HTTPStatus(code: 429)
     /// 431 Request Header Fields Too Large (RFC 6585).

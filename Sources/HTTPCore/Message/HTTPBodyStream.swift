@@ -7,7 +7,7 @@
 /// short; during a server stop the body ends cleanly instead).
 ///
 /// When the client disconnects or the server stops, the producer's task is cancelled and every later
-/// ``HTTPBodyWriter/write(_:)-([UInt8])`` throws ``HTTPServerError/streamClosed``, so a producer that
+/// ``HTTPBodyWriter/write(_:)-([UInt8])`` throws ``HTTPCoreError/streamClosed``, so a producer that
 /// loops on `write` stops by itself:
 ///
 /// ```swift
@@ -19,7 +19,7 @@
 /// ```
 package struct HTTPBodyStream: Sendable {
     /// The producer the server runs.
-    let produce: @Sendable (HTTPBodyWriter) async throws -> Void
+    package let produce: @Sendable (HTTPBodyWriter) async throws -> Void
 
     /// Creates a stream from a producer.
     ///
@@ -45,14 +45,14 @@ package struct HTTPBodyStream: Sendable {
 
 /// The handle a ``HTTPBodyStream`` producer writes its body through.
 package struct HTTPBodyWriter: Sendable {
-    private let sink: @Sendable ([UInt8]) async throws(HTTPServerError) -> Void
+    private let sink: @Sendable ([UInt8]) async throws(HTTPCoreError) -> Void
 
     /// Creates a writer that hands each chunk to `sink`.
     ///
     /// The server creates writers itself; create one in tests to run a producer without a socket.
     ///
     /// - Parameter sink: Receives each non-empty chunk; it throws to tell the producer to stop.
-    package init(_ sink: @escaping @Sendable ([UInt8]) async throws(HTTPServerError) -> Void) {
+    package init(_ sink: @escaping @Sendable ([UInt8]) async throws(HTTPCoreError) -> Void) {
         self.sink = sink
     }
 
@@ -60,8 +60,8 @@ package struct HTTPBodyWriter: Sendable {
     /// client makes it wait.
     ///
     /// - Parameter bytes: The next bytes; an empty array is ignored.
-    /// - Throws: ``HTTPServerError/streamClosed`` once the client has gone or the server is stopping.
-    package func write(_ bytes: [UInt8]) async throws(HTTPServerError) {
+    /// - Throws: ``HTTPCoreError/streamClosed`` once the client has gone or the server is stopping.
+    package func write(_ bytes: [UInt8]) async throws(HTTPCoreError) {
         guard !bytes.isEmpty else { return }
         try await sink(bytes)
     }
@@ -69,16 +69,16 @@ package struct HTTPBodyWriter: Sendable {
     /// Sends `text` encoded as UTF-8.
     ///
     /// - Parameter text: The next part of the body.
-    /// - Throws: ``HTTPServerError/streamClosed`` once the client has gone or the server is stopping.
-    package func write(_ text: String) async throws(HTTPServerError) {
+    /// - Throws: ``HTTPCoreError/streamClosed`` once the client has gone or the server is stopping.
+    package func write(_ text: String) async throws(HTTPCoreError) {
         try await write(Array(text.utf8))
     }
 
     /// Sends one Server-Sent Event.
     ///
     /// - Parameter event: The event.
-    /// - Throws: ``HTTPServerError/streamClosed`` once the client has gone or the server is stopping.
-    package func write(_ event: ServerSentEvent) async throws(HTTPServerError) {
+    /// - Throws: ``HTTPCoreError/streamClosed`` once the client has gone or the server is stopping.
+    package func write(_ event: ServerSentEvent) async throws(HTTPCoreError) {
         try await write(event.encoded)
     }
 }
