@@ -22,7 +22,7 @@ let package = Package(
         // Org to HTML: the converter (RSS descriptions, post bodies) and the feed's web page with its stylesheet.
         .target(name: "OrgSocialHTML", dependencies: ["OrgSocial"], swiftSettings: strictSettings),
         .testTarget(
-            name: "OrgSocialHTMLTests", dependencies: ["OrgSocialHTML", "OrgSocial", "HTTPTestSupport"],
+            name: "OrgSocialHTMLTests", dependencies: ["OrgSocialHTML", "OrgSocial", "TestSupport"],
             swiftSettings: strictSettings),
         // Every CLI subcommand, as a library so tests can run commands in process.
         .target(
@@ -42,14 +42,14 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "OrgSocialTests",
-            dependencies: ["OrgSocial", "HTTPTestSupport"],
+            dependencies: ["OrgSocial", "TestSupport"],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "OrgSocialCLITests",
             dependencies: [
-                "OrgSocialCLI", "OrgSocial", "OrgSocialClient", "HTTPCore", "HTTPServer", "HTTPTestSupport",
+                "OrgSocialCLI", "OrgSocial", "OrgSocialClient", "HTTPCore", "HTTPServer", "TestSupport",
                 "SystemSupport",
             ],
             swiftSettings: strictSettings),
@@ -67,7 +67,7 @@ let package = Package(
         // SHA-256, HMAC-SHA-256, secure random bytes and constant-time comparison over libcrypto.
         .target(name: "Crypto", dependencies: ["CLibCrypto"], swiftSettings: strictSettings),
         .testTarget(
-            name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPCore", "Crypto", "HTTPTestSupport"],
+            name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPCore", "Crypto", "TestSupport"],
             swiftSettings: strictSettings
         ),
         // The one test-support target every test target uses: temporary folders, `eventually`, gates and
@@ -75,9 +75,9 @@ let package = Package(
         // client on 127.0.0.1, spawned server binaries, and the fake feed server, relay and farm that the
         // client and CLI tests share.
         .target(
-            name: "HTTPTestSupport",
+            name: "TestSupport",
             dependencies: ["OrgSocial", "OrgSocialClient", "HTTPCore", "HTTPServer", "Crypto"],
-            path: "Tests/HTTPTestSupport", swiftSettings: strictSettings),
+            path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strictSettings),
         // zlib, as a C module. Only Gzip imports it.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "GzipTests", dependencies: ["Gzip"], swiftSettings: strictSettings),
         .testTarget(
             name: "FeedHostingTests",
-            dependencies: ["FeedHosting", "HTTPCore", "Crypto", "Gzip", "OrgSocial", "HTTPTestSupport", "OrgSocialHTML"],
+            dependencies: ["FeedHosting", "HTTPCore", "Crypto", "Gzip", "OrgSocial", "TestSupport", "OrgSocialHTML"],
             swiftSettings: strictSettings
         ),
         // libcurl, as a C module: a modulemap and a shim.h. Only CurlHTTP imports it.
@@ -105,7 +105,7 @@ let package = Package(
         .testTarget(
             name: "OrgSocialClientTests",
             dependencies: [
-                "OrgSocialClient", "OrgSocial", "HTTPCore", "HTTPServer", "Crypto", "Gzip", "HTTPTestSupport",
+                "OrgSocialClient", "OrgSocial", "HTTPCore", "HTTPServer", "Crypto", "Gzip", "TestSupport",
             ],
             swiftSettings: strictSettings
         ),
@@ -114,7 +114,7 @@ let package = Package(
             name: "PublishingTests",
             dependencies: [
                 "OrgSocialClient", "OrgSocial", "FeedHosting", "HTTPCore", "HTTPServer", "OrgSocialCLI",
-                "HTTPTestSupport",
+                "TestSupport",
             ],
             swiftSettings: strictSettings
         ),
@@ -123,7 +123,7 @@ let package = Package(
         // SQLite wrapper: connection, statements, transactions, migrations, and the Database actor.
         .target(name: "SQLiteStore", dependencies: ["CSQLite"], swiftSettings: strictSettings),
         .testTarget(
-            name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "HTTPTestSupport"], swiftSettings: strictSettings),
+            name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport"], swiftSettings: strictSettings),
         // The relay's shared vocabulary: the storage protocols, the typed rows the read model answers with,
         // notifications and reports.
         .target(name: "RelayCore", dependencies: ["OrgSocial"], swiftSettings: strictSettings),
@@ -166,7 +166,7 @@ let package = Package(
             name: "RelayCrawlerTests",
             dependencies: [
                 "RelayCrawler", "RelayCore", "RelayStore", "RelayServer", "OrgSocial", "OrgSocialClient", "HTTPCore",
-                "HTTPServer", "FeedHosting", "RelayTestFixtures", "HTTPTestSupport",
+                "HTTPServer", "FeedHosting", "RelayTestFixtures", "TestSupport",
             ],
             swiftSettings: strictSettings
         ),
@@ -174,7 +174,7 @@ let package = Package(
             name: "RelayServerTests",
             dependencies: [
                 "RelayServer", "RelayCore", "RelayStore", "HTTPCore", "HTTPServer", "OrgSocial", "RelayTestFixtures",
-                "HTTPTestSupport", "OrgSocialHTML",
+                "TestSupport", "OrgSocialHTML",
             ],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
@@ -184,7 +184,7 @@ let package = Package(
             name: "RelayTests",
             dependencies: [
                 "Relay", "RelayCore", "RelayStore", "RelayCrawler", "RelayServer", "OrgSocial", "OrgSocialClient",
-                "HTTPCore", "HTTPServer", "FeedHosting", "OrgSocialCLI", "RelayTestFixtures", "HTTPTestSupport",
+                "HTTPCore", "HTTPServer", "FeedHosting", "OrgSocialCLI", "RelayTestFixtures", "TestSupport",
             ],
             swiftSettings: strictSettings
         ),

@@ -1,7 +1,7 @@
 import Foundation
-import HTTPTestSupport
 import OrgSocial
 import OrgSocialHTML
+import TestSupport
 import Testing
 
 @testable import FeedHosting

@@ -1,6 +1,6 @@
 import Foundation
 import Gzip
-import HTTPTestSupport
+import TestSupport
 import Testing
 
 @testable import FeedHosting

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import Gzip
 import HTTPCore
-import HTTPTestSupport
+import TestSupport
 import Testing
 
 @testable import FeedHosting

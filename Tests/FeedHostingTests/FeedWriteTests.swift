@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import HTTPTestSupport
+import TestSupport
 import Testing
 
 @testable import FeedHosting

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPCore
 import HTTPServer
-import HTTPTestSupport
+import TestSupport
 import Testing
 
 /// ``HTTPDaemon/ClientLimits``: slow request heads, a full server, streams per address, the shared

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPCore
 import HTTPServer
-import HTTPTestSupport
+import TestSupport
 import Testing
 
 /// Body, header, connection and idle limits, each exercised with a raw socket.

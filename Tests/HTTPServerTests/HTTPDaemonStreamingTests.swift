@@ -1,7 +1,7 @@
 import HTTPCore
 import HTTPServer
-import HTTPTestSupport
 import Synchronization
+import TestSupport
 import Testing
 
 /// Streamed bodies (Server-Sent Events) over a raw socket, read chunk by chunk.

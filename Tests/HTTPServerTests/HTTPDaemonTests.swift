@@ -2,8 +2,8 @@ import Crypto
 import Foundation
 import HTTPCore
 import HTTPServer
-import HTTPTestSupport
 import Synchronization
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

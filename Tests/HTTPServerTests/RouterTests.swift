@@ -1,5 +1,5 @@
 import HTTPCore
-import HTTPTestSupport
+import TestSupport
 import Testing
 
 /// The router called directly, without a socket.

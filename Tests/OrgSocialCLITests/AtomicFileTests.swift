@@ -1,6 +1,6 @@
 import Foundation
-import HTTPTestSupport
 import SystemSupport
+import TestSupport
 import Testing
 
 @testable import OrgSocialCLI

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTestSupport
+import TestSupport
 import Testing
 
 /// End-to-end runs of the built `orgsocial` binary: the one next to the test bundle (what

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTestSupport
+import TestSupport
 import Testing
 
 /// `orgsocial config get|set|unset|add|remove|list` over `$XDG_CONFIG_HOME/orgsocial/config.json`.

@@ -1,4 +1,4 @@
-import HTTPTestSupport
+import TestSupport
 import Testing
 
 /// `orgsocial group join` and `orgsocial group leave`.

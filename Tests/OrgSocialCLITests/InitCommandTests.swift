@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTestSupport
+import TestSupport
 import Testing
 
 /// `orgsocial init`: creates a valid feed and never overwrites by accident.

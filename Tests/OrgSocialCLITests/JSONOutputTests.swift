@@ -1,6 +1,6 @@
 import Foundation
-import HTTPTestSupport
 import OrgSocial
+import TestSupport
 import Testing
 
 @testable import OrgSocialCLI

@@ -1,4 +1,4 @@
-import HTTPTestSupport
+import TestSupport
 import Testing
 
 /// `orgsocial poll`: options, closing time and its checks.

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTestSupport
+import TestSupport
 import Testing
 
 /// `orgsocial timeline` with no configuration at all: the default relay's public timeline (the default

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPCore
 import HTTPServer
-import HTTPTestSupport
 import OrgSocial
+import TestSupport
 import Testing
 
 /// `orgsocial publish`: uploading the local file with PUT + If-Match, or through the Host API.

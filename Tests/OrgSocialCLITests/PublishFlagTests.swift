@@ -1,7 +1,7 @@
 import Foundation
 import HTTPServer
-import HTTPTestSupport
 import OrgSocial
+import TestSupport
 import Testing
 
 /// `--publish` on the editing commands: the same edit goes to the remote feed (fetch, edit, conditional

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTestSupport
+import TestSupport
 import Testing
 
 /// `orgsocial show`: summary, JSON model and byte-exact output.

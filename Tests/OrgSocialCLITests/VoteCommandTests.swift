@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTestSupport
+import TestSupport
 import Testing
 
 /// `orgsocial vote`, checked against a poll of the same file when it can be found.

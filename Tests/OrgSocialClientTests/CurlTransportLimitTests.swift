@@ -1,9 +1,9 @@
 import Foundation
 import Gzip
 import HTTPCore
-import HTTPTestSupport
 import OrgSocialClient
 import Synchronization
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

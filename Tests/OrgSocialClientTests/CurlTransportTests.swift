@@ -1,8 +1,8 @@
 import Foundation
 import HTTPCore
 import HTTPServer
-import HTTPTestSupport
 import OrgSocialClient
+import TestSupport
 import Testing
 
 /// The curl transport against a real local server: headers, bodies, redirects and timeouts.

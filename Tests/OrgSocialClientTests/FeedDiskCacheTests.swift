@@ -1,6 +1,6 @@
 import Foundation
-import HTTPTestSupport
 import OrgSocialClient
+import TestSupport
 import Testing
 
 @Suite("FeedDiskCache")

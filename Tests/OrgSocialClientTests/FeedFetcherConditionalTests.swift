@@ -1,10 +1,10 @@
 import Foundation
 import HTTPCore
 import HTTPServer
-import HTTPTestSupport
 import OrgSocial
 import OrgSocialClient
 import Synchronization
+import TestSupport
 import Testing
 
 /// The conditional read for callers that keep validators themselves (the relay's crawler).

@@ -1,9 +1,9 @@
 import Foundation
 import HTTPCore
 import HTTPServer
-import HTTPTestSupport
 import OrgSocial
 import OrgSocialClient
+import TestSupport
 import Testing
 
 @Suite("FeedFetcher")

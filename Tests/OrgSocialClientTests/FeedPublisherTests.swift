@@ -1,8 +1,8 @@
 import Foundation
 import HTTPCore
 import HTTPServer
-import HTTPTestSupport
 import OrgSocial
+import TestSupport
 import Testing
 
 @testable import OrgSocialClient

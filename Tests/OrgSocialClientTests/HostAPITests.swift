@@ -1,8 +1,8 @@
 import Foundation
 import HTTPCore
 import HTTPServer
-import HTTPTestSupport
 import OrgSocial
+import TestSupport
 import Testing
 
 @testable import OrgSocialClient
@@ -54,7 +54,7 @@ struct HostAPITests {
             let template = try #require(await server.state.requests("GET").last)
             #expect(template.path == "/ana/social.org")
             let request = HTTPRequestForParsing(upload)
-            let parts = try #require(MultipartParser.parse(request.body, boundary: request.boundary))
+            let parts = try #require(MultipartFormParser.parse(request.body, boundary: request.boundary))
             #expect(parts.map(\.name) == ["vfile", "file"])
             #expect(String(decoding: parts[0].bytes, as: UTF8.self) == account.vfile.absoluteString)
             #expect(parts[1].filename == "social.org")

@@ -1,7 +1,7 @@
 import Foundation
-import HTTPTestSupport
 import OrgSocial
 import OrgSocialClient
+import TestSupport
 import Testing
 
 /// ``PostLookup``: post URLs to posts, each feed read once, failures as short reasons.

@@ -1,7 +1,7 @@
 import Foundation
-import HTTPTestSupport
 import OrgSocial
 import OrgSocialClient
+import TestSupport
 import Testing
 
 /// `PostWriter` and `NewPostOptions`, the OrgSocialKit-style API.

@@ -1,6 +1,6 @@
 import Foundation
-import HTTPTestSupport
 import OrgSocialClient
+import TestSupport
 import Testing
 
 /// A feed and a post URL with every character the relay needs encoded (`:`, `/`, `#`, `+`).

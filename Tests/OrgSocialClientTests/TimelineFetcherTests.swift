@@ -1,8 +1,8 @@
 import Foundation
-import HTTPTestSupport
 import OrgSocial
 import OrgSocialClient
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite("TimelineFetcher")

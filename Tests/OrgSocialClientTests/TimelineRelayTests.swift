@@ -1,7 +1,7 @@
 import Foundation
-import HTTPTestSupport
 import OrgSocial
 import OrgSocialClient
+import TestSupport
 import Testing
 
 /// Serves me (following carol), ana and bob on a farm, and runs `body`.

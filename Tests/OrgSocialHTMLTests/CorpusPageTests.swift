@@ -1,7 +1,7 @@
 import Foundation
-import HTTPTestSupport
 import OrgSocial
 import OrgSocialHTML
+import TestSupport
 import Testing
 
 /// The pages of the 15 real feeds: every visible post on exactly one page, balanced markup, no script.

@@ -1,6 +1,6 @@
 import Foundation
-import HTTPTestSupport
 import OrgSocial
+import TestSupport
 import Testing
 
 /// The 15 real feeds of `../shared/corpus/feeds` (spec §14): byte-identical round trip, the exact posts and

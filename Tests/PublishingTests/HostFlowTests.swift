@@ -1,9 +1,9 @@
 import FeedHosting
 import Foundation
 import HTTPCore
-import HTTPTestSupport
 import OrgSocial
 import OrgSocialClient
+import TestSupport
 import Testing
 
 /// The Org Social Host API flow against the real node, through the client: sign-up, upload, public GET,

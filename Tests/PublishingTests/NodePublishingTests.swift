@@ -1,8 +1,8 @@
 import FeedHosting
 import Foundation
-import HTTPTestSupport
 import OrgSocial
 import OrgSocialClient
+import TestSupport
 import Testing
 
 /// The client against the real `orgsocial serve` node: PUT with If-Match under contention, and the

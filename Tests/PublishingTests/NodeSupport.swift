@@ -1,8 +1,8 @@
 import FeedHosting
 import Foundation
-import HTTPTestSupport
 import OrgSocial
 import OrgSocialClient
+import TestSupport
 
 @testable import OrgSocialCLI
 

@@ -1,8 +1,8 @@
 import Foundation
-import HTTPTestSupport
 import RelayCore
 import RelayCrawler
 import RelayStore
+import TestSupport
 import Testing
 
 /// One crawl pass against real local servers and the real store: conditional GETs, changes, redirects,

@@ -1,10 +1,10 @@
 import Foundation
 import HTTPServer
-import HTTPTestSupport
 import RelayCore
 import RelayCrawler
 import RelayStore
 import RelayTestFixtures
+import TestSupport
 import Testing
 
 /// Follows discovery and peer relays.

@@ -1,10 +1,10 @@
 import Foundation
 import HTTPCore
 import HTTPServer
-import HTTPTestSupport
 import RelayCore
 import RelayCrawler
 import RelayStore
+import TestSupport
 import Testing
 
 /// Registration with canonical feed URLs (security issue items 10 and 13): one feed is one crawl entry

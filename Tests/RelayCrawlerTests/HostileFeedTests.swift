@@ -1,11 +1,11 @@
 import Foundation
 import HTTPCore
 import HTTPServer
-import HTTPTestSupport
 import RelayCore
 import RelayCrawler
 import RelayServer
 import RelayStore
+import TestSupport
 import Testing
 
 /// The crawler and `/feed-content/` against hostile or broken feed servers (security issue items 3, 7, 11).

@@ -1,11 +1,11 @@
 import Foundation
 import HTTPCore
 import HTTPServer
-import HTTPTestSupport
 import RelayCore
 import RelayCrawler
 import RelayServer
 import RelayStore
+import TestSupport
 import Testing
 
 /// `POST /feeds/` (§2.3 steps 2–5) and `/feed-content/` (§2.16) through ``RelayFeedValidator``.

@@ -1,9 +1,9 @@
 import Foundation
 import HTTPCore
-import HTTPTestSupport
 import RelayCore
 import RelayServer
 import RelayTestFixtures
+import TestSupport
 import Testing
 
 extension RelayAPISuite {

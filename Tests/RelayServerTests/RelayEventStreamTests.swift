@@ -1,8 +1,8 @@
 import Foundation
-import HTTPTestSupport
 import RelayCore
 import RelayServer
 import RelayTestFixtures
+import TestSupport
 import Testing
 
 extension RelayAPISuite {
@@ -54,15 +54,6 @@ extension RelayAPISuite {
             try await offPool { try stream.next() }
         }
 
-        /// Waits until `condition` holds (or a few seconds pass).
-        static func eventually(_ condition: () async -> Bool) async -> Bool {
-            for _ in 0..<1500 {
-                if await condition() { return true }
-                try? await Task.sleep(for: .milliseconds(20))
-            }
-            return false
-        }
-
         /// bob's feed with one more reply (with an emoji mood) to alice's first post.
         static let bobWithAReaction =
             RelayFixtures.bob(base: RelayServerHarness.base)
@@ -100,7 +91,7 @@ extension RelayAPISuite {
             )
             #expect(await relay.responder.openStreamCount() == 1)
             stream.connection.close()
-            #expect(await Self.eventually { await relay.responder.openStreamCount() == 0 })
+            #expect(await eventually(timeout: .seconds(30)) { await relay.responder.openStreamCount() == 0 })
             await relay.stop()
         }
 
@@ -138,7 +129,7 @@ extension RelayAPISuite {
             #expect(globalBoost.1.contains(#""type": "boost""#))
             global.connection.close()
             carolStream.connection.close()
-            #expect(await Self.eventually { await relay.responder.openStreamCount() == 0 })
+            #expect(await eventually(timeout: .seconds(30)) { await relay.responder.openStreamCount() == 0 })
             await relay.stop()
         }
 
@@ -156,7 +147,7 @@ extension RelayAPISuite {
                 #expect(abs(seconds - before) <= 2)
             }
             stream.connection.close()
-            #expect(await Self.eventually { await relay.responder.openStreamCount() == 0 })
+            #expect(await eventually(timeout: .seconds(30)) { await relay.responder.openStreamCount() == 0 })
             await relay.stop()
         }
 

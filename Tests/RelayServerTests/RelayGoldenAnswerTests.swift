@@ -1,6 +1,6 @@
 import Foundation
-import HTTPTestSupport
 import RelayTestFixtures
+import TestSupport
 import Testing
 
 extension RelayAPISuite {

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPCore
 import HTTPServer
-import HTTPTestSupport
 import RelayServer
+import TestSupport
 import Testing
 
 extension RelayAPISuite {

@@ -1,6 +1,6 @@
 import Foundation
-import HTTPTestSupport
 import RelayServer
+import TestSupport
 import Testing
 
 extension RelayAPISuite {

@@ -1,7 +1,7 @@
 import Foundation
-import HTTPTestSupport
 import OrgSocialHTML
 import RelayTestFixtures
+import TestSupport
 import Testing
 
 @testable import RelayServer

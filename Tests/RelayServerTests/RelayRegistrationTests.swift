@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTestSupport
+import TestSupport
 import Testing
 
 @testable import RelayServer

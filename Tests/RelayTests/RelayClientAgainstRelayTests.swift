@@ -1,8 +1,8 @@
 import Foundation
-import HTTPTestSupport
 import OrgSocialClient
 import Relay
 import RelayTestFixtures
+import TestSupport
 import Testing
 
 /// `RelayClient` (the library's relay client) against our own relay: every endpoint it has, on the

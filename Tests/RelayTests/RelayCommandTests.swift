@@ -1,8 +1,8 @@
 import Foundation
-import HTTPTestSupport
 import OrgSocialCLI
 import Relay
 import RelayTestFixtures
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

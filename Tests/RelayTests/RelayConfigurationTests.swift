@@ -1,7 +1,7 @@
 import Foundation
-import HTTPTestSupport
 import Relay
 import RelayCore
+import TestSupport
 import Testing
 
 /// `RelayConfiguration`'s parsing and defaults, and the pass summary the database keeps.

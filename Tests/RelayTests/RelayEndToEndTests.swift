@@ -1,10 +1,10 @@
 import Foundation
 import HTTPCore
-import HTTPTestSupport
 import OrgSocialClient
 import Relay
 import RelayCore
 import RelayTestFixtures
+import TestSupport
 import Testing
 
 /// The relay end to end, black box over HTTP: the fixture feeds served by `orgsocial serve`, registered

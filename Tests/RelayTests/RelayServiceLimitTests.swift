@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTestSupport
+import TestSupport
 import Testing
 
 /// `RelayService` runs with the client limits on by default (what `orgsocial relay serve` runs): event

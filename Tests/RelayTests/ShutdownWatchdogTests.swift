@@ -1,6 +1,6 @@
 import Foundation
-import HTTPTestSupport
 import Synchronization
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -1,6 +1,6 @@
 import Foundation
-import HTTPTestSupport
 import SQLiteStore
+import TestSupport
 import Testing
 
 /// Opening, configuring and closing connections.

@@ -1,5 +1,5 @@
-import HTTPTestSupport
 import SQLiteStore
+import TestSupport
 import Testing
 
 /// The actor that owns a connection and serializes access to it.

@@ -1,5 +1,5 @@
-import HTTPTestSupport
 import SQLiteStore
+import TestSupport
 import Testing
 
 /// Named, append-only migrations with a recorded schema version.

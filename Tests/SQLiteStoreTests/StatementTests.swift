@@ -1,5 +1,5 @@
-import HTTPTestSupport
 import SQLiteStore
+import TestSupport
 import Testing
 
 /// Binding, stepping, reading and caching prepared statements.

@@ -1,6 +1,6 @@
 import Foundation
-import HTTPTestSupport
 import SQLiteStore
+import TestSupport
 import Testing
 
 /// Errors carry SQLite's codes, message and SQL, and say what to do.

@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// What a `Range` header asks of a representation of a known length (RFC 9110, section 14).
 ///
 /// Only single ranges are served. A header with several ranges is answered with the whole

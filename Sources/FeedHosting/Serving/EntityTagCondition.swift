@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// The value of an `If-Match` or `If-None-Match` header: `*` or a list of entity tags (RFC 9110,
 /// sections 13.1.1 and 13.1.2).
 ///
@@ -73,15 +75,5 @@ enum EntityTagCondition: Sendable, Equatable {
         default:
             return false
         }
-    }
-}
-
-extension String {
-    /// The string without leading and trailing spaces and tabs.
-    func trimmingSpaces() -> String {
-        var text = Substring(self)
-        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
-        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
-        return String(text)
     }
 }

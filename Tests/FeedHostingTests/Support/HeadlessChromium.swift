@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTestSupport
+import TestSupport
 
 /// Headless Chromium driven over the DevTools protocol on 127.0.0.1: load a URL, evaluate an
 /// expression in the page, take a screenshot. (Chromium's `--screenshot` flag draws a blank image once

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPCore
 import HTTPServer
-import HTTPTestSupport
+import TestSupport
 
 /// A small feed server on 127.0.0.1 (real socket, port 0) whose answers tests change between passes:
 /// files with version `ETag`s honouring `If-None-Match`, forced statuses, redirects, raw bodies and

@@ -1,11 +1,11 @@
 import Foundation
 import HTTPCore
-import HTTPTestSupport
 import OrgSocialClient
 import RelayCore
 import RelayCrawler
 import RelayServer
 import RelayStore
+import TestSupport
 
 /// Shared set-up of the crawler tests: an in-memory real `RelayDatabase`, a configuration for 127.0.0.1,
 /// and small feed texts.

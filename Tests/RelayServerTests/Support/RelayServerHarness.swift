@@ -1,12 +1,12 @@
 import Foundation
 import HTTPCore
 import HTTPServer
-import HTTPTestSupport
 import OrgSocial
 import RelayCore
 import RelayServer
 import RelayStore
 import RelayTestFixtures
+import TestSupport
 
 /// A relay API on 127.0.0.1 (port 0) over a real `RelayDatabase` in a temporary folder, loaded with the
 /// fixture feeds (alice, bob, carol), with a test double for the feed gateway.

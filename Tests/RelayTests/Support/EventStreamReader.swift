@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTestSupport
+import TestSupport
 
 /// A Server-Sent Events client over a plain TCP socket to 127.0.0.1, as org-social.el opens it: a raw
 /// `GET` with `Accept: */*`, then the chunked stream read as it arrives.

@@ -1,11 +1,11 @@
 import FeedHosting
 import Foundation
 import HTTPCore
-import HTTPTestSupport
 import OrgSocialClient
 import Relay
 import RelayCore
 import RelayTestFixtures
+import TestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -3,7 +3,7 @@ package import Foundation
 /// The real feeds in `<package root>/../shared/corpus/feeds`, which live outside the repository and are
 /// read from there, never copied (docs/STYLE.md, house rule 21).
 package enum SharedCorpus {
-    /// The package root (this file is `Tests/HTTPTestSupport/SharedCorpus.swift`).
+    /// The package root (this file is `Tests/TestSupport/SharedCorpus.swift`).
     package static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 

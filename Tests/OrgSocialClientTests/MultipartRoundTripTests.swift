@@ -1,9 +1,8 @@
+import HTTPCore
 import OrgSocialClient
 import Testing
 
-@testable import FeedHosting
-
-/// The client's multipart encoder read back by the node's parser: what the Host upload sends is what the
+/// The client's multipart encoder read back by the parser the node uses (HTTPCore's): what the Host upload sends is what the
 /// node receives, byte for byte.
 struct MultipartRoundTripTests {
     @Test func roundTripsBinaryContentThroughTheParser() throws {

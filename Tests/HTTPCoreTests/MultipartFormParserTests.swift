@@ -1,6 +1,5 @@
+import HTTPCore
 import Testing
-
-@testable import FeedHosting
 
 /// `multipart/form-data` parsing (RFC 7578) and the header parameters it relies on.
 struct MultipartFormParserTests {

@@ -203,7 +203,7 @@ package actor FakeFeedState {
 
     package func upload(_ request: HTTPRequest) -> HTTPResponse {
         record(request)
-        guard let form = MultipartParser.parse(request) else {
+        guard let form = MultipartFormParser.parse(request) else {
             return envelope(status: .badRequest, errors: ["vfile parameter is required"])
         }
         guard let vfile = form.first(where: { $0.name == "vfile" }).map({ String(decoding: $0.bytes, as: UTF8.self) })

@@ -1,13 +1,21 @@
 /// One part of a `multipart/form-data` body (RFC 7578).
-struct FormPart: Sendable, Equatable {
+package struct FormPart: Sendable, Equatable {
     /// The `name` of its `Content-Disposition`.
-    var name: String
+    package var name: String
     /// The `filename`, for file parts.
-    var filename: String?
+    package var filename: String?
     /// The part's `Content-Type`, if given.
-    var contentType: String?
+    package var contentType: String?
     /// The part's content.
-    var bytes: [UInt8]
+    package var bytes: [UInt8]
+
+    /// A part with these fields.
+    package init(name: String, filename: String?, contentType: String?, bytes: [UInt8]) {
+        self.name = name
+        self.filename = filename
+        self.contentType = contentType
+        self.bytes = bytes
+    }
 }
 
 /// A parser for `multipart/form-data` bodies (RFC 7578, with the framing of RFC 2046, section 5.1.1).
@@ -17,7 +25,17 @@ struct FormPart: Sendable, Equatable {
 /// last (the epilogue) is ignored, as is white space after a delimiter. Bare LF line breaks are accepted
 /// too, since some hand-written clients send them. Part headers other than `Content-Disposition` and
 /// `Content-Type` are ignored, and so are parts without a `name`.
-enum MultipartFormParser {
+package enum MultipartFormParser {
+    /// The parts of a `multipart/form-data` request, or `nil` when its `Content-Type` is another or has no
+    /// `boundary`, or its body is not well-formed.
+    package static func parse(_ request: HTTPRequest) -> [FormPart]? {
+        let contentType = HeaderParameters(request.headers["Content-Type"] ?? "")
+        guard contentType.value == "multipart/form-data", let boundary = contentType.parameters["boundary"] else {
+            return nil
+        }
+        return parse(request.body, boundary: boundary)
+    }
+
     /// Splits `body` into its parts.
     ///
     /// - Parameters:
@@ -25,7 +43,7 @@ enum MultipartFormParser {
     ///   - boundary: The `boundary` parameter of the request's `Content-Type`.
     /// - Returns: The parts in order, or `nil` if the body is not well-formed (no opening delimiter, a
     ///   part without a header block, or no closing delimiter).
-    static func parse(_ body: [UInt8], boundary: String) -> [FormPart]? {
+    package static func parse(_ body: [UInt8], boundary: String) -> [FormPart]? {
         guard !boundary.isEmpty, boundary.utf8.count <= 200 else { return nil }
         let delimiter = Array("--\(boundary)".utf8)
         // The first delimiter: at the very start, or at the start of a line of the preamble.

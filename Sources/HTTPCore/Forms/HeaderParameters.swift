@@ -1,13 +1,13 @@
 /// A header value of the form `value; name=param; name="quoted param"`, as in `Content-Type` and
 /// `Content-Disposition` (RFC 9110, section 5.6.6).
-struct HeaderParameters: Sendable, Equatable {
+package struct HeaderParameters: Sendable, Equatable {
     /// The part before the first `;`, lowercased and trimmed (`multipart/form-data`, `form-data`).
-    var value: String
+    package var value: String
     /// The parameters by lowercased name; quoted strings are unquoted and `\x` escapes resolved.
-    var parameters: [String: String]
+    package var parameters: [String: String]
 
     /// Parses a header value.
-    init(_ text: String) {
+    package init(_ text: String) {
         var rest = Substring(text)
         let head = rest.prefix { $0 != ";" }
         value = String(head).trimmingSpaces().lowercased()
@@ -48,5 +48,15 @@ struct HeaderParameters: Sendable, Equatable {
                 parameters[key] = parameterValue
             }
         }
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces and tabs.
+    package func trimmingSpaces() -> String {
+        var text = Substring(self)
+        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
+        return String(text)
     }
 }
