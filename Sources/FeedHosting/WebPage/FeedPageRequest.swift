@@ -46,18 +46,9 @@ enum FeedPageRequest: Sendable, Equatable {
     static func prefersHTML(accept: String) -> Bool {
         var html: (specificity: Int, quality: Double)?
         var plain: (specificity: Int, quality: Double)?
-        for range in accept.split(separator: ",") {
-            let parts = range.split(separator: ";")
-            guard let first = parts.first else { continue }
-            let type = String(first).trimmingSpaces().lowercased()
-            guard !type.isEmpty else { continue }
-            var quality = 1.0
-            for parameter in parts.dropFirst() {
-                let pair = parameter.split(separator: "=", maxSplits: 1)
-                if pair.count == 2, String(pair[0]).trimmingSpaces().lowercased() == "q" {
-                    quality = Double(String(pair[1]).trimmingSpaces()) ?? 0
-                }
-            }
+        for range in MediaRange.list(accept) {
+            let quality = range.quality
+            let type = range.type
             let specificity: Int
             switch type {
             case "*/*": specificity = 1

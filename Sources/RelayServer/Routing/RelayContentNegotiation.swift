@@ -1,3 +1,5 @@
+import HTTPCore
+
 /// Django REST framework's content negotiation for the relay's one renderer (`application/json`): which
 /// `Accept` headers it can satisfy and whether the client asked for indented output.
 enum RelayContentNegotiation: Sendable, Equatable {
@@ -30,24 +32,20 @@ enum RelayContentNegotiation: Sendable, Equatable {
             return
         }
         var best: (precedence: Int, indent: Int?)?
-        for range in accept.split(separator: ",") {
-            let parts = range.split(separator: ";")
-            guard let type = parts.first?.trimmed.lowercased(), !type.isEmpty else { continue }
+        for range in MediaRange.list(accept) {
             let precedence: Int
-            switch type {
+            switch range.type {
             case "application/json": precedence = 3
             case "application/*": precedence = 2
             case "*/*", "*": precedence = 1
             default: continue
             }
             var indent: Int?
-            if precedence == 3 {
-                for parameter in parts.dropFirst() {
-                    let pair = parameter.split(separator: "=", maxSplits: 1)
-                    if pair.count == 2, pair[0].trimmed.lowercased() == "indent", let value = Int(pair[1].trimmed) {
-                        indent = min(max(value, 0), 8)
-                    }
-                }
+            // The last `indent` that is a number, as DRF reads it.
+            if precedence == 3,
+                let value = range.parameters.lazy.compactMap({ $0.name == "indent" ? Int($0.value) : nil }).last
+            {
+                indent = min(max(value, 0), 8)
             }
             if best == nil || precedence > best?.precedence ?? 0 {
                 best = (precedence, indent)
