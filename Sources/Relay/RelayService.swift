@@ -184,7 +184,8 @@ package actor RelayService {
     package func run() async throws {
         let port = try await start()
         let log = configuration.log
-        let signals = TerminationSignals()
+        let deadline = configuration.shutdownDeadline
+        let signals = TerminationSignals { _ in ShutdownWatchdog.arm(deadline: deadline, log: log) }
         defer { signals.restore() }
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         let crawling = configuration.effectiveScanInterval.map { "every \(Self.describe($0))" } ?? "off"
@@ -197,7 +198,6 @@ package actor RelayService {
             log(
                 "relay stopping (signal \(number)); requests in flight get 5 seconds, the process exits after "
                     + "\(Self.describe(configuration.shutdownDeadline)) at the latest")
-            ShutdownWatchdog.arm(deadline: configuration.shutdownDeadline, log: log)
         } else {
             log("relay stopping")
         }

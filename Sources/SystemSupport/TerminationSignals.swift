@@ -24,14 +24,20 @@ package final class TerminationSignals {
     private let sources: [any DispatchSourceSignal]
 
     /// Takes over SIGINT and SIGTERM.
-    package init() {
+    ///
+    /// - Parameter onSignal: Called on a Dispatch thread as each signal arrives, before ``next()`` sees
+    ///   it: for what must happen even when Swift's cooperative pool is busy (arming a deadline).
+    package init(onSignal: (@Sendable (Int32) -> Void)? = nil) {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         self.stream = stream
         sources = [SIGINT, SIGTERM].map { number in
             // The default action (ending the process) must be off for the dispatch source to see the signal.
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(number) }
+            source.setEventHandler {
+                onSignal?(number)
+                continuation.yield(number)
+            }
             source.resume()
             return source
         }

@@ -1,5 +1,6 @@
 import FeedHosting
 import Foundation
+import HTTPCore
 import OrgSocial
 import OrgSocialClient
 import TestSupport

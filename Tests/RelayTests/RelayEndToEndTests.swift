@@ -62,7 +62,7 @@ struct RelayEndToEndTests {
 
             let put = try await bed.send(.put, "/feeds/", body: Array("{}".utf8))
             #expect(put.status == 405)
-            let options = try await bed.send(HTTPClientMethod(rawValue: "OPTIONS"), "/anything/at/all")
+            let options = try await bed.send(HTTPMethod.options, "/anything/at/all")
             #expect(options.status == 200)
             #expect(options.headers["Access-Control-Allow-Origin"] == "*")
 

@@ -2,39 +2,39 @@
 ///
 /// Methods are case-sensitive tokens. Any token is kept as sent, so a method this module has no
 /// constant for still reaches the responder (and the router answers it with 405 or 404).
-package struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The method token exactly as sent, for example `"GET"`.
-    package let rawValue: String
+    public let rawValue: String
 
     /// Wraps a method token.
     ///
     /// - Parameter rawValue: The token, for example `"PATCH"`.
-    package init(rawValue: String) {
+    public init(rawValue: String) {
         self.rawValue = rawValue
     }
 
     /// Wraps a method token.
     ///
     /// - Parameter rawValue: The token, for example `"PATCH"`.
-    package init(_ rawValue: String) {
+    public init(_ rawValue: String) {
         self.rawValue = rawValue
     }
 
     /// The token, for logs and `Allow` headers.
-    package var description: String { rawValue }
+    public var description: String { rawValue }
 
     /// `GET`: fetch a representation.
-    package static let get = HTTPMethod("GET")
+    public static let get = HTTPMethod("GET")
     /// `HEAD`: like `GET`, without the body.
-    package static let head = HTTPMethod("HEAD")
+    public static let head = HTTPMethod("HEAD")
     /// `POST`: submit data to be processed.
-    package static let post = HTTPMethod("POST")
+    public static let post = HTTPMethod("POST")
     /// `PUT`: replace a resource.
-    package static let put = HTTPMethod("PUT")
+    public static let put = HTTPMethod("PUT")
     /// `DELETE`: remove a resource.
-    package static let delete = HTTPMethod("DELETE")
+    public static let delete = HTTPMethod("DELETE")
     /// `PATCH`: change part of a resource (RFC 5789).
-    package static let patch = HTTPMethod("PATCH")
+    public static let patch = HTTPMethod("PATCH")
     /// `OPTIONS`: describe the communication options.
-    package static let options = HTTPMethod("OPTIONS")
+    public static let options = HTTPMethod("OPTIONS")
 }

@@ -48,26 +48,5 @@ public struct HTTPClientRequest: Sendable, Hashable {
     }
 }
 
-/// An HTTP request method.
-public struct HTTPClientMethod: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-    /// The method's name, e.g. `PUT`.
-    public let rawValue: String
-
-    /// Makes a method from its name.
-    /// - Parameter rawValue: the name, in upper case.
-    public init(rawValue: String) { self.rawValue = rawValue }
-
-    /// The method's name.
-    public var description: String { rawValue }
-
-    /// `GET`.
-    public static let get = HTTPClientMethod(rawValue: "GET")
-    /// `HEAD`.
-    public static let head = HTTPClientMethod(rawValue: "HEAD")
-    /// `POST`.
-    public static let post = HTTPClientMethod(rawValue: "POST")
-    /// `PUT`.
-    public static let put = HTTPClientMethod(rawValue: "PUT")
-    /// `DELETE`.
-    public static let delete = HTTPClientMethod(rawValue: "DELETE")
-}
+/// An HTTP request method: HTTPCore's ``HTTPMethod``, which the server side uses too.
+public typealias HTTPClientMethod = HTTPMethod

@@ -118,7 +118,7 @@ struct RelayTestbed: Sendable {
 
     /// Sends a request to the relay.
     func send(
-        _ method: HTTPClientMethod, _ target: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
+        _ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
         followsRedirects: Bool = true
     ) async throws -> HTTPClientResponse {
         try await transport.send(
