@@ -125,30 +125,19 @@ extension FeedPage {
 
     /// A post ID as a URL fragment: everything but unreserved characters and `:`, `+`, `@` encoded.
     static func fragment(_ id: String) -> String {
-        percentEncoded(id, keeping: ":+@!$'()*,;=/?")
+        id.addingPercentEncoding(withAllowedCharacters: fragmentCharacters) ?? id
     }
 
     /// A post ID as a query value: `+`, `&`, `=` and `#` encoded too.
     static func queryValue(_ id: String) -> String {
-        percentEncoded(id, keeping: ":@!$'()*,;/?")
+        id.addingPercentEncoding(withAllowedCharacters: queryValueCharacters) ?? id
     }
 
-    /// Percent-encodes UTF-8 bytes outside the unreserved set and `kept`.
-    private static func percentEncoded(_ text: String, keeping kept: String) -> String {
-        let keptBytes = Set(kept.utf8)
-        var output = ""
-        for byte in text.utf8 {
-            let isUnreserved =
-                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
-                || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || "-._~".utf8.contains(byte)
-            if isUnreserved || keptBytes.contains(byte) {
-                output.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                output +=
-                    "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 15, radix: 16, uppercase: true)
-            }
-        }
-        return output
-    }
+    /// RFC 3986's unreserved characters.
+    private static let unreserved = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+    /// What a fragment keeps as it is.
+    private static let fragmentCharacters = unreserved.union(CharacterSet(charactersIn: ":+@!$'()*,;=/?"))
+    /// What a query value keeps as it is.
+    private static let queryValueCharacters = unreserved.union(CharacterSet(charactersIn: ":@!$'()*,;/?"))
 }

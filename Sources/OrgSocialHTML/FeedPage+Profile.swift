@@ -99,7 +99,7 @@ extension FeedPage {
         let text = plainText(fromOrg: post.body)
         if !text.isEmpty { return text.count > 200 ? String(text.prefix(199)) + "…" : text }
         switch post.kind {
-        case .reaction: return "Reacted \(post.mood ?? "")".trimmingSpaces
+        case .reaction: return post.mood.flatMap { $0.isEmpty ? nil : "Reacted \($0)" } ?? "Reacted"
         case .boost: return "Boosted a post"
         default: return "A post"
         }
@@ -131,12 +131,5 @@ extension FeedPage {
     static func isHTTPURL(_ text: String) -> Bool {
         let lowered = text.lowercased()
         return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
-    }
-}
-
-extension String {
-    /// The text without leading and trailing spaces.
-    fileprivate var trimmingSpaces: String {
-        split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
     }
 }

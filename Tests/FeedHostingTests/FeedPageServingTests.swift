@@ -122,5 +122,9 @@ let browserAccept = "text/html,application/xhtml+xml,application/xml;q=0.9,image
         #expect(!FeedPageRequest.prefersHTML(accept: "text/html;q=0"))
         #expect(!FeedPageRequest.prefersHTML(accept: "application/json"))
         #expect(!FeedPageRequest.prefersHTML(accept: ""))
+        #expect(FeedPageRequest.mentionsHTML("Text/HTML;q=0.9"))
+        #expect(FeedPageRequest.mentionsHTML("hhtml"))
+        #expect(!FeedPageRequest.mentionsHTML("*/*"))
+        #expect(!FeedPageRequest.mentionsHTML("text/plain, text/htm"))
     }
 }

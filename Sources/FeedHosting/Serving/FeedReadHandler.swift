@@ -19,8 +19,21 @@ struct FeedReadHandler: Sendable {
     let pages: FeedPageHandler
     let log: @Sendable (String) -> Void
 
-    /// Answers a `GET` or `HEAD` of `feed`. (The router strips the body from `HEAD` responses.)
+    /// Answers a `GET` or `HEAD` of `feed`, rendering its web page if a browser asks for one that is not
+    /// cached. (The router strips the body from `HEAD` responses.)
     func respond(to request: HTTPRequest, feed: FeedPath) -> HTTPResponse {
+        // With rendering allowed there is always an answer; the fallback is never reached.
+        answer(to: request, feed: feed, rendersPages: true) ?? FeedPageHandler.notFoundPage(nil)
+    }
+
+    /// Answers like ``respond(to:feed:)`` without rendering a page: `nil` when the answer is a page not
+    /// rendered yet, which the caller then has rendered off the connection's thread.
+    func respondWithoutRendering(to request: HTTPRequest, feed: FeedPath) -> HTTPResponse? {
+        answer(to: request, feed: feed, rendersPages: false)
+    }
+
+    /// The answer, or `nil` for a page to render when `rendersPages` is off.
+    private func answer(to request: HTTPRequest, feed: FeedPath, rendersPages: Bool) -> HTTPResponse? {
         if let nick = feed.folder, let target = accounts.account(nick: nick)?.redirectURL {
             return HTTPResponse(status: .movedPermanently, headers: ["Location": target])
         }
@@ -43,7 +56,8 @@ struct FeedReadHandler: Sendable {
         case .file:
             return respond(to: request, feed: feed, snapshot: found)
         case .page(let selection):
-            return pages.respond(to: request, feed: feed, snapshot: found, selection: selection)
+            return pages.respond(
+                to: request, feed: feed, snapshot: found, selection: selection, rendersPages: rendersPages)
         case .invalid:
             return FeedPageHandler.notFoundPage(nil)
         }

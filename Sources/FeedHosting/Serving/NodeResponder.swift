@@ -7,7 +7,8 @@ import OrgSocialHTML
 /// `GET` and `HEAD` of feeds, and `OPTIONS`, are answered through ``respondImmediately(to:)`` on the
 /// connection's thread: they only `stat` the file and read the cache (a file is read and hashed only
 /// the first time, or after it changed), so they skip the hop to a Swift task, which at thousands of
-/// requests per second costs more than the answer itself.
+/// requests per second costs more than the answer itself. A feed's web page is answered there only from
+/// the page cache; one to render goes through the router, in a Swift task.
 struct NodeResponder: HTTPResponder {
     let router: Router
     let reader: FeedReadHandler
@@ -44,8 +45,10 @@ struct NodeResponder: HTTPResponder {
             let response = FeedPageHandler.stylesheet(request)
             return finish(request.method == .head ? response.forHead() : response, for: request, since: start)
         }
-        guard let feed = FeedPath(segments: request.pathSegments) else { return nil }
-        let response = reader.respond(to: request, feed: feed)
+        // A page not rendered yet goes to the router, which renders it in a Swift task.
+        guard let feed = FeedPath(segments: request.pathSegments),
+            let response = reader.respondWithoutRendering(to: request, feed: feed)
+        else { return nil }
         return finish(
             request.method == .head ? response.forHead() : response, for: request, since: start)
     }

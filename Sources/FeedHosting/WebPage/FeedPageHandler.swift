@@ -35,23 +35,30 @@ final class FeedPageHandler: Sendable {
         self.cacheControl = cacheControl
     }
 
-    /// The page `selection` of the feed whose current version is `snapshot`, or a 404 page.
+    /// The page `selection` of the feed whose current version is `snapshot`, or a 404 page; `nil` when
+    /// the page is not cached and `rendersPages` is off (rendering is then left to a Swift task, so that
+    /// a big feed never holds up the connection's thread).
     func respond(
-        to request: HTTPRequest, feed: FeedPath, snapshot: FeedSnapshot, selection: FeedPage.Selection
-    ) -> HTTPResponse {
+        to request: HTTPRequest, feed: FeedPath, snapshot: FeedSnapshot, selection: FeedPage.Selection,
+        rendersPages: Bool
+    ) -> HTTPResponse? {
         let usesGzip = AcceptEncoding.allowsGzip(request.headers["Accept-Encoding"])
-        guard let page = page(of: feed, snapshot: snapshot, selection: selection, gzip: usesGzip) else {
-            return Self.notFoundPage(selection)
+        let found: RenderedPage?
+        if let hit = cachedPage(of: feed, snapshot: snapshot, selection: selection, gzip: usesGzip) {
+            found = hit
+        } else if rendersPages {
+            found = render(feed, snapshot: snapshot, selection: selection, gzip: usesGzip)
+        } else {
+            return nil
         }
+        guard let page = found else { return Self.notFoundPage(selection) }
         let tag = usesGzip ? page.gzipEntityTag : page.entityTag
         var headers = Self.securityHeaders
         headers.add("ETag", tag)
         headers.add("Last-Modified", snapshot.lastModified)
         headers.add("Cache-Control", cacheControl)
         headers.add("Vary", "Accept, Accept-Encoding")
-        if let condition = EntityTagCondition(fieldValues: request.headers.values(for: "If-None-Match")),
-            condition.weakMatch(in: [tag]) != nil
-        {
+        if Self.matches(request, tag) {
             return HTTPResponse(status: .notModified, headers: headers)
         }
         headers.add("Content-Type", "text/html; charset=utf-8")
@@ -68,13 +75,16 @@ final class FeedPageHandler: Sendable {
         var headers = securityHeaders
         headers.add("ETag", tag)
         headers.add("Cache-Control", "public, max-age=86400")
-        if let condition = EntityTagCondition(fieldValues: request.headers.values(for: "If-None-Match")),
-            condition.weakMatch(in: [tag]) != nil
-        {
+        if matches(request, tag) {
             return HTTPResponse(status: .notModified, headers: headers)
         }
         headers.add("Content-Type", "text/css; charset=utf-8")
         return HTTPResponse(status: .ok, headers: headers, bytes: Array(FeedPageStylesheet.css.utf8))
+    }
+
+    /// Whether the request's `If-None-Match` names `tag` (weak comparison), so a 304 answers it.
+    private static func matches(_ request: HTTPRequest, _ tag: String) -> Bool {
+        EntityTagCondition(fieldValues: request.headers.values(for: "If-None-Match"))?.weakMatch(in: [tag]) != nil
     }
 
     /// A small page for a page or post that does not exist, or a `page`/`post` parameter that names
@@ -101,17 +111,26 @@ final class FeedPageHandler: Sendable {
 
     // MARK: - Rendering and the cache
 
-    /// The rendered page, from the cache or rendered now (and kept).
-    private func page(
+    /// The page as rendered before from this version of the feed (with its gzip form when asked for).
+    private func cachedPage(
         of feed: FeedPath, snapshot: FeedSnapshot, selection: FeedPage.Selection, gzip: Bool
+    ) -> RenderedPage? {
+        cache.withLock { entries in
+            guard let entry = entries[feed.relativePath], entry.entityTag == snapshot.entityTag,
+                let hit = entry.pages[selection], !gzip || hit.gzipBytes != nil
+            else { return nil }
+            return hit
+        }
+    }
+
+    /// Renders the page now and keeps it, or `nil` when the selection names nothing.
+    private func render(
+        _ feed: FeedPath, snapshot: FeedSnapshot, selection: FeedPage.Selection, gzip: Bool
     ) -> RenderedPage? {
         let key = feed.relativePath
         let cached: CachedFeed? = cache.withLock { entries in
             guard let entry = entries[key], entry.entityTag == snapshot.entityTag else { return nil }
             return entry
-        }
-        if let hit = cached?.pages[selection], !gzip || hit.gzipBytes != nil {
-            return hit
         }
         let parsed = cached?.feed ?? Feed(bytes: snapshot.bytes)
         let document = FeedPage(feed: parsed, stylesheet: .linked(FeedPageStylesheet.path), orgFileHref: "?format=org")

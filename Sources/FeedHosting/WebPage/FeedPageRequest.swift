@@ -22,7 +22,11 @@ enum FeedPageRequest: Sendable, Equatable {
         switch format {
         case "org", "text", "plain": wantsPage = false
         case "html": wantsPage = true
-        default: wantsPage = Self.prefersHTML(accept: request.headers.values(for: "Accept").joined(separator: ","))
+        default:
+            // Every feed GET comes through here: clients (no `Accept`, `*/*`, `text/plain`) skip the parse.
+            let accept = request.headers.values(for: "Accept")
+            wantsPage =
+                accept.contains(where: Self.mentionsHTML) && Self.prefersHTML(accept: accept.joined(separator: ","))
         }
         guard wantsPage else {
             self = .file
@@ -39,6 +43,18 @@ enum FeedPageRequest: Sendable, Equatable {
         } else {
             self = .page(.page(1))
         }
+    }
+
+    /// Whether `value` contains `html` in any case: what every `Accept` that can prefer HTML does.
+    static func mentionsHTML(_ value: String) -> Bool {
+        let html = Array("html".utf8)
+        var matched = 0
+        for byte in value.utf8 {
+            let lowered = byte | 0x20  // ASCII letters only; a non-letter never matches "html" anyway.
+            matched = lowered == html[matched] ? matched + 1 : (lowered == html[0] ? 1 : 0)
+            if matched == html.count { return true }
+        }
+        return false
     }
 
     /// Whether `accept` ranks `text/html` above `text/plain` (RFC 9110, section 12.5.1: the most specific
