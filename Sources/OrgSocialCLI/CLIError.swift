@@ -57,6 +57,8 @@ package enum CLIError: Error, Equatable, LocalizedError {
     /// `publish`: the remote feed changed since it was last published from here (or, when nothing was
     /// published from here yet, it differs from the local file).
     case remoteChanged(url: String, publishedBefore: Bool)
+    /// `sync`: the merge found conflicts (already printed), so nothing was written or published.
+    case mergeConflicts(count: Int, path: String, url: String)
     /// `--publish`: the local file has changes that are not on the server.
     case unpublishedLocalChanges(path: String, url: String)
     /// An editing command changed the local file, but publishing the change failed.
@@ -77,7 +79,7 @@ package enum CLIError: Error, Equatable, LocalizedError {
         case .cannotRead, .cannotWrite, .notAFeed, .readOnlyFile, .fileExists, .invalidEnvironment, .changeAddsErrors,
             .notAPoll,
             .invalidConfiguration, .noConfigurationLocation, .publishingNotConfigured, .remoteChanged,
-            .unpublishedLocalChanges, .savedButNotPublished, .accountExists, .vfileNotSaved, .exit:
+            .mergeConflicts, .unpublishedLocalChanges, .savedButNotPublished, .accountExists, .vfileNotSaved, .exit:
             false
         }
     }
@@ -144,8 +146,14 @@ package enum CLIError: Error, Equatable, LocalizedError {
                     + "those changes. "
                 : "The feed at \(url) differs from your file and was never published from here, so uploading "
                     + "could replace posts you don't have. ")
-                + "Merge its changes into your file first (download \(url)), or pass --force to replace the "
-                + "remote feed with yours."
+                + "Merge its changes into your file with 'orgsocial sync' (or 'publish --merge'), or pass "
+                + "--force to replace the remote feed with yours."
+        case .mergeConflicts(let count, let path, let url):
+            (count == 1 ? "1 post or keyword was" : "\(count) posts or keywords were")
+                + " changed differently in '\(path)' and at \(url) (shown above), so nothing was written or "
+                + "published. Edit '\(path)' so that each one reads as you want it and run 'orgsocial sync' "
+                + "again, or keep one side for every conflict with 'orgsocial sync --ours' (yours) or "
+                + "'--theirs' (the remote's)."
         case .unpublishedLocalChanges(let path, let url):
             "'\(path)' differs from the feed at \(url) and was not published from here, so replacing it with "
                 + "the published feed could lose changes. Run 'orgsocial publish --file \(path)' first, or pass "

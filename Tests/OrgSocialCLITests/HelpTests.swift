@@ -33,6 +33,7 @@ struct HelpTests {
           serve                   Host social.org feeds over HTTP, with safe uploads.
           signup                  Sign up on an Org Social Host and keep the vfile.
           publish                 Upload the feed file to its server.
+          sync                    Merge the remote feed into your file, then publish.
           timeline                Show the posts of the feeds you follow, newest first.
           fetch                   Download one feed through the cache and summarise it.
           thread                  Show a post, the posts it answers, and its replies.

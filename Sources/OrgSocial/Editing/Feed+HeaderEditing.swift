@@ -141,7 +141,7 @@ extension Feed {
 
     /// Where a new `#+NAME: value` line goes: after the last line of the same keyword, else after the
     /// last keyword that comes before it in the usual order, else before the first keyword, else at the top.
-    private func keywordInsertion(_ upper: String, _ value: String) -> ByteEdit {
+    func keywordInsertion(_ upper: String, _ value: String) -> ByteEdit {
         let line = "#+\(upper): \(value)\n"
         let keywords = profile.keywords
         let locations = profile.locations

@@ -50,7 +50,7 @@ extension Feed {
         return id
     }
 
-    private func endsWithBlankLine() -> Bool {
+    func endsWithBlankLine() -> Bool {
         var i = bytes.count - 1
         while i >= 0, bytes[i] == UInt8(ascii: "\n") || bytes[i] == UInt8(ascii: "\r") { i -= 1 }
         var newlines = 0

@@ -2,7 +2,8 @@ import Foundation
 import OrgSocial
 import OrgSocialClient
 
-/// `orgsocial publish [--file <file>] [--force]`: uploads the local feed file to its server.
+/// `orgsocial publish [--file <file>] [--force | --merge [--ours | --theirs]]`: uploads the local feed
+/// file to its server.
 struct PublishCommand: ParsableCommand {
     /// `-f, --file <file>`.
     static let fileOption = OptionDefinition.value(
@@ -19,14 +20,18 @@ struct PublishCommand: ParsableCommand {
                 and the saved vfile, the upload only replaces the version read just before (If-Match, when \
                 the server sends an ETag). When the remote feed changed since you last published from here \
                 (or was never published from here and differs from your file, like the feed a host creates \
-                at sign-up), nothing is uploaded: merge its changes into your file, or pass --force to \
-                replace it.
+                at sign-up), nothing is uploaded: pass --merge (or run 'orgsocial sync') to merge its \
+                changes into your file first, or --force to replace it.
+
+                With --merge: \(SyncCommand.mergeDiscussion)
 
                 Prints the feed's URL.
                 """,
             options: [
                 fileOption, FeedFileOptions.feedURLOption,
                 .flag("force", help: "Replace the remote feed even if it changed since you last published."),
+                .flag("merge", help: "Merge the remote feed's changes into your file first (as 'orgsocial sync')."),
+                SyncCommand.oursOption, SyncCommand.theirsOption,
             ])
     }
 
@@ -36,14 +41,32 @@ struct PublishCommand: ParsableCommand {
     var feedURLOption: String?
     /// `--force`.
     var replacesRemoteChanges: Bool
+    /// `--merge`.
+    var merges: Bool
+    /// `--ours` / `--theirs`.
+    var resolution: FeedMerge.Resolution
 
     init(parsing arguments: ParsedArguments) throws {
         path = arguments.value("file")
         feedURLOption = arguments.value("feed-url")
         replacesRemoteChanges = arguments.flag("force")
+        merges = arguments.flag("merge")
+        resolution = try SyncCommand.resolution(in: arguments)
     }
 
     func validate() throws {
+        if merges, replacesRemoteChanges {
+            throw CLIError.validation("Pass --merge to keep the remote changes or --force to replace them, not both.")
+        }
+        if !merges, resolution != .none {
+            throw CLIError.validation("--ours and --theirs settle the conflicts of a merge; pass --merge too.")
+        }
+        try Self.validate(path: path, feedURL: feedURLOption)
+    }
+
+    /// Checks `--file` and `--feed-url` (shared with `sync`).
+    /// - Throws: ``CLIError/invalidValue(value:option:reason:)``.
+    static func validate(path: String?, feedURL feedURLOption: String?) throws {
         if let path { try FeedFileOptions(path: path).validate() }
         if let url = feedURLOption, !FeedFileOptions.isHTTPURL(url) {
             throw CLIError.invalidValue(
@@ -53,8 +76,12 @@ struct PublishCommand: ParsableCommand {
     }
 
     func run(in context: CommandContext) async throws {
-        let path = try localPath(in: context)
+        let path = try Self.localPath(path, in: context)
         let target = try PublishTarget.resolve(in: context, feedURLOption: feedURLOption)
+        if merges {
+            try await FeedSync(path: path, target: target, resolution: resolution).run(in: context)
+            return
+        }
         let publisher = FeedPublisher(transport: context.makeTransport())
         let local = try FeedFile.readBytes(at: path, in: context)
         let versions = PublishedVersions(environment: context.environment)
@@ -87,8 +114,8 @@ struct PublishCommand: ParsableCommand {
         context.report("Published \(path) (\(local.count) bytes) to \(location).")
     }
 
-    /// `--file`, else `ORGSOCIAL_FILE`, else `file` in the configuration.
-    private func localPath(in context: CommandContext) throws -> String {
+    /// `--file`, else `ORGSOCIAL_FILE`, else `file` in the configuration (shared with `sync`).
+    static func localPath(_ path: String?, in context: CommandContext) throws -> String {
         if let path { return path }
         if let path = context.environment["ORGSOCIAL_FILE"], !path.isEmpty { return path }
         if let path = try ConfigurationFile.load(in: context).file, !path.isEmpty { return path }

@@ -3,13 +3,14 @@ import Foundation
 import SystemSupport
 
 /// What this machine last saw on each feed's server: the SHA-256 of the bytes it last published or
-/// fetched there, by feed URL.
+/// fetched there, by feed URL, and a copy of those bytes.
 ///
 /// `orgsocial publish` uses it to tell "the remote feed changed since I last published" from "my copy is
 /// newer"; `--publish` uses it to know that the local file holds nothing unpublished before replacing it
-/// with the published feed. It lives in `$XDG_STATE_HOME/orgsocial/published.json` (else
-/// `~/.local/state/orgsocial/published.json`). Without `HOME` nothing is remembered, and commands fall
-/// back to comparing with the server.
+/// with the published feed; `orgsocial sync` uses the copy as the base of its three-way merge. The digests
+/// live in `$XDG_STATE_HOME/orgsocial/published.json` (else `~/.local/state/orgsocial/published.json`),
+/// the copies next to it in `published/<SHA-256 of the feed URL>.org`. Without `HOME` nothing is
+/// remembered, and commands fall back to comparing with the server.
 struct PublishedVersions {
     /// The state file, or `nil` when there is nowhere to keep it.
     let path: String?
@@ -36,8 +37,26 @@ struct PublishedVersions {
         entries()[feedURL.absoluteString]
     }
 
-    /// Records the bytes now on a feed's server. Failing to record is not an error: the next command
-    /// compares with the server instead.
+    /// The bytes last recorded for a feed, when their copy is kept and matches the recorded digest.
+    /// - Parameter feedURL: the feed's URL.
+    /// - Returns: The bytes, or `nil`.
+    func copy(for feedURL: URL) -> [UInt8]? {
+        guard let path = copyPath(for: feedURL), let known = digest(for: feedURL),
+            let data = FileManager.default.contents(atPath: path)
+        else { return nil }
+        let bytes = Array(data)
+        return Self.digest(of: bytes) == known ? bytes : nil
+    }
+
+    /// Where the copy of a feed's bytes is kept.
+    private func copyPath(for feedURL: URL) -> String? {
+        guard let path else { return nil }
+        let folder = (path as NSString).deletingLastPathComponent
+        return folder + "/published/" + Self.digest(of: Array(feedURL.absoluteString.utf8)) + ".org"
+    }
+
+    /// Records the bytes now on a feed's server (their digest and a copy). Failing to record is not an
+    /// error: the next command compares with the server instead.
     /// - Parameters:
     ///   - bytes: the feed's bytes as published.
     ///   - feedURL: the feed's URL.
@@ -50,6 +69,12 @@ struct PublishedVersions {
             atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        if let copyPath = copyPath(for: feedURL) {
+            try? FileManager.default.createDirectory(
+                atPath: (copyPath as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+            try? AtomicFile.write(bytes, to: copyPath, permissions: 0o600)
+        }
         guard let data = try? encoder.encode(all) else { return }
         try? AtomicFile.write(Array(data) + [UInt8(ascii: "\n")], to: path, permissions: 0o600)
     }
