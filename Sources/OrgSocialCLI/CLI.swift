@@ -21,9 +21,35 @@ package enum CLI {
     package static let version = "0.1.0"
 
     /// Runs the tool in the real process and exits with its status. `main.swift` calls this.
+    ///
+    /// SIGINT and SIGTERM interrupt every command but the servers (see ``Interruption``): exit status 130.
     package static func main() async -> Never {
-        let status = await run(Array(CommandLine.arguments.dropFirst()), context: .process())
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        var context = CommandContext.process()
+        if command(for: arguments).configuration.handlesTerminationSignals {
+            exit(await run(arguments, context: context))
+        }
+        let gate = OutputGate()
+        let writeOutput = context.writeStandardOutput
+        let writeError = context.writeStandardError
+        context.writeStandardOutput = { bytes in gate.pass { writeOutput(bytes) } }
+        context.writeStandardError = { bytes in gate.pass { writeError(bytes) } }
+        let interruptible = context
+        let status = await Interruption.run(shutting: gate) { await run(arguments, context: interruptible) }
         exit(status)
+    }
+
+    /// The command `arguments` name (the deepest group when they name no further subcommand).
+    static func command(for arguments: [String]) -> any ParsableCommand.Type {
+        var command: any ParsableCommand.Type = RootCommand.self
+        var rest = arguments[...]
+        while command.configuration.isGroup, let token = rest.first,
+            let subcommand = command.configuration.subcommand(named: token)
+        {
+            command = subcommand
+            rest = rest.dropFirst()
+        }
+        return command
     }
 
     /// Runs the tool with `arguments` (without the program name).

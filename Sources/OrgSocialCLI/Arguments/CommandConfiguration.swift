@@ -16,6 +16,9 @@ struct CommandConfiguration {
     /// Whether a command with subcommands also runs itself when its first token names none of them
     /// (`orgsocial serve --root …` next to `orgsocial serve token …`).
     var runsWithoutSubcommand = false
+    /// Whether the command takes SIGINT and SIGTERM over itself (the servers, which stop gracefully);
+    /// every other command is interrupted by them (see ``Interruption``).
+    var handlesTerminationSignals = false
 
     /// Whether this command only groups subcommands.
     var isGroup: Bool { !subcommands.isEmpty }

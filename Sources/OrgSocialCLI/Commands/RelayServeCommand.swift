@@ -54,7 +54,7 @@ struct RelayServeCommand: ParsableCommand {
                     help: "Seconds a stop after SIGINT or SIGTERM may take before the process exits anyway "
                         + "with status 1 ($ORGSOCIAL_RELAY_SHUTDOWN_DEADLINE).",
                     defaultValue: "10"),
-            ])
+            ], handlesTerminationSignals: true)
     }
 
     /// The shared relay options.

@@ -48,7 +48,7 @@ struct ServeCommand: ParsableCommand {
                 .flag("quiet", help: "Do not log requests."),
             ],
             subcommands: [ServeTokenCommand.self],
-            runsWithoutSubcommand: true)
+            runsWithoutSubcommand: true, handlesTerminationSignals: true)
     }
 
     /// `--root`.
