@@ -79,7 +79,7 @@ package enum CLI {
                 context.write(HelpGenerator(command: command, path: path).help)
                 return 0
             }
-            if path.count == 1, token == "--version" {
+            if path.count == 1, ["--version", "-v", "version"].contains(token) {
                 context.writeLine("\(name) \(version)")
                 return 0
             }
@@ -90,7 +90,7 @@ package enum CLI {
                 break
             }
             if CommandLineParser.looksLikeOption(token) {
-                let known = (path.count == 1 ? ["--version"] : []) + ["--help"]
+                let known = (path.count == 1 ? ["--version", "-v"] : []) + ["--help"]
                 let error = CLIError.unknownOption(
                     token, suggestion: NameSuggester.suggestion(for: token, among: known))
                 return reportUsageError(error, command: command, path: path, context: context)
@@ -98,7 +98,7 @@ package enum CLI {
             guard let subcommand = command.configuration.subcommand(named: token) else {
                 let names =
                     command.configuration.subcommands.map { $0.configuration.name }
-                    + (path.count == 1 ? [HelpCommand.configuration.name] : [])
+                    + (path.count == 1 ? [HelpCommand.configuration.name, "version"] : [])
                 let error = CLIError.unknownCommand(
                     token, suggestion: NameSuggester.suggestion(for: token, among: names))
                 return reportUsageError(error, command: command, path: path, context: context)

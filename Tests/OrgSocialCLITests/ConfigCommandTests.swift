@@ -23,6 +23,19 @@ struct ConfigCommandTests {
     /// The saved block list.
     func blockList(in folder: TemporaryFolder) throws -> [String]? { try savedObject(in: folder)["block"] as? [String] }
 
+    @Test func setFileStoresAnAbsolutePath() async throws {
+        try await withConfiguration { folder, environment in
+            let set = await runCLI(["config", "set", "file", "notes/../social.org"], environment: environment)
+            #expect(set.status == 0)
+            let expected = FileManager.default.currentDirectoryPath + "/social.org"
+            let stored = try savedObject(in: folder)["file"] as? String
+            #expect(stored == expected)
+            #expect(await runCLI(["config", "set", "file", "/tmp/x/social.org"], environment: environment).status == 0)
+            let absolute = try savedObject(in: folder)["file"] as? String
+            #expect(absolute == "/tmp/x/social.org")
+        }
+    }
+
     @Test func setStoresACheckedValueThatGetPrints() async throws {
         try await withConfiguration { folder, environment in
             let set = await runCLI(

@@ -10,11 +10,14 @@ import OrgSocialClient
 /// - Parameters:
 ///   - arguments: The tokens after `orgsocial`.
 ///   - environment: What to add to (or override in) the fixed environment.
+///   - isTerminal: Whether the command is told that standard output is a terminal.
 /// - Returns: The exit code and what was written to stdout and stderr.
-func runCLIOverCurl(_ arguments: [String], environment: [String: String] = [:]) async -> CLIResult {
+func runCLIOverCurl(
+    _ arguments: [String], environment: [String: String] = [:], isTerminal: Bool = false
+) async -> CLIResult {
     var output: [UInt8] = []
     var error: [UInt8] = []
-    let context = CommandContext(
+    var context = CommandContext(
         environment: [
             "ORGSOCIAL_NOW": "2026-01-02T03:04:05+0000", "TZ": "UTC",
             // Never the real default relay: a closed port on loopback unless a test serves one.
@@ -23,6 +26,7 @@ func runCLIOverCurl(_ arguments: [String], environment: [String: String] = [:]) 
         writeStandardOutput: { output += $0 },
         writeStandardError: { error += $0 },
         makeTransport: { CurlTransport(timeout: .seconds(10)) })
+    context.isStandardOutputTerminal = isTerminal
     let status = await CLI.run(arguments, context: context)
     return CLIResult(status: status, outputBytes: output, errorBytes: error)
 }

@@ -10,7 +10,7 @@ struct HelpTests {
         USAGE: orgsocial <subcommand>
 
         OPTIONS:
-          --version               Show the version.
+          -v, --version           Show the version (also 'orgsocial version').
           -h, --help              Show help information.
 
         SUBCOMMANDS:
@@ -45,6 +45,7 @@ struct HelpTests {
           relay                   Run a relay, or register a feed with one and read its
                                   feeds and statistics.
           config                  Show or change your settings (config.json).
+          completion              Print a shell completion script (bash, zsh or fish).
 
           See 'orgsocial help <subcommand>' for detailed help.
 
@@ -181,8 +182,9 @@ struct HelpTests {
                 """)
     }
 
-    @Test func versionPrintsNameAndVersion() async {
-        let result = await runCLI(["--version"])
+    @Test(arguments: [["--version"], ["-v"], ["version"]])
+    func versionPrintsNameAndVersion(arguments: [String]) async {
+        let result = await runCLI(arguments)
         #expect(result.status == 0)
         #expect(result.output == "orgsocial 0.1.0\n")
     }

@@ -31,7 +31,7 @@ struct HelpGenerator {
             sections.append("ARGUMENTS:\n" + Self.rows(rows))
         }
         var optionRows = configuration.options.map { (label: $0.helpLabel, text: $0.helpText) }
-        if isRoot { optionRows.append((label: "--version", text: "Show the version.")) }
+        if isRoot { optionRows.append((label: "-v, --version", text: "Show the version (also 'orgsocial version').")) }
         optionRows.append((label: "-h, --help", text: "Show help information."))
         sections.append("OPTIONS:\n" + Self.rows(optionRows))
         if configuration.isGroup {

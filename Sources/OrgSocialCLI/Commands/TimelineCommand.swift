@@ -19,13 +19,22 @@ struct TimelineCommand: ParsableCommand {
 
                 With no feed and no relay configured, shows the public timeline of the default relay \
                 (https://relay.org-social.org; $ORGSOCIAL_DEFAULT_RELAY overrides it).
+
+                Pages: --limit posts at a time; when there are more, a last line on standard error gives \
+                the option that shows the next page (--before <last ID shown>, or --page <n+1>). On a \
+                terminal the posts go through $PAGER (default: less -FRX) unless --no-pager.
                 """,
             options: ReadingOptions.definitions + [
                 .value("days", valueName: "n", help: "Only posts from the last <n> days."),
                 .value(
                     "lang", valueName: "codes",
                     help: "Only these languages, e.g. en,es (posts without LANG are kept)."),
-                .value("limit", valueName: "n", help: "Show at most <n> posts.", defaultValue: "50"),
+                .value("limit", valueName: "n", help: "Show at most <n> posts (one page).", defaultValue: "50"),
+                .value("page", valueName: "n", help: "Show the <n>th page of <limit> posts."),
+                .value(
+                    "before", valueName: "id",
+                    help: "Only posts older than this post ID or post URL (the next page after that post)."),
+                .flag("no-pager", help: "Never page the output (it is paged with $PAGER on a terminal)."),
                 .flag("json", help: "Print the posts and feed statuses as JSON."),
                 .flag(
                     "stats",
@@ -41,6 +50,12 @@ struct TimelineCommand: ParsableCommand {
     var printsJSON: Bool
     /// `--stats`.
     var printsStatistics: Bool
+    /// `--page`, if given.
+    var pageText: String?
+    /// `--before`, if given.
+    var before: String?
+    /// `--no-pager`.
+    var pager: Pager
 
     init(parsing arguments: ParsedArguments) throws {
         reading = ReadingOptions(parsing: arguments)
@@ -49,6 +64,9 @@ struct TimelineCommand: ParsableCommand {
         limitText = arguments.value("limit") ?? "50"
         printsJSON = arguments.flag("json")
         printsStatistics = arguments.flag("stats")
+        pageText = arguments.value("page")
+        before = arguments.value("before")
+        pager = Pager(isDisabled: arguments.flag("no-pager"))
     }
 
     func validate() throws {
@@ -61,6 +79,24 @@ struct TimelineCommand: ParsableCommand {
             throw CLIError.invalidValue(
                 value: limitText, option: "--limit <n>", reason: "Give a number of posts, at least 1.")
         }
+        if let pageText, Int(pageText).map({ $0 < 1 }) ?? true {
+            throw CLIError.invalidValue(
+                value: pageText, option: "--page <n>", reason: "Give a page number, at least 1.")
+        }
+        if let before, Self.instant(before: before) == nil {
+            throw CLIError.invalidValue(
+                value: before, option: "--before <id>",
+                reason: "Give a post ID such as 2026-01-02T03:04:05+0000, or a post URL ending in #<ID>.")
+        }
+        if before != nil, pageText != nil {
+            throw CLIError.validation("Pass --before or --page, not both: each picks the page to show.")
+        }
+    }
+
+    /// The instant of a `--before` value: a post ID, or the ID after `#` in a post URL.
+    static func instant(before text: String) -> Date? {
+        let id = text.split(separator: "#", omittingEmptySubsequences: false).last.map(String.init) ?? text
+        return OrgTimestamp(id).sortInstant
     }
 
     func run(in context: CommandContext) async throws {
@@ -83,7 +119,20 @@ struct TimelineCommand: ParsableCommand {
         if printsStatistics {
             context.report(Self.statistics(of: timeline.statuses, elapsed: ContinuousClock.now - started))
         }
-        let posts = Array(timeline.posts.prefix(Int(limitText) ?? 50))
+        let limit = Int(limitText) ?? 50
+        let page = pageText.flatMap { Int($0) } ?? 1
+        var candidates = timeline.posts[...]
+        if let before, let instant = Self.instant(before: before) {
+            // After the post itself when it is shown (posts of the same second after it stay), else by time.
+            if let index = candidates.firstIndex(where: { $0.url == before || $0.post.id == before }) {
+                candidates = candidates[(index + 1)...]
+            } else {
+                candidates = candidates.drop { $0.instant >= instant }
+            }
+        }
+        candidates = candidates.dropFirst((page - 1) * limit)
+        let posts = Array(candidates.prefix(limit))
+        let hasMore = candidates.count > limit
         if printsJSON {
             struct Output: Encodable {
                 var posts: [PostJSON]
@@ -102,7 +151,11 @@ struct TimelineCommand: ParsableCommand {
             return
         }
         let renderer = TimelineRenderer(usesColor: TimelineRenderer.usesColor(in: context), now: now)
-        context.write(posts.map { renderer.render($0) }.joined())
+        pager.show(posts.map { renderer.render($0) }.joined(), in: context)
+        if hasMore, let last = posts.last {
+            let next = pageText == nil ? "--before \(last.url)" : "--page \(page + 1)"
+            context.report("More posts: run the same command with \(next).")
+        }
     }
 
     /// The `--stats` line: `stats: 1001 feeds (1000 downloaded, 0 not modified, 1 failed), 12345678 bytes

@@ -88,7 +88,7 @@ struct ConfigurationKey: Sendable {
     }
 
     /// Checks a value given on the command line and returns it as stored (lists trimmed and without
-    /// duplicates).
+    /// duplicates, a relative path made absolute from the current folder).
     /// - Throws: ``CLIError/invalidValue(value:option:reason:)`` saying what a valid value looks like.
     func checked(_ value: String) throws -> String {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
@@ -100,6 +100,10 @@ struct ConfigurationKey: Sendable {
             guard OrgSyntax.isHTTPURL(trimmed) else { throw invalid("Give an http:// or https:// URL.") }
         case .path, .text:
             guard !trimmed.isEmpty else { throw invalid("Give a non-empty value, or use 'config unset \(name)'.") }
+            // A relative path is stored from the current folder, so it means the same file from anywhere.
+            if kind == .path, !trimmed.hasPrefix("/") {
+                return URL(fileURLWithPath: trimmed).standardizedFileURL.path
+            }
         case .publishMethod:
             guard trimmed == "put" || trimmed == "host" else { throw invalid("Give 'put' or 'host'.") }
         case .boolean:

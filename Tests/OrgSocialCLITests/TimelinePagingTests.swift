@@ -1,0 +1,74 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `orgsocial timeline` pages: `--limit` posts at a time, `--before` and `--page` for the next ones, a
+/// hint when there are more, and a pager on a terminal.
+struct TimelinePagingTests {
+    /// The posts of the test network's timeline, newest first (see `TimelineCommandTests.withNetwork`).
+    static let order = ["Hola", "A reply from ana.", "Tea or coffee?", "Root post.", "An old post."]
+
+    /// Which of ``order`` an output shows.
+    private func shown(_ output: String) -> [String] { Self.order.filter { output.contains($0) } }
+
+    @Test func beforeAndPageWalkThroughTheTimelineWithAHintForTheNextPage() async throws {
+        try await TimelineCommandTests().withNetwork { farm, me, environment in
+            let first = await runCLIOverCurl(["timeline", "--feed-url", me, "--limit", "2"], environment: environment)
+            #expect(first.status == 0)
+            #expect(shown(first.output) == ["Hola", "A reply from ana."])
+            let next = "\(farm.url("/ana.org"))#2026-01-01T02:00:00+0000"
+            #expect(first.error.contains("More posts: run the same command with --before \(next).\n"))
+
+            let second = await runCLIOverCurl(
+                ["timeline", "--feed-url", me, "--limit", "2", "--before", next], environment: environment)
+            #expect(shown(second.output) == ["Tea or coffee?", "Root post."])
+            #expect(second.error.contains("More posts"))
+
+            let page = await runCLIOverCurl(
+                ["timeline", "--feed-url", me, "--limit", "2", "--page", "2"], environment: environment)
+            #expect(shown(page.output) == ["Tea or coffee?", "Root post."])
+            #expect(page.error.contains("More posts: run the same command with --page 3.\n"))
+            let last = await runCLIOverCurl(
+                ["timeline", "--feed-url", me, "--limit", "2", "--page", "3"], environment: environment)
+            #expect(shown(last.output) == ["An old post."])
+            #expect(!last.error.contains("More posts"))
+
+            let byID = await runCLIOverCurl(
+                ["timeline", "--feed-url", me, "--before", "2026-01-01T00:30:00+0000"], environment: environment)
+            #expect(shown(byID.output) == ["Root post.", "An old post."])
+        }
+    }
+
+    @Test func badPagingValuesAreUsageErrors() async {
+        for arguments in [
+            ["--page", "0"], ["--before", "yesterday"], ["--page", "2", "--before", "2026-01-01T00:00:00Z"],
+        ] {
+            let result = await runCLIOverCurl(["timeline", "--feed-url", "http://127.0.0.1:1/x.org"] + arguments)
+            #expect(result.status == 2, "\(arguments)")
+        }
+    }
+
+    @Test func aTerminalGetsThePagerUnlessNoPager() async throws {
+        try await TimelineCommandTests().withNetwork { _, me, environment in
+            let folder = try TemporaryFolder()
+            defer { folder.remove() }
+            let paged = folder.path("paged.txt")
+            var environment = environment
+            environment["PAGER"] = "cat > '\(paged)'"
+            let terminal = await runCLIOverCurl(
+                ["timeline", "--feed-url", me], environment: environment, isTerminal: true)
+            #expect(terminal.status == 0)
+            #expect(terminal.output.isEmpty)
+            let text = try String(contentsOfFile: paged, encoding: .utf8)
+            #expect(shown(text) == Self.order)
+            try FileManager.default.removeItem(atPath: paged)
+
+            let unpaged = await runCLIOverCurl(
+                ["timeline", "--feed-url", me, "--no-pager"], environment: environment, isTerminal: true)
+            #expect(shown(unpaged.output) == Self.order)
+            let piped = await runCLIOverCurl(["timeline", "--feed-url", me], environment: environment)
+            #expect(shown(piped.output) == Self.order)
+            #expect(!FileManager.default.fileExists(atPath: paged))
+        }
+    }
+}
