@@ -1,7 +1,8 @@
 import Foundation
 import OrgSocial
 
-/// `orgsocial check <files> ... [--json] [--strict]`: validates feeds and reports every diagnostic.
+/// `orgsocial check <files-or-urls> ... [--json] [--strict]`: validates feeds and reports every
+/// diagnostic.
 struct CheckCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
@@ -14,7 +15,9 @@ struct CheckCommand: ParsableCommand {
                 """,
             arguments: [
                 ArgumentDefinition(
-                    name: "files", help: "The social.org files to check; '-' reads standard input.", isRepeating: true)
+                    name: "files",
+                    help: "The social.org files to check; '-' reads standard input; http:// and https:// URLs are "
+                        + "downloaded through the cache, as 'fetch' does.", isRepeating: true)
             ],
             options: [
                 .flag(
@@ -44,13 +47,13 @@ struct CheckCommand: ParsableCommand {
         }
     }
 
-    func run(in context: CommandContext) throws {
+    func run(in context: CommandContext) async throws {
         var reports: [Report] = []
         var unreadable = 0
         for path in paths {
             let feed: Feed
             do {
-                feed = try FeedFile.read(at: path, in: context)
+                feed = try await FeedFile.read(fileOrURL: path, in: context)
             } catch let error as CLIError {
                 context.report("Error: \(error.localizedDescription)")
                 unreadable += 1

@@ -2,8 +2,8 @@ import Foundation
 import OrgSocial
 import OrgSocialHTML
 
-/// `orgsocial show <file> [--json | --org | --html]`: a feed's summary, its model as JSON, its exact
-/// bytes, or its web page.
+/// `orgsocial show <file-or-url> [--json | --org | --html]`: a feed's summary, its model as JSON, its
+/// exact bytes, or its web page.
 struct ShowCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
@@ -20,7 +20,10 @@ struct ShowCommand: ParsableCommand {
                 social.org in the same folder.
                 """,
             arguments: [
-                ArgumentDefinition(name: "file", help: "The social.org file to read; '-' reads standard input.")
+                ArgumentDefinition(
+                    name: "file",
+                    help: "The social.org file to read; '-' reads standard input; an http:// or https:// URL is "
+                        + "downloaded through the cache, as 'fetch' does.")
             ],
             options: [
                 .flag("json", help: "Print the whole parsed model as JSON."),
@@ -29,7 +32,7 @@ struct ShowCommand: ParsableCommand {
             ])
     }
 
-    /// The file to read.
+    /// The file (or URL) to read.
     var path: String
     /// `--json`.
     var printsJSON: Bool
@@ -54,8 +57,8 @@ struct ShowCommand: ParsableCommand {
         }
     }
 
-    func run(in context: CommandContext) throws {
-        let feed = try FeedFile.read(at: path, in: context)
+    func run(in context: CommandContext) async throws {
+        let feed = try await FeedFile.read(fileOrURL: path, in: context)
         if printsOrg {
             context.writeStandardOutput(feed.serialized())
         } else if printsHTML {

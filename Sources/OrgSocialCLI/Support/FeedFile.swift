@@ -1,5 +1,6 @@
 import Foundation
 import OrgSocial
+import OrgSocialClient
 import SystemSupport
 
 /// Reading feeds from disk (or standard input) and writing changed feeds back safely.
@@ -56,6 +57,26 @@ enum FeedFile {
             throw CLIError.notAFeed(path: path, reason: reason)
         }
         return OrgSocialParser().parse(bytes: bytes)
+    }
+
+    /// Reads a feed from a file, from standard input (`-`), or from an http(s) URL through the feed
+    /// fetcher and its cache (`$XDG_CACHE_HOME/orgsocial/feeds`, conditional requests), as `fetch` does.
+    /// - Parameters:
+    ///   - location: a path, `-`, or a feed URL.
+    ///   - context: provides standard input, the environment and the network.
+    /// - Returns: the parsed feed (lossless).
+    /// - Throws: ``CLIError/cannotRead(path:reason:)`` saying why.
+    static func read(fileOrURL location: String, in context: CommandContext) async throws -> Feed {
+        guard FeedFileOptions.isHTTPURL(location), let url = URL(string: location) else {
+            return try read(at: location, in: context)
+        }
+        do {
+            return try await ReadingOptions.makeFetcher(in: context).fetch(url).feed
+        } catch let error as CancellationError {
+            throw error
+        } catch {
+            throw CLIError.cannotRead(path: location, reason: error.localizedDescription)
+        }
     }
 
     /// Why `bytes` are not an Org Social feed that an editing command may change, or `nil` when they are.
