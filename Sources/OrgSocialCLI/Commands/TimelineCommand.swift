@@ -21,8 +21,8 @@ struct TimelineCommand: ParsableCommand {
                 (https://relay.org-social.org; $ORGSOCIAL_DEFAULT_RELAY overrides it).
 
                 Pages: --limit posts at a time; when there are more, a last line on standard error gives \
-                the option that shows the next page (--before <last ID shown>, or --page <n+1>). On a \
-                terminal the posts go through $PAGER (default: less -FRX) unless --no-pager.
+                the option that shows the next page (--before <URL of the last post shown>, or --page <n+1>). \
+                On a terminal the posts go through $PAGER (default: less -FRX) unless --no-pager.
                 """,
             options: ReadingOptions.definitions + [
                 .value("days", valueName: "n", help: "Only posts from the last <n> days."),
