@@ -127,6 +127,18 @@ let package = Package(
         .testTarget(
             name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPCore", "HTTPServer", "Gzip", "TestSupport"],
             swiftSettings: strictSettings),
+        // Our Mastodon-API client: platforms from nodeinfo, discovery, OAuth with PKCE, the calls a bridge
+        // needs, paging, rate limits. Not the Org model.
+        .target(
+            name: "TootClient", dependencies: ["HTTPClient", "HTTPCore", "HTTPServer", "Crypto"],
+            swiftSettings: strictSettings),
+        // The fake Mastodon server the TootClient tests (and later the bridge's) run against, with presets.
+        .target(
+            name: "FakeMastodon", dependencies: ["HTTPCore", "HTTPServer", "Crypto"], path: "Tests/FakeMastodon",
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "TootClientTests", dependencies: ["TootClient", "FakeMastodon", "HTTPClient", "HTTPCore"],
+            resources: [.copy("Fixtures")], swiftSettings: strictSettings),
         // --- end of the Mastodon API block. ---
         // libsqlite3, as a C module: a modulemap and a shim.h. Only SQLiteStore imports it.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
