@@ -139,6 +139,10 @@ let package = Package(
         .testTarget(
             name: "TootClientTests", dependencies: ["TootClient", "FakeMastodon", "HTTPClient", "HTTPCore"],
             resources: [.copy("Fixtures")], swiftSettings: strictSettings),
+        // The README's TootClient example: discover, authorize, post, page through the statuses.
+        .executableTarget(
+            name: "tootclient-example", dependencies: ["TootClient"], path: "Examples/TootClientTour",
+            swiftSettings: strictSettings),
         // --- end of the Mastodon API block. ---
         // libsqlite3, as a C module: a modulemap and a shim.h. Only SQLiteStore imports it.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),

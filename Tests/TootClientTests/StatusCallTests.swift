@@ -1,5 +1,6 @@
 import FakeMastodon
 import Foundation
+import HTTPClient
 import HTTPCore
 import Testing
 
@@ -172,6 +173,63 @@ import Testing
                     "<span class=\"h-card\" translate=\"no\"><a href=\"https://remote.example/@bob\" class=\"u-url mention\">@<span>bob</span></a></span>"
                 ) == true)
             #expect(posted.content?.hasSuffix("and @nobody</p>") == true)
+        }
+    }
+}
+
+@Suite struct FakeFidelityTests {
+    /// Sends a form-encoded `POST /api/v1/statuses` straight to the fake.
+    static func postForm(_ fake: FakeMastodon, token: String, _ body: String) async throws -> HTTPClientResponse {
+        let url = try #require(URL(string: "/api/v1/statuses", relativeTo: fake.url)?.absoluteURL)
+        let request = HTTPClientRequest(
+            method: .post, url: url,
+            headers: HTTPHeaders([
+                ("Authorization", "Bearer \(token)"), ("Content-Type", "application/x-www-form-urlencoded"),
+            ]), body: Array(body.utf8))
+        return try await CurlTransport(userAgent: "form", timeout: .seconds(5)).send(request)
+    }
+
+    @Test func formArraysNeedEmptyBracketsAsOnMastodon() async throws {
+        try await withFake(.mastodon45) { fake, client in
+            let token = try #require(client.accessToken)
+            let image = try await client.uploadMedia([1], filename: "a.png", mimeType: "image/png")
+            let indexed = try await Self.postForm(fake, token: token, "status=indexed&media_ids%5B0%5D=\(image.id)")
+            #expect(indexed.status == 200)
+            #expect(indexed.text.contains("\"media_attachments\":[]"))
+            let bracketed = try await Self.postForm(fake, token: token, "status=bracketed&media_ids%5B%5D=\(image.id)")
+            #expect(bracketed.text.contains("\"id\":\"\(image.id)\""))
+            let poll = try await Self.postForm(
+                fake, token: token,
+                "status=q&poll%5Boptions%5D%5B%5D=a&poll%5Boptions%5D%5B%5D=b&poll%5Bexpires_in%5D=600")
+            #expect(poll.text.contains("\"title\":\"b\""))
+        }
+    }
+
+    @Test func gotosocialBackdatesAPastScheduledAtAndMastodonRefusesIt() async throws {
+        let past = Date(timeIntervalSince1970: 1_700_000_000)
+        try await withFake(.gotosocial) { _, client in
+            let imported = try await client.postStatus(
+                StatusDraft(text: "From 2023", scheduledAt: past), idempotencyKey: "i")
+            #expect(imported.createdAt == past)
+        }
+        try await withFake(.mastodon45) { _, client in
+            await #expect(throws: TootClientError.self) {
+                try await client.postStatus(StatusDraft(text: "From 2023", scheduledAt: past), idempotencyKey: "i")
+            }
+        }
+    }
+
+    @Test func mediaAndAPollTogetherAreRefused() async throws {
+        try await withFake(.mastodon45) { _, client in
+            let image = try await client.uploadMedia([1], filename: "a.png", mimeType: "image/png")
+            await #expect {
+                try await client.postStatus(
+                    StatusDraft(text: "Both", mediaIDs: [image.id], poll: .init(options: ["a", "b"], expiresIn: 600)),
+                    idempotencyKey: "both")
+            } throws: { error in
+                guard case TootClientError.validationFailed(_, let message, _) = error else { return false }
+                return message == "Validation failed: Cannot attach both media and a poll"
+            }
         }
     }
 }

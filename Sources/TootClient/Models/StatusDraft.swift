@@ -48,6 +48,10 @@ public struct StatusDraft: Sendable, Hashable {
     public var contentType: String?
     /// The status to quote (Mastodon API version 7).
     public var quotedStatusID: String?
+    /// `scheduled_at`: on GoToSocial a past time backdates the status (an import of old posts,
+    /// ``PlatformFeature/backdating``); Mastodon wants it at least 5 minutes ahead and answers a scheduled
+    /// status instead, which this client does not read.
+    public var scheduledAt: Date?
 
     /// Makes a draft.
     /// - Parameters:
@@ -61,10 +65,11 @@ public struct StatusDraft: Sendable, Hashable {
     ///   - poll: a poll.
     ///   - contentType: the content type.
     ///   - quotedStatusID: a status to quote.
+    ///   - scheduledAt: a past time to backdate to (GoToSocial).
     public init(
         text: String, spoilerText: String? = nil, visibility: Visibility? = nil, language: String? = nil,
         inReplyToID: String? = nil, sensitive: Bool? = nil, mediaIDs: [String] = [], poll: PollDraft? = nil,
-        contentType: String? = nil, quotedStatusID: String? = nil
+        contentType: String? = nil, quotedStatusID: String? = nil, scheduledAt: Date? = nil
     ) {
         self.text = text
         self.spoilerText = spoilerText
@@ -76,6 +81,7 @@ public struct StatusDraft: Sendable, Hashable {
         self.poll = poll
         self.contentType = contentType
         self.quotedStatusID = quotedStatusID
+        self.scheduledAt = scheduledAt
     }
 
     /// An edit of `status` to `text` that keeps its media and poll: the server removes whatever an edit
@@ -123,6 +129,9 @@ public struct StatusDraft: Sendable, Hashable {
         }
         if let contentType { members.append(("content_type", .string(contentType))) }
         if let quotedStatusID { members.append(("quoted_status_id", .string(quotedStatusID))) }
+        if !editing, let scheduledAt {
+            members.append(("scheduled_at", .string(scheduledAt.formatted(.iso8601))))
+        }
         return .object(members)
     }
 }
