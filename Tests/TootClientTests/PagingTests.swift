@@ -92,3 +92,90 @@ import Testing
         }
     }
 }
+
+@Suite struct FakeTimelineTests {
+    @Test func excludeRepliesKeepsSelfRepliesButDropsRepliesToOthers() async throws {
+        try await withFake(.mastodon45) { fake, client in
+            fake.receiveMention(from: "bob@remote.example", text: "hello")
+            let bobs = try #require(fake.storage.statuses.values.first { $0.accountID != fake.user.id })
+            let top = try await client.postStatus(StatusDraft(text: "Thread"), idempotencyKey: "a")
+            let selfReply = try await client.postStatus(
+                StatusDraft(text: "More", inReplyToID: top.id), idempotencyKey: "b")
+            _ = try await client.postStatus(
+                StatusDraft(text: "@bob@remote.example hi", inReplyToID: bobs.id), idempotencyKey: "c")
+            let page = try await client.accountStatuses(accountID: fake.user.id, filter: .init(excludeReplies: true))
+            #expect(page.value.map(\.id) == [selfReply.id, top.id])
+            #expect(page.headers["Link"]?.contains("exclude_replies=true") == true)
+        }
+    }
+
+    @Test func legacyServersPutSinceIDInThePreviousLink() async throws {
+        var legacy = FakeMastodonConfiguration.mastodon40
+        legacy.linkStyle = .legacy
+        try await withFake(legacy) { fake, client in
+            let ids = fake.seedStatuses(3)
+            let page = try await client.accountStatuses(accountID: fake.user.id, page: PageRequest(limit: 3))
+            #expect(page.links.previous?.sinceID == ids.last)
+            #expect(page.links.next?.maxID == ids.first)
+        }
+    }
+
+    @Test func pagingRequestsReportThePagingBucketWhenItIsTighter() async throws {
+        var strict = FakeMastodonConfiguration.mastodon45
+        strict.requestsPerFiveMinutes = 1000
+        try await withFake(strict) { fake, client in
+            fake.seedStatuses(1)
+            let page = try await client.accountStatuses(accountID: fake.user.id, page: PageRequest(minID: "0"))
+            #expect(page.rateLimit?.limit == 300)
+            #expect(page.rateLimit?.remaining == 299)
+            let plain = try await client.accountStatuses(accountID: fake.user.id)
+            #expect(plain.rateLimit?.limit == 1000)
+        }
+    }
+
+    @Test func aConfiguredClientRefusesWhatThePlatformLacksBeforeAsking() async throws {
+        try await withFake(.pixelfed) { fake, client in
+            let configured = client.configured(with: try await client.discover())
+            let asked = fake.journal.count
+            await #expect(throws: TootClientError.unsupported(feature: .textOnlyPosts, platform: "Pixelfed")) {
+                try await configured.postStatus(StatusDraft(text: "No photo"), idempotencyKey: "x")
+            }
+            await #expect(throws: TootClientError.unsupported(feature: .statusSource, platform: "Pixelfed")) {
+                try await configured.statusSource(id: "1")
+            }
+            #expect(fake.journal.count == asked)
+        }
+    }
+}
+
+@Suite struct FakeOAuthTests {
+    @Test func anotherAppCannotRevokeAToken() async throws {
+        try await withFake(.mastodon45, scopes: nil) { _, client in
+            let owner = try await client.registerApp(
+                name: "a", redirectURI: TootClient.outOfBandRedirect, scopes: ["read"])
+            let other = try await client.registerApp(
+                name: "b", redirectURI: TootClient.outOfBandRedirect, scopes: ["read"])
+            let token = try await client.clientCredentialsToken(for: owner)
+            await #expect {
+                try await client.revoke(token.accessToken, app: other)
+            } throws: { error in
+                guard case TootClientError.forbidden(_, let message) = error else { return false }
+                return message.contains("not authorized to revoke")
+            }
+        }
+    }
+
+    @Test func aWrongSecretIsInvalidClient() async throws {
+        try await withFake(.mastodon45, scopes: nil) { _, client in
+            var app = try await client.registerApp(
+                name: "a", redirectURI: TootClient.outOfBandRedirect, scopes: ["read"])
+            app.clientSecret = "wrong"
+            await #expect {
+                try await client.clientCredentialsToken(for: app)
+            } throws: { error in
+                guard case TootClientError.oauth(_, "invalid_client", _) = error else { return false }
+                return true
+            }
+        }
+    }
+}

@@ -109,6 +109,15 @@ public struct TootClient: Sendable {
         TootClient(copying: self, accessToken: accessToken, server: server)
     }
 
+    /// Throws when the server is known (``server``) not to offer `feature`, before any request is sent;
+    /// without a profile every call is tried and the server's answer decides.
+    /// - Parameter feature: the feature the call needs.
+    /// - Throws: ``TootClientError/unsupported(feature:platform:)``.
+    func require(_ feature: PlatformFeature) throws {
+        guard let platform = server?.platform, !platform.supports(feature) else { return }
+        throw TootClientError.unsupported(feature: feature, platform: platform.name)
+    }
+
     /// Refuses URLs that are not https, except http to a loopback host.
     private static func checkInstanceURL(_ url: URL) throws {
         guard let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {

@@ -11,7 +11,9 @@ extension TootClient {
     ///   - draft: the status.
     ///   - idempotencyKey: a key unique to this post, such as a UUID or the Org post's ID.
     /// - Returns: the status.
-    /// - Throws: ``TootClientError/validationFailed(url:message:fieldErrors:)`` with the server's reason.
+    /// - Throws: ``TootClientError/validationFailed(url:message:fieldErrors:)`` with the server's reason;
+    ///   ``TootClientError/unsupported(feature:platform:)`` when the configured server lacks what the draft
+    ///   needs (polls, quotes, backdating, text-only posts).
     public func postStatus(_ draft: StatusDraft, idempotencyKey: String) async throws -> Status {
         try await postStatusRaw(draft, idempotencyKey: idempotencyKey).value
     }
@@ -23,6 +25,10 @@ extension TootClient {
     /// - Returns: the response.
     /// - Throws: ``TootClientError``.
     public func postStatusRaw(_ draft: StatusDraft, idempotencyKey: String) async throws -> TootResponse<Status> {
+        if draft.poll != nil { try require(.polls) }
+        if draft.quotedStatusID != nil { try require(.quotePosts) }
+        if draft.scheduledAt != nil { try require(.backdating) }
+        if draft.mediaIDs.isEmpty { try require(.textOnlyPosts) }
         var request = TootRequest(
             method: .post, path: ["api", "v1", "statuses"], body: .json(draft.json(editing: false)))
         request.headers["Idempotency-Key"] = idempotencyKey
@@ -43,8 +49,11 @@ extension TootClient {
     /// - Returns: the statuses that still exist.
     /// - Throws: ``TootClientError``.
     public func statuses(ids: [String]) async throws -> [Status] {
-        try await fetch(TootRequest(method: .get, path: ["api", "v1", "statuses"], query: ids.map { ("id[]", $0) }))
-            .value
+        try require(.statusBatch)
+        return try await fetch(
+            TootRequest(method: .get, path: ["api", "v1", "statuses"], query: ids.map { ("id[]", $0) })
+        )
+        .value
     }
 
     /// The text as typed (`GET /api/v1/statuses/:id/source`): the best source for the author's own posts.
@@ -52,7 +61,8 @@ extension TootClient {
     /// - Returns: the source.
     /// - Throws: ``TootClientError``.
     public func statusSource(id: String) async throws -> StatusSource {
-        try await fetch(TootRequest(method: .get, path: ["api", "v1", "statuses", id, "source"])).value
+        try require(.statusSource)
+        return try await fetch(TootRequest(method: .get, path: ["api", "v1", "statuses", id, "source"])).value
     }
 
     /// The thread around a status (`GET /api/v1/statuses/:id/context`).
@@ -72,6 +82,7 @@ extension TootClient {
     /// - Returns: the edited status.
     /// - Throws: ``TootClientError``.
     public func editStatus(id: String, _ draft: StatusDraft) async throws -> Status {
+        try require(.edits)
         let raw = try await send(
             TootRequest(method: .put, path: ["api", "v1", "statuses", id], body: .json(draft.json(editing: true))))
         if let status = try? Self.decode(Status.self, from: raw.value, url: raw.url) { return status }
@@ -87,6 +98,7 @@ extension TootClient {
     /// - Throws: ``TootClientError/notFound(url:message:)`` when it is gone or not this account's.
     @discardableResult
     public func deleteStatus(id: String, deleteMedia: Bool = false) async throws -> Status? {
+        if deleteMedia { try require(.deleteMedia) }
         let raw = try await send(
             TootRequest(
                 method: .delete, path: ["api", "v1", "statuses", id],
