@@ -93,6 +93,21 @@ import Testing
         await listener.stop()
     }
 
+    @Test func stoppingTheListenerEndsAWaitForACode() async throws {
+        let listener = try LoopbackRedirectListener()
+        let pending = PendingAuthorization(
+            url: try #require(URL(string: "http://127.0.0.1/")), redirectURI: listener.redirectURI, scopes: [],
+            codeVerifier: "v", state: "s")
+        async let caught = listener.code(for: pending)
+        await listener.stop()
+        do {
+            _ = try await caught
+            Issue.record("a code arrived from nowhere")
+        } catch {
+            #expect(error as? TootClientError == .authorizationFailed(reason: "the listener stopped"))
+        }
+    }
+
     @Test func aRevokedTokenIsRefusedAfterwards() async throws {
         try await withFake(.mastodon45, scopes: nil) { _, client in
             let app = try await client.registerApp(

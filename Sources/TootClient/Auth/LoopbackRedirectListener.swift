@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import HTTPCore
 import HTTPServer
 
@@ -18,6 +18,7 @@ public final class LoopbackRedirectListener: Sendable {
     public let redirectURI: String
     private let server: HTTPDaemon
     private let redirects: AsyncStream<[String: String]>
+    private let arrivals: AsyncStream<[String: String]>.Continuation
 
     /// Starts listening on 127.0.0.1 on a free port.
     /// - Throws: the server's error when no port can be opened.
@@ -36,6 +37,7 @@ public final class LoopbackRedirectListener: Sendable {
         server = try HTTPDaemon(configuration: .init(host: "127.0.0.1", port: 0), responder: router)
         redirectURI = "http://127.0.0.1:\(server.port)/callback"
         redirects = stream
+        arrivals = continuation
     }
 
     /// Waits for the redirect of `authorization` and returns its code.
@@ -56,8 +58,9 @@ public final class LoopbackRedirectListener: Sendable {
         throw TootClientError.authorizationFailed(reason: "the listener stopped")
     }
 
-    /// Stops listening.
+    /// Stops listening; a ``code(for:)`` still waiting then fails.
     public func stop() async {
+        arrivals.finish()
         await server.stop(gracePeriod: .seconds(1))
     }
 }
