@@ -28,7 +28,8 @@ let package = Package(
         .target(
             name: "OrgSocialCLI",
             dependencies: [
-                "OrgSocial", "FeedHosting", "OrgSocialClient", "Crypto", "Relay", "HTTPCore", "HTTPServer",
+                "OrgSocial", "FeedHosting", "OrgSocialClient", "HTTPClient", "Crypto", "Relay", "HTTPCore",
+                "HTTPServer",
                 "SystemSupport", "OrgSocialHTML",
             ],
             swiftSettings: strictSettings
@@ -49,7 +50,7 @@ let package = Package(
         .testTarget(
             name: "OrgSocialCLITests",
             dependencies: [
-                "OrgSocialCLI", "OrgSocial", "OrgSocialClient", "HTTPCore", "HTTPServer", "TestSupport",
+                "OrgSocialCLI", "OrgSocial", "OrgSocialClient", "HTTPClient", "HTTPCore", "HTTPServer", "TestSupport",
                 "SystemSupport",
             ],
             swiftSettings: strictSettings),
@@ -76,7 +77,7 @@ let package = Package(
         // client and CLI tests share.
         .target(
             name: "TestSupport",
-            dependencies: ["OrgSocial", "OrgSocialClient", "HTTPCore", "HTTPServer", "Crypto"],
+            dependencies: ["OrgSocial", "OrgSocialClient", "HTTPClient", "HTTPCore", "HTTPServer", "Crypto"],
             path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strictSettings),
         // zlib, as a C module. Only Gzip imports it.
@@ -99,13 +100,14 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // HTTP client transfers over libcurl's multi interface: one polling thread, decoded-byte caps.
         .target(name: "CurlHTTP", dependencies: ["CCurl"], swiftSettings: strictSettings),
-        // The client layer: HTTP transport, publishing (PUT with If-Match, the Org Social Host API), PostWriter.
+        // The client layer: publishing (PUT with If-Match, the Org Social Host API), reading, PostWriter.
         .target(
-            name: "OrgSocialClient", dependencies: ["OrgSocial", "HTTPCore", "CurlHTTP"], swiftSettings: strictSettings),
+            name: "OrgSocialClient", dependencies: ["OrgSocial", "HTTPCore", "HTTPClient"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "OrgSocialClientTests",
             dependencies: [
-                "OrgSocialClient", "OrgSocial", "HTTPCore", "HTTPServer", "Crypto", "Gzip", "TestSupport",
+                "OrgSocialClient", "HTTPClient", "OrgSocial", "HTTPCore", "HTTPServer", "Crypto", "Gzip", "TestSupport",
             ],
             swiftSettings: strictSettings
         ),
@@ -113,11 +115,35 @@ let package = Package(
         .testTarget(
             name: "PublishingTests",
             dependencies: [
-                "OrgSocialClient", "OrgSocial", "FeedHosting", "HTTPCore", "HTTPServer", "OrgSocialCLI",
+                "OrgSocialClient", "HTTPClient", "OrgSocial", "FeedHosting", "HTTPCore", "HTTPServer", "OrgSocialCLI",
                 "TestSupport",
             ],
             swiftSettings: strictSettings
         ),
+        // --- Mastodon API (issue 13 part A): the HTTP transport, TootClient and the fake Mastodon server. ---
+        // The HTTP transport both clients use: the request/response values, the transport protocol, the curl
+        // transport and the multipart encoder.
+        .target(name: "HTTPClient", dependencies: ["HTTPCore", "CurlHTTP"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPCore", "HTTPServer", "Gzip", "TestSupport"],
+            swiftSettings: strictSettings),
+        // Our Mastodon-API client: platforms from nodeinfo, discovery, OAuth with PKCE, the calls a bridge
+        // needs, paging, rate limits. Not the Org model.
+        .target(
+            name: "TootClient", dependencies: ["HTTPClient", "HTTPCore", "HTTPServer", "Crypto"],
+            swiftSettings: strictSettings),
+        // The fake Mastodon server the TootClient tests (and later the bridge's) run against, with presets.
+        .target(
+            name: "FakeMastodon", dependencies: ["HTTPCore", "HTTPServer", "Crypto"], path: "Tests/FakeMastodon",
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "TootClientTests", dependencies: ["TootClient", "FakeMastodon", "HTTPClient", "HTTPCore"],
+            resources: [.copy("Fixtures")], swiftSettings: strictSettings),
+        // The README's TootClient example: discover, authorize, post, page through the statuses.
+        .executableTarget(
+            name: "tootclient-example", dependencies: ["TootClient"], path: "Examples/TootClientTour",
+            swiftSettings: strictSettings),
+        // --- end of the Mastodon API block. ---
         // libsqlite3, as a C module: a modulemap and a shim.h. Only SQLiteStore imports it.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // SQLite wrapper: connection, statements, transactions, migrations, and the Database actor.
@@ -133,7 +159,7 @@ let package = Package(
         ),
         // The relay's crawler: conditional fetches, back-off, SSRF guard, follows and peer discovery, registration.
         .target(
-            name: "RelayCrawler", dependencies: ["RelayCore", "OrgSocial", "OrgSocialClient"],
+            name: "RelayCrawler", dependencies: ["RelayCore", "OrgSocial", "OrgSocialClient", "HTTPClient"],
             swiftSettings: strictSettings
         ),
         // The relay's HTTP API: the URL table, parameter validation, status codes and the envelope (rows to
@@ -146,7 +172,8 @@ let package = Package(
         .target(
             name: "Relay",
             dependencies: [
-                "RelayCore", "RelayStore", "RelayCrawler", "RelayServer", "OrgSocialClient", "HTTPCore", "HTTPServer",
+                "RelayCore", "RelayStore", "RelayCrawler", "RelayServer", "OrgSocialClient", "HTTPClient", "HTTPCore",
+                "HTTPServer",
                 "SystemSupport",
             ],
             swiftSettings: strictSettings
@@ -165,7 +192,8 @@ let package = Package(
         .testTarget(
             name: "RelayCrawlerTests",
             dependencies: [
-                "RelayCrawler", "RelayCore", "RelayStore", "RelayServer", "OrgSocial", "OrgSocialClient", "HTTPCore",
+                "RelayCrawler", "RelayCore", "RelayStore", "RelayServer", "OrgSocial", "OrgSocialClient", "HTTPClient",
+                "HTTPCore",
                 "HTTPServer", "FeedHosting", "RelayTestFixtures", "TestSupport",
             ],
             swiftSettings: strictSettings
@@ -184,6 +212,7 @@ let package = Package(
             name: "RelayTests",
             dependencies: [
                 "Relay", "RelayCore", "RelayStore", "RelayCrawler", "RelayServer", "OrgSocial", "OrgSocialClient",
+                "HTTPClient",
                 "HTTPCore", "HTTPServer", "FeedHosting", "OrgSocialCLI", "RelayTestFixtures", "TestSupport",
             ],
             swiftSettings: strictSettings

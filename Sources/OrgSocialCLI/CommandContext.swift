@@ -1,6 +1,6 @@
 package import Foundation
+package import HTTPClient
 import OrgSocial
-package import OrgSocialClient
 
 /// What a command may touch outside itself: its standard streams, its environment, the clock and the
 /// network.

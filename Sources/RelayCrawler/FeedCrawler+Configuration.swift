@@ -1,4 +1,5 @@
 import Foundation
+package import HTTPClient
 package import OrgSocialClient
 
 extension FeedCrawler {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 import OrgSocialClient
 
 @testable import OrgSocialCLI

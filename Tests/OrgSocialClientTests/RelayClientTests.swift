@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 import OrgSocialClient
 import TestSupport
 import Testing

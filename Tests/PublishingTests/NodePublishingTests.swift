@@ -1,5 +1,6 @@
 import FeedHosting
 import Foundation
+import HTTPClient
 import OrgSocial
 import OrgSocialClient
 import TestSupport

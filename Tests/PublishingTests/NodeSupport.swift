@@ -1,5 +1,6 @@
 import FeedHosting
 import Foundation
+import HTTPClient
 import HTTPCore
 import OrgSocial
 import OrgSocialClient

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 import HTTPCore
 import HTTPServer
 import OrgSocialClient
@@ -126,7 +127,7 @@ struct AddressGuardTests {
             connectionFilter: AddressGuard(allowPrivateAddresses: false).connectionFilter)
         for host in ["127.0.0.1", "localhost"] {
             let url = try #require(URL(string: "http://\(host):\(server.port)/social.org"))
-            let error = await #expect(throws: OrgSocialClientError.self) {
+            let error = await #expect(throws: HTTPClientError.self) {
                 try await guarded.send(HTTPClientRequest(url: url))
             }
             guard case .networkError(_, let message) = error else {

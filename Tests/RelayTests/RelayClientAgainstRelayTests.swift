@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 import OrgSocialClient
 import Relay
 import RelayTestFixtures

@@ -1,5 +1,6 @@
 import Crypto
 package import Foundation
+import HTTPClient
 package import HTTPCore
 package import HTTPServer
 package import OrgSocial

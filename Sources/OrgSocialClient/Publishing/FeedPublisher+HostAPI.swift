@@ -1,4 +1,5 @@
 public import Foundation
+import HTTPClient
 import HTTPCore
 public import OrgSocial
 
@@ -30,7 +31,7 @@ extension FeedPublisher {
         let request = HTTPClientRequest(
             method: .post, url: endpoint, headers: ["Content-Type": "application/json", "Accept": "application/json"],
             body: Array(body))
-        let response = try await transport.send(request)
+        let response = try await transport.exchange(request)
         let envelope = try Self.checkHostResponse(response, endpoint: endpoint)
         guard let vfileText = envelope.string("vfile"), let vfile = URL(string: vfileText),
             let publicText = envelope.string("public-url"), let publicURL = URL(string: publicText)
@@ -108,7 +109,7 @@ extension FeedPublisher {
         request.headers["Content-Type"] = form.contentType
         request.headers["Accept"] = "application/json"
         Self.apply(precondition, to: &request)
-        let response = try await transport.send(request)
+        let response = try await transport.exchange(request)
         if response.status == 412 {
             return .conflict(currentETag: response.headers["ETag"])
         }

@@ -1,4 +1,5 @@
 public import Foundation
+public import HTTPClient
 import HTTPCore
 public import OrgSocial
 
@@ -54,7 +55,7 @@ public struct FeedPublisher: Sendable {
                 "Accept": "text/plain, text/*;q=0.9, */*;q=0.1", "Accept-Encoding": "identity",
                 "Cache-Control": "no-cache",
             ])
-        let response = try await transport.send(request)
+        let response = try await transport.exchange(request)
         switch response.status {
         case 200:
             if Self.looksLikeHTML(response.body) {
@@ -205,7 +206,7 @@ public struct FeedPublisher: Sendable {
         request.headers["Authorization"] = "Bearer \(token)"
         request.headers["Content-Type"] = "text/plain; charset=utf-8"
         Self.apply(precondition, to: &request)
-        let response = try await transport.send(request)
+        let response = try await transport.exchange(request)
         let url = feedURL.absoluteString
         switch response.status {
         case 200..<300:

@@ -1,4 +1,5 @@
 package import Foundation
+import HTTPClient
 import HTTPCore
 
 /// Conditional reads for callers that keep validators themselves (the relay keeps them in its database,

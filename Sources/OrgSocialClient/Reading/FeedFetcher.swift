@@ -1,4 +1,5 @@
 public import Foundation
+public import HTTPClient
 import OrgSocial
 
 /// Reads feeds politely: conditional `GET`s from an on-disk cache, bounded concurrency in all and per
@@ -140,7 +141,7 @@ public struct FeedFetcher: Sendable {
         let transport = self.transport
         let limit = configuration.totalTimeout
         return try await withThrowingTaskGroup(of: HTTPClientResponse.self) { group in
-            group.addTask { try await transport.send(request) }
+            group.addTask { try await transport.exchange(request) }
             group.addTask {
                 try await Task.sleep(for: limit)
                 throw OrgSocialClientError.timedOut(url: request.url.absoluteString, after: limit)

@@ -1,4 +1,5 @@
 public import Foundation
+public import HTTPClient
 import HTTPCore
 
 /// A typed client for an Org Social relay's JSON API (`relay-api.md` §2): one method per endpoint.
@@ -118,7 +119,7 @@ public actor RelayClient {
 
     /// Sends a request and unwraps the envelope.
     func send<Payload, Meta, Links>(_ request: HTTPClientRequest) async throws -> RelayEnvelope<Payload, Meta, Links> {
-        let response = try await transport.send(request)
+        let response = try await transport.exchange(request)
         let url = request.url.absoluteString
         let decoder = JSONDecoder()
         let probe = try? decoder.decode(RelayErrorProbe.self, from: Data(response.body))
@@ -160,7 +161,7 @@ public actor RelayClient {
         // Never follow a redirect: a followed 301 turns the POST into a GET and nothing is registered (§1.1).
         let request = HTTPClientRequest(
             method: .post, url: url, headers: headers, body: Array(body), timeout: timeout, followsRedirects: false)
-        let response = try await transport.send(request)
+        let response = try await transport.exchange(request)
         let probe = try? JSONDecoder().decode(RelayErrorProbe.self, from: Data(response.body))
         if probe?.type?.lowercased() == "error" || !response.isSuccess {
             let messages = probe?.errors ?? probe?.detail.map { [$0] } ?? []

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 public import OrgSocial
 
 /// Builds a timeline: reads the own feed and every feed it follows, concurrently and politely (through

@@ -1,4 +1,5 @@
 public import Foundation
+import HTTPClient
 public import OrgSocial
 
 /// Appends posts to a feed and publishes them: the entry point OrgSocialKit users know, built on the

@@ -1,4 +1,5 @@
 package import Foundation
+import HTTPClient
 import Synchronization
 
 #if canImport(Glibc)

@@ -22,7 +22,7 @@ public struct HTTPClientRequest: Sendable, Hashable {
     /// is returned.
     public var followsRedirects: Bool
     /// The largest response body accepted; the transport stops reading and throws
-    /// ``OrgSocialClientError/feedTooLarge(url:limit:)`` beyond it. `nil` (the default) accepts any size.
+    /// ``HTTPClientError/bodyTooLarge(url:limit:)`` beyond it. `nil` (the default) accepts any size.
     public var maximumBodyBytes: Int?
 
     /// Makes a request.

@@ -2,7 +2,7 @@
 /// the network.
 ///
 /// ``CurlTransport`` is the real implementation. Tests substitute their own (a fake that answers
-/// from memory, or one that fails), and a ``FeedPublisher`` built on them never opens a socket.
+/// from memory, or one that fails), and a client built on them (such as `FeedPublisher`) never opens a socket.
 ///
 /// ```swift
 /// let transport: any HTTPTransport = CurlTransport()
@@ -16,6 +16,6 @@ public protocol HTTPTransport: Sendable {
     /// Sends `request` and waits for the whole response.
     /// - Parameter request: the request to send.
     /// - Returns: the response, whatever its status.
-    /// - Throws: ``OrgSocialClientError/networkError(url:message:)`` when no response arrives.
+    /// - Throws: ``HTTPClientError/networkError(url:message:)`` when no response arrives.
     func send(_ request: HTTPClientRequest) async throws -> HTTPClientResponse
 }

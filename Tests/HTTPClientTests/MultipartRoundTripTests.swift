@@ -1,5 +1,5 @@
+import HTTPClient
 import HTTPCore
-import OrgSocialClient
 import Testing
 
 /// The client's multipart encoder read back by the parser the node uses (HTTPCore's): what the Host upload sends is what the

@@ -1,7 +1,7 @@
 import Foundation
 import Gzip
+import HTTPClient
 import HTTPCore
-import OrgSocialClient
 import Synchronization
 import TestSupport
 import Testing
@@ -53,7 +53,7 @@ struct CurlTransportLimitTests {
         let transport = CurlTransport(timeout: .seconds(20))
         let url = server.url("/bomb")
         let before = Self.residentBytes()
-        let error = await #expect(throws: OrgSocialClientError.self) {
+        let error = await #expect(throws: HTTPClientError.self) {
             try await transport.send(HTTPClientRequest(url: url, maximumBodyBytes: Self.cap))
         }
         // The process's RSS is shared with the tests running alongside: printed here, asserted on the
@@ -62,7 +62,7 @@ struct CurlTransportLimitTests {
             "gzip bomb: refused after the server produced \(decodedProduced.load(ordering: .relaxed) >> 20) MiB "
                 + "decoded (\(server.bodyBytesSent.load(ordering: .relaxed)) bytes of gzip sent); test process RSS "
                 + "grew by \((Self.residentBytes() - before) >> 20) MiB")
-        #expect(error == .feedTooLarge(url: url.absoluteString, limit: Self.cap))
+        #expect(error == .bodyTooLarge(url: url.absoluteString, limit: Self.cap))
         #expect(decodedProduced.load(ordering: .relaxed) < 512 * 1024 * 1024)
     }
 
@@ -102,7 +102,7 @@ struct CurlTransportLimitTests {
         defer { server.stop() }
         let transport = CurlTransport(timeout: .seconds(20))
         let url = server.url("/huge")
-        let error = await #expect(throws: OrgSocialClientError.self) {
+        let error = await #expect(throws: HTTPClientError.self) {
             try await transport.send(HTTPClientRequest(url: url, maximumBodyBytes: Self.cap))
         }
         // The server notices the closed connection at its next write or two (socket buffers hold a few MiB)
@@ -110,7 +110,7 @@ struct CurlTransportLimitTests {
         _ = await eventually { answered.isOpen }
         let sent = server.bodyBytesSent.load(ordering: .relaxed)
         print("200 MB chunked body: refused after the server sent \(sent >> 20) MiB")
-        #expect(error == .feedTooLarge(url: url.absoluteString, limit: Self.cap))
+        #expect(error == .bodyTooLarge(url: url.absoluteString, limit: Self.cap))
         #expect(sent < Self.cap + 24 * 1024 * 1024)
     }
 
@@ -127,11 +127,11 @@ struct CurlTransportLimitTests {
         let transport = CurlTransport(timeout: .seconds(10))
         let url = server.url("/declared")
         let start = ContinuousClock.now
-        let error = await #expect(throws: OrgSocialClientError.self) {
+        let error = await #expect(throws: HTTPClientError.self) {
             try await transport.send(HTTPClientRequest(url: url, maximumBodyBytes: Self.cap))
         }
         let elapsed = ContinuousClock.now - start
-        #expect(error == .feedTooLarge(url: url.absoluteString, limit: Self.cap))
+        #expect(error == .bodyTooLarge(url: url.absoluteString, limit: Self.cap))
         #expect(elapsed < .seconds(3))
         #expect(server.bodyBytesSent.load(ordering: .relaxed) == 0)
         #expect(await eventually { closedByClient.load(ordering: .relaxed) })
@@ -174,7 +174,7 @@ struct CurlTransportLimitTests {
         defer { server.stop() }
         let transport = CurlTransport(timeout: .seconds(10), maximumRedirects: 3)
         let url = server.url("/hop/0")
-        let error = await #expect(throws: OrgSocialClientError.self) {
+        let error = await #expect(throws: HTTPClientError.self) {
             try await transport.send(HTTPClientRequest(url: url))
         }
         #expect(error == .networkError(url: url.absoluteString, message: "it redirected more than 3 times"))
@@ -183,7 +183,7 @@ struct CurlTransportLimitTests {
         #expect(kept.status == 302)
         #expect(kept.headers["Location"] == "/hop/1")
         let ftp = server.url("/ftp")
-        let refused = await #expect(throws: OrgSocialClientError.self) {
+        let refused = await #expect(throws: HTTPClientError.self) {
             try await transport.send(HTTPClientRequest(url: ftp))
         }
         guard case .networkError(let failedURL, let message) = refused else {

@@ -1,7 +1,7 @@
 import Foundation
+import HTTPClient
 import HTTPCore
 import HTTPServer
-import OrgSocialClient
 import TestSupport
 import Testing
 
@@ -61,7 +61,7 @@ struct CurlTransportTests {
         let server = try Self.echoServer()
         let transport = CurlTransport(timeout: .milliseconds(300))
         let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/slow"))
-        let error = await #expect(throws: OrgSocialClientError.self) {
+        let error = await #expect(throws: HTTPClientError.self) {
             try await transport.send(HTTPClientRequest(url: url))
         }
         await server.stop()

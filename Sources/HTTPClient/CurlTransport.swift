@@ -56,7 +56,7 @@ public final class CurlTransport: HTTPTransport {
     ///   - maximumRedirects: how many redirects are followed.
     ///   - connectionFilter: called with the address's bytes (4 for IPv4, 16 for IPv6); `false` refuses
     ///     it, and a request left with no allowed address fails with
-    ///     ``OrgSocialClientError/networkError(url:message:)``. `nil` allows every address.
+    ///     ``HTTPClientError/networkError(url:message:)``. `nil` allows every address.
     package init(
         userAgent: String, timeout: Duration, maximumRedirects: Int,
         connectionFilter: (@Sendable ([UInt8]) -> Bool)?
@@ -70,8 +70,8 @@ public final class CurlTransport: HTTPTransport {
     /// Sends `request` and reads the whole response.
     /// - Parameter request: the request.
     /// - Returns: the response, whatever its status.
-    /// - Throws: ``OrgSocialClientError/networkError(url:message:)`` when the server cannot be reached or
-    ///   does not answer in time; ``OrgSocialClientError/feedTooLarge(url:limit:)`` when the decoded body
+    /// - Throws: ``HTTPClientError/networkError(url:message:)`` when the server cannot be reached or
+    ///   does not answer in time; ``HTTPClientError/bodyTooLarge(url:limit:)`` when the decoded body
     ///   passes ``HTTPClientRequest/maximumBodyBytes``; `CancellationError` when the task is cancelled.
     public func send(_ request: HTTPClientRequest) async throws -> HTTPClientResponse {
         var headers = request.headers.fields.map { CurlHeader(name: $0.name, value: $0.value) }
@@ -98,10 +98,10 @@ public final class CurlTransport: HTTPTransport {
     }
 
     /// The client error for a failed transfer, with a short human message.
-    private static func clientError(_ error: CurlError, url: String) -> OrgSocialClientError {
+    private static func clientError(_ error: CurlError, url: String) -> HTTPClientError {
         let message: String
         switch error {
-        case .bodyTooLarge(let limit): return .feedTooLarge(url: url, limit: limit)
+        case .bodyTooLarge(let limit): return .bodyTooLarge(url: url, limit: limit)
         case .timedOut: message = "the server did not answer in time"
         case .connectionRefused: message = "could not connect to the server (connection refused)"
         case .networkUnreachable: message = "there is no network connection"

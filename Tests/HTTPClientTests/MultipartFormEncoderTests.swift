@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import OrgSocialClient
+@testable import HTTPClient
 
 /// The multipart body the Host upload sends, byte for byte.
 struct MultipartFormEncoderTests {
