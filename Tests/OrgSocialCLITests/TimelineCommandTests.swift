@@ -252,8 +252,9 @@ struct TimelineCommandTests {
                 #expect(items.first?["nick"] as? String == "ana")
                 #expect(items.first?["text"] as? String == "A reply from ana.")
                 #expect(items.first?["target"] as? String == "\(me)#2026-01-01T00:00:00+0000")
-                #expect(items.last?["nick"] == nil)
-                #expect((items.last?["error"] as? String)?.contains("HTTP 404") == true)
+                let mention = try #require(items.first { $0["type"] as? String == "mention" })
+                #expect(mention["nick"] == nil)
+                #expect((mention["error"] as? String)?.contains("HTTP 404") == true)
             }
             let fallback = await runCLIOverCurl(
                 ["notifications", "--feed-url", me, "--relay", "http://127.0.0.1:1"], environment: environment)

@@ -46,7 +46,9 @@ struct GroupsCommand: ParsableCommand {
         let group =
             known.first { $0.name.lowercased() == name.lowercased() || $0.slug == name.lowercased() }
             ?? RelayGroup(name: name)
-        let messages = try await client.messages(in: group)
+        var messages = try await client.messages(in: group)
+        let blocked = TimelineOptions(blockedFeeds: try ReadingOptions.blockedFeeds(in: context))
+        messages.posts = Self.removingBlocked(messages.posts, by: blocked)
         if printsJSON {
             struct Node: Encodable {
                 var post: String
@@ -73,5 +75,21 @@ struct GroupsCommand: ParsableCommand {
         }
         for node in messages.posts { add(node, depth: 0) }
         context.write(lines.joined(separator: "\n") + "\n")
+    }
+
+    /// The group's threads without the posts of blocked feeds; the replies to a blocked post stay, in its
+    /// place.
+    /// - Parameters:
+    ///   - nodes: the threads, as the relay sent them.
+    ///   - options: the options whose block list applies.
+    /// - Returns: The threads with every blocked post left out.
+    static func removingBlocked(_ nodes: [RelayThreadNode], by options: TimelineOptions) -> [RelayThreadNode] {
+        nodes.flatMap { node -> [RelayThreadNode] in
+            let children = removingBlocked(node.children, by: options)
+            guard !options.blocks(postURL: node.post) else { return children }
+            var kept = node
+            kept.children = children
+            return [kept]
+        }
     }
 }

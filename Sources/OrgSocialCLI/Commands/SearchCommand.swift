@@ -59,7 +59,11 @@ struct SearchCommand: ParsableCommand {
     func run(in context: CommandContext) async throws {
         let client = try RelayOptions.makeClient(option: relayOption, in: context)
         let query: RelaySearchQuery = tag.map { .tag($0) } ?? .text(text ?? "")
-        let result = try await client.search(query, page: Int(pageText) ?? 1, perPage: Int(perPageText) ?? 10)
+        var result = try await client.search(query, page: Int(pageText) ?? 1, perPage: Int(perPageText) ?? 10)
+        let blocked = TimelineOptions(blockedFeeds: try ReadingOptions.blockedFeeds(in: context))
+        let listed = result.posts.count
+        result.posts.removeAll { blocked.blocks(postURL: $0) }
+        let hidden = listed - result.posts.count
         let found = await PostLookup(fetcher: ReadingOptions.makeFetcher(in: context)).posts(at: result.posts)
         if printsJSON {
             struct Item: Encodable {
@@ -104,6 +108,7 @@ struct SearchCommand: ParsableCommand {
                 }
             }.joined())
         let more = result.hasNext ? " (more: --page \(result.page + 1))" : ""
-        context.report("\(result.total) found, page \(result.page)\(more).")
+        let hiddenNote = hidden == 0 ? "" : ", \(hidden) from blocked feeds not shown"
+        context.report("\(result.total) found, page \(result.page)\(hiddenNote)\(more).")
     }
 }

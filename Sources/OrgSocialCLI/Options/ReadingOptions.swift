@@ -96,6 +96,24 @@ struct ReadingOptions {
         try path.map { try FeedFile.read(at: $0, in: context) }
     }
 
+    /// The feeds in the "block" setting (`$ORGSOCIAL_BLOCK` over the configuration file). Every reading
+    /// command leaves their posts out and never downloads them, through ``TimelineOptions/blocks(feedURL:)``.
+    /// - Throws: ``CLIError`` for an unreadable configuration.
+    static func blockedFeeds(in context: CommandContext) throws -> Set<String> {
+        Set(try ConfigurationFile.load(in: context).readingSettings(environment: context.environment).blockedFeeds)
+    }
+
+    /// The timeline options of a command that reads the follows directly (never a relay's feed list): the
+    /// block list and "now".
+    /// - Parameters:
+    ///   - now: the current time.
+    ///   - context: the command's context.
+    /// - Returns: The options, with ``TimelineOptions/useRelay`` off.
+    /// - Throws: ``CLIError`` for an unreadable configuration.
+    static func directOptions(now: Date, in context: CommandContext) throws -> TimelineOptions {
+        TimelineOptions(useRelay: false, blockedFeeds: try blockedFeeds(in: context), now: now)
+    }
+
     /// The message when nothing says where the reader's feed is.
     static let notConfiguredMessage = """
         No feed is configured, so there is nobody to follow yet. Give your feed with --feed-url URL, \

@@ -126,7 +126,7 @@ public struct TimelineFetcher: Sendable {
         }
         var sources: [String] = []
         for url in candidates + extraFeeds
-        where url != ownFeedURL && !sources.contains(url) && !options.blockedFeeds.contains(url) {
+        where url != ownFeedURL && !sources.contains(url) && !options.blocks(feedURL: url) {
             sources.append(url)
         }
         progress?(.started(total: sources.count))

@@ -56,7 +56,7 @@ public struct TimelineFilter: Sendable {
     ///   - feedURL: the URL of its feed.
     /// - Returns: the first reason that applies.
     public func exclusion(of post: Post, inFeed feedURL: String) -> Reason? {
-        if options.blockedFeeds.contains(feedURL) { return .blocked }
+        if options.blocks(feedURL: feedURL) { return .blocked }
         guard post.id != nil, let instant = post.instant else { return .invalidID }
         switch post.kind {
         case .reaction: return .reaction
