@@ -302,10 +302,27 @@ struct TimelineCommandTests {
         }
     }
 
-    @Test func relayCommandsNeedARelayAndReportItsErrors() async throws {
-        let missing = await runCLIOverCurl(["search", "emacs"])
-        #expect(missing.status == 2)
-        #expect(missing.error.contains("No relay is configured"))
+    @Test func relayCommandsUseTheDefaultRelayAndReportItsErrors() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try await FakeRelay.with { (relay: FakeRelay) async throws in
+            await relay.state.success("/feeds/", data: "[\"https://a.example/s.org\"]")
+            await relay.state.success("/groups/", data: "[\"Tea\"]")
+            await relay.state.success(
+                "/search/", data: "[]",
+                meta: "{\"total\":0,\"page\":1,\"perPage\":10,\"hasNext\":false,\"hasPrevious\":false}")
+            let environment = folder.homeEnvironment.merging(["ORGSOCIAL_DEFAULT_RELAY": relay.baseURL]) { $1 }
+            let search = await runCLIOverCurl(["search", "emacs"], environment: environment)
+            #expect(search.status == 0)
+            #expect(search.error.contains("No posts found."))
+            let groups = await runCLIOverCurl(["groups"], environment: environment)
+            #expect(groups.status == 0)
+            #expect(groups.output == "Tea  (tea)\n")
+            let feeds = await runCLIOverCurl(["relay", "feeds"], environment: environment)
+            #expect(feeds.status == 0)
+            #expect(feeds.output == "https://a.example/s.org\n")
+            #expect(await relay.state.targets.contains("/search/?q=emacs&page=1&perPage=10"))
+        }
         let both = await runCLIOverCurl(["search", "emacs", "--tag", "x", "--relay", "http://127.0.0.1:1"])
         #expect(both.status == 2)
         try await FakeRelay.with { (relay: FakeRelay) async throws in
@@ -330,7 +347,8 @@ struct TimelineCommandTests {
             let result = await runCLIOverCurl(["timeline", "--file", path], environment: environment)
             #expect(result.status == 0)
             #expect(result.output.contains("A reply from ana."))
-            #expect(!result.output.contains("Local."))  // no URL for the own feed: it cannot be addressed
+            #expect(result.output.contains("Local."))
+            #expect(result.output.contains(URL(fileURLWithPath: path).absoluteString + "#2026-01-01T07:00:00+0000"))
         }
     }
 

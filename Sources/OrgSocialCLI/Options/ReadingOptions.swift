@@ -131,18 +131,24 @@ struct ReadingOptions {
     }
 
     /// Reads the reader's feed and its follows (plus `extraFeeds`), showing progress on a terminal and
-    /// reporting failed feeds at the end.
-    /// - Throws: ``CLIError/validation(_:)`` when no feed is configured; ``CLIError/exit(_:)`` when the
-    ///   reader's own feed cannot be read.
+    /// reporting failed feeds at the end. Without a feed of the reader's own, only `extraFeeds` (and the
+    /// relay's feeds, when the options use one) are read.
+    /// - Throws: ``CLIError/exit(_:)`` when nothing is there to read or the reader's own feed cannot be
+    ///   read.
     func fetchTimeline(
         options: TimelineOptions, extraFeeds: [String] = [], in context: CommandContext
     ) async throws -> (timeline: Timeline, ownFeedURL: String?) {
         let ownFeedURL = try self.ownFeedURL(in: context)
         let ownFeed = try self.ownFeed(in: context)
-        guard ownFeedURL != nil || ownFeed != nil || (options.useRelay && options.relayURL != nil) else {
+        let readsARelay = options.useRelay && options.relayURL != nil
+        guard ownFeedURL != nil || ownFeed != nil || readsARelay || !extraFeeds.isEmpty else {
             context.report(Self.notConfiguredMessage)
             throw CLIError.exit(1)
         }
+        // A local file with no URL configured is still the reader's feed: its posts are addressed by the
+        // file's URL, so that they are shown.
+        let fileURL = ownFeed == nil ? nil : path.map { URL(fileURLWithPath: $0).absoluteString }
+        let addressedFeedURL = ownFeedURL ?? fileURL
         let fetcher = TimelineFetcher(options: options, fetcher: Self.makeFetcher(in: context))
         let showsProgress = context.isStandardErrorTerminal
         let writer = ProgressWriter(context.writeStandardError)
@@ -151,7 +157,7 @@ struct ReadingOptions {
             writer.write("\r\u{1B}[KReading feeds: \(done)/\(total)")
         }
         let timeline = try await fetcher.fetchTimeline(
-            ownFeedURL: ownFeedURL, ownFeed: ownFeed, extraFeeds: extraFeeds, progress: progress)
+            ownFeedURL: addressedFeedURL, ownFeed: ownFeed, extraFeeds: extraFeeds, progress: progress)
         if showsProgress { context.writeStandardError(Array("\r\u{1B}[K".utf8)) }
         if ownFeed == nil, let ownFeedURL, let failure = timeline.statuses.first(where: { $0.url == ownFeedURL }),
             case .error(let reason) = failure.outcome
