@@ -264,24 +264,30 @@ struct TimelineCommandTests {
         }
     }
 
-    @Test func groupsListsAndShowsAGroup() async throws {
-        try await FakeRelay.with { (relay: FakeRelay) async throws in
-            await relay.state.success(
-                "/groups/", data: "[\"Org Social\"]",
-                links: "{\"groups\":[{\"name\":\"Org Social\",\"href\":\"/groups/org-social/\",\"method\":\"GET\"}]}")
-            await relay.state.success(
-                "/groups/org-social/",
-                data:
-                    "[{\"post\":\"https://a.example/s.org#1\",\"children\":[{\"post\":\"https://b.example/s.org#2\"}]}]",
-                meta: "{\"group\":\"Org Social\",\"members\":[\"https://a.example/s.org\",\"https://b.example/s.org\"]}"
-            )
-            let list = await runCLIOverCurl(["groups", "--relay", relay.baseURL])
-            #expect(list.status == 0)
-            #expect(list.output == "Org Social  (org-social)\n")
-            let group = await runCLIOverCurl(["groups", "org social", "--relay", relay.baseURL])
-            #expect(group.status == 0)
-            #expect(
-                group.output == "Org Social: 2 members\n  https://a.example/s.org#1\n    https://b.example/s.org#2\n")
+    @Test func groupsListsAndShowsAGroupWithItsPostsAuthorsAndText() async throws {
+        try await withNetwork { farm, _, environment in
+            let ana = farm.url("/ana.org")
+            let gone = farm.url("/gone.org")
+            try await FakeRelay.with { (relay: FakeRelay) async throws in
+                await relay.state.success(
+                    "/groups/", data: "[\"Org Social\"]",
+                    links: "{\"groups\":[{\"name\":\"Org Social\",\"href\":\"/groups/org-social/\","
+                        + "\"method\":\"GET\"}]}")
+                await relay.state.success(
+                    "/groups/org-social/",
+                    data: "[{\"post\":\"\(ana)#2026-01-01T04:00:00+0000\",\"children\":[{\"post\":\"\(gone)#2\"}]}]",
+                    meta: "{\"group\":\"Org Social\",\"members\":[\"\(ana)\",\"\(gone)\"]}")
+                let list = await runCLIOverCurl(["groups", "--relay", relay.baseURL], environment: environment)
+                #expect(list.status == 0)
+                #expect(list.output == "Org Social  (org-social)\n")
+                let group = await runCLIOverCurl(
+                    ["groups", "org social", "--relay", relay.baseURL], environment: environment)
+                #expect(group.status == 0)
+                #expect(group.output.hasPrefix("Org Social: 2 members\n\nana · 23h ago\n  Hola [[org-social:"))
+                #expect(group.output.contains("\n  \(ana)#2026-01-01T04:00:00+0000\n\n"))
+                #expect(
+                    group.output.hasSuffix("    \(gone)#2\n      (could not read \(gone): HTTP 404 (not found))\n\n"))
+            }
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import OrgSocial
 import OrgSocialClient
 
 /// `orgsocial groups [<name>] [--relay <url>]`: a relay's groups, or one group's posts.
@@ -8,8 +9,10 @@ struct GroupsCommand: ParsableCommand {
             name: "groups",
             abstract: "List a relay's groups, or show one group's posts.",
             discussion: """
-                Without a name, prints each group's name and slug. With a name (or slug), prints the group's \
-                posts as threads, newest first, and how many members it has.
+                Without a name, prints each group's name and slug. With a name (or slug), prints how many \
+                members the group has and its posts as threads, newest first, each with its author and text \
+                read from its feed (concurrently, through the cache; a feed that cannot be read shows the post \
+                URL and why). Posts from feeds in the "block" setting are left out.
                 """,
             arguments: [ArgumentDefinition(name: "name", help: "The group's name or slug.", isOptional: true)],
             options: [RelayOptions.relayOption, .flag("json", help: "Print the groups or posts as JSON.")])
@@ -68,13 +71,22 @@ struct GroupsCommand: ParsableCommand {
                     Output(group: messages.group, members: messages.members, posts: messages.posts.map(Node.init))))
             return
         }
-        var lines = ["\(messages.group ?? group.name): \(messages.members.count) members"]
+        var urls: [String] = []
+        func collect(_ node: RelayThreadNode) {
+            urls.append(node.post)
+            node.children.forEach(collect)
+        }
+        messages.posts.forEach(collect)
+        let found = await PostLookup(fetcher: ReadingOptions.makeFetcher(in: context)).posts(at: urls)
+        let renderer = TimelineRenderer(usesColor: TimelineRenderer.usesColor(in: context), now: try context.now())
+        let members = messages.members.count
+        var text = "\(messages.group ?? group.name): \(members) member\(members == 1 ? "" : "s")\n\n"
         func add(_ node: RelayThreadNode, depth: Int) {
-            lines.append(String(repeating: "  ", count: depth + 1) + node.post)
+            text += renderer.render(node.post, found: found[node.post], indent: depth * 4)
             for child in node.children { add(child, depth: depth + 1) }
         }
         for node in messages.posts { add(node, depth: 0) }
-        context.write(lines.joined(separator: "\n") + "\n")
+        context.write(text)
     }
 
     /// The group's threads without the posts of blocked feeds; the replies to a blocked post stay, in its
