@@ -150,6 +150,7 @@ struct TimelineCommandTests {
             #expect(result.status == 0)
             #expect(result.output.contains("A reply from ana."))
             #expect(result.error.contains("the relay http://127.0.0.1:1 could not be used"))
+            #expect(result.error.contains("; reading the feeds you follow instead."))
         }
     }
 
@@ -422,7 +423,8 @@ struct TimelineCommandTests {
                 let result = await runCLIOverCurl(
                     ["poll-results", poll, "--feed-url", me, "--relay", relay.baseURL], environment: environment)
                 #expect(result.status == 0)
-                #expect(result.output.contains("Tea: 2 (66%)"))
+                #expect(result.output.contains("Tea: 2 (67%)"))
+                #expect(result.output.contains("Coffee: 1 (33%)"))
                 #expect(result.output.contains("3 votes"))
                 #expect(await relay.state.targets == ["/", "/polls/votes/?post=\(RelayClient.percentEncoded(poll))"])
             }

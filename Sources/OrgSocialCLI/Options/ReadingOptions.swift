@@ -20,7 +20,7 @@ struct ReadingOptions {
     /// `--relay <url>`.
     static let relayOption = OptionDefinition.value(
         "relay", valueName: "url",
-        help: "timeline: read the relay's feeds, falling back to the ones you follow (default: "
+        help: "A relay to ask too, falling back to the feeds you follow when it fails (default: "
             + "$ORGSOCIAL_RELAY, else \"relayURL\" in the configuration).")
     /// `--verbose`.
     static let verboseOption = OptionDefinition.flag("verbose", help: "List every feed that could not be read.")
@@ -175,7 +175,7 @@ struct ReadingOptions {
                 throw CLIError.exit(1)
             }
             context.report(
-                "note: the relay \(relayURL) could not be used (\(reason)); read the feeds you follow instead.")
+                "note: the relay \(relayURL) could not be used (\(reason)); reading the feeds you follow instead.")
         }
         reportFailures(timeline.statuses, in: context)
         return (timeline, ownFeedURL)
