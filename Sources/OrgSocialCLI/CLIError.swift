@@ -58,7 +58,7 @@ package enum CLIError: Error, Equatable, LocalizedError {
     /// published from here yet, it differs from the local file).
     case remoteChanged(url: String, publishedBefore: Bool)
     /// `--publish`: the local file has changes that are not on the server.
-    case unpublishedLocalChanges(path: String, url: String)
+    case unpublishedLocalChanges(path: String, url: String, wasPublishedFromHere: Bool)
     /// An editing command changed the local file, but publishing the change failed.
     case savedButNotPublished(path: String, reason: String)
     /// `signup`: the configuration already holds a vfile.
@@ -146,10 +146,13 @@ package enum CLIError: Error, Equatable, LocalizedError {
                     + "could replace posts you don't have. ")
                 + "Merge its changes into your file first (download \(url)), or pass --force to replace the "
                 + "remote feed with yours."
-        case .unpublishedLocalChanges(let path, let url):
-            "'\(path)' differs from the feed at \(url) and was not published from here, so replacing it with "
-                + "the published feed could lose changes. Run 'orgsocial publish --file \(path)' first, or pass "
-                + "--no-publish to change only the local file."
+        case .unpublishedLocalChanges(let path, let url, let wasPublishedFromHere):
+            (wasPublishedFromHere
+                ? "'\(path)' has changes made since it was last published to \(url), so replacing it with the "
+                    + "published feed would lose them."
+                : "'\(path)' differs from the feed at \(url) and was not published from here, so replacing it "
+                    + "with the published feed could lose changes.")
+                + " Run 'orgsocial publish --file \(path)' first, or pass --no-publish to change only the local file."
         case .savedButNotPublished(let path, let reason):
             "The change was saved in '\(path)' but not published: "
                 + (reason.hasSuffix(".") ? reason : reason + ".") + " Fix that, then run "
