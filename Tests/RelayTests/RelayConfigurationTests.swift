@@ -69,6 +69,22 @@ struct RelayConfigurationTests {
         #expect(RelayPassSummary(storedText: "not json") == nil)
     }
 
+    @Test func aPassSummaryKeepsDiscoveryApartFromCrawling() throws {
+        var report = RelayScanReport()
+        report.duration = .milliseconds(3500)
+        report.discoveryDuration = .milliseconds(3000)
+        let summary = RelayPassSummary(report: report, finishedAt: Date(timeIntervalSince1970: 1_795_973_544))
+        #expect(summary.discoverySeconds == 3)
+        #expect(summary.crawlSeconds == 0.5)
+        let older = try #require(
+            RelayPassSummary(
+                storedText: #"{"bytesDownloaded":0,"discovered":0,"dropped":0,"durationSeconds":2,"failed":0,"#
+                    + #""failures":{},"feeds":0,"fetched":0,"finishedAt":"2026-11-29T17:32:24Z","notModified":0,"#
+                    + #""postsAdded":0,"postsChanged":0,"postsRemoved":0,"skipped":0}"#))
+        #expect(older.discoverySeconds == nil)
+        #expect(older.crawlSeconds == 2)
+    }
+
     @Test func aFileThatIsNotADatabaseGetsOneHint() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
