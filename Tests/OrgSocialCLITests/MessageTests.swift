@@ -17,6 +17,17 @@ struct MessageTests {
         }
     }
 
+    @Test func aSystemReasonEndingInAPeriodGetsNoSecondOne() {
+        let reason = "The file “social.org” doesn’t exist."
+        for error in [
+            CLIError.cannotWrite(path: "social.org", reason: reason),
+            CLIError.savedButNotPublished(path: "social.org", reason: reason),
+        ] {
+            #expect(error.localizedDescription.contains("doesn’t exist. "))
+            #expect(!error.localizedDescription.contains(".."))
+        }
+    }
+
     @Test func theRelayOptionOfTheReadingCommandsDoesNotSpeakOfTheTimeline() async {
         for command in ["thread", "notifications", "poll-results", "timeline"] {
             let help = await runCLI([command, "--help"])
