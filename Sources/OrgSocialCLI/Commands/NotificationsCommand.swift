@@ -13,7 +13,8 @@ struct NotificationsCommand: ParsableCommand {
                 follow is not seen. Needs your feed's URL (--feed-url or the configuration). With a relay \
                 (--relay, $ORGSOCIAL_RELAY or "relayURL" in the configuration) the relay's notifications are \
                 listed instead (in the relay's order, each post's author and text read from its feed; votes \
-                are always computed locally), falling back to the local computation if the relay fails.
+                are always computed locally), falling back to the local computation if the relay fails. Feeds \
+                in the "block" setting are never read and their notifications never shown.
                 """,
             options: ReadingOptions.definitions + [
                 .value(

@@ -13,7 +13,8 @@ struct PollResultsCommand: ParsableCommand {
                 counts once; votes after POLL_END and votes for options the poll doesn't have are ignored. \
                 Votes from feeds you don't follow are not seen, unless a relay is given (--relay, \
                 $ORGSOCIAL_RELAY or "relayURL" in the configuration): then the feeds of the voters it lists are \
-                read too. Without a feed of your own, only the poll's feed and those the relay names are read.
+                read too. Without a feed of your own, only the poll's feed and those the relay names are read. \
+                Feeds in the "block" setting are never read, so their votes do not count.
                 """,
             arguments: [ArgumentDefinition(name: "post-url", help: "The poll's URL, <feed URL>#<ID>.")],
             options: ReadingOptions.definitions + [.flag("json", help: "Print the results as JSON.")])
