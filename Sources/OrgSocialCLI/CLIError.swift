@@ -60,7 +60,7 @@ package enum CLIError: Error, Equatable, LocalizedError {
     /// `sync`: the merge found conflicts (already printed), so nothing was written or published.
     case mergeConflicts(count: Int, path: String, url: String)
     /// `--publish`: the local file has changes that are not on the server.
-    case unpublishedLocalChanges(path: String, url: String)
+    case unpublishedLocalChanges(path: String, url: String, wasPublishedFromHere: Bool)
     /// An editing command changed the local file, but publishing the change failed.
     case savedButNotPublished(path: String, reason: String)
     /// `signup`: the configuration already holds a vfile.
@@ -116,7 +116,8 @@ package enum CLIError: Error, Equatable, LocalizedError {
         case .cannotRead(let path, let reason):
             "Cannot read '\(path)': \(reason)"
         case .cannotWrite(let path, let reason):
-            "Cannot write '\(path)': \(reason). Check that the folder exists and is writable; the file was not changed."
+            "Cannot write '\(path)': \(Self.clause(reason)). Check that the folder exists and is writable; the file "
+                + "was not changed."
         case .notAFeed(let path, let reason):
             "'\(path)' does not look like an Org Social feed: \(reason), so it was not changed. Give the path of "
                 + "your social.org file, create one with 'orgsocial init --file <file> --title <title> --nick <nick>', "
@@ -154,13 +155,16 @@ package enum CLIError: Error, Equatable, LocalizedError {
                 + "published. Edit '\(path)' so that each one reads as you want it and run 'orgsocial sync' "
                 + "again, or keep one side for every conflict with 'orgsocial sync --ours' (yours) or "
                 + "'--theirs' (the remote's)."
-        case .unpublishedLocalChanges(let path, let url):
-            "'\(path)' differs from the feed at \(url) and was not published from here, so replacing it with "
-                + "the published feed could lose changes. Run 'orgsocial publish --file \(path)' first, or pass "
-                + "--no-publish to change only the local file."
+        case .unpublishedLocalChanges(let path, let url, let wasPublishedFromHere):
+            (wasPublishedFromHere
+                ? "'\(path)' has changes made since it was last published to \(url), so replacing it with the "
+                    + "published feed would lose them."
+                : "'\(path)' differs from the feed at \(url) and was not published from here, so replacing it "
+                    + "with the published feed could lose changes.")
+                + " Run 'orgsocial publish --file \(path)' first, or pass --no-publish to change only the local file."
         case .savedButNotPublished(let path, let reason):
             "The change was saved in '\(path)' but not published: "
-                + (reason.hasSuffix(".") ? reason : reason + ".") + " Fix that, then run "
+                + Self.clause(reason) + ". Fix that, then run "
                 + "'orgsocial publish --file \(path)' to publish it."
         case .accountExists(let path, let publicURL):
             "'\(path)' already holds a vfile, for \(publicURL). Signing up again would replace it, and a lost "
@@ -175,6 +179,16 @@ package enum CLIError: Error, Equatable, LocalizedError {
 }
 
 extension CLIError {
+    /// A reason as a clause to put a period after: without the final period(s) it may already have (the
+    /// system's messages, such as "The file … doesn't exist.", end with one).
+    /// - Parameter reason: the reason.
+    /// - Returns: The reason without trailing periods.
+    static func clause(_ reason: String) -> String {
+        var text = reason
+        while text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
     /// Runs `compose`, which builds a post from the command line's values, and turns a malformed value it
     /// finds (``OrgSocial/OrgSocialError/invalidInput(field:value:reason:)``: a language, an emoji, an
     /// empty text, a poll's options or end) into a usage error (exit code 2), as for any other bad option.

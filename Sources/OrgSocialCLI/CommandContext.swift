@@ -109,7 +109,7 @@ package struct CommandContext {
             bytes = try readStandardInput()
         } catch {
             throw CLIError.cannotRead(
-                path: "-", reason: "\(error.localizedDescription). Pass the text directly instead.")
+                path: "-", reason: "\(CLIError.clause(error.localizedDescription)). Pass the text directly instead.")
         }
         return String(decoding: bytes, as: UTF8.self)
     }

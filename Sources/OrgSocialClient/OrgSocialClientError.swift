@@ -91,7 +91,11 @@ public enum OrgSocialClientError: Error, Sendable, Hashable, LocalizedError {
         case .uploadFailed(let statusCode, let url, let message):
             return "Uploading to \(url) failed with HTTP \(statusCode)\(Self.quote(message)). Try again later."
         case .hostError(let url, let statusCode, let messages):
-            let detail = messages.isEmpty ? "no details" : messages.joined(separator: "; ")
+            if messages.isEmpty, [404, 405, 501].contains(statusCode) {
+                return "The server at \(url) is not an Org Social Host: it has no host API (HTTP \(statusCode)). "
+                    + "Check the host's URL (for example https://host.org-social.org)."
+            }
+            let detail = messages.isEmpty ? "no details" : Self.joined(messages)
             return "The Org Social Host at \(url) answered HTTP \(statusCode): \(detail)."
         case .invalidResponse(let url, let reason):
             return "The answer from \(url) cannot be used: \(reason)."
@@ -104,10 +108,35 @@ public enum OrgSocialClientError: Error, Sendable, Hashable, LocalizedError {
             return "\(url) did not answer within \(after.components.seconds) s. The server may be slow or down; "
                 + "try again later."
         case .relayError(let url, let statusCode, let messages):
-            let detail = messages.isEmpty ? "no details" : messages.joined(separator: "; ")
-            return "The relay answered HTTP \(statusCode) for \(url): \(detail). Check the feed or post URL "
-                + "(the relay matches them exactly), or try another relay."
+            let detail = messages.isEmpty ? "no details" : Self.joined(messages)
+            return "The relay answered HTTP \(statusCode) for \(url): \(detail). "
+                + Self.relayAdvice(statusCode: statusCode, messages: messages)
         }
+    }
+
+    /// What to do about a relay's error answer, from its status and whether it said why.
+    private static func relayAdvice(statusCode: Int, messages: [String]) -> String {
+        switch statusCode {
+        case 404 where messages.isEmpty:
+            "This is not an endpoint of an Org Social relay: check the relay's URL, or try another relay."
+        case 404:
+            "Check what you asked for (the relay matches feed and post URLs and group names exactly), or try "
+                + "another relay."
+        case 429:
+            "The relay limits how often it is asked; wait a minute and try again."
+        case 400..<500:
+            "The relay refused the request as given; check the URL or name you gave."
+        default:
+            "The relay itself failed; try again later, or try another relay."
+        }
+    }
+
+    /// A server's messages as one clause: joined with `; `, without the final period each may have (the
+    /// description adds its own).
+    private static func joined(_ messages: [String]) -> String {
+        var text = messages.joined(separator: "; ")
+        while text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 
     private static func quote(_ message: String?) -> String {

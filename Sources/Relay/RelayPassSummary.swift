@@ -8,6 +8,9 @@ package struct RelayPassSummary: Sendable, Hashable, Codable {
     package var finishedAt: String
     /// Wall time of the pass, in seconds.
     package var durationSeconds: Double
+    /// The part of ``durationSeconds`` spent discovering feeds rather than crawling the list (`nil` in
+    /// summaries stored before it was kept).
+    package var discoverySeconds: Double?
     /// Feeds in the crawl list when the pass started.
     package var feeds: Int
     /// Feeds downloaded in full (200).
@@ -40,8 +43,8 @@ package struct RelayPassSummary: Sendable, Hashable, Codable {
     ///   - finishedAt: When it ended.
     package init(report: RelayScanReport, finishedAt: Date) {
         self.finishedAt = ISO8601DateFormatter().string(from: finishedAt)
-        let (seconds, attoseconds) = report.duration.components
-        durationSeconds = Double(seconds) + Double(attoseconds) / 1e18
+        durationSeconds = Self.seconds(report.duration)
+        discoverySeconds = Self.seconds(report.discoveryDuration)
         feeds = report.feeds
         fetched = report.fetched
         notModified = report.notModified
@@ -54,6 +57,14 @@ package struct RelayPassSummary: Sendable, Hashable, Codable {
         postsRemoved = report.postsRemoved
         bytesDownloaded = report.bytesDownloaded
         failures = report.failures
+    }
+
+    /// The time spent crawling the list: the pass without its discovery.
+    package var crawlSeconds: Double { max(0, durationSeconds - (discoverySeconds ?? 0)) }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 
     // MARK: - Storage

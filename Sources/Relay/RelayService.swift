@@ -57,13 +57,16 @@ package actor RelayService {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
                 throw RelayServiceError.cannotOpenDatabase(
-                    path: path, reason: "its folder cannot be created (\(error.localizedDescription))")
+                    path: path,
+                    reason: "its folder cannot be created (\(Self.sentence(error))). Check that the folder above it "
+                        + "exists and is writable by this user")
             }
         }
         let store: RelayDatabase
         do {
             store = try await RelayDatabase.open(path: path, groups: configuration.groups)
         } catch {
+            // The store's error already says what to do (check the folder, restore a backup, …).
             throw RelayServiceError.cannotOpenDatabase(path: path, reason: Self.sentence(error))
         }
         let crawlerConfiguration = Self.crawlerConfiguration(configuration, peerRelays: peerRelays)

@@ -2,7 +2,7 @@ import Foundation
 
 /// What can stop the relay service from starting or running, with what to do about it.
 package enum RelayServiceError: Error, Sendable, Equatable, LocalizedError {
-    /// The database file (or its folder) cannot be created or opened.
+    /// The database file (or its folder) cannot be created or opened; `reason` says why and what to do.
     case cannotOpenDatabase(path: String, reason: String)
     /// The database opened, but reading or writing it failed.
     case databaseFailure(path: String, reason: String)
@@ -15,8 +15,7 @@ package enum RelayServiceError: Error, Sendable, Equatable, LocalizedError {
     package var errorDescription: String? {
         switch self {
         case .cannotOpenDatabase(let path, let reason):
-            "Cannot open the relay database '\(path)': \(reason). Check that its folder exists and is writable "
-                + "by this user, or give another file with --db."
+            "Cannot open the relay database '\(path)': \(reason). To use another file, give --db PATH."
         case .databaseFailure(let path, let reason):
             "The relay database '\(path)' failed: \(reason). Check the disk space and the file's permissions; "
                 + "if the file is damaged, restore it from a backup (see relay/README.md)."

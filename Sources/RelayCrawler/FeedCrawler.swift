@@ -82,7 +82,9 @@ package actor FeedCrawler {
             await isDue(
                 Self.peerDiscoveryKey, every: configuration.peerDiscoveryInterval, now: now, force: forceDiscovery)
         {
+            let discovering = clock.now
             report.discovered += await discoverFromPeers(peers)
+            report.discoveryDuration += clock.now - discovering
             if !Task.isCancelled { await setTime(Self.peerDiscoveryKey, now) }
         }
         let followsDue = await isDue(
@@ -119,7 +121,9 @@ package actor FeedCrawler {
                 return rememberedFollows[outcome.url].map { (outcome.url, $0) }
             }
             let known = Set(entries.map(\.url)).union(outcomes.map(\.url))
+            let discovering = clock.now
             let added = await discoverFromFollows(followers, known: known, now: now)
+            report.discoveryDuration += clock.now - discovering
             report.discovered += added.count
             await setTime(Self.followsDiscoveryKey, now)
             let newOutcomes = await crawlAll(

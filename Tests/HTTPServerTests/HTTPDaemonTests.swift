@@ -240,6 +240,25 @@ import Testing
         #expect(lines.withLock { $0 }.contains("Dropped the invalid response header 'X-Bad'."))
     }
 
+    @Test func aClientHangingUpMidRequestWhileTheServerStopsIsNotLogged() async throws {
+        let lines = LogLines()
+        let server = try HTTPDaemon(
+            configuration: .init(host: "127.0.0.1", port: 0),
+            responder: ClosureResponder { _ in HTTPResponse(bytes: Array("ok".utf8)) }, log: lines.sink)
+        let port = server.port
+        // A client with half a request hangs up while the server drains.
+        async let client: Void = offPool {
+            let connection = try RawConnection(port: port)
+            try connection.send("GET / HTTP/1.1\r\nHost: x\r\n")
+            Thread.sleep(forTimeInterval: 0.4)
+            connection.close()
+        }
+        try await Task.sleep(for: .milliseconds(150))
+        await server.stop(gracePeriod: .seconds(2))
+        try await client
+        #expect(!lines.all.contains { $0.contains("connection closure") || $0.hasPrefix("Connection socket") })
+    }
+
     @Test func closesEveryConnectionWhenKeepAliveIsOff() async throws {
         var configuration = HTTPDaemon.Configuration.loopback
         configuration.keepAlive = false

@@ -47,7 +47,15 @@ struct EditCommandTests {
         let badReference = await runCLI(["edit", "--file", file, "--id", Self.id, "--set", "REPLY_TO=nonsense"])
         #expect(badReference.status == 2)
         #expect(
-            badReference.error.hasPrefix("Error: The value 'REPLY_TO=nonsense' is invalid for '--set <key=value>'."))
+            badReference.error.hasPrefix(
+                "Error: The value 'REPLY_TO=nonsense' is invalid for '--set <key=value>'. REPLY_TO is not valid here: "
+                    + "it must be <feed URL>#<post ID>. Nothing was written.\n"))
+        let unknownProperty = await runCLI(["edit", "--file", file, "--id", Self.id, "--unset", "NOPE"])
+        #expect(unknownProperty.status == 2)
+        #expect(
+            unknownProperty.error.hasPrefix(
+                "Error: The post has no property 'NOPE' to remove (its properties: CLIENT, LANG, MOOD). "
+                    + "Nothing was written.\n"))
         let unknownPost = await runCLI(["edit", "--file", file, "--id", "2020-01-01T00:00:00+0000", "--text", "x"])
         #expect(unknownPost.status == 1)
         #expect(unknownPost.error.hasPrefix("Error: No post with the ID '2020-01-01T00:00:00+0000' in this feed."))

@@ -20,6 +20,15 @@ struct GroupCommandTests {
         #expect(unknown.error == "Error: This feed has not joined a group named 'Emacs Lovers'.\n")
     }
 
+    @Test func aGroupNameOnTwoLinesIsAUsageError() async throws {
+        let (folder, file) = try await makeFeedFolder()
+        defer { folder.remove() }
+        let result = await runCLI(["group", "join", "--file", file, "Emacs\nLovers", "https://relay.example.org"])
+        #expect(result.status == 2)
+        #expect(result.error.contains("Give the group's name on one line."))
+        #expect(try folder.text("social.org") == "#+TITLE: Ana's journal\n#+NICK: ana\n\n* Posts\n")
+    }
+
     @Test func badRelayURLIsAUsageError() async {
         let result = await runCLI(["group", "join", "--file", "x.org", "Emacs", "relay"])
         #expect(result.status == 2)

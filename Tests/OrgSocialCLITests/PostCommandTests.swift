@@ -108,6 +108,9 @@ struct PostCommandTests {
         #expect(badLanguage.status == 2)
         let badTag = await runCLI(["post", "--file", file, "--text", "x", "--tag", "a.b"])
         #expect(badTag.status == 2)
+        let twoWords = await runCLI(["post", "--file", file, "--text", "x", "--tag", "#bad tag"])
+        #expect(twoWords.status == 2)
+        #expect(twoWords.error.hasPrefix("Error: The value '#bad tag' is invalid for '--tag <tag>'. A tag is one word"))
         var environment = testEnvironment
         environment["ORGSOCIAL_NOW"] = "yesterday"
         let badClock = await runCLI(["post", "--file", file, "--text", "x"], environment: environment)

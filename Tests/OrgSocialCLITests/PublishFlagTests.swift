@@ -82,6 +82,8 @@ struct PublishFlagTests {
                 ["post", "--file", file, "--text", "More", "--publish"], environment: environment)
             #expect(refused.status == 1)
             #expect(refused.error.contains("orgsocial publish --file \(file)"))
+            #expect(refused.error.contains("has changes made since it was last published to"))
+            #expect(!refused.error.contains("was not published from here"))
             #expect(try home.text("social.org") == local)
             #expect(await server.state.text("/social.org") == remote)
         }

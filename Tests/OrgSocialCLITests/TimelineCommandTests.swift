@@ -151,6 +151,7 @@ struct TimelineCommandTests {
             #expect(result.status == 0)
             #expect(result.output.contains("A reply from ana."))
             #expect(result.error.contains("the relay http://127.0.0.1:1 could not be used"))
+            #expect(result.error.contains("; reading the feeds you follow instead."))
         }
     }
 
@@ -253,8 +254,9 @@ struct TimelineCommandTests {
                 #expect(items.first?["nick"] as? String == "ana")
                 #expect(items.first?["text"] as? String == "A reply from ana.")
                 #expect(items.first?["target"] as? String == "\(me)#2026-01-01T00:00:00+0000")
-                #expect(items.last?["nick"] == nil)
-                #expect((items.last?["error"] as? String)?.contains("HTTP 404") == true)
+                let mention = try #require(items.first { $0["type"] as? String == "mention" })
+                #expect(mention["nick"] == nil)
+                #expect((mention["error"] as? String)?.contains("HTTP 404") == true)
             }
             let fallback = await runCLIOverCurl(
                 ["notifications", "--feed-url", me, "--relay", "http://127.0.0.1:1"], environment: environment)
@@ -264,24 +266,30 @@ struct TimelineCommandTests {
         }
     }
 
-    @Test func groupsListsAndShowsAGroup() async throws {
-        try await FakeRelay.with { (relay: FakeRelay) async throws in
-            await relay.state.success(
-                "/groups/", data: "[\"Org Social\"]",
-                links: "{\"groups\":[{\"name\":\"Org Social\",\"href\":\"/groups/org-social/\",\"method\":\"GET\"}]}")
-            await relay.state.success(
-                "/groups/org-social/",
-                data:
-                    "[{\"post\":\"https://a.example/s.org#1\",\"children\":[{\"post\":\"https://b.example/s.org#2\"}]}]",
-                meta: "{\"group\":\"Org Social\",\"members\":[\"https://a.example/s.org\",\"https://b.example/s.org\"]}"
-            )
-            let list = await runCLIOverCurl(["groups", "--relay", relay.baseURL])
-            #expect(list.status == 0)
-            #expect(list.output == "Org Social  (org-social)\n")
-            let group = await runCLIOverCurl(["groups", "org social", "--relay", relay.baseURL])
-            #expect(group.status == 0)
-            #expect(
-                group.output == "Org Social: 2 members\n  https://a.example/s.org#1\n    https://b.example/s.org#2\n")
+    @Test func groupsListsAndShowsAGroupWithItsPostsAuthorsAndText() async throws {
+        try await withNetwork { farm, _, environment in
+            let ana = farm.url("/ana.org")
+            let gone = farm.url("/gone.org")
+            try await FakeRelay.with { (relay: FakeRelay) async throws in
+                await relay.state.success(
+                    "/groups/", data: "[\"Org Social\"]",
+                    links: "{\"groups\":[{\"name\":\"Org Social\",\"href\":\"/groups/org-social/\","
+                        + "\"method\":\"GET\"}]}")
+                await relay.state.success(
+                    "/groups/org-social/",
+                    data: "[{\"post\":\"\(ana)#2026-01-01T04:00:00+0000\",\"children\":[{\"post\":\"\(gone)#2\"}]}]",
+                    meta: "{\"group\":\"Org Social\",\"members\":[\"\(ana)\",\"\(gone)\"]}")
+                let list = await runCLIOverCurl(["groups", "--relay", relay.baseURL], environment: environment)
+                #expect(list.status == 0)
+                #expect(list.output == "Org Social  (org-social)\n")
+                let group = await runCLIOverCurl(
+                    ["groups", "org social", "--relay", relay.baseURL], environment: environment)
+                #expect(group.status == 0)
+                #expect(group.output.hasPrefix("Org Social: 2 members\n\nana · 23h ago\n  Hola [[org-social:"))
+                #expect(group.output.contains("\n  \(ana)#2026-01-01T04:00:00+0000\n\n"))
+                #expect(
+                    group.output.hasSuffix("    \(gone)#2\n      (could not read \(gone): HTTP 404 (not found))\n\n"))
+            }
         }
     }
 
@@ -302,10 +310,27 @@ struct TimelineCommandTests {
         }
     }
 
-    @Test func relayCommandsNeedARelayAndReportItsErrors() async throws {
-        let missing = await runCLIOverCurl(["search", "emacs"])
-        #expect(missing.status == 2)
-        #expect(missing.error.contains("No relay is configured"))
+    @Test func relayCommandsUseTheDefaultRelayAndReportItsErrors() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try await FakeRelay.with { (relay: FakeRelay) async throws in
+            await relay.state.success("/feeds/", data: "[\"https://a.example/s.org\"]")
+            await relay.state.success("/groups/", data: "[\"Tea\"]")
+            await relay.state.success(
+                "/search/", data: "[]",
+                meta: "{\"total\":0,\"page\":1,\"perPage\":10,\"hasNext\":false,\"hasPrevious\":false}")
+            let environment = folder.homeEnvironment.merging(["ORGSOCIAL_DEFAULT_RELAY": relay.baseURL]) { $1 }
+            let search = await runCLIOverCurl(["search", "emacs"], environment: environment)
+            #expect(search.status == 0)
+            #expect(search.error.contains("No posts found."))
+            let groups = await runCLIOverCurl(["groups"], environment: environment)
+            #expect(groups.status == 0)
+            #expect(groups.output == "Tea  (tea)\n")
+            let feeds = await runCLIOverCurl(["relay", "feeds"], environment: environment)
+            #expect(feeds.status == 0)
+            #expect(feeds.output == "https://a.example/s.org\n")
+            #expect(await relay.state.targets.contains("/search/?q=emacs&page=1&perPage=10"))
+        }
         let both = await runCLIOverCurl(["search", "emacs", "--tag", "x", "--relay", "http://127.0.0.1:1"])
         #expect(both.status == 2)
         try await FakeRelay.with { (relay: FakeRelay) async throws in
@@ -330,7 +355,8 @@ struct TimelineCommandTests {
             let result = await runCLIOverCurl(["timeline", "--file", path], environment: environment)
             #expect(result.status == 0)
             #expect(result.output.contains("A reply from ana."))
-            #expect(!result.output.contains("Local."))  // no URL for the own feed: it cannot be addressed
+            #expect(result.output.contains("Local."))
+            #expect(result.output.contains(URL(fileURLWithPath: path).absoluteString + "#2026-01-01T07:00:00+0000"))
         }
     }
 
@@ -398,7 +424,8 @@ struct TimelineCommandTests {
                 let result = await runCLIOverCurl(
                     ["poll-results", poll, "--feed-url", me, "--relay", relay.baseURL], environment: environment)
                 #expect(result.status == 0)
-                #expect(result.output.contains("Tea: 2 (66%)"))
+                #expect(result.output.contains("Tea: 2 (67%)"))
+                #expect(result.output.contains("Coffee: 1 (33%)"))
                 #expect(result.output.contains("3 votes"))
                 #expect(await relay.state.targets == ["/", "/polls/votes/?post=\(RelayClient.percentEncoded(poll))"])
             }

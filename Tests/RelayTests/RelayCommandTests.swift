@@ -249,7 +249,7 @@ struct RelayCommandTests {
         let database = await runCLI(["relay", "scan", "--db", "\(blocker)/relay.sqlite"], environment: env)
         #expect(database.status == 1)
         #expect(database.error.hasPrefix("Error: Cannot open the relay database '\(blocker)/relay.sqlite': "))
-        #expect(database.error.contains("give another file with --db."))
+        #expect(database.error.contains("To use another file, give --db PATH."))
         let list = await runCLI(
             ["relay", "scan", "--db", home.path + "/r.sqlite", "--relay-list", home.path + "/missing.txt"],
             environment: env)

@@ -69,12 +69,43 @@ struct RelayConfigurationTests {
         #expect(RelayPassSummary(storedText: "not json") == nil)
     }
 
+    @Test func aPassSummaryKeepsDiscoveryApartFromCrawling() throws {
+        var report = RelayScanReport()
+        report.duration = .milliseconds(3500)
+        report.discoveryDuration = .milliseconds(3000)
+        let summary = RelayPassSummary(report: report, finishedAt: Date(timeIntervalSince1970: 1_795_973_544))
+        #expect(summary.discoverySeconds == 3)
+        #expect(summary.crawlSeconds == 0.5)
+        let older = try #require(
+            RelayPassSummary(
+                storedText: #"{"bytesDownloaded":0,"discovered":0,"dropped":0,"durationSeconds":2,"failed":0,"#
+                    + #""failures":{},"feeds":0,"fetched":0,"finishedAt":"2026-11-29T17:32:24Z","notModified":0,"#
+                    + #""postsAdded":0,"postsChanged":0,"postsRemoved":0,"skipped":0}"#))
+        #expect(older.discoverySeconds == nil)
+        #expect(older.crawlSeconds == 2)
+    }
+
+    @Test func aFileThatIsNotADatabaseGetsOneHint() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try folder.write(String(repeating: "not a database ", count: 20), to: "relay.sqlite")
+        do {
+            _ = try await RelayService(configuration: RelayConfiguration(databasePath: path))
+            Issue.record("a file that is not a database opened")
+        } catch {
+            let text = error.localizedDescription
+            #expect(text.contains("restore it from a backup"))
+            #expect(!text.contains("writable"))
+            #expect(text.hasSuffix("To use another file, give --db PATH."))
+        }
+    }
+
     @Test func errorsSayWhatToDo() {
         let database = RelayServiceError.cannotOpenDatabase(path: "/x/relay.sqlite", reason: "unable to open file")
         #expect(
             database.localizedDescription
-                == "Cannot open the relay database '/x/relay.sqlite': unable to open file. Check that its folder "
-                + "exists and is writable by this user, or give another file with --db.")
+                == "Cannot open the relay database '/x/relay.sqlite': unable to open file. To use another file, give "
+                + "--db PATH.")
         let list = RelayServiceError.cannotReadRelayList(path: "peers.txt", reason: "no such file")
         #expect(list.localizedDescription.hasSuffix("or leave out --relay-list to use the two public relays."))
     }

@@ -83,6 +83,16 @@ final class DaemonCore: Sendable {
         log?(message)
     }
 
+    /// Whether a libmicrohttpd message only says that a client closed its connection before sending a
+    /// whole request ("Connection socket is closed when reading request due to the error: detected
+    /// connection closure"): routine for a server (clients hang up, and every idle keep-alive connection
+    /// does so at shutdown), so it is not logged.
+    /// - Parameter message: the library's message.
+    /// - Returns: `true` for a client's hang-up.
+    static func isClientHangUp(_ message: String) -> Bool {
+        message.hasPrefix("Connection socket is closed") || message.contains("detected connection closure")
+    }
+
     /// The most recent message libmicrohttpd or the adapter logged.
     var lastLogMessage: String? {
         state.withLock(\.lastLogMessage)

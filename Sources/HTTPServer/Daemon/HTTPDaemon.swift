@@ -232,6 +232,7 @@ package final class HTTPDaemon: Sendable {
                     var buffer = [CChar](repeating: 0, count: 1024)
                     _ = vsnprintf(&buffer, buffer.count, format, arguments)
                     let line = String(nulTerminated: buffer).trimmingSuffix { $0.isNewline }
+                    guard !DaemonCore.isClientHangUp(line) else { return }
                     Unmanaged<DaemonCore>.fromOpaque(context).takeUnretainedValue().record(line)
                 },
                 opaqueContext

@@ -89,8 +89,16 @@ struct EditCommand: ParsableCommand {
                 } catch OrgSocialError.invalidInput(_, _, let reason) {
                     throw CLIError.invalidValue(
                         value: "\(key)=\(value)", option: Self.setOption.synopsis,
-                        reason: "\(key) \(reason.prefix(1).uppercased() + reason.dropFirst()) Nothing was written.")
+                        reason: "\(key) is not valid here: \(reason) Nothing was written.")
                 }
+            }
+            let existing = Set(try feed.existingPost(id: id).properties.map { $0.name.uppercased() })
+            if let missing = removals.first(where: { !existing.contains($0) }) {
+                let names = existing.subtracting(["ID"]).sorted()
+                let present = names.isEmpty ? "none" : names.joined(separator: ", ")
+                throw CLIError.validation(
+                    "The post has no property '\(missing)' to remove (its properties: \(present)). Nothing was "
+                        + "written.")
             }
             for key in removals { try feed.setProperty(key, to: nil, inPost: id) }
         }

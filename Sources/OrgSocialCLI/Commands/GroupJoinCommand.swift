@@ -34,6 +34,10 @@ struct GroupJoinCommand: ParsableCommand {
         if group.name.allSatisfy(\.isWhitespace) {
             throw CLIError.invalidValue(value: group.name, option: "<name>", reason: "Give the group's name.")
         }
+        if group.name.contains(where: \.isNewline) {
+            throw CLIError.invalidValue(
+                value: group.name, option: "<name>", reason: "Give the group's name on one line.")
+        }
         guard FeedFileOptions.isHTTPURL(group.relayURL) else {
             throw CLIError.invalidValue(
                 value: group.relayURL, option: "<relay-url>", reason: "Give the relay's http:// or https:// URL.")

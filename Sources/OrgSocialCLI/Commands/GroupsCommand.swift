@@ -1,4 +1,5 @@
 import Foundation
+import OrgSocial
 import OrgSocialClient
 
 /// `orgsocial groups [<name>] [--relay <url>]`: a relay's groups, or one group's posts.
@@ -8,8 +9,10 @@ struct GroupsCommand: ParsableCommand {
             name: "groups",
             abstract: "List a relay's groups, or show one group's posts.",
             discussion: """
-                Without a name, prints each group's name and slug. With a name (or slug), prints the group's \
-                posts as threads, newest first, and how many members it has.
+                Without a name, prints each group's name and slug. With a name (or slug), prints how many \
+                members the group has and its posts as threads, newest first, each with its author and text \
+                read from its feed (concurrently, through the cache; a feed that cannot be read shows the post \
+                URL and why). Posts from feeds in the "block" setting are left out.
                 """,
             arguments: [ArgumentDefinition(name: "name", help: "The group's name or slug.", isOptional: true)],
             options: [RelayOptions.relayOption, .flag("json", help: "Print the groups or posts as JSON.")])
@@ -46,7 +49,9 @@ struct GroupsCommand: ParsableCommand {
         let group =
             known.first { $0.name.lowercased() == name.lowercased() || $0.slug == name.lowercased() }
             ?? RelayGroup(name: name)
-        let messages = try await client.messages(in: group)
+        var messages = try await client.messages(in: group)
+        let blocked = TimelineOptions(blockedFeeds: try ReadingOptions.blockedFeeds(in: context))
+        messages.posts = Self.removingBlocked(messages.posts, by: blocked)
         if printsJSON {
             struct Node: Encodable {
                 var post: String
@@ -66,12 +71,37 @@ struct GroupsCommand: ParsableCommand {
                     Output(group: messages.group, members: messages.members, posts: messages.posts.map(Node.init))))
             return
         }
-        var lines = ["\(messages.group ?? group.name): \(messages.members.count) members"]
+        var urls: [String] = []
+        func collect(_ node: RelayThreadNode) {
+            urls.append(node.post)
+            node.children.forEach(collect)
+        }
+        messages.posts.forEach(collect)
+        let found = await PostLookup(fetcher: ReadingOptions.makeFetcher(in: context)).posts(at: urls)
+        let renderer = TimelineRenderer(usesColor: TimelineRenderer.usesColor(in: context), now: try context.now())
+        let members = messages.members.count
+        var text = "\(messages.group ?? group.name): \(members) member\(members == 1 ? "" : "s")\n\n"
         func add(_ node: RelayThreadNode, depth: Int) {
-            lines.append(String(repeating: "  ", count: depth + 1) + node.post)
+            text += renderer.render(node.post, found: found[node.post], indent: depth * 4)
             for child in node.children { add(child, depth: depth + 1) }
         }
         for node in messages.posts { add(node, depth: 0) }
-        context.write(lines.joined(separator: "\n") + "\n")
+        context.write(text)
+    }
+
+    /// The group's threads without the posts of blocked feeds; the replies to a blocked post stay, in its
+    /// place.
+    /// - Parameters:
+    ///   - nodes: the threads, as the relay sent them.
+    ///   - options: the options whose block list applies.
+    /// - Returns: The threads with every blocked post left out.
+    static func removingBlocked(_ nodes: [RelayThreadNode], by options: TimelineOptions) -> [RelayThreadNode] {
+        nodes.flatMap { node -> [RelayThreadNode] in
+            let children = removingBlocked(node.children, by: options)
+            guard !options.blocks(postURL: node.post) else { return children }
+            var kept = node
+            kept.children = children
+            return [kept]
+        }
     }
 }

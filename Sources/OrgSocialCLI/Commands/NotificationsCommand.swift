@@ -13,7 +13,8 @@ struct NotificationsCommand: ParsableCommand {
                 follow is not seen. Needs your feed's URL (--feed-url or the configuration). With a relay \
                 (--relay, $ORGSOCIAL_RELAY or "relayURL" in the configuration) the relay's notifications are \
                 listed instead (in the relay's order, each post's author and text read from its feed; votes \
-                are always computed locally), falling back to the local computation if the relay fails.
+                are always computed locally), falling back to the local computation if the relay fails. Feeds \
+                in the "block" setting are never read and their notifications never shown.
                 """,
             options: ReadingOptions.definitions + [
                 .value(
@@ -37,14 +38,18 @@ struct NotificationsCommand: ParsableCommand {
 
     func run(in context: CommandContext) async throws {
         let now = try context.now()
+        let options = try ReadingOptions.directOptions(now: now, in: context)
         if type != "vote", let relayURL = try reading.relayURL(in: context), let base = URL(string: relayURL),
             let ownFeedURL = try reading.ownFeedURL(in: context)
         {
             do {
                 let relay = RelayClient(baseURL: base, transport: context.makeTransport())
-                let result = try await relay.notifications(
+                var result = try await relay.notifications(
                     for: ownFeedURL, type: type.map(RelayNotificationType.init(rawValue:)))
-                try await Self.write(result, in: context, asJSON: printsJSON, now: now)
+                result.items.removeAll { options.blocks(postURL: $0.post) }
+                // The relay does not know votes: they are always computed from the feeds.
+                let votes = type == nil ? try await localNotifications(options: options, in: context).votes : []
+                try await Self.write(result, votes: votes, in: context, asJSON: printsJSON, now: now)
                 return
             } catch let error as OrgSocialClientError {
                 context.report(
@@ -52,27 +57,19 @@ struct NotificationsCommand: ParsableCommand {
                         + "notifications from the feeds you follow instead.")
             }
         }
-        let (timeline, ownFeedURL) = try await reading.fetchTimeline(
-            options: TimelineOptions(useRelay: false, now: now), in: context)
-        guard let ownFeedURL else {
-            context.report(
-                "Error: notifications need your feed's URL: give --feed-url, set ORGSOCIAL_FEED_URL, or save "
-                    + "\"feedURL\" in the configuration."
-            )
-            throw CLIError.exit(1)
-        }
         let kind = type.flatMap(LocalIndex.Notification.Kind.init(rawValue:))
-        let notifications = LocalIndex(feeds: timeline.feeds).notifications(for: ownFeedURL, now: now)
+        let notifications = try await localNotifications(options: options, in: context).all
             .filter { kind == nil || $0.kind == kind }
         if printsJSON {
-            struct Item: Encodable {
+            struct Computed: Encodable {
                 var type: String
                 var post: PostJSON
                 var target: String?
             }
             context.write(
                 try JSONOutput.text(
-                    notifications.map { Item(type: $0.kind.rawValue, post: PostJSON($0.entry), target: $0.target) }))
+                    notifications.map { Computed(type: $0.kind.rawValue, post: PostJSON($0.entry), target: $0.target) }
+                ))
             return
         }
         if notifications.isEmpty {
@@ -80,48 +77,82 @@ struct NotificationsCommand: ParsableCommand {
             return
         }
         let renderer = TimelineRenderer(usesColor: TimelineRenderer.usesColor(in: context), now: now)
-        var text = ""
-        for notification in notifications {
-            let who = notification.entry.author.displayName
-            let what: String
-            switch notification.kind {
-            case .mention: what = "\(who) mentioned you"
-            case .reply: what = "\(who) replied to \(notification.target ?? "")"
-            case .reaction:
-                what = "\(who) reacted \(notification.entry.post.mood ?? "") to \(notification.target ?? "")"
-            case .boost: what = "\(who) boosted \(notification.target ?? "")"
-            case .vote:
-                what = "\(who) voted \"\(notification.entry.post.pollOption ?? "")\" on \(notification.target ?? "")"
-            }
-            text +=
-                "[\(notification.kind.rawValue)] \(what) · "
-                + TimelineRenderer.relativeTime(from: notification.entry.instant, to: now) + "\n"
-            if !notification.entry.post.hasEmptyBody {
-                for line in TimelineRenderer.wrap(notification.entry.post.body, width: renderer.width - 2) {
-                    text += "  \(line)\n"
-                }
-            }
-            text += "  \(notification.entry.url)\n\n"
+        context.write(notifications.map { Self.render($0, with: renderer, now: now) }.joined())
+    }
+
+    /// The notifications computed from the reader's feed and the feeds it follows (blocked ones left out).
+    /// - Parameters:
+    ///   - options: the timeline options (block list, "now").
+    ///   - context: the command's context.
+    /// - Returns: Every notification, newest first, and the votes among them.
+    /// - Throws: ``CLIError`` when the reader's feed URL is not known or its feed cannot be read.
+    private func localNotifications(
+        options: TimelineOptions, in context: CommandContext
+    ) async throws -> (all: [LocalIndex.Notification], votes: [LocalIndex.Notification]) {
+        let (timeline, ownFeedURL) = try await reading.fetchTimeline(options: options, in: context)
+        guard let ownFeedURL else {
+            context.report(
+                "Error: notifications need your feed's URL: give --feed-url, set ORGSOCIAL_FEED_URL, or save "
+                    + "\"feedURL\" in the configuration."
+            )
+            throw CLIError.exit(1)
         }
-        context.write(text)
+        let all = LocalIndex(feeds: timeline.feeds).notifications(for: ownFeedURL, now: options.now)
+        return (all, all.filter { $0.kind == .vote })
+    }
+
+    /// One notification of the relay's JSON output: `{type, post, target?, emoji?, nick?, text?, error?}`
+    /// (the votes computed beside them take the same shape).
+    struct Item: Encodable {
+        var type: String
+        var post: String
+        var target: String?
+        var emoji: String?
+        var nick: String?
+        var text: String?
+        var error: String?
+    }
+
+    /// A computed notification as an item of the relay's JSON output.
+    static func item(for notification: LocalIndex.Notification) -> Item {
+        Item(
+            type: notification.kind.rawValue, post: notification.entry.url, target: notification.target,
+            emoji: notification.kind == .reaction ? notification.entry.post.mood : nil,
+            nick: notification.entry.author.displayName, text: notification.entry.post.body)
+    }
+
+    /// The text block of a computed notification: what happened, when, the post's text and its URL.
+    static func render(_ notification: LocalIndex.Notification, with renderer: TimelineRenderer, now: Date) -> String {
+        let who = notification.entry.author.displayName
+        let what: String
+        switch notification.kind {
+        case .mention: what = "\(who) mentioned you"
+        case .reply: what = "\(who) replied to \(notification.target ?? "")"
+        case .reaction:
+            what = "\(who) reacted \(notification.entry.post.mood ?? "") to \(notification.target ?? "")"
+        case .boost: what = "\(who) boosted \(notification.target ?? "")"
+        case .vote:
+            what = "\(who) voted \"\(notification.entry.post.pollOption ?? "")\" on \(notification.target ?? "")"
+        }
+        var text =
+            "[\(notification.kind.rawValue)] \(what) · "
+            + TimelineRenderer.relativeTime(from: notification.entry.instant, to: now) + "\n"
+        if !notification.entry.post.hasEmptyBody {
+            for line in TimelineRenderer.wrap(notification.entry.post.body, width: renderer.width - 2) {
+                text += "  \(line)\n"
+            }
+        }
+        return text + "  \(notification.entry.url)\n\n"
     }
 
     /// Prints the relay's notifications with their posts' authors and text, read from the feeds the post
     /// URLs name (concurrently, through the cache): a block per notification, or JSON
     /// `[{type, post, target?, emoji?, nick?, text?, error?}]`. A feed that cannot be read shows the post
-    /// URL with a short reason.
+    /// URL with a short reason. The computed `votes` follow the relay's notifications.
     static func write(
-        _ result: RelayNotifications, in context: CommandContext, asJSON: Bool, now: Date
+        _ result: RelayNotifications, votes: [LocalIndex.Notification] = [], in context: CommandContext,
+        asJSON: Bool, now: Date
     ) async throws {
-        struct Item: Encodable {
-            var type: String
-            var post: String
-            var target: String?
-            var emoji: String?
-            var nick: String?
-            var text: String?
-            var error: String?
-        }
         let found = await PostLookup(fetcher: ReadingOptions.makeFetcher(in: context))
             .posts(at: result.items.map(\.post))
         let items = result.items.map { notification in
@@ -140,10 +171,10 @@ struct NotificationsCommand: ParsableCommand {
             return item
         }
         if asJSON {
-            context.write(try JSONOutput.text(items))
+            context.write(try JSONOutput.text(items + votes.map(item(for:))))
             return
         }
-        if items.isEmpty {
+        if items.isEmpty, votes.isEmpty {
             context.report("No notifications.")
             return
         }
@@ -166,6 +197,6 @@ struct NotificationsCommand: ParsableCommand {
             }
             text += "  \(item.post)\n\n"
         }
-        context.write(text)
+        context.write(text + votes.map { render($0, with: renderer, now: now) }.joined())
     }
 }

@@ -26,7 +26,7 @@ struct PollCommand: ParsableCommand {
     }
 
     /// How the closing time is given.
-    enum End {
+    enum End: Sendable {
         /// A duration from now.
         case after(TimeInterval)
         /// An instant.
@@ -84,18 +84,23 @@ struct PollCommand: ParsableCommand {
     }
 
     func run(in context: CommandContext) async throws {
-        let now = try context.now()
-        let endDate =
-            switch end {
-            case .after(let seconds): now.addingTimeInterval(seconds)
-            case .at(let date): date
-            }
         let question = try TextInput.resolve(question, in: context)
-        let draft = try CLIError.composing {
-            try PostDraft.poll(
-                question: question, options: options, endsAt: endDate, now: now, timeZone: context.timeZone,
-                language: language)
+        let timeZone = context.timeZone
+        let (options, language, end) = (options, language, end)
+        try await DraftPublisher.publish(options: feedOptions, publishing: publishing, in: context) { feed, _, now in
+            // --ends-in counts from the poll's own time: its ID, which is later than "now" when the second is
+            // taken (a burst of posts).
+            let start = OrgTimestamp(feed.uniqueID(for: now, timeZone: timeZone)).instant ?? now
+            let endDate =
+                switch end {
+                case .after(let seconds): start.addingTimeInterval(seconds)
+                case .at(let date): date
+                }
+            return try CLIError.composing {
+                try PostDraft.poll(
+                    question: question, options: options, endsAt: endDate, now: start, timeZone: timeZone,
+                    language: language)
+            }
         }
-        try await DraftPublisher.publish(draft, options: feedOptions, publishing: publishing, in: context)
     }
 }

@@ -40,7 +40,7 @@ struct PostCommand: ParsableCommand {
         feedOptions = try FeedFileOptions(parsing: arguments)
         publishing = PublishOptions(parsing: arguments)
         text = try arguments.requiredValue("text")
-        content = PostContentOptions(parsing: arguments)
+        content = try PostContentOptions(parsing: arguments)
         if let value = arguments.value("group") {
             guard let group = GroupReference(parsing: value), FeedFileOptions.isHTTPURL(group.relayURL) else {
                 throw CLIError.invalidValue(

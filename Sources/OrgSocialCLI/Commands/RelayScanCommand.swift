@@ -58,12 +58,14 @@ struct RelayScanCommand: ParsableCommand {
     static func text(_ summary: RelayPassSummary) -> String {
         var lines = [
             "Crawled \(summary.feeds) feed\(summary.feeds == 1 ? "" : "s") in "
-                + String(format: "%.2f", summary.durationSeconds) + " s: \(summary.fetched) fetched, "
+                + String(format: "%.2f", summary.crawlSeconds) + " s: \(summary.fetched) fetched, "
                 + "\(summary.notModified) not modified, \(summary.skipped) waiting (back-off), "
                 + "\(summary.failed) failed.",
             "Posts: \(summary.postsAdded) added, \(summary.postsChanged) changed, \(summary.postsRemoved) removed "
                 + "(\(summary.bytesDownloaded) bytes downloaded).",
-            "Feeds: \(summary.discovered) discovered, \(summary.dropped) dropped after 3 days without success.",
+            "Feeds: \(summary.discovered) discovered"
+                + (summary.discoverySeconds.map { " (discovery took " + String(format: "%.2f", $0) + " s)" } ?? "")
+                + ", \(summary.dropped) dropped after 3 days without success.",
         ]
         for url in summary.failures.keys.sorted() {
             lines.append("failed: \(url): \(summary.failures[url] ?? "")")

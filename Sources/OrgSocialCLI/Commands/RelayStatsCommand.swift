@@ -72,8 +72,10 @@ struct RelayStatsCommand: ParsableCommand {
         for year in stats.years.keys.sorted() {
             for month in (stats.years[year] ?? [:]).keys.sorted() {
                 guard let activity = stats.years[year]?[month] else { continue }
+                let posts = activity.totalPosts == 1 ? "post" : "posts"
+                let accounts = activity.activeAccounts == 1 ? "account" : "accounts"
                 lines.append(
-                    "\(year)-\(month): \(activity.totalPosts) posts by \(activity.activeAccounts) accounts "
+                    "\(year)-\(month): \(activity.totalPosts) \(posts) by \(activity.activeAccounts) \(accounts) "
                         + "(\(activity.replies) replies, \(activity.reactions) reactions, \(activity.boosts) boosts)")
             }
         }

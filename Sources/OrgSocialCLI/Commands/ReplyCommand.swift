@@ -35,7 +35,7 @@ struct ReplyCommand: ParsableCommand {
         publishing = PublishOptions(parsing: arguments)
         target = try DraftPublisher.postReference(try arguments.requiredValue("to"), option: Self.targetOption.synopsis)
         text = try arguments.requiredValue("text")
-        content = PostContentOptions(parsing: arguments)
+        content = try PostContentOptions(parsing: arguments)
     }
 
     func validate() throws {

@@ -12,7 +12,7 @@ struct SearchCommand: ParsableCommand {
                 Prints the matching posts, newest first, one page at a time, each with its author and text \
                 read from its feed (concurrently, through the cache; a feed that cannot be read shows the \
                 post URL and why). Text matches a post's content or tags (case-insensitive); --tag matches \
-                one whole tag.
+                one whole tag. Posts from feeds in the "block" setting are left out, and their feeds are not read.
                 """,
             arguments: [ArgumentDefinition(name: "text", help: "The text to look for.", isOptional: true)],
             options: [
@@ -59,7 +59,11 @@ struct SearchCommand: ParsableCommand {
     func run(in context: CommandContext) async throws {
         let client = try RelayOptions.makeClient(option: relayOption, in: context)
         let query: RelaySearchQuery = tag.map { .tag($0) } ?? .text(text ?? "")
-        let result = try await client.search(query, page: Int(pageText) ?? 1, perPage: Int(perPageText) ?? 10)
+        var result = try await client.search(query, page: Int(pageText) ?? 1, perPage: Int(perPageText) ?? 10)
+        let blocked = TimelineOptions(blockedFeeds: try ReadingOptions.blockedFeeds(in: context))
+        let listed = result.posts.count
+        result.posts.removeAll { blocked.blocks(postURL: $0) }
+        let hidden = listed - result.posts.count
         let found = await PostLookup(fetcher: ReadingOptions.makeFetcher(in: context)).posts(at: result.posts)
         if printsJSON {
             struct Item: Encodable {
@@ -94,16 +98,9 @@ struct SearchCommand: ParsableCommand {
             return
         }
         let renderer = TimelineRenderer(usesColor: TimelineRenderer.usesColor(in: context), now: try context.now())
-        context.write(
-            result.posts.map { url in
-                switch found[url] {
-                case .found(let entry): renderer.render(entry)
-                case .failed(let reason):
-                    "\(url)\n  (could not read \(PostReference(parsing: url)?.feedURL ?? url): \(reason))\n\n"
-                case nil: url + "\n\n"
-                }
-            }.joined())
+        context.write(result.posts.map { renderer.render($0, found: found[$0]) }.joined())
         let more = result.hasNext ? " (more: --page \(result.page + 1))" : ""
-        context.report("\(result.total) found, page \(result.page)\(more).")
+        let hiddenNote = hidden == 0 ? "" : ", \(hidden) from blocked feeds not shown"
+        context.report("\(result.total) found, page \(result.page)\(hiddenNote)\(more).")
     }
 }

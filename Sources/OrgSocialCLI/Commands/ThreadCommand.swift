@@ -12,7 +12,9 @@ struct ThreadCommand: ParsableCommand {
                 Reads your feed, the feeds you follow and the post's own feed, then finds the replies \
                 (REPLY_TO equal to the post's URL) among them. Replies from feeds you don't follow are not seen, \
                 unless a relay is given (--relay, $ORGSOCIAL_RELAY or "relayURL" in the configuration): then \
-                the feeds of every post the relay places in the thread are read too.
+                the feeds of every post the relay places in the thread are read too. Without a feed of your \
+                own, only the post's feed and those the relay names are read. Feeds in the "block" setting are \
+                never read.
                 """,
             arguments: [ArgumentDefinition(name: "post-url", help: "The post's URL, <feed URL>#<ID>.")],
             options: ReadingOptions.definitions + [.flag("json", help: "Print the thread as JSON.")])

@@ -13,7 +13,7 @@ struct TimelineCommand: ParsableCommand {
                 every feed the relay lists instead, falling back to your follows if it fails), at most 16 at \
                 once and 4 per server, with conditional requests: unchanged feeds come from the cache in \
                 $XDG_CACHE_HOME/orgsocial/feeds. Reactions, empty votes, group posts, bot posts, scheduled \
-                posts and mention-only posts not meant for you are left out, and so are feeds in the "block" \
+                posts (dated more than a minute ahead) and mention-only posts not meant for you are left out, and so are feeds in the "block" \
                 setting ('orgsocial config add block URL'); "languages" in the configuration is the default of \
                 --lang. A feed that cannot be read is reported at the end and never stops the timeline.
 

@@ -1,3 +1,4 @@
+import Foundation
 import OrgSocial
 
 /// `orgsocial vote --file <file> --poll <post-url> --option <option> [--text <text>]`: appends a vote.
@@ -60,7 +61,13 @@ struct VoteCommand: ParsableCommand {
             } else if let post = feed.post(withID: poll.postID), post.kind == .poll {
                 pollPost = post
             }
-            return try PostDraft.vote(on: poll, option: option, pollPost: pollPost, text: comment, now: now)
+            do {
+                return try PostDraft.vote(on: poll, option: option, pollPost: pollPost, text: comment, now: now)
+            } catch let error as OrgSocialError {
+                // An option the poll does not have is a malformed value (exit 2); a closed poll is not.
+                guard case .invalidInput(let field, _, _) = error, field == "poll option" else { throw error }
+                throw CLIError.validation(error.localizedDescription)
+            }
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import OrgSocial
 
 /// The options that describe a post's content besides its text: `--lang`, `--tag`, `--mood`,
@@ -8,7 +9,7 @@ struct PostContentOptions {
         "lang", valueName: "code", help: "The post's language, an ISO 639-1 code such as 'en'.")
     /// `--tag <tag>` (repeatable).
     static let tagOption = OptionDefinition.value(
-        "tag", help: "A tag (a word of letters, digits, '-' or '_'); repeat for several tags.", isRepeatable: true)
+        "tag", help: "A tag (one word of letters, digits, '-' or '_'); repeat for several tags.", isRepeatable: true)
     /// `--mood <mood>`.
     static let moodOption = OptionDefinition.value("mood", help: "A mood shown with the post, usually an emoji.")
     /// `--visibility <visibility>`.
@@ -29,11 +30,19 @@ struct PostContentOptions {
     /// `:VISIBILITY:`.
     var visibility: Visibility
 
-    /// Reads the options; each `--tag` value may also hold several space-separated tags.
-    init(parsing arguments: ParsedArguments) {
+    /// Reads the options; each `--tag` value is one tag.
+    /// - Throws: ``CLIError/invalidValue(value:option:reason:)`` for a `--tag` value holding a space, which
+    ///   would silently become two tags.
+    init(parsing arguments: ParsedArguments) throws {
         language = arguments.value("lang")
-        tags = arguments.values("tag").flatMap {
-            $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        tags = try arguments.values("tag").map { value in
+            let tag = value.trimmingCharacters(in: .whitespaces)
+            guard !tag.contains(where: \.isWhitespace) else {
+                throw CLIError.invalidValue(
+                    value: value, option: Self.tagOption.synopsis,
+                    reason: "A tag is one word; give each tag with its own --tag, e.g. --tag emacs --tag org-mode.")
+            }
+            return tag
         }
         mood = arguments.value("mood")
         visibility = arguments.value("visibility").map(Visibility.init(rawValue:)) ?? .public

@@ -43,7 +43,7 @@ struct PostURLInput {
 
     /// Reads the user's feed, the feeds it follows and the post's own feed, and indexes them. With a
     /// `relayLookup` and a relay configured, the feeds of every post the relay relates to this one are read
-    /// too, so activity from feeds the user does not follow is seen.
+    /// too, so activity from feeds the user does not follow is seen. Feeds in the block list are never read.
     /// - Parameters:
     ///   - now: the current time.
     ///   - relayLookup: what to ask the configured relay, or `nil` to not ask it.
@@ -53,6 +53,14 @@ struct PostURLInput {
     func fetchIndex(now: Date, relayLookup: RelayLookup? = nil, in context: CommandContext) async throws
         -> LocalIndex
     {
+        let options = try ReadingOptions.directOptions(now: now, in: context)
+        if options.blocks(postURL: postURL) {
+            let feedURL = PostReference(parsing: postURL)?.feedURL ?? postURL
+            context.report(
+                "Error: \(postURL) is in a feed you blocked, so it is not read. To see it, unblock the feed: "
+                    + "'orgsocial config remove block \(feedURL)'.")
+            throw CLIError.exit(1)
+        }
         var extraFeeds = PostReference(parsing: postURL).map { [$0.feedURL] } ?? []
         if let relayLookup, let relayURL = try reading.relayURL(in: context), let base = URL(string: relayURL) {
             do {
@@ -75,8 +83,7 @@ struct PostURLInput {
                         + "you follow are read.")
             }
         }
-        let (timeline, _) = try await reading.fetchTimeline(
-            options: TimelineOptions(useRelay: false, now: now), extraFeeds: extraFeeds, in: context)
+        let (timeline, _) = try await reading.fetchTimeline(options: options, extraFeeds: extraFeeds, in: context)
         return LocalIndex(feeds: timeline.feeds)
     }
 

@@ -20,7 +20,7 @@ struct ReadingOptions {
     /// `--relay <url>`.
     static let relayOption = OptionDefinition.value(
         "relay", valueName: "url",
-        help: "timeline: read the relay's feeds, falling back to the ones you follow (default: "
+        help: "A relay to ask too, falling back to the feeds you follow when it fails (default: "
             + "$ORGSOCIAL_RELAY, else \"relayURL\" in the configuration).")
     /// `--verbose`.
     static let verboseOption = OptionDefinition.flag("verbose", help: "List every feed that could not be read.")
@@ -96,6 +96,24 @@ struct ReadingOptions {
         try path.map { try FeedFile.read(at: $0, in: context) }
     }
 
+    /// The feeds in the "block" setting (`$ORGSOCIAL_BLOCK` over the configuration file). Every reading
+    /// command leaves their posts out and never downloads them, through ``TimelineOptions/blocks(feedURL:)``.
+    /// - Throws: ``CLIError`` for an unreadable configuration.
+    static func blockedFeeds(in context: CommandContext) throws -> Set<String> {
+        Set(try ConfigurationFile.load(in: context).readingSettings(environment: context.environment).blockedFeeds)
+    }
+
+    /// The timeline options of a command that reads the follows directly (never a relay's feed list): the
+    /// block list and "now".
+    /// - Parameters:
+    ///   - now: the current time.
+    ///   - context: the command's context.
+    /// - Returns: The options, with ``TimelineOptions/useRelay`` off.
+    /// - Throws: ``CLIError`` for an unreadable configuration.
+    static func directOptions(now: Date, in context: CommandContext) throws -> TimelineOptions {
+        TimelineOptions(useRelay: false, blockedFeeds: try blockedFeeds(in: context), now: now)
+    }
+
     /// The message when nothing says where the reader's feed is.
     static let notConfiguredMessage = """
         No feed is configured, so there is nobody to follow yet. Give your feed with --feed-url URL, \
@@ -113,18 +131,24 @@ struct ReadingOptions {
     }
 
     /// Reads the reader's feed and its follows (plus `extraFeeds`), showing progress on a terminal and
-    /// reporting failed feeds at the end.
-    /// - Throws: ``CLIError/validation(_:)`` when no feed is configured; ``CLIError/exit(_:)`` when the
-    ///   reader's own feed cannot be read.
+    /// reporting failed feeds at the end. Without a feed of the reader's own, only `extraFeeds` (and the
+    /// relay's feeds, when the options use one) are read.
+    /// - Throws: ``CLIError/exit(_:)`` when nothing is there to read or the reader's own feed cannot be
+    ///   read.
     func fetchTimeline(
         options: TimelineOptions, extraFeeds: [String] = [], in context: CommandContext
     ) async throws -> (timeline: Timeline, ownFeedURL: String?) {
         let ownFeedURL = try self.ownFeedURL(in: context)
         let ownFeed = try self.ownFeed(in: context)
-        guard ownFeedURL != nil || ownFeed != nil || (options.useRelay && options.relayURL != nil) else {
+        let readsARelay = options.useRelay && options.relayURL != nil
+        guard ownFeedURL != nil || ownFeed != nil || readsARelay || !extraFeeds.isEmpty else {
             context.report(Self.notConfiguredMessage)
             throw CLIError.exit(1)
         }
+        // A local file with no URL configured is still the reader's feed: its posts are addressed by the
+        // file's URL, so that they are shown.
+        let fileURL = ownFeed == nil ? nil : path.map { URL(fileURLWithPath: $0).absoluteString }
+        let addressedFeedURL = ownFeedURL ?? fileURL
         let fetcher = TimelineFetcher(options: options, fetcher: Self.makeFetcher(in: context))
         let showsProgress = context.isStandardErrorTerminal
         let writer = ProgressWriter(context.writeStandardError)
@@ -133,7 +157,7 @@ struct ReadingOptions {
             writer.write("\r\u{1B}[KReading feeds: \(done)/\(total)")
         }
         let timeline = try await fetcher.fetchTimeline(
-            ownFeedURL: ownFeedURL, ownFeed: ownFeed, extraFeeds: extraFeeds, progress: progress)
+            ownFeedURL: addressedFeedURL, ownFeed: ownFeed, extraFeeds: extraFeeds, progress: progress)
         if showsProgress { context.writeStandardError(Array("\r\u{1B}[K".utf8)) }
         if ownFeed == nil, let ownFeedURL, let failure = timeline.statuses.first(where: { $0.url == ownFeedURL }),
             case .error(let reason) = failure.outcome
@@ -151,7 +175,7 @@ struct ReadingOptions {
                 throw CLIError.exit(1)
             }
             context.report(
-                "note: the relay \(relayURL) could not be used (\(reason)); read the feeds you follow instead.")
+                "note: the relay \(relayURL) could not be used (\(reason)); reading the feeds you follow instead.")
         }
         reportFailures(timeline.statuses, in: context)
         return (timeline, ownFeedURL)

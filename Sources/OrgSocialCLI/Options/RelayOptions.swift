@@ -2,12 +2,13 @@ import Foundation
 import OrgSocialClient
 
 /// Where the relay is, for the commands that ask one: `--relay <url>`, else `$ORGSOCIAL_RELAY`, else
-/// `"relayURL"` in the configuration.
+/// `"relayURL"` in the configuration, else (for the commands that only ask a relay) the default relay.
 enum RelayOptions {
     /// `--relay <url>` for commands that need a relay.
     static let relayOption = OptionDefinition.value(
         "relay", valueName: "url",
-        help: "The relay to ask (default: $ORGSOCIAL_RELAY, else \"relayURL\" in the configuration).")
+        help: "The relay to ask (default: $ORGSOCIAL_RELAY, else \"relayURL\" in the configuration, else "
+            + "https://relay.org-social.org).")
 
     /// The relay URL from the option, the environment or the configuration, if any.
     /// - Parameters:
@@ -33,13 +34,16 @@ enum RelayOptions {
         return try ConfigurationFile.load(in: context).relayURL.flatMap { FeedFileOptions.isHTTPURL($0) ? $0 : nil }
     }
 
-    /// A client for the configured relay.
-    /// - Throws: ``CLIError/validation(_:)`` when no relay is configured.
+    /// A client for the configured relay, else for the default relay (the one `orgsocial config` shows:
+    /// `$ORGSOCIAL_DEFAULT_RELAY`, else https://relay.org-social.org).
+    /// - Throws: ``CLIError`` for a malformed option, environment or configuration.
     static func makeClient(option: String?, in context: CommandContext) throws -> RelayClient {
-        guard let url = try relayURL(option: option, in: context), let base = URL(string: url) else {
-            throw CLIError.validation(
-                "No relay is configured. Give one with --relay URL (for example https://relay.org-social.org), "
-                    + "set ORGSOCIAL_RELAY, or save \"relayURL\" in the configuration.")
+        let url =
+            try relayURL(option: option, in: context)
+            ?? ConfigurationKey.defaultRelayURL(environment: context.environment)
+        guard let base = URL(string: url) else {
+            throw CLIError.invalidValue(
+                value: url, option: relayOption.synopsis, reason: "Give the relay's http:// or https:// URL.")
         }
         return RelayClient(baseURL: base, transport: context.makeTransport())
     }

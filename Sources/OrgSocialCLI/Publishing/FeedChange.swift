@@ -39,10 +39,12 @@ enum FeedChange {
             target = try PublishTarget.resolve(in: context, feedURLOption: feedURLOption)
             let publisher = FeedPublisher(transport: context.makeTransport())
             let versions = PublishedVersions(environment: context.environment)
-            if versions.digest(for: target.feedURL) != PublishedVersions.digest(of: local.bytes),
+            let recorded = versions.digest(for: target.feedURL)
+            if recorded != PublishedVersions.digest(of: local.bytes),
                 let remote = try await publisher.fetch(target.feedURL), remote.feed.bytes != local.bytes
             {
-                throw CLIError.unpublishedLocalChanges(path: path, url: target.feedURL.absoluteString)
+                throw CLIError.unpublishedLocalChanges(
+                    path: path, url: target.feedURL.absoluteString, wasPublishedFromHere: recorded != nil)
             }
             let location = target.feedURL.absoluteString
             result = try await target.publish(with: publisher, creating: local) { feed in

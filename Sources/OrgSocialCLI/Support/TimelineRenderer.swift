@@ -28,6 +28,24 @@ struct TimelineRenderer {
         return lines.joined(separator: "\n") + "\n\n"
     }
 
+    /// A post a relay listed, as found in its feed: the entry when it was read, else its URL and why it
+    /// could not be read (the shape `search`, `groups` and relay notifications share).
+    /// - Parameters:
+    ///   - url: the post's URL.
+    ///   - outcome: what the lookup found, or `nil` when it was not looked up.
+    ///   - indent: the spaces before every line.
+    /// - Returns: A block of lines ending with a blank line.
+    func render(_ url: String, found outcome: PostLookup.Outcome?, indent: Int = 0) -> String {
+        let pad = String(repeating: " ", count: indent)
+        switch outcome {
+        case .found(let entry): return render(entry, indent: indent)
+        case .failed(let reason):
+            let feedURL = PostReference(parsing: url)?.feedURL ?? url
+            return "\(pad)\(url)\n\(pad)  (could not read \(feedURL): \(reason))\n\n"
+        case nil: return "\(pad)\(url)\n\n"
+        }
+    }
+
     /// The markers of a post: reply, boost, poll, vote, reaction.
     func markers(_ post: Post) -> [String] {
         switch post.kind {

@@ -61,7 +61,7 @@ public struct PostLookup: Sendable {
             case .read(let feed):
                 let author = TimelineAuthor(feed: feed, feedURL: reference.feedURL)
                 if let post = feed.posts.first(where: { $0.id == reference.postID }),
-                    let entry = TimelinePost(post: post, author: author)
+                    let entry = TimelinePost(lookingUp: post, author: author)
                 {
                     outcomes[url] = .found(entry)
                 } else {

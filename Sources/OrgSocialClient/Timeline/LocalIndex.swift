@@ -110,7 +110,7 @@ public struct LocalIndex: Sendable {
     public func notifications(for userFeedURL: String, now: Date? = nil) -> [Notification] {
         var found: [Notification] = []
         for entry in entries where entry.author.feedURL != userFeedURL {
-            if let now, entry.instant > now { continue }
+            if let now, TimelineFilter.isScheduled(entry.instant, now: now) { continue }
             let post = entry.post
             let replyTarget = post.replyTo.flatMap { $0.feedURL == userFeedURL ? $0.description : nil }
             let boostTarget = post.include.flatMap { $0.feedURL == userFeedURL ? $0.description : nil }

@@ -55,8 +55,8 @@ public struct TimelineFetcher: Sendable {
     ///   - extraFeeds: more feed URLs to read (for example a thread's feed); not shown when blocked.
     ///   - progress: called as feeds finish.
     /// - Returns: the posts, newest first, and one status per feed.
-    /// - Throws: ``OrgSocialClientError/invalidOptions(_:)`` when neither `ownFeedURL` nor `ownFeed` is given
-    ///   and no relay is configured.
+    /// - Throws: ``OrgSocialClientError/invalidOptions(_:)`` when neither `ownFeedURL` nor `ownFeed` is given,
+    ///   no relay is configured and `extraFeeds` is empty.
     public func fetchTimeline(
         ownFeedURL: String?, ownFeed: Feed? = nil, extraFeeds: [String] = [],
         progress: (@Sendable (TimelineProgress) -> Void)? = nil
@@ -95,19 +95,20 @@ public struct TimelineFetcher: Sendable {
         progress: (@Sendable (TimelineProgress) -> Void)?
     ) async throws -> ([FetchedFeed], [FeedStatus], TimelineSource) {
         let relayURL = options.useRelay ? options.relayURL ?? relayClient?.baseURL.absoluteString : nil
-        guard ownFeedURL != nil || ownFeed != nil || relayURL != nil else {
+        guard ownFeedURL != nil || ownFeed != nil || relayURL != nil || !extraFeeds.isEmpty else {
             throw OrgSocialClientError.invalidOptions(
-                "a timeline needs your own feed (its URL or its content) to know whom you follow, or a relay.")
+                "a timeline needs your own feed (its URL or its content) to know whom you follow, a relay, or "
+                    + "feeds to read.")
         }
         var feeds: [FetchedFeed] = []
         var statuses: [FeedStatus] = []
         var own = ownFeed
         if own == nil, let ownFeedURL {
             progress?(.started(total: 1))
-            let (fetched, status) = await read(ownFeedURL)
-            statuses.append(status)
-            progress?(.feedFinished(status, completed: 1, total: 1))
-            own = fetched?.feed
+            let result = await read(ownFeedURL)
+            statuses.append(result.status)
+            progress?(.feedFinished(result.status, completed: 1, total: 1))
+            own = result.fetched?.feed
         }
         if let own, let ownFeedURL { feeds.append(FetchedFeed(url: ownFeedURL, feed: own)) }
         let follows = own?.profile.follows.map(\.url) ?? []
@@ -127,47 +128,63 @@ public struct TimelineFetcher: Sendable {
         }
         var sources: [String] = []
         for url in candidates + extraFeeds
-        where url != ownFeedURL && !sources.contains(url) && !options.blockedFeeds.contains(url) {
+        where url != ownFeedURL && !sources.contains(url) && !options.blocks(feedURL: url) {
             sources.append(url)
         }
         progress?(.started(total: sources.count))
-        let results = await withTaskGroup(of: (Int, FetchedFeed?, FeedStatus).self) { group in
+        let results = await withTaskGroup(of: (Int, Read).self) { group in
             for (index, url) in sources.enumerated() {
-                group.addTask {
-                    let (fetched, status) = await read(url)
-                    return (index, fetched, status)
-                }
+                group.addTask { (index, await read(url)) }
             }
-            var collected: [(Int, FetchedFeed?, FeedStatus)] = []
+            var collected: [(Int, Read)] = []
             for await result in group {
                 collected.append(result)
-                progress?(.feedFinished(result.2, completed: collected.count, total: sources.count))
+                progress?(.feedFinished(result.1.status, completed: collected.count, total: sources.count))
             }
-            return collected.sorted { $0.0 < $1.0 }
+            return collected.sorted { $0.0 < $1.0 }.map(\.1)
         }
-        for (_, fetched, status) in results {
-            statuses.append(status)
-            if let fetched { feeds.append(fetched) }
+        // One feed, one copy: a URL that redirects to a feed read under its own URL here (or to the own
+        // feed, or to another redirecting URL already kept) is that feed, and a blocked new home stays blocked.
+        var kept: Set<String> = Set(feeds.map(\.url))
+        for result in results where result.fetched?.url == result.finalURL {
+            if let finalURL = result.finalURL { kept.insert(finalURL) }
+        }
+        for result in results {
+            statuses.append(result.status)
+            guard let fetched = result.fetched, let finalURL = result.finalURL else { continue }
+            if finalURL != fetched.url {
+                guard !kept.contains(finalURL), !options.blocks(feedURL: finalURL) else { continue }
+                kept.insert(finalURL)
+            }
+            feeds.append(fetched)
         }
         return (feeds, statuses, source)
     }
 
+    /// One feed as read: the feed (when it could be read), its status, and the URL it was finally read
+    /// from, after redirects.
+    private struct Read: Sendable {
+        var fetched: FetchedFeed?
+        var status: FeedStatus
+        var finalURL: String?
+    }
+
     /// Reads one feed; never throws.
-    private func read(_ url: String) async -> (FetchedFeed?, FeedStatus) {
+    private func read(_ url: String) async -> Read {
         guard let parsed = URL(string: url) else {
-            return (nil, FeedStatus(url: url, outcome: .error("'\(url)' is not a URL")))
+            return Read(status: FeedStatus(url: url, outcome: .error("'\(url)' is not a URL")))
         }
         do {
             let result = try await fetcher.fetch(parsed)
             let outcome: FeedStatus.Outcome = result.status == .fresh ? .ok : .notModified
-            return (
-                FetchedFeed(url: url, feed: result.feed),
-                FeedStatus(
+            return Read(
+                fetched: FetchedFeed(url: url, feed: result.feed),
+                status: FeedStatus(
                     url: url, outcome: outcome, permanentRedirect: result.permanentRedirect?.absoluteString,
-                    downloadedBytes: result.downloadedBytes)
-            )
+                    downloadedBytes: result.downloadedBytes),
+                finalURL: result.finalURL.absoluteString)
         } catch {
-            return (nil, FeedStatus(url: url, outcome: .error(error.localizedDescription)))
+            return Read(status: FeedStatus(url: url, outcome: .error(error.localizedDescription)))
         }
     }
 }

@@ -56,7 +56,7 @@ public struct TimelineFilter: Sendable {
     ///   - feedURL: the URL of its feed.
     /// - Returns: the first reason that applies.
     public func exclusion(of post: Post, inFeed feedURL: String) -> Reason? {
-        if options.blockedFeeds.contains(feedURL) { return .blocked }
+        if options.blocks(feedURL: feedURL) { return .blocked }
         guard post.id != nil, let instant = post.instant else { return .invalidID }
         switch post.kind {
         case .reaction: return .reaction
@@ -65,7 +65,7 @@ public struct TimelineFilter: Sendable {
         default: break
         }
         if post.group != nil { return .groupPost }
-        if instant > now { return .scheduled }
+        if Self.isScheduled(instant, now: now) { return .scheduled }
         if let days = options.maxPostAgeDays, instant < now.addingTimeInterval(-Double(days) * 86_400) {
             return .tooOld
         }
@@ -79,6 +79,22 @@ public struct TimelineFilter: Sendable {
             if feedURL != user, !post.mentions.contains(where: { $0.feedURL == user }) { return .notMentioned }
         }
         return nil
+    }
+
+    /// How far ahead of "now" a post may be dated and still not count as scheduled: 60 seconds. A writer
+    /// moves a new post's ID forward a second at a time until no post has it (spec §4.4, which allows no
+    /// fractional seconds in IDs), so a burst of posts gets IDs a few seconds in the future; and the
+    /// writer's clock may run a little ahead of the reader's.
+    public static let scheduledTolerance: TimeInterval = 60
+
+    /// Whether a post dated `instant` is scheduled, that is, dated more than ``scheduledTolerance`` after
+    /// `now` (spec §4.5).
+    /// - Parameters:
+    ///   - instant: the post's time, from its ID.
+    ///   - now: the current time.
+    /// - Returns: `true` when the post must not be shown yet.
+    public static func isScheduled(_ instant: Date, now: Date) -> Bool {
+        instant > now.addingTimeInterval(scheduledTolerance)
     }
 
     /// Whether two language tags name the same language (`en` matches `en-GB`; case ignored).

@@ -1,4 +1,5 @@
 public import Foundation
+import OrgSocial
 
 /// How ``TimelineFetcher`` builds a timeline, in the shape OrgSocialKit users know, plus the limits and
 /// filters of this client.
@@ -58,5 +59,19 @@ public struct TimelineOptions: Sendable, Hashable {
         self.includeOwnFeed = includeOwnFeed
         self.blockedFeeds = blockedFeeds
         self.now = now
+    }
+}
+
+extension TimelineOptions {
+    /// Whether a feed is in ``blockedFeeds``: its posts are never shown and it is never downloaded.
+    /// - Parameter feedURL: the feed's URL, compared as an exact string.
+    /// - Returns: `true` when the feed is blocked.
+    public func blocks(feedURL: String) -> Bool { blockedFeeds.contains(feedURL) }
+
+    /// Whether a post URL (`<feed URL>#<ID>`, as a relay lists them) is from a blocked feed.
+    /// - Parameter postURL: the post's URL; text that is not a post URL is read as a feed URL.
+    /// - Returns: `true` when the post's feed is blocked.
+    public func blocks(postURL: String) -> Bool {
+        blocks(feedURL: PostReference(parsing: postURL)?.feedURL ?? postURL)
     }
 }

@@ -55,6 +55,22 @@ public struct TimelinePost: Sendable {
     ///   - author: the author.
     public init?(post: Post, author: TimelineAuthor) {
         guard let id = post.id, let instant = post.instant else { return nil }
+        self.init(post: post, author: author, id: id, instant: instant)
+    }
+
+    /// Makes an entry for a post asked for by its URL (a relay's answer, a reference): its ID need only be
+    /// readable leniently (`2025-11-02T10:45:00`, `2025-08-16T15:41:00-5:00`), because it is matched as the
+    /// exact string the URL names; the timeline itself still leaves such posts out. `nil` when the post has
+    /// no ID or the ID cannot be read as a time even leniently.
+    /// - Parameters:
+    ///   - post: the post.
+    ///   - author: the author.
+    public init?(lookingUp post: Post, author: TimelineAuthor) {
+        guard let id = post.id, let instant = post.timestamp?.sortInstant else { return nil }
+        self.init(post: post, author: author, id: id, instant: instant)
+    }
+
+    private init(post: Post, author: TimelineAuthor, id: String, instant: Date) {
         self.post = post
         self.author = author
         self.url = "\(author.feedURL)#\(id)"

@@ -22,6 +22,9 @@ package struct RelayScanReport: Sendable, Hashable {
     package var bytesDownloaded = 0
     /// Wall time of the pass.
     package var duration: Duration = .zero
+    /// The part of ``duration`` spent discovering feeds (asking peer relays, checking new follows, with
+    /// their DNS lookups), not crawling the list.
+    package var discoveryDuration: Duration = .zero
     /// Failure reasons by feed URL.
     package var failures: [String: String] = [:]
 
