@@ -6,6 +6,12 @@
 /// a surrogate, beyond U+10FFFF) becomes U+FFFD, as browsers do.
 enum HTMLEntities {
     /// Decodes every character reference in `text`; the text itself (no copy) when it has no `&`.
+    static func decode(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
+        return decode(text[...])
+    }
+
+    /// Decodes every character reference in `text`.
     static func decode(_ text: Substring) -> String {
         guard text.utf8.contains(UInt8(ascii: "&")) else { return String(text) }
         var output = ""

@@ -15,7 +15,9 @@ enum HTMLToken: Sendable, Hashable {
 /// input is dropped, as browsers do; attribute values may be double-, single- or unquoted. Invalid UTF-8
 /// is decoded with U+FFFD.
 struct HTMLTokenizer {
+    /// The input's UTF-8 bytes.
     private let bytes: [UInt8]
+    /// Where the next token starts.
     private var position = 0
 
     /// Makes a tokenizer over `html`.
@@ -33,8 +35,11 @@ struct HTMLTokenizer {
         return tokens
     }
 
+    /// `<`.
     private static let lessThan = UInt8(ascii: "<")
+    /// `>`.
     private static let greaterThan = UInt8(ascii: ">")
+    /// `/`.
     private static let slash = UInt8(ascii: "/")
 
     /// The next token, or `nil` at the end of the input.
@@ -168,6 +173,7 @@ struct HTMLTokenizer {
 
     // MARK: - Small readers
 
+    /// A tag name at `index` (lowercased), moving `index` past it.
     private func readName(_ index: inout Int) -> String {
         let start = index
         while index < bytes.count, !Self.isSpace(bytes[index]), bytes[index] != Self.greaterThan,
@@ -178,6 +184,7 @@ struct HTMLTokenizer {
         return String(decoding: bytes[start..<index], as: UTF8.self).lowercased()
     }
 
+    /// An attribute value at `index` (quoted or not, decoded), moving `index` past it.
     private func readValue(_ index: inout Int) -> String {
         guard index < bytes.count else { return "" }
         let quote = bytes[index]
@@ -194,12 +201,14 @@ struct HTMLTokenizer {
         return Self.decodedText(bytes[start..<index])
     }
 
+    /// Moves `index` past white space.
     private func skipSpace(_ index: inout Int) {
         while index < bytes.count, Self.isSpace(bytes[index]) {
             index += 1
         }
     }
 
+    /// The offset of the next `byte` at or after `start`.
     private func firstIndex(of byte: UInt8, from start: Int) -> Int? {
         var index = start
         while index < bytes.count {
@@ -209,15 +218,18 @@ struct HTMLTokenizer {
         return nil
     }
 
+    /// Whether `literal` is at `index`.
     private func matches(_ literal: String, at index: Int) -> Bool {
         let utf8 = Array(literal.utf8)
         return index + utf8.count <= bytes.count && bytes[index..<index + utf8.count].elementsEqual(utf8)
     }
 
+    /// The offset of the next `literal` at or after `start`.
     private func find(_ literal: String, from start: Int) -> Int? {
         find(Array(literal.utf8), from: start, caseInsensitive: false)
     }
 
+    /// The offset of the next `needle` at or after `start`, ASCII case ignored when asked.
     private func find(_ needle: [UInt8], from start: Int, caseInsensitive: Bool) -> Int? {
         guard let first = needle.first, needle.count <= bytes.count else { return nil }
         var index = start
@@ -236,14 +248,17 @@ struct HTMLTokenizer {
         return nil
     }
 
+    /// Bytes as text, character references decoded.
     private static func decodedText(_ slice: ArraySlice<UInt8>) -> String {
-        HTMLEntities.decode(String(decoding: slice, as: UTF8.self)[...])
+        HTMLEntities.decode(String(decoding: slice, as: UTF8.self))
     }
 
+    /// Whether `byte` is an ASCII letter.
     private static func isLetter(_ byte: UInt8) -> Bool {
         (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
     }
 
+    /// Whether `byte` is HTML white space.
     private static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
     }

@@ -22,7 +22,18 @@ struct HTMLElement: Sendable, Hashable {
 
     /// Whether the `class` attribute has `word` among its words.
     func hasClass(_ word: String) -> Bool {
-        classes.contains { $0 == word }
+        guard let value = attributes["class"], value.utf8.count >= word.utf8.count else { return false }
+        let bytes = value.utf8
+        let target = word.utf8
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            while start < bytes.endIndex, bytes[start] <= 0x20 { start = bytes.index(after: start) }
+            var end = start
+            while end < bytes.endIndex, bytes[end] > 0x20 { end = bytes.index(after: end) }
+            if bytes[start..<end].elementsEqual(target) { return true }
+            start = end
+        }
+        return false
     }
 
     /// All the text inside, in order.
@@ -32,6 +43,7 @@ struct HTMLElement: Sendable, Hashable {
         return result
     }
 
+    /// Appends the text of `nodes` to `result`.
     private static func collectText(_ nodes: [HTMLNode], into result: inout String) {
         for node in nodes {
             switch node {

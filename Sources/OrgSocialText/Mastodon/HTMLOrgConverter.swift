@@ -47,7 +47,10 @@ package struct HTMLOrgConverter: Sendable {
         var blocks: [String] = []
         let spoiler = HTMLOrgRenderer.collapsingWhitespace(status.spoilerText).trimming([" "])
         if !spoiler.isEmpty {
-            blocks.append("CW: " + spoiler.replacingOccurrences(of: "[[", with: "[\u{200B}["))
+            blocks.append(
+                "CW: "
+                    + (spoiler.containsBytes("[[")
+                        ? spoiler.replacingOccurrences(of: "[[", with: "[\u{200B}[") : spoiler))
         } else if status.sensitive {
             blocks.append("CW: sensitive")
         }
@@ -80,11 +83,16 @@ extension String {
 
 /// One conversion's state: the status, and the hashtags met so far.
 private struct HTMLOrgRenderer {
+    /// The status being converted.
     let status: StatusContent
+    /// `user@domain` (lowercased) → Org Social feed URL.
     let orgSocialFeeds: [String: String]
+    /// The hashtags met so far, in order.
     var tags: [String] = []
+    /// The lowercased hashtags met so far.
     var seenTags: Set<String> = []
 
+    /// Starts a conversion of `status`.
     init(status: StatusContent, orgSocialFeeds: [String: String]) {
         self.status = status
         self.orgSocialFeeds = orgSocialFeeds
@@ -106,17 +114,22 @@ private struct HTMLOrgRenderer {
         case url(String)
     }
 
+    /// Elements rendered as paragraphs of their own.
     static let paragraphElements: Set<String> = [
         "p", "div", "section", "article", "header", "footer", "main", "aside", "nav", "figure", "figcaption",
         "address", "details", "summary", "dl", "dt", "dd", "table", "thead", "tbody", "tfoot", "tr", "center",
         "form", "fieldset", "body", "html", "hr", "caption",
     ]
+    /// Headings, rendered as bold paragraphs.
     static let headingElements: Set<String> = ["h1", "h2", "h3", "h4", "h5", "h6"]
+    /// Elements whose content is left out.
     static let droppedElements: Set<String> = ["head", "title", "template", "noscript", "iframe", "object", "svg"]
+    /// Emphasis elements and their Org markers.
     static let emphasisMarkers: [String: Character] = [
         "strong": "*", "b": "*", "em": "/", "i": "/", "cite": "/", "u": "_", "ins": "_", "del": "+", "s": "+",
         "strike": "+",
     ]
+    /// Elements rendered as inline code.
     static let codeElements: Set<String> = ["code", "kbd", "samp", "tt", "var"]
 
     // MARK: - Blocks
@@ -128,8 +141,8 @@ private struct HTMLOrgRenderer {
         func flush() {
             let text = Self.render(paragraph)
             paragraph = []
-            var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
-                $0.trimmingSuffix(while: { $0 == " " })
+            var lines = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map {
+                Substring($0).trimmingSuffix(while: { $0 == " " })
             }
             lines = lines.enumerated().filter { $0.offset == 0 || !$0.element.isEmpty || !lines[$0.offset - 1].isEmpty }
                 .map(\.element)
@@ -145,7 +158,10 @@ private struct HTMLOrgRenderer {
                 continue
             }
             let name = element.name
-            if Self.paragraphElements.contains(name) {
+            if name == "a" || name == "span" || name == "br" {
+                // The commonest elements first, before any set lookup.
+                inline(node, into: &paragraph)
+            } else if name == "p" || Self.paragraphElements.contains(name) {
                 flush()
                 result += blocks(element.children)
             } else if Self.headingElements.contains(name) {
@@ -213,7 +229,10 @@ private struct HTMLOrgRenderer {
 
     /// A `<pre>` as an example block (a source block when its `<code>` names a language).
     func example(_ element: HTMLElement) -> String? {
-        var text = element.text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        var text = element.text
+        if text.utf8.contains(0x0D) {
+            text = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        }
         if text.hasPrefix("\n") { text.removeFirst() }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
             $0.trimmingSuffix(while: { $0 == " " || $0 == "\t" || $0 == "\r" })
@@ -244,6 +263,9 @@ private struct HTMLOrgRenderer {
                 segments.append(.lineBreak)
             } else if name == "a" {
                 link(element, into: &segments)
+            } else if name == "span" {
+                guard !element.hasClass("invisible") else { return }
+                for child in element.children { inline(child, into: &segments) }
             } else if let marker = Self.emphasisMarkers[name] {
                 var content: [Segment] = []
                 for child in element.children { inline(child, into: &content) }
@@ -253,8 +275,6 @@ private struct HTMLOrgRenderer {
             } else if name == "img" {
                 let alt = Self.collapsingWhitespace(element.attributes["alt"] ?? "")
                 if !alt.isEmpty { segments.append(.text(alt)) }
-            } else if name == "span", element.hasClass("invisible") {
-                return
             } else if Self.droppedElements.contains(name) {
                 return
             } else if Self.paragraphElements.contains(name) || Self.headingElements.contains(name)
@@ -284,8 +304,8 @@ private struct HTMLOrgRenderer {
         let rel = (element.attributes["rel"] ?? "").split(separator: " ")
         let lowerHref = href.lowercased()
         if visible.hasPrefix("#"), visible.count > 1,
-            element.hasClass("hashtag") || rel.contains("tag") || lowerHref.contains("/tags/")
-                || lowerHref.contains("/tag/")
+            element.hasClass("hashtag") || rel.contains("tag") || lowerHref.containsBytes("/tags/")
+                || lowerHref.containsBytes("/tag/")
         {
             let name = String(visible.dropFirst())
             segments.append(.text("#" + name))
@@ -331,7 +351,7 @@ private struct HTMLOrgRenderer {
     static func isDisplay(_ visible: String, of href: String) -> Bool {
         func bare(_ url: String) -> Substring {
             var text = url[...]
-            if let scheme = text.range(of: "://") { text = text[scheme.upperBound...] }
+            if let bare = text.afterScheme() { text = bare }
             if text.lowercased().hasPrefix("www.") { text = text.dropFirst(4) }
             return text
         }
@@ -356,8 +376,7 @@ private struct HTMLOrgRenderer {
 
     /// The host of an absolute URL.
     static func host(of url: String) -> String? {
-        guard let scheme = url.range(of: "://") else { return nil }
-        let rest = url[scheme.upperBound...]
+        guard let rest = url.afterScheme() else { return nil }
         let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         let host = authority.split(separator: "@").last.map { $0.prefix { $0 != ":" } } ?? ""
         return host.isEmpty ? nil : host.lowercased()
@@ -381,39 +400,51 @@ private struct HTMLOrgRenderer {
 
     /// Runs of white space (U+00A0 and U+3000 included) as one space.
     static func collapsingWhitespace(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
+        // Most text has only single ASCII spaces: nothing to do.
+        var previousSpace = false
+        let isPlain = text.utf8.allSatisfy { byte in
+            defer { previousSpace = byte == 0x20 }
+            return byte >= 0x80 ? false : byte == 0x20 ? !previousSpace : byte >= 0x21 || byte == 0x00
+        }
+        if isPlain { return text }
+        var result = String.UnicodeScalarView()
         var inSpace = false
-        for character in text {
-            if character.isWhitespace {
+        for scalar in text.unicodeScalars {
+            let isSpace =
+                scalar.isASCII
+                ? scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{0C}"
+                    || scalar == "\u{0B}"
+                : scalar.properties.isWhitespace
+            if isSpace {
                 if !inSpace { result.append(" ") }
                 inSpace = true
             } else {
-                result.append(character)
+                result.append(scalar)
                 inSpace = false
             }
         }
-        return result
+        return String(result)
     }
 
     /// A link target that cannot end the link early.
     static func linkTarget(_ url: String) -> String {
-        var result = ""
-        for character in url {
-            switch character {
-            case "[": result += "%5B"
-            case "]": result += "%5D"
-            case " ": result += "%20"
-            case _ where character.isWhitespace: continue
-            default: result.append(character)
+        guard url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x5B || $0 == 0x5D || $0 >= 0x80 }) else { return url }
+        var result = String.UnicodeScalarView()
+        for scalar in url.unicodeScalars {
+            switch scalar {
+            case "[": result.append(contentsOf: "%5B".unicodeScalars)
+            case "]": result.append(contentsOf: "%5D".unicodeScalars)
+            case " ": result.append(contentsOf: "%20".unicodeScalars)
+            case _ where scalar.properties.isWhitespace: continue
+            default: result.append(scalar)
             }
         }
-        return result
+        return String(result)
     }
 
     /// A link description that cannot end the link early.
     static func linkDescription(_ text: String) -> String {
-        var result = text.replacingOccurrences(of: "]]", with: "]\u{200B}]")
+        var result = text.containsBytes("]]") ? text.replacingOccurrences(of: "]]", with: "]\u{200B}]") : text
         if result.hasSuffix("]") { result += "\u{200B}" }
         if result.hasPrefix("[") { result = "\u{200B}" + result }
         return result
@@ -426,6 +457,7 @@ private struct HTMLOrgRenderer {
         return output
     }
 
+    /// Appends the Org text of `segments` to `output`.
     private static func render(_ segments: [Segment], into output: inout String) {
         for (index, segment) in segments.enumerated() {
             switch segment {
@@ -447,7 +479,8 @@ private struct HTMLOrgRenderer {
                 let lower = url.lowercased()
                 let isBare =
                     (lower.hasPrefix("http://") || lower.hasPrefix("https://")) && url.count > 8
-                    && !url.contains(where: { $0.isWhitespace || "<>[]".contains($0) })
+                    && !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x3C || $0 == 0x3E || $0 == 0x5B || $0 == 0x5D })
+                    && !url.unicodeScalars.contains(where: \.properties.isWhitespace)
                     && !(url.last.map(OrgInline.urlTrailingPunctuation.contains) ?? true)
                     && !(output.last?.isLetter ?? false)
                     && (next == nil || next?.isWhitespace == true
@@ -466,7 +499,7 @@ private struct HTMLOrgRenderer {
             text = text.dropFirst()
         }
         guard !text.isEmpty else { return }
-        if text.contains("[[") || (output.last == "[" && text.first == "[") {
+        if text.first == "[" || text.containsBytes("[[") {
             var escaped = ""
             for character in text {
                 if character == "[", (escaped.last ?? output.last) == "[" { escaped.append("\u{200B}") }

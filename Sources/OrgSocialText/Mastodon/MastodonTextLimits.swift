@@ -56,7 +56,12 @@ package struct MastodonTextLimits: Sendable, Hashable, Codable {
     /// - Parameter text: the status text.
     /// - Returns: The byte offsets of each recognised URL.
     package static func urlRanges(in text: String) -> [Range<Int>] {
-        let bytes = Array(text.utf8)
+        var text = text
+        return text.withUTF8(urlRanges)
+    }
+
+    /// The counted URLs of UTF-8 bytes.
+    private static func urlRanges(_ bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
         var ranges: [Range<Int>] = []
         var index = 0
         while index + 8 <= bytes.count {
@@ -72,12 +77,19 @@ package struct MastodonTextLimits: Sendable, Hashable, Codable {
 
     // MARK: - Counting
 
+    /// The grapheme count of `text` with URLs and mention domains counted as the server counts them.
     private func countableLength(_ text: String) -> Int {
-        let bytes = Array(text.utf8)
+        let graphemes = text.count
+        var text = text
+        return text.withUTF8 { countableLength($0, graphemes: graphemes) }
+    }
+
+    /// ``countableLength(_:)`` over the bytes of a text of `graphemes` clusters.
+    private func countableLength(_ bytes: UnsafeBufferPointer<UInt8>, graphemes: Int) -> Int {
         let hasAt = bytes.contains(UInt8(ascii: "@"))
         let hasURL = charactersPerURL > 0 && bytes.count >= 8
-        guard hasAt || hasURL else { return text.count }
-        var length = text.count
+        guard hasAt || hasURL else { return graphemes }
+        var length = graphemes
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
@@ -95,12 +107,13 @@ package struct MastodonTextLimits: Sendable, Hashable, Codable {
         return length
     }
 
+    /// Whether `byte` is an ASCII letter or digit.
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {
         (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A)
     }
 
     /// The end of a URL starting at `start`, if one does.
-    private static func urlEnd(_ bytes: [UInt8], at start: Int) -> Int? {
+    private static func urlEnd(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
         if start > 0 {
             let previous = bytes[start - 1]
             if isAlphanumeric(previous) || previous == UInt8(ascii: "@") || previous == UInt8(ascii: "#")
@@ -110,12 +123,12 @@ package struct MastodonTextLimits: Sendable, Hashable, Codable {
             }
         }
         var index = start
-        for expected in Array("http".utf8) {
+        for expected in "http".utf8 {
             guard index < bytes.count, bytes[index] | 0x20 == expected else { return nil }
             index += 1
         }
         if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "s") { index += 1 }
-        for expected in Array("://".utf8) {
+        for expected in "://".utf8 {
             guard index < bytes.count, bytes[index] == expected else { return nil }
             index += 1
         }
@@ -167,11 +180,13 @@ package struct MastodonTextLimits: Sendable, Hashable, Codable {
         return index
     }
 
+    /// Bytes that end a URL's path.
     private static let pathStop: Set<UInt8> = Set("<>\"{}|\\^`".utf8)
+    /// Punctuation a URL may end with.
     private static let pathEnd: Set<UInt8> = Set("=_#/-+".utf8)
 
     /// For an `@user@domain` mention at `start`: the end of `@user` and the end of the domain.
-    private static func mentionEnd(_ bytes: [UInt8], at start: Int) -> (Int, Int)? {
+    private static func mentionEnd(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (Int, Int)? {
         if start > 0 {
             let previous = bytes[start - 1]
             if isAlphanumeric(previous) || previous == UInt8(ascii: "_") || previous == UInt8(ascii: "/")

@@ -39,9 +39,10 @@ package struct MastodonTextRenderer: Sendable {
         var output: [String] = []
         var block: Block = .none
         let normalized =
-            body.contains("\r")
+            body.utf8.contains(0x0D)
             ? body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).joined(separator: "\n") : body
-        for rawLine in normalized.split(separator: "\n", omittingEmptySubsequences: false) {
+        for rawUTF8 in normalized.utf8.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            let rawLine = Substring(rawUTF8)
             let isEscaped = rawLine.first == OrgLineEscaping.marker
             let line = isEscaped ? rawLine.dropFirst() : rawLine
             let stripped = line.drop { $0 == " " || $0 == "\t" }
@@ -105,7 +106,7 @@ package struct MastodonTextRenderer: Sendable {
     /// The plain text of one line's inline markup.
     func inline(_ line: String) -> String {
         let text = plain(OrgInline.parse(line))
-        return text.contains("\u{200B}") ? Self.removingEscapeMarks(text) : text
+        return text.containsBytes("\u{200B}") ? Self.removingEscapeMarks(text) : text
     }
 
     private func plain(_ nodes: [OrgInline]) -> String {
@@ -142,7 +143,7 @@ package struct MastodonTextRenderer: Sendable {
     private static func isSameURL(_ description: String, _ url: String) -> Bool {
         func bare(_ text: String) -> Substring {
             var rest = text[...]
-            if let scheme = rest.range(of: "://") { rest = rest[scheme.upperBound...] }
+            if let bare = rest.afterScheme() { rest = bare }
             while rest.hasSuffix("/") { rest = rest.dropLast() }
             return rest
         }
@@ -213,27 +214,34 @@ package struct MastodonTextRenderer: Sendable {
 
     /// The `#word` hashtags in `text` (`#` after the start or a character that is not a letter, digit, `/` or `)`).
     static func hashtags(in text: String) -> [String] {
+        guard text.utf8.contains(UInt8(ascii: "#")) else { return [] }
+        func isWord(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.isASCII
+                ? (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z")
+                    || (scalar >= "0" && scalar <= "9")
+                    || scalar == "_"
+                : scalar == "·" || scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+                    || scalar.properties.generalCategory == .nonspacingMark
+        }
         var result: [String] = []
-        var previous: Character?
-        var current: String?
-        for character in text {
+        var previous: Unicode.Scalar?
+        var current: String.UnicodeScalarView?
+        for scalar in text.unicodeScalars {
             if var tag = current {
-                if character.isLetter || character.isNumber || character == "_" || character == "·" {
-                    tag.append(character)
+                if isWord(scalar) {
+                    tag.append(scalar)
                     current = tag
                 } else {
-                    if tag.count > 1 { result.append(tag) }
+                    if tag.count > 1 { result.append(String(tag)) }
                     current = nil
                 }
             }
-            if current == nil, character == "#",
-                previous.map({ !($0.isLetter || $0.isNumber || $0 == "_" || $0 == "/" || $0 == ")") }) ?? true
-            {
-                current = "#"
+            if current == nil, scalar == "#", previous.map({ !(isWord($0) || $0 == "/" || $0 == ")") }) ?? true {
+                current = String.UnicodeScalarView(["#"])
             }
-            previous = character
+            previous = scalar
         }
-        if let tag = current, tag.count > 1 { result.append(tag) }
+        if let tag = current, tag.count > 1 { result.append(String(tag)) }
         return result
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Splits a post too long for one status into a thread of statuses, each within the server's limit as
 /// the server counts it (``MastodonTextLimits``; `mastodon-api.md` §5.1 item 8).
 ///
@@ -33,7 +31,7 @@ package struct ThreadSplitter: Sendable {
     /// - Throws: ``OrgSocialTextError/limitTooSmall(maxCharacters:needed:)`` when the limit leaves no room
     ///   for a part: the content warning and a marker fill it, or a URL costs more than the room left.
     package func split(_ text: String, spoilerText: String = "") throws(OrgSocialTextError) -> [String] {
-        let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = Self.trimmed(text)
         let spoiler = spoilerText.count
         if limits.count(text) + spoiler <= limits.maxCharacters {
             return [text]
@@ -103,9 +101,9 @@ package struct ThreadSplitter: Sendable {
         }
         let units: [(Substring, String)]
         switch level {
-        case 0: units = Self.units(text, separatedBy: { $0 == "\n" })
+        case 0: units = Self.units(text, separatedBy: Self.lineBreaks)
         case 1: units = Self.sentences(text)
-        case 2: units = Self.units(text, separatedBy: { $0 == " " || $0 == "\t" || $0.isWhitespace })
+        case 2: units = Self.units(text, separatedBy: Self.spaces)
         default:
             try cut(text, separator: separator, room: room, into: &pieces)
             return
@@ -150,13 +148,16 @@ package struct ThreadSplitter: Sendable {
                 continue
             }
             var chunk = ""
+            var length = 0
             for character in segment {
-                if chunk.count == room {
+                if length == room {
                     pieces.append(Piece(text: chunk, separator: first ? separator : "", cost: room))
                     first = false
                     chunk = ""
+                    length = 0
                 }
                 chunk.append(character)
+                length += 1
             }
             if !chunk.isEmpty {
                 pieces.append(
@@ -168,15 +169,31 @@ package struct ThreadSplitter: Sendable {
 
     // MARK: - Boundaries
 
-    /// The paragraphs: runs of lines separated by blank lines.
+    /// The bytes between words.
+    private static let spaces: Set<UInt8> = [0x20, 0x09, 0x0D]
+    /// The bytes between lines.
+    private static let lineBreaks: Set<UInt8> = [0x0A, 0x0D]
+
+    /// The text without leading and trailing ASCII white space.
+    private static func trimmed(_ text: String) -> String {
+        let utf8 = text.utf8
+        let blank: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
+        guard let first = utf8.firstIndex(where: { !blank.contains($0) }),
+            let last = utf8.lastIndex(where: { !blank.contains($0) })
+        else { return "" }
+        return String(text[first..<utf8.index(after: last)])
+    }
+
+    /// The paragraphs: runs of lines separated by blank lines (lines of spaces and TABs only).
     private static func paragraphs(_ text: String) -> [Substring] {
         var result: [Substring] = []
+        let utf8 = text.utf8
         var start: String.Index?
-        var end = text.startIndex
-        var lineStart = text.startIndex
-        while lineStart < text.endIndex {
-            let lineEnd = text[lineStart...].firstIndex(of: "\n") ?? text.endIndex
-            let isBlank = text[lineStart..<lineEnd].allSatisfy(\.isWhitespace)
+        var end = utf8.startIndex
+        var lineStart = utf8.startIndex
+        while lineStart < utf8.endIndex {
+            let lineEnd = utf8[lineStart...].firstIndex(of: 0x0A) ?? utf8.endIndex
+            let isBlank = utf8[lineStart..<lineEnd].allSatisfy { spaces.contains($0) }
             if isBlank {
                 if let open = start { result.append(text[open..<end]) }
                 start = nil
@@ -184,24 +201,24 @@ package struct ThreadSplitter: Sendable {
                 if start == nil { start = lineStart }
                 end = lineEnd
             }
-            lineStart = lineEnd < text.endIndex ? text.index(after: lineEnd) : text.endIndex
+            lineStart = lineEnd < utf8.endIndex ? utf8.index(after: lineEnd) : utf8.endIndex
         }
         if let open = start { result.append(text[open..<end]) }
         return result
     }
 
-    /// The parts of `text` between runs of separator characters, each with the run before it.
-    private static func units(_ text: Substring, separatedBy isSeparator: (Character) -> Bool) -> [(Substring, String)]
-    {
+    /// The parts of `text` between runs of separator bytes (ASCII), each with the run before it.
+    private static func units(_ text: Substring, separatedBy separators: Set<UInt8>) -> [(Substring, String)] {
         var result: [(Substring, String)] = []
-        var index = text.startIndex
-        var separator = ""
-        while index < text.endIndex {
-            let gapEnd = text[index...].firstIndex { !isSeparator($0) } ?? text.endIndex
-            separator = String(text[index..<gapEnd])
-            guard gapEnd < text.endIndex else { break }
-            let unitEnd = text[gapEnd...].firstIndex(where: isSeparator) ?? text.endIndex
-            result.append((text[gapEnd..<unitEnd], separator))
+        let utf8 = text.utf8
+        var index = utf8.startIndex
+        while index < utf8.endIndex {
+            var gapEnd = index
+            while gapEnd < utf8.endIndex, separators.contains(utf8[gapEnd]) { gapEnd = utf8.index(after: gapEnd) }
+            guard gapEnd < utf8.endIndex else { break }
+            var unitEnd = gapEnd
+            while unitEnd < utf8.endIndex, !separators.contains(utf8[unitEnd]) { unitEnd = utf8.index(after: unitEnd) }
+            result.append((text[gapEnd..<unitEnd], String(text[index..<gapEnd])))
             index = unitEnd
         }
         return result
@@ -209,7 +226,7 @@ package struct ThreadSplitter: Sendable {
 
     /// The sentences of a line: cut after `.`, `!`, `?` or `…` (and closing quotes or brackets) before white space.
     private static func sentences(_ line: Substring) -> [(Substring, String)] {
-        let words = units(line, separatedBy: { $0 == " " || $0 == "\t" || $0.isWhitespace })
+        let words = units(line, separatedBy: spaces)
         var result: [(Substring, String)] = []
         var start: Substring.Index?
         var separator = ""

@@ -17,8 +17,6 @@ enum OrgInline: Sendable, Hashable {
     /// A bare `http://` or `https://` URL (trailing punctuation left out).
     case bareURL(String)
 
-    /// The emphasis markers, and whether their content is literal.
-    static let markers: [Character: Bool] = ["*": false, "/": false, "_": false, "+": false, "=": true, "~": true]
     /// What may precede an opening marker.
     static let preBorder: Set<Character> = [" ", "\t", "\n", "-", "(", "{", "'", "\""]
     /// What may follow a closing marker.
@@ -28,24 +26,86 @@ enum OrgInline: Sendable, Hashable {
     /// What a bare URL never ends with.
     static let urlTrailingPunctuation: Set<Character> = [".", ",", ";", ":", "!", "?", ")", "]", "}", "'", "\""]
 
-    /// Parses the inline markup of `text`.
-    static func parse(_ text: String) -> [OrgInline] {
-        parse(Array(text))
+    /// Whether `byte` can start markup: `[`, an emphasis marker or the `h` of `http`.
+    private static func startsMarkup(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "["), UInt8(ascii: "*"), UInt8(ascii: "/"), UInt8(ascii: "_"), UInt8(ascii: "+"),
+            UInt8(ascii: "="), UInt8(ascii: "~"), UInt8(ascii: "h"):
+            true
+        default: false
+        }
     }
 
-    private static func parse(_ characters: [Character]) -> [OrgInline] {
+    /// Parses the inline markup of `text`.
+    ///
+    /// Works on Unicode scalars (Org's own rules are about characters, and the borders are all single
+    /// scalars), which keeps it fast; a line with none of `[`, a marker or `h` is plain text at once.
+    static func parse(_ text: String) -> [OrgInline] {
+        guard text.utf8.contains(where: startsMarkup) else {
+            return text.isEmpty ? [] : [.text(text)]
+        }
+        return parse(Array(text.unicodeScalars)[...])
+    }
+
+    /// The text of scalars.
+    private static func string(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars)
+        return String(view)
+    }
+
+    /// Whether `scalar` is an emphasis marker, and if so whether its content is literal.
+    private static func markerKind(_ scalar: Unicode.Scalar) -> Bool? {
+        switch scalar {
+        case "*", "/", "_", "+": false
+        case "=", "~": true
+        default: nil
+        }
+    }
+
+    /// ``preBorder`` for a scalar.
+    private static func isPreBorder(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case " ", "\t", "\n", "-", "(", "{", "'", "\"": true
+        default: false
+        }
+    }
+
+    /// ``postBorder`` for a scalar.
+    private static func isPostBorder(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case " ", "\t", "\n", "-", ".", ",", ";", ":", "!", "?", "'", ")", "}", "\"", "[": true
+        default: false
+        }
+    }
+
+    /// Whether `scalar` is white space (an ASCII fast path, then Unicode).
+    private static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII
+            ? scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" : scalar.properties.isWhitespace
+    }
+
+    /// Whether `scalar` is a letter (an ASCII fast path, then Unicode).
+    private static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII
+            ? (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z") : scalar.properties.isAlphabetic
+    }
+
+    /// The inline nodes of a run of scalars.
+    private static func parse(_ characters: ArraySlice<Unicode.Scalar>) -> [OrgInline] {
         var nodes: [OrgInline] = []
-        var plain = ""
+        var plain = String.UnicodeScalarView()
         func flush() {
             if !plain.isEmpty {
-                nodes.append(.text(plain))
-                plain = ""
+                nodes.append(.text(String(plain)))
+                plain = String.UnicodeScalarView()
             }
         }
-        var index = 0
-        while index < characters.count {
+        var index = characters.startIndex
+        let start = characters.startIndex
+        while index < characters.endIndex {
             let character = characters[index]
-            if character == "[", index + 1 < characters.count, characters[index + 1] == "[",
+            if character == "[", index + 1 < characters.endIndex, characters[index + 1] == "[",
                 let (link, next) = bracketLink(characters, at: index)
             {
                 flush()
@@ -53,19 +113,20 @@ enum OrgInline: Sendable, Hashable {
                 index = next
                 continue
             }
-            if let literal = markers[character], index == 0 || preBorder.contains(characters[index - 1]),
+            if let literal = markerKind(character), index == start || isPreBorder(characters[index - 1]),
                 let close = closingMarker(character, in: characters, after: index)
             {
                 flush()
-                let content = Array(characters[(index + 1)..<close])
+                let content = characters[(index + 1)..<close]
+                let marker = Character(character)
                 nodes.append(
                     literal
-                        ? .verbatim(marker: character, text: String(content))
-                        : .emphasis(marker: character, content: parse(content)))
+                        ? .verbatim(marker: marker, text: string(content))
+                        : .emphasis(marker: marker, content: parse(content)))
                 index = close + 1
                 continue
             }
-            if character == "h", index == 0 || !characters[index - 1].isLetter,
+            if character == "h", index == start || !isLetter(characters[index - 1]),
                 let (url, next) = bareURL(characters, at: index)
             {
                 flush()
@@ -81,18 +142,20 @@ enum OrgInline: Sendable, Hashable {
     }
 
     /// The index of the marker closing an emphasis opened at `open`, if Org would accept it.
-    private static func closingMarker(_ marker: Character, in characters: [Character], after open: Int) -> Int? {
+    private static func closingMarker(
+        _ marker: Unicode.Scalar, in characters: ArraySlice<Unicode.Scalar>, after open: Int
+    ) -> Int? {
         let start = open + 1
-        guard start < characters.count, !characters[start].isWhitespace else { return nil }
+        guard start < characters.endIndex, !isWhitespace(characters[start]) else { return nil }
         var index = start + 1
         var lineBreaks = 0
-        while index < characters.count {
+        while index < characters.endIndex {
             if characters[index] == "\n" {
                 lineBreaks += 1
                 if lineBreaks > 1 { return nil }
             }
-            if characters[index] == marker, !characters[index - 1].isWhitespace,
-                index + 1 == characters.count || postBorder.contains(characters[index + 1])
+            if characters[index] == marker, !isWhitespace(characters[index - 1]),
+                index + 1 == characters.endIndex || isPostBorder(characters[index + 1])
             {
                 return index
             }
@@ -102,43 +165,41 @@ enum OrgInline: Sendable, Hashable {
     }
 
     /// `[[target][description]]` or `[[target]]` at `start`, and the index after it.
-    private static func bracketLink(_ characters: [Character], at start: Int) -> (OrgInline, Int)? {
+    private static func bracketLink(_ characters: ArraySlice<Unicode.Scalar>, at start: Int) -> (OrgInline, Int)? {
         var index = start + 2
-        var target = ""
-        while index < characters.count, characters[index] != "]" {
+        while index < characters.endIndex, characters[index] != "]" {
             if characters[index] == "\n" { return nil }
-            target.append(characters[index])
             index += 1
         }
-        guard index + 1 < characters.count, !target.isEmpty else { return nil }
+        let target = string(characters[(start + 2)..<index])
+        guard index + 1 < characters.endIndex, !target.isEmpty else { return nil }
         if characters[index + 1] == "]" {
             return (.link(target: target, description: nil), index + 2)
         }
         guard characters[index + 1] == "[" else { return nil }
         index += 2
         let descriptionStart = index
-        while index + 1 < characters.count, !(characters[index] == "]" && characters[index + 1] == "]") {
+        while index + 1 < characters.endIndex, !(characters[index] == "]" && characters[index + 1] == "]") {
             index += 1
         }
-        guard index + 1 < characters.count else { return nil }
-        let description = Array(characters[descriptionStart..<index])
-        return (.link(target: target, description: parse(description)), index + 2)
+        guard index + 1 < characters.endIndex else { return nil }
+        return (.link(target: target, description: parse(characters[descriptionStart..<index])), index + 2)
     }
 
     /// A bare `http://` or `https://` URL at `start`, up to white space or `<`/`>`, trailing punctuation
     /// left out; and the index after it.
-    private static func bareURL(_ characters: [Character], at start: Int) -> (String, Int)? {
-        let prefix = String(characters[start..<min(characters.count, start + 8)])
+    private static func bareURL(_ characters: ArraySlice<Unicode.Scalar>, at start: Int) -> (String, Int)? {
+        let prefix = string(characters[start..<min(characters.endIndex, start + 8)])
         guard prefix.hasPrefix("http://") || prefix.hasPrefix("https://") else { return nil }
         var end = start
-        while end < characters.count, !characters[end].isWhitespace, characters[end] != "<", characters[end] != ">" {
+        while end < characters.endIndex, !isWhitespace(characters[end]), characters[end] != "<", characters[end] != ">"
+        {
             end += 1
         }
-        while end > start, urlTrailingPunctuation.contains(characters[end - 1]) {
+        while end > start, urlTrailingPunctuation.contains(Character(characters[end - 1])) {
             end -= 1
         }
-        let url = String(characters[start..<end])
-        guard url.count > 8 else { return nil }
-        return (url, end)
+        guard end - start > 8 else { return nil }
+        return (string(characters[start..<end]), end)
     }
 }

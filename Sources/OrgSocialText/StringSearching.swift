@@ -1,0 +1,38 @@
+extension StringProtocol {
+    /// Whether `needle`'s UTF-8 bytes occur in the text: a byte search, much cheaper than Foundation's
+    /// `contains`/`range(of:)`, which compare character clusters.
+    func containsBytes(_ needle: String) -> Bool {
+        let bytes = Array(needle.utf8)
+        guard let first = bytes.first else { return true }
+        let haystack = utf8
+        var index = haystack.startIndex
+        while let start = haystack[index...].firstIndex(of: first) {
+            var candidate = start
+            var matched = 0
+            while matched < bytes.count, candidate < haystack.endIndex, haystack[candidate] == bytes[matched] {
+                matched += 1
+                candidate = haystack.index(after: candidate)
+            }
+            if matched == bytes.count { return true }
+            index = haystack.index(after: start)
+        }
+        return false
+    }
+
+    /// The text after the first `://` (a URL without its scheme), or `nil` when there is none.
+    func afterScheme() -> SubSequence? {
+        let haystack = utf8
+        var index = haystack.startIndex
+        while let colon = haystack[index...].firstIndex(of: UInt8(ascii: ":")) {
+            let first = haystack.index(after: colon)
+            if first < haystack.endIndex, haystack[first] == UInt8(ascii: "/") {
+                let second = haystack.index(after: first)
+                if second < haystack.endIndex, haystack[second] == UInt8(ascii: "/") {
+                    return self[haystack.index(after: second)...]
+                }
+            }
+            index = first
+        }
+        return nil
+    }
+}
