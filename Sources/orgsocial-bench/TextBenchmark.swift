@@ -82,6 +82,39 @@ enum TextBenchmark {
         print(
             "  (\(split) posts over 500 characters split into \(parts) statuses in all; \(failures) failures; checksum \(checksum))"
         )
+        let digest = outputDigest(statuses, posts, converter: converter, renderer: renderer, splitter: splitter)
+        print("  Output digest (FNV-1a of every Org body, tag, text, count and thread part): \(digest)")
+    }
+
+    /// A digest of everything both directions produce for `statuses` and `posts` (run once, untimed): the
+    /// same seed must give the same digest before and after a change that is meant to be only faster.
+    private static func outputDigest(
+        _ statuses: [StatusContent], _ posts: [(body: String, tags: [String], spoiler: String)],
+        converter: HTMLOrgConverter, renderer: MastodonTextRenderer, splitter: ThreadSplitter
+    ) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ text: String) {
+            for byte in text.utf8 {
+                hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+            }
+            hash = (hash ^ 0xff) &* 0x100_0000_01b3
+        }
+        for status in statuses {
+            let org = converter.convert(status)
+            mix(org.body)
+            org.tags.forEach(mix)
+        }
+        for post in posts {
+            let text = renderer.text(fromOrg: post.body, tags: post.tags)
+            mix(text)
+            mix(String(splitter.limits.count(text, spoilerText: post.spoiler)))
+            if let thread = try? splitter.split(text, spoilerText: post.spoiler) {
+                thread.forEach(mix)
+            } else {
+                mix("failed")
+            }
+        }
+        return String(hash, radix: 16)
     }
 
     /// The CPU time this thread has used, in seconds.
