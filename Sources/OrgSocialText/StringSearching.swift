@@ -36,3 +36,37 @@ extension StringProtocol {
         return nil
     }
 }
+
+extension String {
+    /// The text with every occurrence of `target`'s UTF-8 bytes replaced by `replacement`, matched byte
+    /// by byte left to right; the text itself (no copy) when `target` does not occur. Much cheaper than
+    /// Foundation's `replacingOccurrences(of:with:)`, which bridges to `NSString`.
+    func replacingBytes(_ target: String, with replacement: String) -> String {
+        var text = self
+        return text.withUTF8 { haystack in
+            var needle = target
+            return needle.withUTF8 { needle in
+                guard let first = needle.first else { return self }
+                var output: [UInt8] = []
+                var copied = 0
+                var index = 0
+                while index + needle.count <= haystack.count {
+                    if haystack[index] == first,
+                        UnsafeBufferPointer(rebasing: haystack[index..<index + needle.count]).elementsEqual(needle)
+                    {
+                        if copied == 0 { output.reserveCapacity(haystack.count + 16) }
+                        output.append(contentsOf: haystack[copied..<index])
+                        output.append(contentsOf: replacement.utf8)
+                        index += needle.count
+                        copied = index
+                    } else {
+                        index += 1
+                    }
+                }
+                guard copied > 0 else { return self }
+                output.append(contentsOf: haystack[copied...])
+                return String(decoding: output, as: UTF8.self)
+            }
+        }
+    }
+}

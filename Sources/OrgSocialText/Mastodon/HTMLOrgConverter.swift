@@ -50,7 +50,7 @@ package struct HTMLOrgConverter: Sendable {
             blocks.append(
                 "CW: "
                     + (spoiler.containsBytes("[[")
-                        ? spoiler.replacingOccurrences(of: "[[", with: "[\u{200B}[") : spoiler))
+                        ? spoiler.replacingBytes("[[", with: "[\u{200B}[") : spoiler))
         } else if status.sensitive {
             blocks.append("CW: sensitive")
         }
@@ -231,7 +231,7 @@ private struct HTMLOrgRenderer {
     func example(_ element: HTMLElement) -> String? {
         var text = element.text
         if text.utf8.contains(0x0D) {
-            text = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+            text = text.replacingBytes("\r\n", with: "\n").replacingBytes("\r", with: "\n")
         }
         if text.hasPrefix("\n") { text.removeFirst() }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
@@ -444,7 +444,7 @@ private struct HTMLOrgRenderer {
 
     /// A link description that cannot end the link early.
     static func linkDescription(_ text: String) -> String {
-        var result = text.containsBytes("]]") ? text.replacingOccurrences(of: "]]", with: "]\u{200B}]") : text
+        var result = text.replacingBytes("]]", with: "]\u{200B}]")
         if result.hasSuffix("]") { result += "\u{200B}" }
         if result.hasPrefix("[") { result = "\u{200B}" + result }
         return result

@@ -150,8 +150,10 @@ package struct MastodonTextRenderer: Sendable {
         return bare(description).lowercased() == bare(url).lowercased()
     }
 
+    /// `line` without the U+200B that ``HTMLOrgConverter`` puts between `[[` and `]]` to keep text from
+    /// reading as a link.
     private static func removingEscapeMarks(_ line: String) -> String {
-        line.replacingOccurrences(of: "[\u{200B}[", with: "[[").replacingOccurrences(of: "]\u{200B}]", with: "]]")
+        line.replacingBytes("[\u{200B}[", with: "[[").replacingBytes("]\u{200B}]", with: "]]")
     }
 
     /// A line of a source or example block without the `,` that quotes a `*` or `#+` line.

@@ -47,11 +47,18 @@ enum OrgInline: Sendable, Hashable {
         return parse(Array(text.unicodeScalars)[...])
     }
 
-    /// The text of scalars.
+    /// The text of scalars, encoded straight into the string's UTF-8 storage.
     private static func string(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
-        var view = String.UnicodeScalarView()
-        view.append(contentsOf: scalars)
-        return String(view)
+        String(unsafeUninitializedCapacity: scalars.count * 4) { buffer in
+            var count = 0
+            for scalar in scalars {
+                UTF8.encode(scalar) { byte in
+                    buffer[count] = byte
+                    count += 1
+                }
+            }
+            return count
+        }
     }
 
     /// Whether `scalar` is an emphasis marker, and if so whether its content is literal.
@@ -79,6 +86,14 @@ enum OrgInline: Sendable, Hashable {
         }
     }
 
+    /// ``urlTrailingPunctuation`` for a scalar.
+    private static func isURLTrailingPunctuation(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case ".", ",", ";", ":", "!", "?", ")", "]", "}", "'", "\"": true
+        default: false
+        }
+    }
+
     /// Whether `scalar` is white space (an ASCII fast path, then Unicode).
     private static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
         scalar.isASCII
@@ -94,15 +109,15 @@ enum OrgInline: Sendable, Hashable {
     /// The inline nodes of a run of scalars.
     private static func parse(_ characters: ArraySlice<Unicode.Scalar>) -> [OrgInline] {
         var nodes: [OrgInline] = []
-        var plain = String.UnicodeScalarView()
-        func flush() {
-            if !plain.isEmpty {
-                nodes.append(.text(String(plain)))
-                plain = String.UnicodeScalarView()
-            }
-        }
         var index = characters.startIndex
         let start = characters.startIndex
+        // Plain text is the run of scalars since the last node, written out in one piece.
+        var plainStart = start
+        func flush() {
+            if plainStart < index {
+                nodes.append(.text(string(characters[plainStart..<index])))
+            }
+        }
         while index < characters.endIndex {
             let character = characters[index]
             if character == "[", index + 1 < characters.endIndex, characters[index + 1] == "[",
@@ -111,6 +126,7 @@ enum OrgInline: Sendable, Hashable {
                 flush()
                 nodes.append(link)
                 index = next
+                plainStart = index
                 continue
             }
             if let literal = markerKind(character), index == start || isPreBorder(characters[index - 1]),
@@ -124,6 +140,7 @@ enum OrgInline: Sendable, Hashable {
                         ? .verbatim(marker: marker, text: string(content))
                         : .emphasis(marker: marker, content: parse(content)))
                 index = close + 1
+                plainStart = index
                 continue
             }
             if character == "h", index == start || !isLetter(characters[index - 1]),
@@ -132,9 +149,9 @@ enum OrgInline: Sendable, Hashable {
                 flush()
                 nodes.append(.bareURL(url))
                 index = next
+                plainStart = index
                 continue
             }
-            plain.append(character)
             index += 1
         }
         flush()
@@ -189,14 +206,25 @@ enum OrgInline: Sendable, Hashable {
     /// A bare `http://` or `https://` URL at `start`, up to white space or `<`/`>`, trailing punctuation
     /// left out; and the index after it.
     private static func bareURL(_ characters: ArraySlice<Unicode.Scalar>, at start: Int) -> (String, Int)? {
-        let prefix = string(characters[start..<min(characters.endIndex, start + 8)])
-        guard prefix.hasPrefix("http://") || prefix.hasPrefix("https://") else { return nil }
+        guard start + 7 <= characters.endIndex, characters[start] == "h", characters[start + 1] == "t",
+            characters[start + 2] == "t", characters[start + 3] == "p"
+        else { return nil }
+        var afterScheme = start + 4
+        if characters[afterScheme] == "s" { afterScheme += 1 }
+        guard afterScheme + 3 <= characters.endIndex, characters[afterScheme] == ":",
+            characters[afterScheme + 1] == "/", characters[afterScheme + 2] == "/"
+        else { return nil }
+        if afterScheme + 3 < characters.endIndex, !characters[afterScheme + 3].isASCII {
+            // A combining scalar would join the last `/` into another character: compare characters then.
+            let prefix = string(characters[start..<min(characters.endIndex, start + 8)])
+            guard prefix.hasPrefix("http://") || prefix.hasPrefix("https://") else { return nil }
+        }
         var end = start
         while end < characters.endIndex, !isWhitespace(characters[end]), characters[end] != "<", characters[end] != ">"
         {
             end += 1
         }
-        while end > start, urlTrailingPunctuation.contains(Character(characters[end - 1])) {
+        while end > start, isURLTrailingPunctuation(characters[end - 1]) {
             end -= 1
         }
         guard end - start > 8 else { return nil }
