@@ -19,8 +19,15 @@ let package = Package(
     targets: [
         // Pure model, lossless parser/serializer, editor, composers and validator. Foundation only, no I/O.
         .target(name: "OrgSocial", swiftSettings: strictSettings),
-        // Org to HTML: the converter (RSS descriptions, post bodies) and the feed's web page with its stylesheet.
-        .target(name: "OrgSocialHTML", dependencies: ["OrgSocial"], swiftSettings: strictSettings),
+        // Text conversion between Org and the web (mastodon-api.md §1.9, §4): Org to HTML (RSS descriptions,
+        // the feed page's post bodies), HTML to Org (others' Mastodon statuses), Org to Mastodon plain text,
+        // Mastodon's character counting and thread splitting. Pure: OrgSocial and Foundation only.
+        .target(name: "OrgSocialText", dependencies: ["OrgSocial"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "OrgSocialTextTests", dependencies: ["OrgSocialText", "OrgSocial", "TestSupport"],
+            swiftSettings: strictSettings),
+        // The feed's web page with its stylesheet (post bodies through OrgSocialText's Org-to-HTML converter).
+        .target(name: "OrgSocialHTML", dependencies: ["OrgSocial", "OrgSocialText"], swiftSettings: strictSettings),
         .testTarget(
             name: "OrgSocialHTMLTests", dependencies: ["OrgSocialHTML", "OrgSocial", "TestSupport"],
             swiftSettings: strictSettings),
@@ -36,8 +43,9 @@ let package = Package(
         ),
         // The `orgsocial` binary: one entry point that hands over to OrgSocialCLI.
         .executableTarget(name: "orgsocial", dependencies: ["OrgSocialCLI"], swiftSettings: strictSettings),
-        // Parser/serializer benchmark (run it in release mode).
-        .executableTarget(name: "orgsocial-bench", dependencies: ["OrgSocial"], swiftSettings: strictSettings),
+        // Parser/serializer benchmark, and with --text the text converters' (run it in release mode).
+        .executableTarget(
+            name: "orgsocial-bench", dependencies: ["OrgSocial", "OrgSocialText"], swiftSettings: strictSettings),
         .executableTarget(
             name: "timeline-example", dependencies: ["OrgSocialClient", "OrgSocial"], path: "Examples/Timeline",
             swiftSettings: strictSettings),
@@ -93,7 +101,10 @@ let package = Package(
         .testTarget(name: "GzipTests", dependencies: ["Gzip"], swiftSettings: strictSettings),
         .testTarget(
             name: "FeedHostingTests",
-            dependencies: ["FeedHosting", "HTTPCore", "Crypto", "Gzip", "OrgSocial", "TestSupport", "OrgSocialHTML"],
+            dependencies: [
+                "FeedHosting", "HTTPCore", "Crypto", "Gzip", "OrgSocial", "TestSupport", "OrgSocialHTML",
+                "OrgSocialText",
+            ],
             swiftSettings: strictSettings
         ),
         // libcurl, as a C module: a modulemap and a shim.h. Only CurlHTTP imports it.
@@ -165,7 +176,7 @@ let package = Package(
         // The relay's HTTP API: the URL table, parameter validation, status codes and the envelope (rows to
         // JSON), caching headers and 304s, SSE, RSS.
         .target(
-            name: "RelayServer", dependencies: ["RelayCore", "HTTPCore", "Crypto", "SystemSupport", "OrgSocialHTML"],
+            name: "RelayServer", dependencies: ["RelayCore", "HTTPCore", "Crypto", "SystemSupport", "OrgSocialText"],
             swiftSettings: strictSettings
         ),
         // The relay as one service: store + crawler + API wired together (what `orgsocial relay serve` runs).
@@ -202,7 +213,7 @@ let package = Package(
             name: "RelayServerTests",
             dependencies: [
                 "RelayServer", "RelayCore", "RelayStore", "HTTPCore", "HTTPServer", "OrgSocial", "RelayTestFixtures",
-                "TestSupport", "OrgSocialHTML",
+                "TestSupport",
             ],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings

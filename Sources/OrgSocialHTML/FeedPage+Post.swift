@@ -1,5 +1,6 @@
 import Foundation
 import OrgSocial
+import OrgSocialText
 
 extension FeedPage {
     /// The converter for post bodies: sub-headings as written, mentions as links.

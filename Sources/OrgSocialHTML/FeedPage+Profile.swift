@@ -1,5 +1,6 @@
 import Foundation
 import OrgSocial
+import OrgSocialText
 
 extension FeedPage {
     /// The page's header: avatar, title, nick, description, links, location and follows.

@@ -1,4 +1,5 @@
 package import OrgSocial
+import OrgSocialText
 
 /// A feed as a web page for people: the profile, the pinned post, then the posts newest first, each
 /// with its own anchor (`#<ID>`), plus the Open Graph and Twitter-card tags that link previews read.

@@ -18,6 +18,8 @@ struct Options {
     var seed: UInt64 = 1
     var outputPath: String?
     var unicodePercent = 3
+    var text = false
+    var statuses = 10_000
 
     static func parse(_ arguments: [String]) -> Options {
         var options = Options()
@@ -39,6 +41,13 @@ struct Options {
             case "--seed":
                 guard let seed = UInt64(value(for: argument)) else { fail("--seed needs a whole number") }
                 options.seed = seed
+            case "--text":
+                options.text = true
+            case "--statuses":
+                guard let count = Int(value(for: argument)), count > 0 else {
+                    fail("--statuses needs a positive number")
+                }
+                options.statuses = count
             case "--memory":
                 options.memoryOnly = true
             case "--unicode":
@@ -54,9 +63,12 @@ struct Options {
                 print(
                     """
                     USAGE: orgsocial-bench [--size-mb N] [--runs N] [--memory] [--seed N] [--unicode P] [--output FILE]
+                           orgsocial-bench --text [--statuses N] [--runs N] [--seed N]
 
                     Generates a synthetic social.org feed and measures parsing, reading bodies and
                     serializing against a newline-counting baseline, plus the peak memory of one parse.
+                    With --text: converts generated Mastodon statuses (HTML) to Org, and generated Org
+                    posts to Mastodon text with character counting and thread splitting.
 
                     OPTIONS:
                       --size-mb N   size of the generated feed in MiB (default: 20)
@@ -65,6 +77,8 @@ struct Options {
                       --seed N      generator seed (default: 1)
                       --unicode P   chance in percent that a body word is non-ASCII (default: 3)
                       --output FILE write the generated feed to FILE and stop
+                      --text        benchmark the text converters instead (OrgSocialText)
+                      --statuses N  statuses and posts generated for --text (default: 10000)
                       -h, --help    show this help
                     """)
                 exit(0)

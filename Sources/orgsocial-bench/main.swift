@@ -9,6 +9,8 @@
 //   --unicode P   chance in percent that a body word is non-ASCII (default 3: about 2.5% non-ASCII bytes, within
 //                 the 0–7% of the real feeds in ../shared/corpus; 40 gives about 26%, like a CJK-heavy feed)
 //   --output FILE write the generated feed to FILE and stop
+//   --text        benchmark the text converters instead: --statuses N (default 10000) Mastodon statuses
+//                 HTML → Org, and N Org posts → Mastodon text with counting and splitting
 //
 // The feed is generated deterministically: a header with every keyword and 200 `#+FOLLOW` lines, then
 // posts of every kind (plain, reply, reaction, poll, vote, boost, quote boost, group, mention-only,
@@ -32,6 +34,10 @@ import OrgSocial
 
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
 if let path = options.memoryChildPath { memoryChild(path: path) }
+if options.text {
+    TextBenchmark.run(options)
+    exit(0)
+}
 
 let targetBytes = Int(options.sizeMiB * 1_048_576)
 var generator = FeedGenerator(seed: options.seed, unicodePercent: options.unicodePercent)

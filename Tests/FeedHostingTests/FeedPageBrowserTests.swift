@@ -1,6 +1,7 @@
 import Foundation
 import OrgSocial
 import OrgSocialHTML
+import OrgSocialText
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import OrgSocial
+import TestSupport
 import Testing
 
 /// Property-based tests: 300 random feeds from a seeded generator mixing every construct the parser

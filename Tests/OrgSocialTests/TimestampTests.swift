@@ -1,5 +1,6 @@
 import Foundation
 import OrgSocial
+import TestSupport
 import Testing
 
 /// `OrgTimestamp`: the strict grammar of post IDs (spec §4.3), the lenient reading used for sorting, and

@@ -1,5 +1,4 @@
 import Foundation
-import OrgSocialHTML
 import RelayTestFixtures
 import TestSupport
 import Testing
@@ -11,7 +10,7 @@ import Testing
 #endif
 
 extension RelayAPISuite {
-    /// `/rss.xml` (`relay-api.md` §2.18) and the Org-to-HTML converter of its descriptions.
+    /// `/rss.xml` (`relay-api.md` §2.18); its descriptions' converter is tested in OrgSocialTextTests.
     @Suite
     struct RelayRSSTests {
         @Test func theFeedHasTheChannelAndItemShape() async throws {
@@ -80,46 +79,6 @@ extension RelayAPISuite {
                     == "<p>Use &lt;b&gt; &amp; &quot;quotes&quot; with <b>bold</b>, <i>it</i>, <code>x&lt;y</code> and "
                     + "<a href=\"https://x.example/?a=1&amp;b=2\">a link</a>.</p>")
             await relay.stop()
-        }
-
-        @Test func orgIsConvertedToHTML() {
-            let org = """
-                *** Heading /one/
-                First line
-                second line with ~code~ and https://example.org/x.
-
-                - item *one*
-                  continued
-                - item two
-                1. first
-
-                #+BEGIN_SRC emacs-lisp
-                (message "<hi>")
-                #+END_SRC
-                #+BEGIN_QUOTE
-                Quoted [[https://a.example]]
-                #+END_QUOTE
-                | a | b |
-                |---+---|
-                | 1 | 2 |
-                ***** Deep
-                * Top
-                Not*bold* and a*b*c and 2/3/4 and [[javascript:alert(1)][bad]]
-                """
-            let html = OrgHTMLConverter.html(from: org)
-            let expected = [
-                "<h1>Heading <i>one</i></h1>",
-                "<p>First line\nsecond line with <code>code</code> and <a href=\"https://example.org/x\">https://example.org/x</a>.</p>",
-                "<ul><li>item <b>one</b>\ncontinued</li><li>item two</li></ul>",
-                "<ol><li>first</li></ol>",
-                "<pre>(message &quot;&lt;hi&gt;&quot;)</pre>",
-                "<blockquote>\n<p>Quoted <a href=\"https://a.example\">https://a.example</a></p>\n</blockquote>",
-                "<table><tr><td>a</td><td>b</td></tr><tr><td>1</td><td>2</td></tr></table>",
-                "<h3>Deep</h3>",
-                "<h1>Top</h1>",
-                "<p>Not*bold* and a*b*c and 2/3/4 and bad</p>",
-            ]
-            #expect(html == expected.joined(separator: "\n"))
         }
     }
 }

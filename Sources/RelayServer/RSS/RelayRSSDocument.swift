@@ -1,6 +1,6 @@
 import Foundation
 import HTTPCore
-import OrgSocialHTML
+import OrgSocialText
 import RelayCore
 
 /// The `/rss.xml` document (`relay-api.md` §2.18): RSS 2.0 with the `atom` and `dc` namespaces.

@@ -184,109 +184,38 @@ package struct OrgHTMLConverter: Sendable {
 
     // MARK: - Inline
 
-    private static let markup: [Character: (open: String, close: String, literal: Bool)] = [
-        "*": ("<b>", "</b>", false), "/": ("<i>", "</i>", false), "_": ("<u>", "</u>", false),
-        "+": ("<del>", "</del>", false), "=": ("<code>", "</code>", true), "~": ("<code>", "</code>", true),
-    ]
-    private static let preBorder: Set<Character> = [" ", "\t", "\n", "-", "(", "{", "'", "\""]
-    private static let postBorder: Set<Character> = [
-        " ", "\t", "\n", "-", ".", ",", ";", ":", "!", "?", "'", ")", "}", "\"", "[",
+    private static let tags: [Character: (open: String, close: String)] = [
+        "*": ("<b>", "</b>"), "/": ("<i>", "</i>"), "_": ("<u>", "</u>"), "+": ("<del>", "</del>"),
+        "=": ("<code>", "</code>"), "~": ("<code>", "</code>"),
     ]
 
-    /// Converts inline markup of one block's text to escaped HTML.
-    func inline(_ text: String) -> String {
-        let characters = Array(text)
+    /// Converts inline markup of one block's text to escaped HTML (no paragraph around it).
+    /// - Parameter text: Org text without block structure (a title, a profile value, a paragraph's lines).
+    /// - Returns: The HTML fragment.
+    package func inline(_ text: String) -> String {
+        html(OrgInline.parse(text))
+    }
+
+    /// The HTML of parsed inline nodes.
+    private func html(_ nodes: [OrgInline]) -> String {
         var output = ""
-        var index = 0
-        while index < characters.count {
-            let character = characters[index]
-            if character == "[", index + 1 < characters.count, characters[index + 1] == "[",
-                let (html, next) = bracketLink(characters, at: index)
-            {
-                output += html
-                index = next
-                continue
+        for node in nodes {
+            switch node {
+            case .text(let text):
+                output += Self.escape(text)
+            case .emphasis(let marker, let content):
+                let tag = Self.tags[marker] ?? ("", "")
+                output += tag.open + html(content) + tag.close
+            case .verbatim(let marker, let text):
+                let tag = Self.tags[marker] ?? ("", "")
+                output += tag.open + Self.escape(text) + tag.close
+            case .link(let target, let description):
+                output += anchor(target, text: description.map(html) ?? Self.escape(target))
+            case .bareURL(let url):
+                output += anchor(url, text: Self.escape(url))
             }
-            if let style = Self.markup[character], index == 0 || Self.preBorder.contains(characters[index - 1]),
-                let close = Self.closingMarker(character, in: characters, after: index)
-            {
-                let content = String(characters[(index + 1)..<close])
-                output += style.open + (style.literal ? Self.escape(content) : inline(content)) + style.close
-                index = close + 1
-                continue
-            }
-            if character == "h", index == 0 || !characters[index - 1].isLetter,
-                let (html, next) = bareLink(characters, at: index)
-            {
-                output += html
-                index = next
-                continue
-            }
-            output += Self.escape(String(character))
-            index += 1
         }
         return output
-    }
-
-    /// The index of the marker closing an emphasis opened at `open`, if Org would accept it.
-    private static func closingMarker(_ marker: Character, in characters: [Character], after open: Int) -> Int? {
-        let start = open + 1
-        guard start < characters.count, !characters[start].isWhitespace else { return nil }
-        var index = start + 1
-        var lineBreaks = 0
-        while index < characters.count {
-            if characters[index] == "\n" {
-                lineBreaks += 1
-                if lineBreaks > 1 { return nil }
-            }
-            if characters[index] == marker, !characters[index - 1].isWhitespace,
-                index + 1 == characters.count || Self.postBorder.contains(characters[index + 1])
-            {
-                return index
-            }
-            index += 1
-        }
-        return nil
-    }
-
-    /// `[[target][description]]` or `[[target]]` at `start`.
-    private func bracketLink(_ characters: [Character], at start: Int) -> (String, Int)? {
-        var index = start + 2
-        var target = ""
-        while index < characters.count, characters[index] != "]" {
-            if characters[index] == "\n" { return nil }
-            target.append(characters[index])
-            index += 1
-        }
-        guard index + 1 < characters.count, !target.isEmpty else { return nil }
-        if characters[index + 1] == "]" {
-            return (anchor(target, text: Self.escape(target)), index + 2)
-        }
-        guard characters[index + 1] == "[" else { return nil }
-        var description = ""
-        index += 2
-        while index + 1 < characters.count, !(characters[index] == "]" && characters[index + 1] == "]") {
-            description.append(characters[index])
-            index += 1
-        }
-        guard index + 1 < characters.count else { return nil }
-        return (anchor(target, text: inline(description)), index + 2)
-    }
-
-    /// A bare `http://` or `https://` URL at `start`, up to white space (trailing punctuation left out).
-    private func bareLink(_ characters: [Character], at start: Int) -> (String, Int)? {
-        let rest = String(characters[start..<min(characters.count, start + 8)])
-        guard rest.hasPrefix("http://") || rest.hasPrefix("https://") else { return nil }
-        var end = start
-        while end < characters.count, !characters[end].isWhitespace, characters[end] != "<", characters[end] != ">" {
-            end += 1
-        }
-        while end > start, ".,;:!?)]}'\"".contains(characters[end - 1]) {
-            end -= 1
-        }
-        let url = String(characters[start..<end])
-        guard url.count > 8 else { return nil }
-        return (anchor(url, text: Self.escape(url)), end)
     }
 
     /// A link, or just its text when the target's scheme is not a safe one.
