@@ -188,13 +188,20 @@ extension ParseRun {
         let index = postStarts.count
         postStarts.append(post.start)
         postLines.append(post.line)
+        barePosts.append(post.drawer == nil && post.firstSegment == nil && post.secondSegment == nil)
         if let timestamp { reportDuplicateID(timestamp, index: index) }
     }
 
-    /// Reads the one post whose headline line starts at `start` (for ``PostList``).
+    /// Reads the one post whose headline line starts at `start` (for ``PostList``). A run may read several
+    /// posts in turn: each call starts afresh.
     mutating func readOnePost(index: Int, start: Int, line: Int) -> Post {
-        isReadingOnePost = true
-        diagnostics = DiagnosticList(discarding: true)
+        if !isReadingOnePost {
+            isReadingOnePost = true
+            diagnostics = DiagnosticList(discarding: true)
+        }
+        hasReadPost = false
+        inPost = false
+        afterPostsHeading = false
         postIndex = index
         zone = .posts
         var pos = start
@@ -212,8 +219,10 @@ extension ParseRun {
             pos = next
         }
         finishPost(at: count)
-        guard let readPost else { preconditionFailure("A post list start that is not a post headline") }
-        return readPost
+        guard let post = readPost else { preconditionFailure("A post list start that is not a post headline") }
+        // Not kept: the next post's entries can then reuse the entry buffer once the caller drops this one.
+        readPost = nil
+        return post
     }
 
     /// The 1-based column where an entry's value starts.
