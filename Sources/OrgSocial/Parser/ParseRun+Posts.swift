@@ -124,7 +124,8 @@ extension ParseRun {
             while j < contentEnd, buf[j] != asciiColon, buf[j] != asciiSpace, buf[j] != asciiTab { j += 1 }
             if j < contentEnd, buf[j] == asciiColon, j > nameStart {
                 let valueRange = bytes.trim(j + 1..<contentEnd)
-                if !valueRange.isEmpty, hasValuedEntry(named: nameStart..<j) {
+                // Reading one post again reports nothing, so it skips the duplicate check (and its name table).
+                if !isReadingOnePost, !valueRange.isEmpty, hasValuedEntry(named: nameStart..<j) {
                     if diagnostics.admits(.duplicateProperty) {
                         let name = bytes.string(nameStart..<j)
                         diagnostics.append(
