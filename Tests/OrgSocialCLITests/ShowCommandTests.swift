@@ -67,6 +67,25 @@ struct ShowCommandTests {
                 """)
     }
 
+    @Test func summaryListsTheFirstThousandPostsAndCountsTheRest() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let posts = (0..<1005).map {
+            "** 2026-01-10T09:\(String(format: "%02d:%02d", $0 / 60, $0 % 60))+0100\nPost \($0).\n"
+        }
+        let file = try folder.write("#+TITLE: T\n#+NICK: t\n\n* Posts\n" + posts.joined(), to: "social.org")
+
+        let result = await runCLI(["show", file])
+
+        #expect(result.status == 0)
+        let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.contains("Posts (1005): 1005 posts"))
+        #expect(lines.filter { $0.hasPrefix("  2026-01-10T") }.count == 1000)
+        #expect(lines.contains("  2026-01-10T09:16:39+0100  post  Post 999."))
+        #expect(!result.output.contains("Post 1000."))
+        #expect(lines.suffix(2) == ["  … 5 more posts not listed; 'orgsocial show --json' lists them all.", ""])
+    }
+
     @Test func summaryNotesProblemsOnStandardError() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -1,5 +1,6 @@
 import Foundation
 import OrgSocial
+import TestSupport
 import Testing
 
 /// Hostile shapes of input (security issue items 5 and 6): parsing and validating stay linear in time and
@@ -93,6 +94,24 @@ struct HostileInputTests {
         }
     }
 
+    /// A bare `**` post is an empty post and nothing more, so the validator counts it without reading it:
+    /// validating a file of them costs less than parsing it (reading each post cost five times the parse;
+    /// the margin is for tests and builds running at the same time).
+    @Test func validatingBareStarsCostsLessThanParsingThem() {
+        let posts = 200_000
+        let bytes = Array((Shape.header + String(repeating: "**\n", count: posts)).utf8)
+        let feed = OrgSocialParser().parse(bytes: bytes)
+        var diagnostics: [Diagnostic] = []
+
+        let parsing = Self.bestTime { _ = OrgSocialParser().parse(bytes: bytes) }
+        let validating = Self.bestTime { diagnostics = FeedValidator().validate(feed) }
+
+        #expect(validating < 2 * parsing, "validating took \(validating) s, parsing \(parsing) s")
+        let empty = diagnostics.filter { $0.code == .emptyPost }
+        #expect(empty.map(\.problemCount).reduce(0, +) == posts)
+        #expect(empty.first?.line == 5)
+    }
+
     @Test func mentionsAreFoundInOnePassWhateverTheLinks() {
         let body =
             String(repeating: "[[org-social:a][b ", count: 3) + "[[org-social:http://x/s.org][x]]"
@@ -168,35 +187,6 @@ struct HostileInputTests {
 
     // MARK: - Memory
 
-    /// The process's resident memory in bytes (`/proc/self/statm`), or `nil` where there is none.
-    static func residentBytes() -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
-        let fields = text.split(separator: " ")
-        guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-    }
-
-    /// Gives freed heap memory back to the system (glibc's `malloc_trim`, looked up at run time), so that
-    /// a measurement starts from what is really in use.
-    static func trimHeap() {
-        typealias Trim = @convention(c) (Int) -> Int32
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
-        _ = unsafeBitCast(symbol, to: Trim.self)(0)
-    }
-
-    /// The smallest growth of resident memory over three runs of `work` (tests running at the same time
-    /// only add to a measurement, so the smallest is the closest to `work`'s own).
-    static func smallestGrowth(_ work: () -> Void) throws -> Int {
-        var smallest = Int.max
-        for _ in 0..<3 {
-            trimHeap()
-            let before = try #require(residentBytes())
-            work()
-            smallest = min(smallest, try #require(residentBytes()) - before)
-        }
-        return smallest
-    }
-
     /// A post of a bare `**` line is 3 bytes of input; the feed keeps two 32-bit numbers for it, not a
     /// `Post` value (hundreds of bytes), and one summary instead of a diagnostic per post. (The margin
     /// leaves room for tests running at the same time; without compact storage the growth is > 120 MB.)
@@ -205,10 +195,11 @@ struct HostileInputTests {
         let bytes = Array((Shape.header + String(repeating: "**\n", count: posts)).utf8)
         var feed = Feed.empty
 
-        let growth = try Self.smallestGrowth {
-            feed = .empty
-            feed = OrgSocialParser().parse(bytes: bytes)
-        }
+        let growth = try #require(
+            ResidentMemory.smallestGrowth {
+                feed = .empty
+                feed = OrgSocialParser().parse(bytes: bytes)
+            })
 
         #expect(feed.posts.count == posts)
         #expect(growth < 3 * bytes.count + 16 << 20, "the feed took \(growth) bytes for \(bytes.count) bytes of input")
@@ -226,10 +217,11 @@ struct HostileInputTests {
         let bytes = Array((Shape.header + Shape.post).utf8) + [UInt8](repeating: 0xFF, count: size) + [0x0A, 0xC3]
         var feed = Feed.empty
 
-        let growth = try Self.smallestGrowth {
-            feed = .empty
-            feed = OrgSocialParser().parse(bytes: bytes)
-        }
+        let growth = try #require(
+            ResidentMemory.smallestGrowth {
+                feed = .empty
+                feed = OrgSocialParser().parse(bytes: bytes)
+            })
 
         #expect(growth < size + 8 << 20, "the feed took \(growth) bytes for \(bytes.count) bytes of input")
         let invalid = feed.diagnostics.filter { $0.code == .invalidUTF8 }

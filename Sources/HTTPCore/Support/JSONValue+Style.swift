@@ -22,6 +22,9 @@ extension JSONValue {
         /// Whether U+2028 and U+2029 are written as `\u2028` and `\u2029` even when other non-ASCII
         /// characters are written raw, as Django REST framework's renderer does.
         package var escapesLineSeparators: Bool
+        /// Whether an empty array or object, with an indent, is written with a blank line inside
+        /// (`[` line break, line break, indent, `]`), as Foundation's `JSONEncoder` does, rather than `[]`.
+        package var breaksEmptyContainers: Bool
 
         /// Makes a style.
         ///
@@ -31,16 +34,23 @@ extension JSONValue {
         ///   - keySeparator: The key/value separator.
         ///   - escapesNonASCII: Whether to escape everything outside ASCII.
         ///   - escapesLineSeparators: Whether to escape U+2028 and U+2029.
+        ///   - breaksEmptyContainers: Whether empty containers get a blank line inside (with an indent).
         package init(
             indent: Int? = nil, itemSeparator: String = ",", keySeparator: String = ":",
-            escapesNonASCII: Bool = false, escapesLineSeparators: Bool = false
+            escapesNonASCII: Bool = false, escapesLineSeparators: Bool = false, breaksEmptyContainers: Bool = false
         ) {
             self.indent = indent
             self.itemSeparator = itemSeparator
             self.keySeparator = keySeparator
             self.escapesNonASCII = escapesNonASCII
             self.escapesLineSeparators = escapesLineSeparators
+            self.breaksEmptyContainers = breaksEmptyContainers
         }
+
+        /// Foundation's `JSONEncoder` with `.prettyPrinted` (and `.withoutEscapingSlashes`) on Linux:
+        /// two-space indent, `" : "`, raw UTF-8, a blank line inside empty containers. Members are
+        /// written in the order given, so pass them sorted to match `.sortedKeys`.
+        package static let foundationPretty = Style(indent: 2, keySeparator: " : ", breaksEmptyContainers: true)
 
         /// Python's `json.dumps` defaults, also Django's `JsonResponse`: `", "` and `": "`, everything
         /// outside ASCII escaped.
@@ -94,7 +104,7 @@ private struct StyledWriter {
         case .int(let number):
             output += String(number).utf8
         case .string(let text):
-            writeString(text, into: &output)
+            style.writeString(text, into: &output)
         case .array(let elements):
             writeContainer(elements.map { (nil, $0) }, open: "[", close: "]", into: &output, depth: depth)
         case .object(let members):
@@ -108,6 +118,10 @@ private struct StyledWriter {
     ) {
         output.append(UInt8(ascii: open))
         guard !items.isEmpty else {
+            if style.breaksEmptyContainers, let indent = style.indent {
+                output += "\n\n".utf8
+                output += [UInt8](repeating: UInt8(ascii: " "), count: indent * depth)
+            }
             output.append(UInt8(ascii: close))
             return
         }
@@ -120,7 +134,7 @@ private struct StyledWriter {
                 output += [UInt8](repeating: UInt8(ascii: " "), count: indent * (depth + 1))
             }
             if let key {
-                writeString(key, into: &output)
+                style.writeString(key, into: &output)
                 output += keySeparator
             }
             write(value, into: &output, depth: depth + 1)
@@ -132,27 +146,34 @@ private struct StyledWriter {
         output.append(UInt8(ascii: close))
     }
 
-    private func writeString(_ text: String, into output: inout [UInt8]) {
+}
+
+extension JSONValue.Style {
+    /// Appends `text` as a JSON string literal escaped in this style: `"` and `\` escaped, control
+    /// characters as `\b`, `\f`, `\n`, `\r`, `\t` or `\u00XX`, and non-ASCII characters raw or
+    /// escaped as the style says.
+    ///
+    /// - Parameters:
+    ///   - text: The string.
+    ///   - output: Where the literal goes.
+    package func writeString(_ text: String, into output: inout [UInt8]) {
+        guard escapesNonASCII || escapesLineSeparators else {
+            Self.writeRawUTF8String(text, into: &output)
+            return
+        }
         output.append(UInt8(ascii: "\""))
         for scalar in text.unicodeScalars {
             switch scalar.value {
-            case 0x22: output += #"\""#.utf8
-            case 0x5C: output += #"\\"#.utf8
-            case 0x0A: output += #"\n"#.utf8
-            case 0x0D: output += #"\r"#.utf8
-            case 0x09: output += #"\t"#.utf8
-            case 0x08: output += #"\b"#.utf8
-            case 0x0C: output += #"\f"#.utf8
-            case 0x00..<0x20:
-                writeEscape(UInt16(scalar.value), into: &output)
-            case 0x20..<0x7F:
-                output.append(UInt8(scalar.value))
-            case 0x2028...0x2029 where style.escapesLineSeparators || style.escapesNonASCII:
-                writeEscape(UInt16(scalar.value), into: &output)
+            case 0x7F where escapesNonASCII:
+                Self.writeEscape(0x7F, into: &output)
+            case 0x00..<0x80:
+                Self.writeASCII(UInt8(scalar.value), into: &output)
+            case 0x2028...0x2029:
+                Self.writeEscape(UInt16(scalar.value), into: &output)
             default:
-                if style.escapesNonASCII {
+                if escapesNonASCII {
                     for unit in String(scalar).utf16 {
-                        writeEscape(unit, into: &output)
+                        Self.writeEscape(unit, into: &output)
                     }
                 } else {
                     output += String(scalar).utf8
@@ -162,7 +183,41 @@ private struct StyledWriter {
         output.append(UInt8(ascii: "\""))
     }
 
-    private func writeEscape(_ unit: UInt16, into output: inout [UInt8]) {
+    /// A literal with every non-ASCII byte copied as it is: runs of bytes that need no escape are
+    /// appended in one piece.
+    private static func writeRawUTF8String(_ text: String, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { bytes in
+            var runStart = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                writeASCII(byte, into: &output)
+                runStart = index + 1
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    /// One ASCII character inside a literal, escaped when it must be (DEL is written raw).
+    private static func writeASCII(_ byte: UInt8, into output: inout [UInt8]) {
+        switch byte {
+        case 0x22: output += #"\""#.utf8
+        case 0x5C: output += #"\\"#.utf8
+        case 0x0A: output += #"\n"#.utf8
+        case 0x0D: output += #"\r"#.utf8
+        case 0x09: output += #"\t"#.utf8
+        case 0x08: output += #"\b"#.utf8
+        case 0x0C: output += #"\f"#.utf8
+        case 0x00..<0x20: writeEscape(UInt16(byte), into: &output)
+        default: output.append(byte)
+        }
+    }
+
+    private static func writeEscape(_ unit: UInt16, into output: inout [UInt8]) {
         let hex = Array("0123456789abcdef".utf8)
         output += #"\u"#.utf8
         for shift in stride(from: 12, through: 0, by: -4) {

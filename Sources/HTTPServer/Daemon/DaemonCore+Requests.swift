@@ -154,7 +154,9 @@ extension DaemonCore {
 
     /// Asks the responder for an immediate answer on this connection thread; failing that, runs the
     /// responder in a task and blocks this connection thread until it answers, then queues the
-    /// response. Returns `.NO` (dropping the connection) if the server gives up on the handler.
+    /// response. Returns `.NO` (dropping the connection) if the server gives up on the handler or the
+    /// client hangs up while it works; the handler's task is then cancelled, so work nobody will read
+    /// (a slow search, say) stops at its next cancellation check.
     private func respond(to request: HTTPRequest, exchange: Exchange, on connection: OpaquePointer) -> MHD_Result {
         if let immediate = responder.respondImmediately(to: request) {
             return queue(immediate, for: request.method, exchange: exchange, on: connection)
@@ -167,7 +169,9 @@ extension DaemonCore {
         let task = Task {
             slot.fulfill(await responder.respond(to: request))
         }
-        let response = slot.wait()
+        // libmicrohttpd cannot notice a closed connection while this thread is blocked here (its
+        // request-completed callback runs only after this handler returns), so the wait watches the socket.
+        let response = slot.wait(watching: cmhd_connection_socket(connection))
         unregister(slot)
         guard let response else {
             task.cancel()

@@ -43,8 +43,6 @@ final class StreamChannel: Sendable {
 
     /// Bytes buffered before `write` waits for the client to catch up.
     static let highWaterMark = 64 * 1024
-    /// Linux's `POLLRDHUP` (peer closed its end), a GNU extension Swift's Glibc module does not export.
-    private static let pollReadHangUp: Int16 = 0x2000
     /// How long `read` blocks in `poll(2)` before it looks at the state again, in milliseconds. Every
     /// state change also signals the pipe, so this only bounds the cost of a missed wake-up.
     private static let pollIntervalMilliseconds: Int32 = 1000
@@ -240,12 +238,12 @@ final class StreamChannel: Sendable {
     private func waitForBytesOrHangUp() -> Bool {
         var descriptors = [
             pollfd(fd: wakeup.readDescriptor, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: clientSocket, events: Self.pollReadHangUp, revents: 0),
+            pollfd(fd: clientSocket, events: ClientHangUp.readHangUp, revents: 0),
         ]
         let count = nfds_t(clientSocket >= 0 ? 2 : 1)
         let ready = poll(&descriptors, count, Self.pollIntervalMilliseconds)
         guard ready > 0 else { return true }
-        if clientSocket >= 0, descriptors[1].revents & (Self.pollReadHangUp | Int16(POLLHUP) | Int16(POLLERR)) != 0 {
+        if clientSocket >= 0, descriptors[1].revents & ClientHangUp.goneEvents != 0 {
             return false
         }
         if descriptors[0].revents & Int16(POLLIN) != 0 {

@@ -108,7 +108,12 @@ func isLanguageCode(_ code: String) -> Bool {
 /// A tag word: letters, digits, `-`, `_` (ASCII or not).
 func isTagWord(_ tag: String) -> Bool {
     !tag.isEmpty
-        && tag.unicodeScalars.allSatisfy {
-            $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
+        && tag.unicodeScalars.allSatisfy { scalar in
+            // ASCII is decided without the Unicode property tables, which cost more than the rest of a check.
+            guard scalar.isASCII else { return scalar.properties.isAlphabetic }
+            let value = UInt8(scalar.value)
+            return (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(value | 0x20)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(value) || value == UInt8(ascii: "-")
+                || value == UInt8(ascii: "_")
         }
 }

@@ -59,6 +59,11 @@ enum MentionScanner {
         return result
     }
 
+    /// Whether `bytes` hold a link opening `[[org-social:` anywhere.
+    static func containsOpening(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        firstOpening(in: bytes, from: 0) != nil
+    }
+
     /// The offset of the next `[[org-social:` at or after `start`.
     private static func firstOpening(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         let last = bytes.count - opening.count

@@ -44,12 +44,10 @@ public struct Post: Sendable {
     /// The drawer's entries in file order, unknown ones included (built from the file on each access;
     /// use ``value(of:)`` to read one property).
     public var properties: [Property] {
-        entries[entryRange].map { entry in
-            Property(
-                name: String(decoding: source[entry.nameStart..<entry.nameEnd], as: UTF8.self),
-                value: String(decoding: source[entry.valueStart..<entry.valueEnd], as: UTF8.self),
-                line: entry.line, valueColumn: column(of: entry))
-        }
+        var list: [Property] = []
+        list.reserveCapacity(entryRange.count)
+        forEachProperty { list.append($0) }
+        return list
     }
 
     /// The 1-based column (Unicode scalars) where an entry's value starts.
@@ -67,8 +65,14 @@ public struct Post: Sendable {
     /// The body: the text after the drawer up to the next post, without leading and trailing blank
     /// lines, lines joined with `\n`. Org markup is kept as written.
     public var body: String {
-        let parts = layout.bodySegments.map { decode($0) }
-        return parts.filter { !$0.isEmpty }.joined(separator: "\n\n")
+        // No array of parts: most posts have one segment, and many (reactions, boosts) none.
+        var text = ""
+        if let first = layout.firstBodySegment { text = decode(first) }
+        if let second = layout.secondBodySegment {
+            let more = decode(second)
+            if !more.isEmpty { text = text.isEmpty ? more : text + "\n\n" + more }
+        }
+        return text
     }
 
     /// The bytes of the whole post as they are in the file (headline through its last non-blank line).
@@ -160,12 +164,61 @@ public struct Post: Sendable {
     }
 
     /// The `org-social:` links in the body, with or without a description.
-    public var mentions: [Mention] { MentionScanner.mentions(in: body) }
+    public var mentions: [Mention] { bodyMayHoldMentions ? MentionScanner.mentions(in: body) : [] }
+
+    /// Whether the body's bytes hold a link opening `[[org-social:` (most bodies do not, and then the body
+    /// need not be built to find none).
+    private var bodyMayHoldMentions: Bool {
+        // The two segments one by one: `bodySegments` would allocate an array for every post.
+        guard layout.firstBodySegment != nil || layout.secondBodySegment != nil else { return false }
+        return source.withUnsafeBufferPointer { buffer in
+            for segment in [layout.firstBodySegment, layout.secondBodySegment] {
+                if let segment, MentionScanner.containsOpening(UnsafeBufferPointer(rebasing: buffer[segment])) {
+                    return true
+                }
+            }
+            return false
+        }
+    }
 
     /// The options of a poll: `- [ ] Option` lines of the body (lenient form, trimmed; spec §7).
-    public var pollOptions: [String] {
-        body.split(separator: "\n", omittingEmptySubsequences: true).compactMap { PollOptionLine.option(in: $0) }
+    public var pollOptions: [String] { Self.pollOptions(in: body) }
+
+    /// The `- [ ] Option` lines of a body.
+    private static func pollOptions(in body: String) -> [String] {
+        // Split on the bytes (the body's line breaks are all LF, each a character of its own).
+        body.utf8.split(separator: UInt8(ascii: "\n")).compactMap { PollOptionLine.option(in: Substring($0)) }
     }
+
+    /// ``body``, ``mentions`` and ``pollOptions`` from one reading of the body (each of the three
+    /// properties builds the body again), for writers that need all of them.
+    package var bodyWithMentionsAndPollOptions: (body: String, mentions: [Mention], pollOptions: [String]) {
+        let body = body
+        return (body, bodyMayHoldMentions ? MentionScanner.mentions(in: body) : [], Self.pollOptions(in: body))
+    }
+
+    /// Calls `visit` with each drawer entry in file order, as ``properties`` lists them, without building
+    /// that array (a hostile drawer can hold hundreds of thousands of entries).
+    /// - Parameter visit: receives each entry.
+    package func forEachProperty(_ visit: (Property) throws -> Void) rethrows {
+        for index in entryRange { try visit(property(from: entries[index])) }
+    }
+
+    /// The ``Property`` of one of this post's drawer entries.
+    func property(from entry: EntrySpan) -> Property {
+        Property(
+            name: String(decoding: source[entry.nameStart..<entry.nameEnd], as: UTF8.self),
+            value: String(decoding: source[entry.valueStart..<entry.valueEnd], as: UTF8.self),
+            line: entry.line, valueColumn: column(of: entry))
+    }
+
+    /// Whether a drawer entry's name is `name`, ignoring ASCII case.
+    func entry(_ entry: EntrySpan, isNamed name: String) -> Bool {
+        source.asciiCaseInsensitiveEquals(entry.nameStart..<entry.nameEnd, name)
+    }
+
+    /// ``instant`` as `show --json` writes it: `2025-05-01T11:00:00Z` (UTC, whole seconds).
+    package var instantText: String? { instant.map(isoUTC) }
 
     /// The post URL, `<feedURL>#<ID>`, when the post has an ID.
     /// - Parameter feedURL: the URL the feed is published at.
@@ -198,11 +251,12 @@ extension Post: Encodable {
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(id, forKey: .id)
-        try c.encodeIfPresent(instant.map(isoUTC), forKey: .instant)
+        try c.encodeIfPresent(instantText, forKey: .instant)
         try c.encode(instant != nil, forKey: .validID)
         try c.encodeIfPresent(headlineText, forKey: .headlineText)
         try c.encode(line, forKey: .line)
         try c.encode(kind, forKey: .kind)
+        let (body, mentions, pollOptions) = bodyWithMentionsAndPollOptions
         try c.encode(properties, forKey: .properties)
         try c.encode(body, forKey: .body)
         try c.encodeIfPresent(language, forKey: .language)

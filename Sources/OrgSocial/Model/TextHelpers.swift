@@ -17,7 +17,10 @@ extension StringProtocol where UTF8View: BidirectionalCollection {
 
     /// The whitespace-separated tokens (spaces and TABs).
     func tokens() -> [String] {
-        split(whereSeparator: { (c: Character) in c == " " || c == "\t" }).map { String($0) }
+        // Split on the bytes: splitting on `Character`s walks grapheme clusters, many times slower.
+        utf8.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }).map {
+            String(decoding: $0, as: UTF8.self)
+        }
     }
 }
 
@@ -35,18 +38,34 @@ extension String {
 
     /// Whether the text looks like an absolute `http://` or `https://` URL with a host.
     var isHTTPURL: Bool {
-        let lower = lowercased()
-        let rest: Substring
-        if lower.hasPrefix("https://") {
-            rest = lower.dropFirst(8)
-        } else if lower.hasPrefix("http://") {
-            rest = lower.dropFirst(7)
+        // On the bytes, without lowercasing a copy: the check runs for every URL of a feed.
+        let bytes = utf8
+        let schemeLength: Int
+        // `expected` is lower case; only the letters of `byte` are folded.
+        let matches = { (byte: UInt8, expected: UInt8) in
+            byte == expected || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) && byte | 0x20 == expected
+        }
+        if bytes.starts(with: "https://".utf8, by: matches) {
+            schemeLength = 8
+        } else if bytes.starts(with: "http://".utf8, by: matches) {
+            schemeLength = 7
         } else {
             return false
         }
-        guard let first = rest.first, first != "/",
-            !rest.contains(where: { $0 == " " || $0 == "\t" || $0 == "\"" || $0.isNewline })
-        else { return false }
+        let rest = bytes.dropFirst(schemeLength)
+        guard let first = rest.first, first != UInt8(ascii: "/") else { return false }
+        var previous: (UInt8, UInt8) = (0, 0)
+        for byte in rest {
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\""), 0x0A...0x0D: return false
+            // U+0085 (C2 85), U+2028 and U+2029 (E2 80 A8/A9): the other characters that are newlines.
+            case 0x85 where previous.1 == 0xC2: return false
+            case 0xA8 where previous == (0xE2, 0x80): return false
+            case 0xA9 where previous == (0xE2, 0x80): return false
+            default: break
+            }
+            previous = (previous.1, byte)
+        }
         return true
     }
 }

@@ -59,6 +59,16 @@ public struct OrgSocialParser: Sendable {
             return run.readOnePost(index: index, start: start, line: line)
         }
     }
+
+    /// A run for reading posts of `source` one after another with ``ParseRun/readOnePost(index:start:line:)``
+    /// (rebind it to the buffer of each `withUnsafeBufferPointer` call before use).
+    static func postReader(for source: [UInt8], buffer: UnsafeBufferPointer<UInt8>, hasCarriageReturns: Bool)
+        -> ParseRun
+    {
+        var run = ParseRun(buffer: buffer, source: source)
+        run.hasCR = hasCarriageReturns
+        return run
+    }
 }
 
 // MARK: - The parse run
@@ -81,8 +91,8 @@ let singleValuedKeywords: Set<String> = [
 /// One pass over the bytes. Lives only inside `withUnsafeBufferPointer`. Its steps are split by concern:
 /// `ParseRun+Posts.swift` (headlines, drawers, properties, IDs) and `ParseRun+Encoding.swift` (UTF-8, CR).
 struct ParseRun {
-    let buf: UnsafeBufferPointer<UInt8>
-    let bytes: ByteView
+    private(set) var buf: UnsafeBufferPointer<UInt8>
+    private(set) var bytes: ByteView
     let source: [UInt8]
     let count: Int
 
@@ -94,6 +104,8 @@ struct ParseRun {
     /// Where each post read so far starts, and its headline's line: all a ``PostList`` keeps.
     var postStarts = CompactIntegers()
     var postLines = CompactIntegers()
+    /// Which posts are a headline alone (see ``PostList/Iterator/next(skippingBare:)``).
+    var barePosts = BitList()
     /// Whether this run reads one post for a ``PostList`` (no diagnostics, stops after the post).
     var isReadingOnePost = false
     /// The post read when `isReadingOnePost`.
@@ -132,6 +144,15 @@ struct ParseRun {
         self.source = source
         count = buffer.count
         headerEnd = buffer.count
+    }
+
+    /// Points the run at `buffer` again: the same bytes as before (`source`'s), at the address a new
+    /// `withUnsafeBufferPointer` call gives, so that one run can read many posts in turn (see
+    /// ``PostList/Iterator``) without keeping a pointer past the call that made it.
+    mutating func rebind(to buffer: UnsafeBufferPointer<UInt8>) {
+        precondition(buffer.count == count, "A parse run rebound to other bytes")
+        buf = buffer
+        bytes = ByteView(buf: buffer)
     }
 
     // MARK: Driver
@@ -213,7 +234,8 @@ struct ParseRun {
             endsWithLineBreak: endsWithLineBreak)
         return Feed(
             bytes: source, profile: Profile(keywords: keywords, locations: keywordLocations),
-            posts: PostList(source: source, starts: postStarts, lines: postLines, hasCarriageReturns: hasCR),
+            posts: PostList(
+                source: source, starts: postStarts, lines: postLines, bare: barePosts, hasCarriageReturns: hasCR),
             diagnostics: diagnostics, lineEnding: lineEnding ?? .lf, hasByteOrderMark: hasBOM,
             otherSections: otherSections, layout: layout)
     }

@@ -124,7 +124,8 @@ extension ParseRun {
             while j < contentEnd, buf[j] != asciiColon, buf[j] != asciiSpace, buf[j] != asciiTab { j += 1 }
             if j < contentEnd, buf[j] == asciiColon, j > nameStart {
                 let valueRange = bytes.trim(j + 1..<contentEnd)
-                if !valueRange.isEmpty, hasValuedEntry(named: nameStart..<j) {
+                // Reading one post again reports nothing, so it skips the duplicate check (and its name table).
+                if !isReadingOnePost, !valueRange.isEmpty, hasValuedEntry(named: nameStart..<j) {
                     if diagnostics.admits(.duplicateProperty) {
                         let name = bytes.string(nameStart..<j)
                         diagnostics.append(
@@ -188,13 +189,20 @@ extension ParseRun {
         let index = postStarts.count
         postStarts.append(post.start)
         postLines.append(post.line)
+        barePosts.append(post.drawer == nil && post.firstSegment == nil && post.secondSegment == nil)
         if let timestamp { reportDuplicateID(timestamp, index: index) }
     }
 
-    /// Reads the one post whose headline line starts at `start` (for ``PostList``).
+    /// Reads the one post whose headline line starts at `start` (for ``PostList``). A run may read several
+    /// posts in turn: each call starts afresh.
     mutating func readOnePost(index: Int, start: Int, line: Int) -> Post {
-        isReadingOnePost = true
-        diagnostics = DiagnosticList(discarding: true)
+        if !isReadingOnePost {
+            isReadingOnePost = true
+            diagnostics = DiagnosticList(discarding: true)
+        }
+        hasReadPost = false
+        inPost = false
+        afterPostsHeading = false
         postIndex = index
         zone = .posts
         var pos = start
@@ -212,8 +220,10 @@ extension ParseRun {
             pos = next
         }
         finishPost(at: count)
-        guard let readPost else { preconditionFailure("A post list start that is not a post headline") }
-        return readPost
+        guard let post = readPost else { preconditionFailure("A post list start that is not a post headline") }
+        // Not kept: the next post's entries can then reuse the entry buffer once the caller drops this one.
+        readPost = nil
+        return post
     }
 
     /// The 1-based column where an entry's value starts.

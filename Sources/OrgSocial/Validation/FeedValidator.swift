@@ -36,7 +36,13 @@ public struct FeedValidator: Sendable {
                         "Pin one of your own posts (IDs are compared exactly as written)."))
             }
         }
-        for post in feed.posts { checkPost(post, into: &found) }
+        // A bare post (a headline alone) is an empty post and nothing else: it is not read.
+        var posts = feed.posts.makeIterator()
+        while let post = posts.next(skippingBare: {
+            if found.admits(.emptyPost) { found.append(Self.emptyPost(line: $0)) }
+        }) {
+            checkPost(post, into: &found)
+        }
         return found.diagnostics.sorted {
             ($0.line, $0.column, $0.code.rawValue) < ($1.line, $1.column, $1.code.rawValue)
         }
@@ -148,12 +154,23 @@ public struct FeedValidator: Sendable {
 
     // MARK: - Posts
 
+    /// The post properties whose values are checked (in upper case).
+    private static let checkedProperties = [
+        "REPLY_TO", "INCLUDE", "POLL_END", "LANG", "TAGS", "VISIBILITY", "GROUP", "MIGRATION",
+    ]
+
     private func checkPost(_ post: Post, into found: inout DiagnosticList) {
-        for property in post.properties where !property.value.isEmpty {
+        // The names are matched on the file's bytes: only entries that are checked become `Property` values.
+        for index in post.entryRange {
+            let entry = post.entries[index]
+            guard entry.valueEnd > entry.valueStart,
+                let name = Self.checkedProperties.first(where: { post.entry(entry, isNamed: $0) })
+            else { continue }
+            let property = post.property(from: entry)
             let value = property.value
-            switch property.name.uppercased() {
+            switch name {
             case "REPLY_TO", "INCLUDE":
-                let isReply = property.hasName("REPLY_TO")
+                let isReply = name == "REPLY_TO"
                 if !isValidReference(value) {
                     found.append(
                         diagnostic(
@@ -233,13 +250,14 @@ public struct FeedValidator: Sendable {
                     message: "The mention `org-social:\(mention.feedURL)` does not point to an http(s) feed URL.",
                     suggestion: "Write `[[org-social:https://…/social.org][name]]`."))
         }
-        if post.kind == .post, post.hasEmptyBody {
-            found.append(
-                Diagnostic(
-                    .emptyPost, line: post.line,
-                    message: "This post has no text and is not a reaction, boost, vote or migration.",
-                    suggestion: "Write the post's text below its drawer, or delete the post."))
-        }
+        if post.kind == .post, post.hasEmptyBody { found.append(Self.emptyPost(line: post.line)) }
+    }
+
+    /// The warning about a post with neither text nor a kind that needs none.
+    private static func emptyPost(line: Int) -> Diagnostic {
+        Diagnostic(
+            .emptyPost, line: line, message: "This post has no text and is not a reaction, boost, vote or migration.",
+            suggestion: "Write the post's text below its drawer, or delete the post.")
     }
 
     // MARK: - Helpers

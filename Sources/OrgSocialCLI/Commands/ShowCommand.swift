@@ -11,8 +11,8 @@ struct ShowCommand: ParsableCommand {
             abstract: "Print a feed's summary, its JSON model or its bytes.",
             discussion: """
                 Without options, prints the profile (title, nick, description and the other header \
-                fields, follows and groups), the number of posts of each kind, and one line per post: \
-                its ID, its kind and the first line of its text.
+                fields, follows and groups), the number of posts of each kind, and one line per post \
+                (the first 1000): its ID, its kind and the first line of its text.
 
                 --html prints the page `orgsocial serve` shows a browser, with every post on one page \
                 and the stylesheet inside, for hosting beside the file on a static server: \
@@ -65,7 +65,7 @@ struct ShowCommand: ParsableCommand {
             let page = FeedPage(feed: feed, stylesheet: .embedded, orgFileHref: "social.org")
             context.write(page.html(for: .all) ?? "")
         } else if printsJSON {
-            try JSONOutput.writeFeed(feed) { context.write($0) }
+            try JSONOutput.writeFeed(feed) { context.writeStandardOutput($0) }
         } else {
             context.write(FeedSummary(feed: feed).text)
             let diagnostics = FeedValidator().validate(feed)
@@ -86,6 +86,10 @@ struct FeedSummary {
 
     /// The longest text shown for a post.
     static let maximumExcerptLength = 60
+
+    /// The most posts listed one per line (the first ones in the file); a line says how many more there
+    /// are. A summary of millions of lines would be no summary, and its table would be held in memory.
+    static let maximumListedPosts = 1000
 
     /// The summary, ending with a line break.
     var text: String {
@@ -111,16 +115,25 @@ struct FeedSummary {
 
         lines.append("")
         lines.append("Posts (\(feed.posts.count))" + (feed.posts.isEmpty ? "" : ": " + kindCounts))
-        lines += Self.table(feed.posts.map { [$0.id ?? "(no ID)", $0.kind.rawValue, Self.excerpt(of: $0)] })
+        let listed = feed.posts.prefix(Self.maximumListedPosts)
+        lines += Self.table(listed.map { [$0.id ?? "(no ID)", $0.kind.rawValue, Self.excerpt(of: $0)] })
             .map { "  " + $0 }
+        if feed.posts.count > listed.count {
+            lines.append(
+                "  … \(feed.posts.count - listed.count) more posts not listed; 'orgsocial show --json' lists them all.")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// `2 posts, 1 reply, 1 reaction`, in the order of ``PostKind``.
     var kindCounts: String {
-        // One pass: each access to `feed.posts` reads a post from the bytes again.
+        // One pass: each access to `feed.posts` reads a post from the bytes again. A bare post (a
+        // headline alone) is a plain post and is not read.
         var counts: [PostKind: Int] = [:]
-        for post in feed.posts { counts[post.kind, default: 0] += 1 }
+        var posts = feed.posts.makeIterator()
+        while let post = posts.next(skippingBare: { _ in counts[.post, default: 0] += 1 }) {
+            counts[post.kind, default: 0] += 1
+        }
         return PostKind.allCases.compactMap { kind in
             let count = counts[kind, default: 0]
             guard count > 0 else { return nil }

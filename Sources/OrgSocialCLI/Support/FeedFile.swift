@@ -34,11 +34,15 @@ enum FeedFile {
             throw CLIError.cannotRead(path: path, reason: "it is a folder. Give the path of a social.org file.")
         }
         do {
-            return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
+            // Straight into the array: going through `Data` held the file twice (a big feed's peak memory).
+            guard let (bytes, _) = try AtomicFile.read(path) else {
+                throw CLIError.cannotRead(path: path, reason: "no such file (it disappeared while being read).")
+            }
+            return bytes
+        } catch let error as SystemCallError {
             let reason =
                 FileManager.default.isReadableFile(atPath: path)
-                ? error.localizedDescription : "permission denied. Check the file's permissions."
+                ? error.description : "permission denied. Check the file's permissions."
             throw CLIError.cannotRead(path: path, reason: reason)
         }
     }

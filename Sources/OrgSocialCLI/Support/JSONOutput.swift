@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 import OrgSocial
 
 /// JSON written by the tool: sorted keys, indented, slashes unescaped, so output is stable byte for byte.
@@ -11,56 +12,154 @@ enum JSONOutput {
         return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
     }
 
-    /// Writes a feed as ``text(_:)`` would, but encodes one post at a time and writes in chunks, so that the
-    /// memory used stays small whatever the size of the feed's JSON (it can be many times its bytes).
+    /// Writes a feed as ``text(_:)`` would, but writes the posts itself, one value at a time, in chunks of
+    /// about 64 KiB, so that the memory used stays small whatever the size of the feed's JSON (it can be
+    /// many times its bytes, and one post can hold a drawer of hundreds of thousands of entries). The
+    /// rest of the feed (profile, diagnostics) is encoded by `JSONEncoder`.
     /// - Parameters:
     ///   - feed: the feed to write.
-    ///   - write: receives the text in order; the pieces joined are exactly `text(feed)`.
+    ///   - write: receives the UTF-8 text in order; the pieces joined are exactly `text(feed)`.
     /// - Throws: `EncodingError` when a value cannot be encoded.
-    static func writeFeed(_ feed: Feed, to write: (String) -> Void) throws {
+    static func writeFeed(_ feed: Feed, to write: ([UInt8]) -> Void) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        let postEncoder = JSONEncoder()
-        postEncoder.outputFormatting = encoder.outputFormatting
         encoder.userInfo[Feed.omitsPostsKey] = true
-        let outline = String(decoding: try encoder.encode(feed), as: UTF8.self)
+        let outline = Array(try encoder.encode(feed))
         // The top-level `posts` key, indented by two spaces, with the empty array's rendering.
-        let emptyPosts = "\n  \"posts\" : [\n\n  ]"
-        guard let slot = outline.range(of: emptyPosts) else {
-            write(try text(feed))
+        let emptyPosts = Array("\n  \"posts\" : [\n\n  ]".utf8)
+        if feed.posts.isEmpty {
+            write(outline + [UInt8(ascii: "\n")])
             return
         }
-        // Bytes, not `String`s: re-indenting every post's lines as strings doubled the time of a large feed.
-        var chunk = Array(outline[..<slot.lowerBound].utf8) + Array("\n  \"posts\" : [".utf8)
-        chunk.reserveCapacity(1 << 17)
-        if feed.posts.isEmpty { chunk += Array("\n\n  ]".utf8) }
-        let indent = Array("    ".utf8)
+        guard let slot = outline.firstRange(of: emptyPosts) else {
+            write(Array(try text(feed).utf8))
+            return
+        }
+        // The posts sit two levels deep: in the array of the top-level object's `posts` member.
+        var writer = JSONStreamWriter(style: .foundationPretty, baseDepth: 2)
+        var head = Array(outline[..<slot.lowerBound])
+        head += "\n  \"posts\" : [".utf8
+        write(head)
         var isFirst = true
         for post in feed.posts {
-            let json = try postEncoder.encode(post)
-            if !isFirst { chunk.append(UInt8(ascii: ",")) }
-            chunk.append(UInt8(ascii: "\n"))
+            writer.raw(isFirst ? "\n    " : ",\n    ")
             isFirst = false
-            // Nested two levels deep: every non-empty line gains four spaces (strings hold no raw line breaks).
-            var atLineStart = true
-            json.withUnsafeBytes { bytes in
-                for byte in bytes {
-                    if atLineStart {
-                        atLineStart = false
-                        if byte != UInt8(ascii: "\n") { chunk += indent }
-                    }
-                    chunk.append(byte)
-                    if byte == UInt8(ascii: "\n") { atLineStart = true }
-                }
-            }
-            if chunk.count >= 1 << 16 {
-                write(String(decoding: chunk, as: UTF8.self))
-                chunk.removeAll(keepingCapacity: true)
-            }
+            FeedPostJSON.write(post, into: &writer, flushing: write)
+            writer.flush(ifAtLeast: chunkSize, to: write)
         }
-        if !feed.posts.isEmpty { chunk += Array("\n  ]".utf8) }
-        chunk += Array(outline[slot.upperBound...].utf8)
-        chunk.append(UInt8(ascii: "\n"))
-        write(String(decoding: chunk, as: UTF8.self))
+        writer.raw("\n  ]")
+        write(writer.takeText())
+        write(Array(outline[slot.upperBound...]) + [UInt8(ascii: "\n")])
+    }
+
+    /// How many bytes ``writeFeed(_:to:)`` gathers before it writes.
+    static let chunkSize = 1 << 16
+}
+
+/// The JSON of one post, as `Post`'s `Encodable` conformance and `JSONEncoder` with sorted keys write it,
+/// written straight into a ``JSONStreamWriter`` (one `JSONEncoder` call per post cost more than parsing).
+enum FeedPostJSON {
+    /// Writes `post` as an object. Members are in sorted order; optional ones are left out when absent.
+    /// - Parameters:
+    ///   - post: the post.
+    ///   - writer: where the text goes.
+    ///   - write: receives the writer's text whenever it passes ``JSONOutput/chunkSize`` inside a long post.
+    static func write(_ post: Post, into writer: inout JSONStreamWriter, flushing write: ([UInt8]) -> Void) {
+        let (body, mentions, pollOptions) = post.bodyWithMentionsAndPollOptions
+        writer.beginObject()
+        writer.key("body")
+        writer.string(body)
+        if let bot = post.bot {
+            writer.key("bot")
+            writer.beginObject()
+            writer.key("parameters")
+            strings(bot.parameters, into: &writer)
+            writer.key("type")
+            writer.string(bot.type)
+            writer.endObject()
+        }
+        optional("client", post.client, into: &writer)
+        if let group = post.group {
+            writer.key("group")
+            writer.beginObject()
+            writer.key("name")
+            writer.string(group.name)
+            writer.key("relayURL")
+            writer.string(group.relayURL)
+            writer.endObject()
+        }
+        optional("headlineText", post.headlineText, into: &writer)
+        optional("id", post.id, into: &writer)
+        optional("include", post.include?.description, into: &writer)
+        optional("instant", post.instantText, into: &writer)
+        writer.key("kind")
+        writer.string(post.kind.rawValue)
+        optional("language", post.language, into: &writer)
+        writer.key("line")
+        writer.int(post.line)
+        writer.key("mentions")
+        writer.beginArray()
+        for mention in mentions {
+            writer.beginObject()
+            writer.key("feedURL")
+            writer.string(mention.feedURL)
+            optional("name", mention.name, into: &writer)
+            writer.endObject()
+            writer.flush(ifAtLeast: JSONOutput.chunkSize, to: write)
+        }
+        writer.endArray()
+        if let migration = post.migration {
+            writer.key("migration")
+            writer.beginObject()
+            writer.key("newURL")
+            writer.string(migration.newURL)
+            writer.key("oldURL")
+            writer.string(migration.oldURL)
+            writer.endObject()
+        }
+        optional("mood", post.mood, into: &writer)
+        optional("pollEnd", post.pollEnd?.raw, into: &writer)
+        optional("pollOption", post.pollOption, into: &writer)
+        writer.key("pollOptions")
+        writer.beginArray()
+        for option in pollOptions {
+            writer.string(option)
+            writer.flush(ifAtLeast: JSONOutput.chunkSize, to: write)
+        }
+        writer.endArray()
+        writer.key("properties")
+        writer.beginArray()
+        post.forEachProperty { property in
+            writer.beginObject()
+            writer.key("line")
+            writer.int(property.line)
+            writer.key("name")
+            writer.string(property.name)
+            writer.key("value")
+            writer.string(property.value)
+            writer.endObject()
+            writer.flush(ifAtLeast: JSONOutput.chunkSize, to: write)
+        }
+        writer.endArray()
+        optional("replyTo", post.replyTo?.description, into: &writer)
+        writer.key("tags")
+        strings(post.tags, into: &writer)
+        writer.key("validID")
+        writer.bool(post.instant != nil)
+        writer.key("visibility")
+        writer.string(post.visibility.rawValue)
+        writer.endObject()
+    }
+
+    private static func optional(_ key: String, _ value: String?, into writer: inout JSONStreamWriter) {
+        guard let value else { return }
+        writer.key(key)
+        writer.string(value)
+    }
+
+    private static func strings(_ values: [String], into writer: inout JSONStreamWriter) {
+        writer.beginArray()
+        for value in values { writer.string(value) }
+        writer.endArray()
     }
 }
