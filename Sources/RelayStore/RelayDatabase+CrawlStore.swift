@@ -105,10 +105,11 @@ extension RelayDatabase: RelayCrawlStore {
         try await writer.write { db in try Self.recordFollows(db, follower: follower, follows: follows, now: now) }
     }
 
-    /// Stores a downloaded feed in one transaction: index, file, validators, declared follows, and the
-    /// follow rows to feeds of the crawl list.
+    /// Stores a downloaded feed in one transaction, shared with the feeds other crawl tasks store at the
+    /// same time (``RelayFetchedFeedWriter``): index, file, validators, declared follows, and the follow
+    /// rows to feeds of the crawl list.
     package func storeFetched(_ fetched: RelayFetchedFeed) async throws -> RelayIndexReport {
-        try await writer.write { db in try Self.storeFetched(fetched, db: db) }
+        try await fetchedFeedWriter.store(fetched)
     }
 
     /// ``storeFetched(_:)`` inside the caller's transaction.

@@ -28,6 +28,8 @@ package final class RelayDatabase: Sendable {
     let versionReader: Mutex<Connection>?
     /// The enabled groups, in configuration order.
     let groups: [ConfiguredGroup]
+    /// Stores downloaded feeds many to a transaction (``storeFetched(_:)``).
+    let fetchedFeedWriter: RelayFetchedFeedWriter
     /// Whether ``stampCache`` is used: not for an in-memory store, whose single connection never sees its
     /// own commits in `data_version`.
     let cachesStamp: Bool
@@ -71,6 +73,7 @@ package final class RelayDatabase: Sendable {
         self.writer = writer
         self.reader = reader
         self.stampReader = stampReader
+        fetchedFeedWriter = RelayFetchedFeedWriter(writer: writer)
         if let versionReader {
             self.versionReader = Mutex(versionReader)
         } else {
