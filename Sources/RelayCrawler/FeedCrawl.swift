@@ -76,13 +76,14 @@ struct FeedCrawl: Sendable {
                 case .failure(let invalid): throw RelayCrawlerError.invalidUTF8(url: location, offset: invalid.offset)
                 }
                 let feed = try await FeedParsing.parse(text, url: location, budget: configuration.parseTimeout)
-                let report = try await store.index(feedURL: storedURL, feed: feed, now: now)
-                try await store.saveFeedFile(storedURL, content: text, now: now)
-                try await store.recordFetched(
-                    storedURL, etag: result.etag, lastModified: result.lastModified, now: now)
+                let follows = RelayFeedText.follows(in: text)
+                let report = try await store.storeFetched(
+                    RelayFetchedFeed(
+                        url: storedURL, feed: feed, text: text, etag: result.etag, lastModified: result.lastModified,
+                        follows: follows, now: now))
                 return Outcome(
                     kind: .fetched, requestedURL: entry.url, url: storedURL, bytes: body.count, index: report,
-                    follows: RelayFeedText.follows(in: text))
+                    follows: follows)
             }
         } catch {
             if Task.isCancelled {

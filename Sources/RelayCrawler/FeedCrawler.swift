@@ -112,7 +112,7 @@ package actor FeedCrawler {
         }
         let needBody: Set<String> = followsDue ? Set(due.map(\.url)).subtracting(rememberedFollows.keys) : []
         let outcomes = await crawlAll(due, with: crawl, unconditional: needBody, now: now)
-        await remember(outcomes)
+        remember(outcomes)
         Self.add(outcomes, to: &report)
 
         if followsDue, !Task.isCancelled {
@@ -128,7 +128,7 @@ package actor FeedCrawler {
             await setTime(Self.followsDiscoveryKey, now)
             let newOutcomes = await crawlAll(
                 added.map { RelayCrawlEntry(url: $0) }, with: crawl, unconditional: [], now: now)
-            await remember(newOutcomes)
+            remember(newOutcomes)
             Self.add(newOutcomes, to: &report)
         }
 
@@ -204,23 +204,17 @@ package actor FeedCrawler {
         }
     }
 
-    /// Remembers the follows of the feeds just downloaded (under their new URL after a rename), and saves
-    /// the lists that changed in the store so that another process's follows discovery can reuse them.
-    private func remember(_ outcomes: [FeedCrawl.Outcome]) async {
+    /// Remembers the follows of the feeds just downloaded (under their new URL after a rename); the store
+    /// saved them with the feed (``RelayCrawlStore/storeFetched(_:)``), so another process's follows
+    /// discovery can reuse them too.
+    private func remember(_ outcomes: [FeedCrawl.Outcome]) {
         for outcome in outcomes {
             if outcome.url != outcome.requestedURL,
                 let moved = rememberedFollows.removeValue(forKey: outcome.requestedURL)
             {
                 rememberedFollows[outcome.url] = moved
             }
-            guard let follows = outcome.follows, rememberedFollows[outcome.url] != follows else { continue }
-            rememberedFollows[outcome.url] = follows
-            do {
-                try await store.setDeclaredFollows(follows, of: outcome.url)
-            } catch {
-                configuration.log(
-                    "relay follows save failed url=\(outcome.url) reason=\(RelayFeedValidator.describe(error))")
-            }
+            if let follows = outcome.follows { rememberedFollows[outcome.url] = follows }
         }
     }
 

@@ -53,7 +53,7 @@ package enum RelayFeedText {
     package static func follows(in text: String) -> [RelayFollow] {
         var result: [RelayFollow] = []
         var seen: Set<String> = []
-        for line in lines(of: text) {
+        for line in keywordLines(of: text) {
             guard let value = keywordValue(line, caseInsensitive: false, names: ["FOLLOW"]) else { continue }
             let tokens = value.split(whereSeparator: { $0.isWhitespace }).map(String.init)
             let follow: RelayFollow
@@ -105,6 +105,38 @@ package enum RelayFeedText {
         text.split(separator: "\n", omittingEmptySubsequences: true).map { line in
             line.last == "\r" ? line.dropLast() : line
         }
+    }
+
+    /// The lines of ``lines(of:)`` that contain `#+`, the only ones that can hold a keyword, found in the
+    /// UTF-8 bytes without splitting the whole text into `Character`s. A line ends at a `\n` that does not
+    /// follow a `\r` (a `\r\n` is one `Character`, which `lines(of:)` does not split at either).
+    private static func keywordLines(of text: String) -> [Substring] {
+        let bytes = text.utf8
+        var result: [Substring] = []
+        var lineStart = bytes.startIndex
+        var hasMarker = false
+        var previous: UInt8 = 0
+        var index = bytes.startIndex
+        func endLine(at end: String.Index) {
+            if hasMarker, lineStart < end {
+                let line = text[lineStart..<end]
+                result.append(line.last == "\r" ? line.dropLast() : line)
+            }
+        }
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\n"), previous != UInt8(ascii: "\r") {
+                endLine(at: index)
+                lineStart = bytes.index(after: index)
+                hasMarker = false
+            } else if byte == UInt8(ascii: "+"), previous == UInt8(ascii: "#") {
+                hasMarker = true
+            }
+            previous = byte
+            index = bytes.index(after: index)
+        }
+        endLine(at: bytes.endIndex)
+        return result
     }
 
     /// The stripped value of `#+NAME:` at the start of a line (after whitespace), or `nil`.

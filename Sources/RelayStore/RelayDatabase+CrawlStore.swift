@@ -102,29 +102,65 @@ extension RelayDatabase: RelayCrawlStore {
 
     /// Records `follower`'s follows: placeholder profiles for unknown feeds, new rows, nickname updates.
     package func recordFollows(follower: String, follows: [RelayFollow], now: Date) async throws {
-        try await writer.write { db in
-            var changed = false
-            var notifications: [InteractionNotice] = []
-            let followerID = try Self.profileID(
-                db, feed: follower, nick: nil, now: now, created: &changed, notifications: &notifications)
-            // Only http(s) URLs are followed (§4.2); anything else would make a junk placeholder profile.
-            for follow in follows where follow.url.hasPrefix("http://") || follow.url.hasPrefix("https://") {
-                let followedID = try Self.profileID(
-                    db, feed: follow.url, nick: follow.nickname, now: now, created: &changed,
-                    notifications: &notifications)
-                let nickname = follow.nickname ?? ""
-                try db.execute(
-                    sql: """
-                        INSERT INTO follows (follower_id, followed_id, nickname, created_at) VALUES (?, ?, ?, ?)
-                        ON CONFLICT (follower_id, followed_id) DO UPDATE SET nickname = excluded.nickname
-                        WHERE nickname <> excluded.nickname
-                        """,
-                    arguments: [followerID, followedID, nickname, now.timeIntervalSince1970])
-                if db.changes > 0 { changed = true }
-            }
-            if changed { try RelayMeta.bump(db, now: now) }
-            try RelayNotificationWriter.log(notifications, db: db, now: now)
+        try await writer.write { db in try Self.recordFollows(db, follower: follower, follows: follows, now: now) }
+    }
+
+    /// Stores a downloaded feed in one transaction, shared with the feeds other crawl tasks store at the
+    /// same time (``RelayFetchedFeedWriter``): index, file, validators, declared follows, and the follow
+    /// rows to feeds of the crawl list.
+    package func storeFetched(_ fetched: RelayFetchedFeed) async throws -> RelayIndexReport {
+        try await fetchedFeedWriter.store(fetched)
+    }
+
+    /// ``storeFetched(_:)`` inside the caller's transaction.
+    static func storeFetched(_ fetched: RelayFetchedFeed, db: Connection) throws -> RelayIndexReport {
+        let now = fetched.now
+        let report = try RelayIndexer(db: db, feedURL: fetched.url, now: now).index(fetched.feed)
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO feed_files (feed, content, fetched_at) VALUES (?, ?, ?)",
+            arguments: [fetched.url, fetched.text, now.timeIntervalSince1970])
+        try db.execute(
+            sql: """
+                UPDATE feeds SET etag = ?, last_modified = ?, last_success = ?, failures = 0,
+                    next_attempt = NULL, last_error = NULL
+                WHERE url = ?
+                """,
+            arguments: [fetched.etag, fetched.lastModified, now.timeIntervalSince1970, fetched.url])
+        try saveDeclaredFollows(fetched.follows, of: fetched.url, db: db)
+        // Followers count from now for feeds the relay crawls; unknown ones wait for the daily discovery,
+        // which validates them first.
+        let known = try fetched.follows.filter { follow in
+            try db.queryOne(sql: "SELECT 1 FROM feeds WHERE url = ?", arguments: [follow.url]) != nil
         }
+        if !known.isEmpty {
+            try recordFollows(db, follower: fetched.url, follows: known, now: now)
+        }
+        return report
+    }
+
+    /// Records `follower`'s follows inside the caller's transaction (see ``recordFollows(follower:follows:now:)``).
+    private static func recordFollows(_ db: Connection, follower: String, follows: [RelayFollow], now: Date) throws {
+        var changed = false
+        var notifications: [InteractionNotice] = []
+        let followerID = try profileID(
+            db, feed: follower, nick: nil, now: now, created: &changed, notifications: &notifications)
+        // Only http(s) URLs are followed (§4.2); anything else would make a junk placeholder profile.
+        for follow in follows where follow.url.hasPrefix("http://") || follow.url.hasPrefix("https://") {
+            let followedID = try profileID(
+                db, feed: follow.url, nick: follow.nickname, now: now, created: &changed,
+                notifications: &notifications)
+            let nickname = follow.nickname ?? ""
+            try db.execute(
+                sql: """
+                    INSERT INTO follows (follower_id, followed_id, nickname, created_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (follower_id, followed_id) DO UPDATE SET nickname = excluded.nickname
+                    WHERE nickname <> excluded.nickname
+                    """,
+                arguments: [followerID, followedID, nickname, now.timeIntervalSince1970])
+            if db.changes > 0 { changed = true }
+        }
+        if changed { try RelayMeta.bump(db, now: now) }
+        try RelayNotificationWriter.log(notifications, db: db, now: now)
     }
 
     /// The profile row of `feed`, creating a placeholder (with `nick`) when there is none; a new placeholder
@@ -185,13 +221,16 @@ extension RelayDatabase: RelayCrawlStore {
 
     /// Saves the follows `feed` declared in its last downloaded version (no generation bump).
     package func setDeclaredFollows(_ follows: [RelayFollow], of feed: String) async throws {
+        try await writer.write { db in try Self.saveDeclaredFollows(follows, of: feed, db: db) }
+    }
+
+    /// ``setDeclaredFollows(_:of:)`` inside the caller's transaction.
+    private static func saveDeclaredFollows(_ follows: [RelayFollow], of feed: String, db: Connection) throws {
         // Nicknames and URLs are whitespace-free tokens of a `#+FOLLOW:` line, so tabs and line breaks
         // cannot occur in them.
         let text = follows.map { "\($0.nickname ?? "")\t\($0.url)" }.joined(separator: "\n")
-        try await writer.write { db in
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO declared_follows (feed, follows) VALUES (?, ?)", arguments: [feed, text])
-        }
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO declared_follows (feed, follows) VALUES (?, ?)", arguments: [feed, text])
     }
 
     /// Sets a persistent key/value of the crawler.

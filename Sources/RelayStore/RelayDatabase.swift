@@ -23,8 +23,13 @@ package final class RelayDatabase: Sendable {
     let reader: Database
     /// The connection that answers ``changeStamp()``.
     let stampReader: Database
+    /// The connection that answers ``dataVersion()`` on the caller's thread (a lock, not an actor, so an
+    /// HTTP connection thread can ask without a task); `nil` for an in-memory store.
+    let versionReader: Mutex<Connection>?
     /// The enabled groups, in configuration order.
     let groups: [ConfiguredGroup]
+    /// Stores downloaded feeds many to a transaction (``storeFetched(_:)``).
+    let fetchedFeedWriter: RelayFetchedFeedWriter
     /// Whether ``stampCache`` is used: not for an in-memory store, whose single connection never sees its
     /// own commits in `data_version`.
     let cachesStamp: Bool
@@ -47,21 +52,33 @@ package final class RelayDatabase: Sendable {
         let writer = try Database(path: path)
         try await writer.migrate(with: RelaySchema.migrator)
         if path == ":memory:" {
-            return RelayDatabase(writer: writer, reader: writer, stampReader: writer, groups: groups)
+            return RelayDatabase(
+                writer: writer, reader: writer, stampReader: writer, versionReader: nil, groups: groups)
         }
         let reader = try Database(path: path, mode: .readWrite)
         let stampReader = try Database(path: path, mode: .readWrite)
+        let versionReader = try Connection(path: path, mode: .readWrite)
         // A bigger page cache than SQLite's 2 MB default: indexing and cold API queries re-read pages a lot.
         for database in [writer, reader] {
             try await database.read { db in try db.execute(sql: "PRAGMA cache_size = -\(cacheKibibytes)") }
         }
-        return RelayDatabase(writer: writer, reader: reader, stampReader: stampReader, groups: groups)
+        return RelayDatabase(
+            writer: writer, reader: reader, stampReader: stampReader, versionReader: versionReader, groups: groups)
     }
 
-    private init(writer: Database, reader: Database, stampReader: Database, groups: [String]) {
+    private init(
+        writer: Database, reader: Database, stampReader: Database, versionReader: sending Connection?,
+        groups: [String]
+    ) {
         self.writer = writer
         self.reader = reader
         self.stampReader = stampReader
+        fetchedFeedWriter = RelayFetchedFeedWriter(writer: writer)
+        if let versionReader {
+            self.versionReader = Mutex(versionReader)
+        } else {
+            self.versionReader = nil
+        }
         cachesStamp = stampReader !== writer
         var seen = Set<String>()
         self.groups = groups.compactMap { name in
@@ -76,6 +93,7 @@ package final class RelayDatabase: Sendable {
     ///
     /// - Throws: `StoreError` when a connection cannot be closed.
     package func close() async throws {
+        try versionReader?.withLock { connection in try connection.close() }
         try await stampReader.close()
         try await reader.close()
         try await writer.close()
@@ -175,6 +193,14 @@ extension RelayDatabase: RelayReadModel {
             let stamp = try RelayMeta.stamp(db)
             stampCache.withLock { $0 = (version, stamp) }
             return stamp
+        }
+    }
+
+    /// `PRAGMA data_version` of a connection that never writes, so every commit (the writer's, another
+    /// process's) changes it; `nil` for an in-memory store or when the read fails.
+    package func dataVersion() -> Int? {
+        versionReader?.withLock { connection in
+            try? connection.queryOne(sql: "PRAGMA data_version")?.value(at: 0, as: Int.self)
         }
     }
 }

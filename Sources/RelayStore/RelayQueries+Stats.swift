@@ -9,20 +9,18 @@ extension RelayQueries {
         groups.map { _ in "?" }.joined(separator: ", ")
     }
 
-    /// Monthly counters by UTC month of the post instant, and global totals.
+    /// Monthly counters by UTC month of the post instant, and global totals, from the `post_counts` table
+    /// that the triggers on `posts` keep (a few rows per author and month, not a scan of the posts).
     func stats() throws -> IndexStats {
+        let slugs = groups.map(\.slug)
         let rows = try db.query(
             sql: """
-                SELECT strftime('%Y', created_at, 'unixepoch') AS year, strftime('%m', created_at, 'unixepoch') AS month,
-                    count(DISTINCT profile_id), count(*),
-                    sum(reply_to IS NULL AND include IS NULL),
-                    sum(reply_to IS NOT NULL AND NOT (mood <> '' AND content = '')),
-                    sum(include IS NOT NULL AND reply_to IS NULL),
-                    sum(reply_to IS NOT NULL AND mood <> '' AND content = ''),
-                    sum(coalesce(group_slug IN (\(enabledSlugList)), 0)), sum(poll_end IS NOT NULL)
-                FROM posts GROUP BY year, month ORDER BY year, month
+                SELECT substr(month, 1, 4), substr(month, 6, 2), count(DISTINCT profile_id), sum(total), sum(posts),
+                    sum(replies), sum(boosts), sum(reactions),
+                    sum(CASE WHEN group_slug IN (\(enabledSlugList)) THEN total ELSE 0 END), sum(polls)
+                FROM post_counts WHERE total > 0 GROUP BY month ORDER BY month
                 """,
-            arguments: groups.map(\.slug))
+            arguments: slugs)
         let months = try rows.map { row in
             MonthCounters(
                 year: try row.value(at: 0), month: try row.value(at: 1), activeAccounts: try row.value(at: 2),
@@ -32,13 +30,15 @@ extension RelayQueries {
         }
         let feeds = try urls(db.query(sql: "SELECT url FROM feeds")).filter { !Self.isBridge($0) }.count
         let accounts = try urls(db.query(sql: "SELECT feed FROM profiles")).filter { !Self.isBridge($0) }.count
-        func count(_ sql: String) throws -> Int { try db.queryOne(sql: sql)?.value(at: 0) ?? 0 }
-        let activeGroups: Int =
-            try db.queryOne(
-                sql: "SELECT count(DISTINCT group_slug) FROM posts WHERE group_slug IN (\(enabledSlugList))",
-                arguments: groups.map(\.slug))?.value(at: 0) ?? 0
+        func count(_ sql: String, _ arguments: PositionalArguments = []) throws -> Int {
+            try db.queryOne(sql: sql, arguments: arguments)?.value(at: 0) ?? 0
+        }
+        let activeGroups = try count(
+            "SELECT count(DISTINCT group_slug) FROM post_counts WHERE total > 0 AND group_slug IN (\(enabledSlugList))",
+            slugs)
         let global = GlobalCounters(
-            registeredFeeds: feeds, totalAccounts: accounts, totalPosts: try count("SELECT count(*) FROM posts"),
+            registeredFeeds: feeds, totalAccounts: accounts,
+            totalPosts: try count("SELECT coalesce(sum(total), 0) FROM post_counts"),
             totalFollows: try count("SELECT count(*) FROM follows"), activeGroups: activeGroups)
         return IndexStats(months: months, global: global)
     }

@@ -96,6 +96,36 @@ struct DiscoveryTests {
         }
     }
 
+    @Test func aFollowerCountsFromTheMomentItsFeedIsIndexedNotAtTheDailyDiscovery() async throws {
+        try await withServer(try CrawlFarm()) { farm in
+            let store = try await CrawlHarness.store()
+            let erin = farm.url("/erin/social.org")
+            let frank = farm.url("/frank/social.org")
+            let gina = farm.url("/gina/social.org")
+            for nick in ["erin", "frank", "gina"] {
+                await farm.state.setFeed("/\(nick)/social.org", CrawlHarness.feed(nick: nick, posts: []))
+            }
+            _ = try await store.addFeed(erin, now: t0)
+            _ = try await store.addFeed(frank, now: t0)
+            let crawler = FeedCrawler(store: store, configuration: CrawlHarness.configuration())
+            _ = await crawler.runPass(now: t0)
+            #expect(try await store.followers(of: frank) == [])
+            // erin now follows frank (crawled) and gina (unknown); the next daily discovery is a day away.
+            await farm.state.setFeed(
+                "/erin/social.org", CrawlHarness.feed(nick: "erin", posts: [], follows: ["frank \(frank)", gina]))
+            let hourLater = await crawler.runPass(now: t0.addingTimeInterval(3600))
+            #expect(hourLater.fetched >= 1 && hourLater.discovered == 0)
+            #expect(try await store.followers(of: frank) == [erin])
+            #expect(await CrawlHarness.reply(store, "/profile/", [("feed", frank)]).contains(erin))
+            // Discovery of new feeds stays daily: gina is neither crawled nor followed until then.
+            #expect(!(try await store.containsFeed(gina)))
+            #expect(try await store.followers(of: gina) == nil)
+            let dayLater = await crawler.runPass(now: t0.addingTimeInterval(86_400 + 3600))
+            #expect(dayLater.discovered == 1)
+            #expect(try await store.followers(of: gina) == [erin])
+        }
+    }
+
     @Test func peerRelayFeedListsAreFollowedThroughTheRedirectAndValidated() async throws {
         let farm = try await fixtureFarm()
         try await withServer(farm) { farm in

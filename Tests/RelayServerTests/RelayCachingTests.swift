@@ -2,6 +2,7 @@ import Foundation
 import HTTPCore
 import RelayCore
 import RelayServer
+import RelayStore
 import RelayTestFixtures
 import TestSupport
 import Testing
@@ -132,6 +133,28 @@ extension RelayAPISuite {
             #expect(
                 relay.responder.respondImmediately(to: HTTPRequest(method: .options, target: "/mentions/"))?.status
                     == .ok)
+            await relay.stop()
+        }
+
+        @Test func aCommitByAnotherConnectionIsServedAtTheVeryNextRequest() async throws {
+            // The stamp would be trusted for 30 s by time; the data version is asked on every request.
+            let relay = try await RelayServerHarness { $0.changeCheckInterval = .seconds(30) }
+            let request = HTTPRequest(method: .get, target: "/feeds/")
+            let before = await relay.responder.respond(to: request)
+            #expect(before.status == .ok)
+            #expect(relay.responder.respondImmediately(to: request)?.body.bytes == before.body.bytes)
+
+            // A second store on the same file is what SQLite sees of `relay scan` in another process.
+            let scanner = try await RelayDatabase.open(path: relay.database.path, groups: [])
+            #expect(try await scanner.addFeed("https://scanned.example/social.org", now: Date()))
+            try await scanner.close()
+
+            #expect(relay.responder.respondImmediately(to: request) == nil)
+            let after = try await relay.send("GET", "/feeds/")
+            #expect(after.text.contains("https://scanned.example/social.org"))
+            #expect(after.header("ETag") != before.headers["ETag"])
+            let again = try #require(relay.responder.respondImmediately(to: request))
+            #expect(again.body.bytes == after.body)
             await relay.stop()
         }
 

@@ -73,11 +73,14 @@ struct RelayFeedURLTests {
             }
             _ = try await store.addFeed("https://b.example/feed.php?user=bob", now: Date())
         }
-        // Pretend migration 4 never ran, as in a database written before it.
+        // Pretend migration 4 (and the later ones) never ran, as in a database written before it.
         do {
             let connection = try Connection(path: path)
             try connection.execute(
-                sql: "DELETE FROM sqlitestore_migrations WHERE name = 'relay 4: canonical feed URLs'")
+                sql: "DELETE FROM sqlitestore_migrations WHERE name >= 'relay 4' AND name < 'relay :'")
+            try connection.execute(
+                sql: "DROP TRIGGER posts_counts_insert; DROP TRIGGER posts_counts_delete; "
+                    + "DROP TRIGGER posts_counts_update; DROP TABLE post_counts")
             try connection.execute(sql: "PRAGMA user_version = 3")
             try connection.close()
         }

@@ -3,6 +3,7 @@ import OrgSocial
 import RelayCore
 import RelayStore
 import RelayTestFixtures
+import SQLiteStore
 import Testing
 
 /// The incremental indexer: unchanged feeds, edits, deletions, notifications, mentions and votes.
@@ -248,6 +249,59 @@ import Testing
         let emacs = try #require(try await other.messages(ofGroup: "emacs"))
         #expect(H.posts(in: emacs.threads).contains("\(erin)#2025-03-02T10:00:00+0000"))
         try await other.close()
+    }
+
+    @Test func statsCountersFollowEditsDeletionsAndRenamesAsARecountWould() async throws {
+        let h = try await H.loaded(groups: ["Org Social"])
+        let bob = "\(H.bob)#2025-02-01T10:00:00+0100"
+        _ = try await h.index(
+            erin,
+            erinFeed([
+                ("2025-03-01T10:00:00+0000", [], "plain"),
+                ("2025-03-02T10:00:00+0000", [("REPLY_TO", bob), ("MOOD", "👍")], ""),
+                ("2025-04-01T10:00:00+0000", [("INCLUDE", bob)], ""),
+                ("2025-04-02T10:00:00+0000", [("POLL_END", "2025-05-01T10:00:00+0000")], "- [ ] a\n- [ ] b"),
+                ("2025-04-03T10:00:00+0000", [("GROUP", "Org Social https://relay.example")], "in the group"),
+            ]))
+        // An edit changes kinds (a plain post becomes a reply, the reaction gets text), one post goes.
+        _ = try await h.index(
+            erin,
+            erinFeed([
+                ("2025-03-01T10:00:00+0000", [("REPLY_TO", bob)], "now a reply"),
+                ("2025-03-02T10:00:00+0000", [("REPLY_TO", bob), ("MOOD", "👍")], "with words"),
+                ("2025-04-02T10:00:00+0000", [("POLL_END", "2025-05-01T10:00:00+0000")], "- [ ] a\n- [ ] b"),
+                ("2025-04-03T10:00:00+0000", [("GROUP", "Org Social https://relay.example")], "in the group"),
+            ]),
+            now: H.now + 10)
+        try await h.store.renameFeed(from: erin, to: "https://erin.example/moved.org")
+        try await h.store.renameFeed(from: H.carol, to: H.alice)
+
+        // The counters the triggers kept, against a recount of every post (the query `/stats/` ran before).
+        let recount = try Connection(path: h.path).query(
+            sql: """
+                SELECT strftime('%Y', created_at, 'unixepoch'), strftime('%m', created_at, 'unixepoch'),
+                    count(DISTINCT profile_id), count(*), sum(reply_to IS NULL AND include IS NULL),
+                    sum(reply_to IS NOT NULL AND NOT (mood <> '' AND content = '')),
+                    sum(include IS NOT NULL AND reply_to IS NULL),
+                    sum(reply_to IS NOT NULL AND mood <> '' AND content = ''),
+                    sum(coalesce(group_slug IN ('org-social'), 0)), sum(poll_end IS NOT NULL)
+                FROM posts GROUP BY 1, 2 ORDER BY 1, 2
+                """
+        ).map { row in
+            MonthCounters(
+                year: try row.value(at: 0), month: try row.value(at: 1), activeAccounts: try row.value(at: 2),
+                totalPosts: try row.value(at: 3), posts: try row.value(at: 4), replies: try row.value(at: 5),
+                boosts: try row.value(at: 6), reactions: try row.value(at: 7), groupMessages: try row.value(at: 8),
+                polls: try row.value(at: 9))
+        }
+        let stats = try await h.store.stats()
+        #expect(stats.months == recount)
+        let april = stats.months.first { $0.year == "2025" && $0.month == "04" }
+        #expect(april?.boosts == 0 && april?.polls == 1 && april?.groupMessages == 1)
+        let march = stats.months.first { $0.year == "2025" && $0.month == "03" }
+        #expect(march?.replies ?? 0 >= 2)
+        #expect(stats.global.totalPosts == recount.map(\.totalPosts).reduce(0, +))
+        #expect(stats.global.activeGroups == 1)
     }
 
     @Test func postsWithoutIDsAreSkippedAndDuplicatesCollapse() async throws {

@@ -186,9 +186,11 @@ struct RelayCommandTests {
 
             let stats = await runCLI(["relay", "stats", "--db", database], environment: env)
             #expect(stats.status == 0)
+            // alice → bob and alice → carol from the discovery, and bob → alice from the moment bob (discovered
+            // and crawled in the same pass) was indexed.
             #expect(
                 stats.output.hasPrefix(
-                    "database: \(database)\nfeeds: 3 (0 failing, 0 not fetched yet), profiles: 3, posts: 12, follows: 2\n"
+                    "database: \(database)\nfeeds: 3 (0 failing, 0 not fetched yet), profiles: 3, posts: 12, follows: 3\n"
                 ))
             #expect(stats.output.contains("last pass: "))
             #expect(stats.output.contains(", 0 fetched, 3 not modified, 0 failed,"))

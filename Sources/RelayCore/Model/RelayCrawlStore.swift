@@ -99,6 +99,16 @@ package protocol RelayCrawlStore: Sendable {
     /// posts and new mention rows. An unchanged feed changes nothing and reports nothing.
     func index(feedURL: String, feed: Feed, now: Date) async throws -> RelayIndexReport
 
+    /// Stores a feed just downloaded (a `200`), all of it in one transaction or none of it: indexes it as
+    /// ``index(feedURL:feed:now:)`` does, keeps its file (``saveFeedFile(_:content:now:)``), records the
+    /// answer's validators (``recordFetched(_:etag:lastModified:now:)``), saves its declared follows
+    /// (``setDeclaredFollows(_:of:)``) and records its follow rows to the followed feeds already in the
+    /// crawl list, so followers count from this moment (unknown followed feeds wait for the daily follows
+    /// discovery). Concurrent calls may share one transaction (a crash loses none that returned, and never
+    /// leaves a feed half-stored).
+    /// - Returns: What indexing changed.
+    func storeFetched(_ fetched: RelayFetchedFeed) async throws -> RelayIndexReport
+
     /// Renames a feed after a permanent redirect (`relay-api.md` §4.4): in place when only `old` exists,
     /// merged into `new` (follows, mentions, posts and votes move; duplicates dropped) when both exist.
     func renameFeed(from old: String, to new: String) async throws
@@ -135,6 +145,39 @@ package protocol RelayCrawlStore: Sendable {
 
     /// The file last saved with ``saveFeedFile(_:content:now:)`` for `feed`, or `nil`.
     func feedFile(_ feed: String) async throws -> RelayFeedFile?
+}
+
+/// A feed the crawler just downloaded (a `200`) and parsed, with what the store keeps of the answer
+/// (``RelayCrawlStore/storeFetched(_:)``).
+package struct RelayFetchedFeed: Sendable {
+    /// The feed's crawl-list URL (the new one after a rename).
+    package var url: String
+    /// The parsed feed.
+    package var feed: Feed
+    /// The file's text (decoded, UTF-8 checked), kept for `/feed-content/`.
+    package var text: String
+    /// The answer's `ETag`.
+    package var etag: String?
+    /// The answer's `Last-Modified`.
+    package var lastModified: String?
+    /// The feed's `#+FOLLOW:` lines.
+    package var follows: [RelayFollow]
+    /// The pass's time.
+    package var now: Date
+
+    /// Makes a downloaded feed.
+    package init(
+        url: String, feed: Feed, text: String, etag: String?, lastModified: String?, follows: [RelayFollow],
+        now: Date
+    ) {
+        self.url = url
+        self.feed = feed
+        self.text = text
+        self.etag = etag
+        self.lastModified = lastModified
+        self.follows = follows
+        self.now = now
+    }
 }
 
 /// A feed's last downloaded file, as the relay keeps it for `/feed-content/`.

@@ -70,4 +70,10 @@ package protocol RelayReadModel: Sendable {
 
     /// The current data generation and its time.
     func changeStamp() async throws -> RelayChangeStamp
+
+    /// A number that changes whenever any connection, in this process or another, commits to the data
+    /// (SQLite's `PRAGMA data_version`), read without waiting for a query in progress and cheap enough to
+    /// ask on every request: while it stays the same, the last ``changeStamp()`` still holds. `nil` when
+    /// the store cannot tell (an in-memory store) or the read fails.
+    func dataVersion() -> Int?
 }

@@ -70,41 +70,54 @@ struct RelayValidators: Sendable, Equatable {
 }
 
 /// The last read of the data generation, shared by every connection thread so that cached answers need
-/// no call into the store. The state lives in a ``ReadMostly`` lock.
+/// no call into the store's actors. The state lives in a ``ReadMostly`` lock.
+///
+/// A reading is trusted while the store's ``RelayCore/RelayReadModel/dataVersion()`` (SQLite's
+/// `PRAGMA data_version`, asked on every request) is the one it was taken at, so a commit by any
+/// connection or process shows at the very next request. A store that cannot tell its data version is
+/// trusted for `maximumAge` instead.
 final class RelayChangeTracker: Sendable {
     private struct Reading: Sendable {
         let validators: RelayValidators
+        let dataVersion: Int?
         let readAt: ContinuousClock.Instant
     }
 
     private let reading = ReadMostly<Reading?>(nil)
     private let maximumAge: Duration
 
-    /// Makes a tracker that trusts a reading for `maximumAge`.
+    /// Makes a tracker that trusts a reading without a data version for `maximumAge`.
     init(maximumAge: Duration) {
         self.maximumAge = maximumAge
     }
 
-    /// The validators of the last reading if it is recent enough to trust, without waiting.
-    func recentValidators(now: ContinuousClock.Instant = .now) -> RelayValidators? {
-        reading.read { current in
-            guard let current, now - current.readAt < maximumAge else { return nil }
-            return current.validators
+    /// The validators of the last reading if nothing was committed since (or, when the store cannot
+    /// tell, if it is recent enough), without waiting.
+    func recentValidators(from readModel: any RelayReadModel, now: ContinuousClock.Instant = .now)
+        -> RelayValidators?
+    {
+        guard let current = reading.read({ $0 }) else { return nil }
+        if let version = current.dataVersion {
+            return readModel.dataVersion() == version ? current.validators : nil
         }
+        return now - current.readAt < maximumAge ? current.validators : nil
     }
 
-    /// Reads the change stamp from the store and remembers it.
+    /// Reads the change stamp from the store and remembers it with the data version it holds for.
     ///
     /// - Returns: The new validators, or the last known ones (or `nil`) when the store fails; the
     ///   failure goes to `log`.
     func refresh(from readModel: any RelayReadModel, log: @Sendable (String) -> Void) async -> RelayValidators? {
         let started = ContinuousClock.now
+        // The version first: a commit between the two reads then makes the next request read again,
+        // instead of pairing the new version with the old stamp.
+        let version = readModel.dataVersion()
         do {
             let validators = RelayValidators(stamp: try await readModel.changeStamp())
             reading.write { current in
                 // A slower read that started earlier must not replace a newer one.
                 if current.map({ $0.readAt <= started }) ?? true {
-                    current = Reading(validators: validators, readAt: started)
+                    current = Reading(validators: validators, dataVersion: version, readAt: started)
                 }
             }
             return validators

@@ -12,9 +12,9 @@ extension RelayResponder {
         /// least one stream is open.
         package var notificationPollInterval: Duration = .milliseconds(500)
         /// How long a read of the data generation (``RelayCore/RelayReadModel/changeStamp()``) is trusted
-        /// before it is read again. Within it, cached responses and `304`s are answered on the
-        /// connection's thread without touching the store; a change in the data shows after at most this
-        /// long. `.zero` reads it for every request.
+        /// when the store cannot tell its data version (``RelayCore/RelayReadModel/dataVersion()`` is
+        /// `nil`: an in-memory store). A store that can tell is asked on every request, so a change shows
+        /// at once whatever this says. `.zero` reads the stamp for every request.
         package var changeCheckInterval: Duration = .milliseconds(200)
         /// The longest a cached response is reused while the data generation stays the same, so answers
         /// that depend on the clock (poll `is_active`, `/stats/` `generated_at`) are recomputed now and

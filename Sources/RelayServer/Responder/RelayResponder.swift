@@ -17,10 +17,11 @@ package import RelayCore
 ///
 /// Every 2xx answer carries `ETag` and `Last-Modified` derived from the store's change stamp, and
 /// `If-None-Match` / `If-Modified-Since` are honoured with `304` (deliberate difference 1). Whole `GET`
-/// answers of the read model and RSS are cached for the current data generation. The stamp read is
-/// trusted for ``Configuration/changeCheckInterval``; within it, cache hits, `304`s, the index and every
-/// routing answer (`OPTIONS`, `301`, `404`, `405`, `406`) are made in ``respondImmediately(to:)`` on the
-/// connection's thread, without a task or a store call.
+/// answers of the read model and RSS are cached for the current data generation. Every request asks the
+/// store's data version (`PRAGMA data_version`, one cheap call on the connection's thread); while it is
+/// the one the last stamp was read at, cache hits, `304`s, the index and every routing answer
+/// (`OPTIONS`, `301`, `404`, `405`, `406`) are made in ``respondImmediately(to:)`` without a task or a
+/// query, and a commit by any process (a `relay scan` on the same file) shows at the very next request.
 ///
 /// ## Where it differs from the reference
 ///
@@ -163,7 +164,7 @@ package struct RelayResponder: HTTPResponder {
             return response
         case .handle(let endpoint, let indent):
             guard request.method == .get || request.method == .head,
-                let validators = tracker.recentValidators()
+                let validators = tracker.recentValidators(from: readModel)
             else { return nil }
             if endpoint == .root {
                 return finalize(Self.rootResponse, validators: validators, request: request, conditional: true)
