@@ -81,6 +81,9 @@ import TootClient
             #expect(entries.first?["hasToken"] as? Bool == true)
             #expect(entries.first?["canRevoke"] as? Bool == false)
             #expect(entries.first?["software"] as? String == preset.software)
+            let settings = await runCLI(["config", "list", "--json"], environment: setup.environment)
+            #expect(settings.status == 0)
+            #expect(!settings.output.contains(token))
         }
     }
 

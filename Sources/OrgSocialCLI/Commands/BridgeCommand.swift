@@ -3,7 +3,7 @@ struct BridgeCommand: CommandGroup {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             name: "bridge",
-            abstract: "Connect the feed with Mastodon-API accounts (Mastodon, GoToSocial, Akkoma, …).",
+            abstract: "Connect the feed with Mastodon-API accounts.",
             subcommands: [
                 BridgeAddAccountCommand.self, BridgeAccountsCommand.self, BridgeRemoveAccountCommand.self,
                 BridgeStatusCommand.self,
