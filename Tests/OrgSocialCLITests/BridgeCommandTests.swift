@@ -204,6 +204,38 @@ import TootClient
         }
     }
 
+    @Test func outOfBandAuthorizationUsesThePastedCode() async throws {
+        try await withBridge(.akkoma) { fake, setup in
+            let errors = Mutex<String>("")
+            let output = Mutex<String>("")
+            let base = fake.url.absoluteString
+            let port = fake.url.port ?? 0
+            let context = CommandContext(
+                environment: setup.environment,
+                readStandardInput: {
+                    // The user opens the printed URL and pastes the code the page shows.
+                    let printed = errors.withLock { $0 }
+                    guard let line = printed.split(separator: "\n").first(where: { $0.hasPrefix("  \(base)") })
+                    else { return [] }
+                    let target = line.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: base, with: "")
+                    let page = try RawConnection.exchange(
+                        port: port, request: "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                    let code = page.text.split(separator: "<code class=\"oauth-code\">").last?.split(separator: "<")
+                        .first
+                    return Array("\(code ?? "")\n".utf8)
+                },
+                writeStandardOutput: { bytes in output.withLock { $0 += String(decoding: bytes, as: UTF8.self) } },
+                writeStandardError: { bytes in errors.withLock { $0 += String(decoding: bytes, as: UTF8.self) } })
+            let status = await CLI.run(
+                ["bridge", "add-account", "--instance", base, "--out-of-band", "--name", "ana"], context: context)
+            #expect(status == 0, "\(errors.withLock { $0 })")
+            #expect(output.withLock { $0 }.contains("Platform: Akkoma 3.10.2"))
+            let credential = try #require(try setup.credentials()["ana"])
+            #expect(credential.app?.redirectUri == TootClient.outOfBandRedirect)
+            #expect(fake.storage.tokens[credential.accessToken]?.revoked == false)
+        }
+    }
+
     @Test func outOfBandWithoutAPastedCodeFails() async throws {
         try await withBridge(.mastodon45) { fake, setup in
             let result = await runCLI(
