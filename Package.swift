@@ -37,7 +37,7 @@ let package = Package(
             dependencies: [
                 "OrgSocial", "FeedHosting", "OrgSocialClient", "HTTPClient", "Crypto", "Relay", "HTTPCore",
                 "HTTPServer",
-                "SystemSupport", "OrgSocialHTML",
+                "SystemSupport", "OrgSocialHTML", "Bridge", "TootClient",
             ],
             swiftSettings: strictSettings
         ),
@@ -59,7 +59,7 @@ let package = Package(
             name: "OrgSocialCLITests",
             dependencies: [
                 "OrgSocialCLI", "OrgSocial", "OrgSocialClient", "HTTPClient", "HTTPCore", "HTTPServer", "TestSupport",
-                "SystemSupport",
+                "SystemSupport", "Bridge", "FakeMastodon", "TootClient",
             ],
             swiftSettings: strictSettings),
         // libmicrohttpd, as a C module: a modulemap and a shim.h. Only HTTPServer imports it.
@@ -155,6 +155,14 @@ let package = Package(
             name: "tootclient-example", dependencies: ["TootClient"], path: "Examples/TootClientTour",
             swiftSettings: strictSettings),
         // --- end of the Mastodon API block. ---
+        // --- The Mastodon bridge (issue 14). ---
+        // The bridge's state (accounts, post ↔ status mappings, cursors, runs) in SQLite, and the run lock.
+        .target(
+            name: "Bridge", dependencies: ["TootClient", "SQLiteStore", "OrgSocial"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "BridgeTests", dependencies: ["Bridge", "TootClient", "SQLiteStore", "TestSupport"],
+            swiftSettings: strictSettings),
+        // --- end of the bridge block. ---
         // libsqlite3, as a C module: a modulemap and a shim.h. Only SQLiteStore imports it.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // SQLite wrapper: connection, statements, transactions, migrations, and the Database actor.

@@ -44,6 +44,7 @@ struct HelpTests {
           groups                  List a relay's groups, or show one group's posts.
           relay                   Run a relay, or register a feed with one and read its
                                   feeds and statistics.
+          bridge                  Connect the feed with Mastodon-API accounts.
           config                  Show or change your settings (config.json).
           completion              Print a shell completion script (bash, zsh or fish).
 

@@ -12,7 +12,7 @@ struct RootCommand: CommandGroup {
                 SyncCommand.self,
                 TimelineCommand.self, FetchCommand.self, ThreadCommand.self, NotificationsCommand.self,
                 PollResultsCommand.self, SearchCommand.self, ProfileCommand.self, GroupsCommand.self,
-                RelayCommand.self, ConfigCommand.self, CompletionCommand.self,
+                RelayCommand.self, BridgeCommand.self, ConfigCommand.self, CompletionCommand.self,
             ])
     }
 }

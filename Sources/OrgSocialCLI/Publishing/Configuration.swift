@@ -1,3 +1,4 @@
+import Bridge
 import Foundation
 import SystemSupport
 
@@ -51,6 +52,9 @@ struct Configuration: Codable, Equatable {
     var languages: [String]?
     /// Feed URLs whose posts the timeline never shows (`ORGSOCIAL_BLOCK` overrides it).
     var block: [String]?
+    /// The bridge's Mastodon tokens by account name (`orgsocial bridge add-account` writes them; the
+    /// bridge's state file holds everything else). Never listed by `config list`.
+    var bridgeAccounts: [String: BridgeCredential]?
 }
 
 /// The configuration file: `$ORGSOCIAL_CONFIG`, else `$XDG_CONFIG_HOME/orgsocial/config.json`, else

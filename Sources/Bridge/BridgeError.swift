@@ -1,0 +1,42 @@
+public import Foundation
+
+/// What can go wrong in the bridge's own machinery: its state file, its run lock, its accounts.
+///
+/// Errors from the Mastodon API are ``TootClient/TootClientError``s and pass through unchanged.
+public enum BridgeError: Error, Sendable, Hashable, LocalizedError {
+    /// The state file could not be opened, migrated, read or written.
+    case storage(path: String, reason: String)
+    /// Another run holds the lock of this state file and did not release it in time.
+    case busy(lockPath: String, holder: String?, waited: Duration)
+    /// The lock file could not be created or locked.
+    case cannotLock(lockPath: String, reason: String)
+    /// An account of this name is already in the state file.
+    case accountExists(name: String)
+    /// No account of this name is in the state file.
+    case unknownAccount(name: String)
+    /// A value cannot be stored as given (an empty name, a mapping without a status).
+    case invalidValue(String)
+
+    /// What went wrong and what to do.
+    public var errorDescription: String? {
+        switch self {
+        case .storage(let path, let reason):
+            return "The bridge state file \(path) cannot be used: \(reason). Check the path and its permissions, "
+                + "or give another one with --state."
+        case .busy(let lockPath, let holder, let waited):
+            let who = holder.map { " (process \($0))" } ?? ""
+            let seconds = waited.components.seconds
+            return "Another bridge run\(who) is using this state file (lock \(lockPath)); waited \(seconds) s. "
+                + "Let it finish, or wait longer with --wait SECONDS."
+        case .cannotLock(let lockPath, let reason):
+            return "The bridge lock file \(lockPath) cannot be locked: \(reason). Check the folder's permissions."
+        case .accountExists(let name):
+            return "A bridge account named '\(name)' already exists. Choose another name with --name, or remove "
+                + "it first with 'orgsocial bridge remove-account \(name)'."
+        case .unknownAccount(let name):
+            return "There is no bridge account named '\(name)'. See 'orgsocial bridge accounts' for the names."
+        case .invalidValue(let reason):
+            return "The bridge cannot store this: \(reason)."
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Bridge
+import Foundation
+import TootClient
+
+/// What the `bridge` commands share: the state file (`--state`), the tokens in the configuration file, and
+/// clients for an account's instance.
+enum BridgeOptions {
+    /// `--state <path>`.
+    static let stateOption = OptionDefinition.value(
+        "state", valueName: "path",
+        help: "The bridge's state file (default: $ORGSOCIAL_BRIDGE_STATE, else "
+            + "$XDG_DATA_HOME/orgsocial/bridge.sqlite, else ~/.local/share/orgsocial/bridge.sqlite).")
+
+    /// The scopes the bridge asks for: reading the account's statuses and notifications, and posting.
+    static let scopes = ["read", "write"]
+
+    /// The app name shown on statuses the bridge posts.
+    static let appName = "orgsocial bridge"
+
+    /// Opens the state file named by `--state`, the environment or the default.
+    /// - Parameters:
+    ///   - option: the `--state` value.
+    ///   - context: the command's context.
+    /// - Returns: the open state.
+    /// - Throws: ``CLIError/validation(_:)`` when no location is known; ``BridgeError``.
+    static func openState(option: String?, in context: CommandContext) async throws -> BridgeState {
+        guard let path = option ?? BridgeState.defaultPath(environment: context.environment) else {
+            throw CLIError.validation(
+                "The bridge state file has no location: give one with --state PATH, or set ORGSOCIAL_BRIDGE_STATE, "
+                    + "XDG_DATA_HOME or HOME.")
+        }
+        return try await BridgeState(path: path)
+    }
+
+    /// The tokens saved in the configuration file, by account name.
+    /// - Parameter context: the command's context.
+    /// - Returns: the credentials.
+    /// - Throws: ``CLIError/invalidConfiguration(path:reason:)``.
+    static func credentials(in context: CommandContext) throws -> [String: BridgeCredential] {
+        try ConfigurationFile.load(in: context).bridgeAccounts ?? [:]
+    }
+
+    /// Saves (or with `nil` removes) an account's credential in the configuration file (mode 0600).
+    /// - Parameters:
+    ///   - credential: the credential, or `nil` to remove it.
+    ///   - name: the account's name.
+    ///   - context: the command's context.
+    /// - Throws: ``CLIError``.
+    static func saveCredential(_ credential: BridgeCredential?, named name: String, in context: CommandContext) throws {
+        let file = try ConfigurationFile.required(in: context)
+        var configuration = try file.load()
+        var accounts = configuration.bridgeAccounts ?? [:]
+        accounts[name] = credential
+        configuration.bridgeAccounts = accounts.isEmpty ? nil : accounts
+        try file.save(configuration)
+    }
+
+    /// A client for an instance, through the context's transport.
+    /// - Parameters:
+    ///   - instance: the instance URL.
+    ///   - context: the command's context.
+    /// - Returns: the client.
+    /// - Throws: ``TootClient/TootClientError/invalidInstanceURL(_:reason:)``.
+    static func makeClient(instance: URL, in context: CommandContext) throws -> TootClient {
+        try TootClient(instanceURL: instance, transport: context.makeTransport())
+    }
+
+    /// `2026-01-02T03:04:05Z`.
+    static func timestamp(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+
+    /// "500 characters (URLs count 23), 4 media, polls of up to 4 options of 50 characters".
+    static func limitsText(_ limits: InstanceLimits) -> String {
+        let polls =
+            limits.pollMaxOptions > 0
+            ? "polls of up to \(limits.pollMaxOptions) options of \(limits.pollMaxCharactersPerOption) characters"
+            : "no polls"
+        return "\(limits.maxCharacters) characters (URLs count \(limits.charactersPerURL)), "
+            + "\(limits.maxMediaAttachments) media, \(polls)"
+    }
+}
