@@ -188,5 +188,14 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // libpq (PostgreSQL's client library), as a C module: a modulemap and a shim.h. Only PostgresStore
+        // imports it.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // PostgreSQL wrapper: URL, connection, typed prepared statements (text protocol), transactions with
+        // savepoints, SQLSTATE errors, a bounded connection pool, and LISTEN/NOTIFY as an async sequence.
+        .target(name: "PostgresStore", dependencies: ["CLibPQ"], swiftSettings: strictSettings),
+        // Run against the throwaway cluster scripts/test starts (ORGSOCIAL_TEST_POSTGRES_URL); skipped without it.
+        .testTarget(
+            name: "PostgresStoreTests", dependencies: ["PostgresStore", "TestSupport"], swiftSettings: strictSettings),
     ]
 )
