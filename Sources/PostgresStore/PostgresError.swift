@@ -21,6 +21,9 @@ package enum PostgresError: Error, Sendable, Equatable, LocalizedError {
     /// A transaction's body caught a failed statement and went on; PostgreSQL refuses every later statement
     /// of an aborted transaction, so the transaction was rolled back instead of committed.
     case transactionAborted(sql: String?)
+    /// The migrations recorded in the database are not a prefix of the registered ones: the database was
+    /// written by a different (usually newer) build.
+    case migrationHistoryMismatch(applied: [String], registered: [String])
     /// The pool was closed while a task waited for a connection, or used after ``PostgresPool/close()``.
     case poolClosed
     /// The store was used in a way the code should never do (a bug in the caller): wrong number of
@@ -80,6 +83,10 @@ package enum PostgresError: Error, Sendable, Equatable, LocalizedError {
             let context = sql.map { " after `\($0)` failed" } ?? ""
             return "The transaction was aborted\(context) and has been rolled back. Let the error propagate out "
                 + "of the transaction, or wrap the statement that may fail in a nested transaction (a savepoint)."
+        case .migrationHistoryMismatch(let applied, let registered):
+            return "The database records migrations [\(applied.joined(separator: ", "))], which do not match the "
+                + "migrations this build knows [\(registered.joined(separator: ", "))]. It was probably written "
+                + "by a newer version; use that version or a fresh database."
         case .poolClosed:
             return "The PostgreSQL connection pool is closed; make a new pool."
         case .misuse(let message, let sql):
