@@ -76,7 +76,7 @@ let package = Package(
         // client and CLI tests share.
         .target(
             name: "TestSupport",
-            dependencies: ["OrgSocial", "OrgSocialClient", "HTTPCore", "HTTPServer", "Crypto"],
+            dependencies: ["OrgSocial", "OrgSocialClient", "HTTPCore", "HTTPServer", "Crypto", "PostgresStore"],
             path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strictSettings),
         // zlib, as a C module. Only Gzip imports it.
@@ -197,5 +197,11 @@ let package = Package(
         // Run against the throwaway cluster scripts/test starts (ORGSOCIAL_TEST_POSTGRES_URL); skipped without it.
         .testTarget(
             name: "PostgresStoreTests", dependencies: ["PostgresStore", "TestSupport"], swiftSettings: strictSettings),
+        // The relay's PostgreSQL schema: the same named migrations as the SQLite store, in PostgreSQL's dialect.
+        .target(name: "RelayPostgresStore", dependencies: ["PostgresStore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "RelayPostgresStoreTests",
+            dependencies: ["RelayPostgresStore", "PostgresStore", "RelayStore", "SQLiteStore", "TestSupport"],
+            swiftSettings: strictSettings),
     ]
 )

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Connecting, typed binding and reading, prepared statements, errors with SQLSTATE.
-@Suite(.enabled(if: PostgresTestDatabase.clusterURL != nil, PostgresTestDatabase.skipReason))
+@Suite(.enabled(if: PostgresTestDatabase.clusterURL != nil, Comment(rawValue: PostgresTestDatabase.skipReason)))
 struct ConnectionTests {
     @Test func connectsAndTalksToTheServer() throws {
         let connection = try Connection(url: try #require(PostgresTestDatabase.clusterURL))

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// LISTEN/NOTIFY across connections, as an async sequence.
-@Suite(.enabled(if: PostgresTestDatabase.clusterURL != nil, PostgresTestDatabase.skipReason))
+@Suite(.enabled(if: PostgresTestDatabase.clusterURL != nil, Comment(rawValue: PostgresTestDatabase.skipReason)))
 struct ListenNotifyTests {
     @Test func aNotificationReachesAListenerOnAnotherConnectionWithinASecond() async throws {
         let url = try PostgresURL(try #require(PostgresTestDatabase.clusterURL))

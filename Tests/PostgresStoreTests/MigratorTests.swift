@@ -1,8 +1,9 @@
 import PostgresStore
+import TestSupport
 import Testing
 
 /// Migrations: applied once, in order, recorded; a failure rolls back; concurrent migrators.
-@Suite(.enabled(if: PostgresTestDatabase.clusterURL != nil, PostgresTestDatabase.skipReason))
+@Suite(.enabled(if: PostgresTestDatabase.clusterURL != nil, Comment(rawValue: PostgresTestDatabase.skipReason)))
 struct MigratorTests {
     private struct Boom: Error {}
 

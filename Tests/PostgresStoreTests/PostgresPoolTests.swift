@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The bounded pool: reuse, the bound under concurrency, waiting, cancellation, broken connections.
-@Suite(.enabled(if: PostgresTestDatabase.clusterURL != nil, PostgresTestDatabase.skipReason))
+@Suite(.enabled(if: PostgresTestDatabase.clusterURL != nil, Comment(rawValue: PostgresTestDatabase.skipReason)))
 struct PostgresPoolTests {
     @Test func fiftyTasksShareFourConnections() async throws {
         try await withTestDatabase { database in

@@ -1,8 +1,9 @@
 import PostgresStore
+import TestSupport
 import Testing
 
 /// The transaction closure: commit, rollback, savepoints, aborted transactions.
-@Suite(.enabled(if: PostgresTestDatabase.clusterURL != nil, PostgresTestDatabase.skipReason))
+@Suite(.enabled(if: PostgresTestDatabase.clusterURL != nil, Comment(rawValue: PostgresTestDatabase.skipReason)))
 struct TransactionTests {
     private struct Boom: Error, Equatable { let step: Int }
 

@@ -1,8 +1,9 @@
 import PostgresStore
+import TestSupport
 import Testing
 
 /// Substring search with pg_trgm, the way the relay's search will run on PostgreSQL.
-@Suite(.enabled(if: PostgresTestDatabase.clusterURL != nil, PostgresTestDatabase.skipReason))
+@Suite(.enabled(if: PostgresTestDatabase.clusterURL != nil, Comment(rawValue: PostgresTestDatabase.skipReason)))
 struct TrigramSearchTests {
     @Test func anILikeSubstringQueryUsesTheGINTrigramIndex() async throws {
         try await withTestDatabase { database in

@@ -1,32 +1,45 @@
-import Foundation
-import PostgresStore
-import Testing
+package import Foundation
+package import PostgresStore
 
 /// A private schema in the throwaway test cluster that `scripts/test` starts (its URL is in
 /// `ORGSOCIAL_TEST_POSTGRES_URL`). Every connection made from ``url`` sees only this schema (and `public`,
 /// which holds `pg_trgm`), so tests do not see each other's tables.
-struct PostgresTestDatabase {
+package struct PostgresTestDatabase: Sendable {
     /// The environment variable `scripts/test` sets to the cluster's URL.
-    static let environmentVariable = "ORGSOCIAL_TEST_POSTGRES_URL"
+    package static let environmentVariable = "ORGSOCIAL_TEST_POSTGRES_URL"
 
     /// The cluster's URL, or nil when the tests run without one.
-    static let clusterURL: String? = ProcessInfo.processInfo.environment[environmentVariable].flatMap {
+    package static let clusterURL: String? = ProcessInfo.processInfo.environment[environmentVariable].flatMap {
         $0.isEmpty ? nil : $0
     }
 
     /// Why the PostgreSQL suites are skipped, shown by the test runner.
-    static let skipReason = Comment(
-        rawValue: "no PostgreSQL test cluster: run scripts/test (it starts one; install PostgreSQL with "
-            + "scripts/setup --with-postgres), or set ORGSOCIAL_TEST_POSTGRES_URL")
+    package static let skipReason =
+        "no PostgreSQL test cluster: run scripts/test (it starts one; install PostgreSQL with "
+        + "scripts/setup --with-postgres), or set ORGSOCIAL_TEST_POSTGRES_URL"
+
+    /// Thrown when a test needs the cluster but none is configured.
+    package struct NoCluster: Error, CustomStringConvertible {
+        /// What to do.
+        package var description: String { PostgresTestDatabase.skipReason }
+    }
+
+    /// The cluster's URL.
+    ///
+    /// - Throws: ``NoCluster`` when there is none.
+    package static func requireClusterURL() throws -> String {
+        guard let clusterURL else { throw NoCluster() }
+        return clusterURL
+    }
 
     /// The schema's name.
-    let schema: String
+    package let schema: String
     /// A URL whose connections use the schema (`search_path`).
-    let url: PostgresURL
+    package let url: PostgresURL
 
     /// Creates a fresh schema.
-    init() throws {
-        let base = try #require(Self.clusterURL, "\(Self.skipReason)")
+    package init() throws {
+        let base = try Self.requireClusterURL()
         schema = "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         let separator = base.contains("?") ? "&" : "?"
         url = try PostgresURL(base + separator + "options=-csearch_path%3D\(schema)%2Cpublic")
@@ -35,17 +48,17 @@ struct PostgresTestDatabase {
     }
 
     /// Opens a connection that uses the schema.
-    func connect() throws -> Connection { try Connection(url: url) }
+    package func connect() throws -> Connection { try Connection(url: url) }
 
     /// Drops the schema and everything in it.
-    func drop() throws {
-        let admin = try Connection(url: try #require(Self.clusterURL))
+    package func drop() throws {
+        let admin = try Connection(url: try Self.requireClusterURL())
         try admin.execute(sql: "DROP SCHEMA \(schema) CASCADE")
     }
 }
 
 /// Runs `body` with a fresh schema, dropped afterwards.
-func withTestDatabase<T>(_ body: (PostgresTestDatabase) async throws -> T) async throws -> T {
+package func withTestDatabase<T>(_ body: (PostgresTestDatabase) async throws -> T) async throws -> T {
     let database = try PostgresTestDatabase()
     do {
         let result = try await body(database)
