@@ -85,7 +85,9 @@ let package = Package(
         // client and CLI tests share.
         .target(
             name: "TestSupport",
-            dependencies: ["OrgSocial", "OrgSocialClient", "HTTPClient", "HTTPCore", "HTTPServer", "Crypto"],
+            dependencies: [
+                "OrgSocial", "OrgSocialClient", "HTTPClient", "HTTPCore", "HTTPServer", "Crypto", "PostgresStore",
+            ],
             path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], swiftSettings: strictSettings),
         // zlib, as a C module. Only Gzip imports it.
@@ -236,5 +238,20 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // libpq (PostgreSQL's client library), as a C module: a modulemap and a shim.h. Only PostgresStore
+        // imports it.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // PostgreSQL wrapper: URL, connection, typed prepared statements (text protocol), transactions with
+        // savepoints, SQLSTATE errors, a bounded connection pool, and LISTEN/NOTIFY as an async sequence.
+        .target(name: "PostgresStore", dependencies: ["CLibPQ"], swiftSettings: strictSettings),
+        // Run against the throwaway cluster scripts/test starts (ORGSOCIAL_TEST_POSTGRES_URL); skipped without it.
+        .testTarget(
+            name: "PostgresStoreTests", dependencies: ["PostgresStore", "TestSupport"], swiftSettings: strictSettings),
+        // The relay's PostgreSQL schema: the same named migrations as the SQLite store, in PostgreSQL's dialect.
+        .target(name: "RelayPostgresStore", dependencies: ["PostgresStore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "RelayPostgresStoreTests",
+            dependencies: ["RelayPostgresStore", "PostgresStore", "RelayStore", "SQLiteStore", "TestSupport"],
+            swiftSettings: strictSettings),
     ]
 )
