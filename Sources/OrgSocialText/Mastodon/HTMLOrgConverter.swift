@@ -407,23 +407,32 @@ private struct HTMLOrgRenderer {
             return byte >= 0x80 ? false : byte == 0x20 ? !previousSpace : byte >= 0x21 || byte == 0x00
         }
         if isPlain { return text }
-        var result = String.UnicodeScalarView()
-        var inSpace = false
-        for scalar in text.unicodeScalars {
-            let isSpace =
-                scalar.isASCII
-                ? scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{0C}"
-                    || scalar == "\u{0B}"
-                : scalar.properties.isWhitespace
-            if isSpace {
-                if !inSpace { result.append(" ") }
-                inSpace = true
-            } else {
-                result.append(scalar)
-                inSpace = false
+        // Never longer than the input: each run of white space becomes one byte.
+        return String(unsafeUninitializedCapacity: text.utf8.count) { buffer in
+            var count = 0
+            var inSpace = false
+            for scalar in text.unicodeScalars {
+                let isSpace =
+                    scalar.isASCII
+                    ? scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{0C}"
+                        || scalar == "\u{0B}"
+                    : scalar.properties.isWhitespace
+                if isSpace {
+                    if !inSpace {
+                        buffer[count] = 0x20
+                        count += 1
+                    }
+                    inSpace = true
+                } else {
+                    UTF8.encode(scalar) { byte in
+                        buffer[count] = byte
+                        count += 1
+                    }
+                    inSpace = false
+                }
             }
+            return count
         }
-        return String(result)
     }
 
     /// A link target that cannot end the link early.
@@ -480,7 +489,8 @@ private struct HTMLOrgRenderer {
                 let isBare =
                     (lower.hasPrefix("http://") || lower.hasPrefix("https://")) && url.count > 8
                     && !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x3C || $0 == 0x3E || $0 == 0x5B || $0 == 0x5D })
-                    && !url.unicodeScalars.contains(where: \.properties.isWhitespace)
+                    && !(url.utf8.contains(where: { $0 >= 0x80 })
+                        && url.unicodeScalars.contains(where: \.properties.isWhitespace))
                     && !(url.last.map(OrgInline.urlTrailingPunctuation.contains) ?? true)
                     && !(output.last?.isLetter ?? false)
                     && (next == nil || next?.isWhitespace == true
