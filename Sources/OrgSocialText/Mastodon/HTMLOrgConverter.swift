@@ -74,6 +74,13 @@ package struct HTMLOrgConverter: Sendable {
 extension String {
     /// The text without leading and trailing `characters`.
     fileprivate func trimming(_ characters: Set<Character>) -> String {
+        // A character equal to one of `characters` is that one scalar: when neither the first nor the last
+        // scalar is one of them, there is nothing to trim.
+        if let first = unicodeScalars.first, let last = unicodeScalars.last,
+            !characters.contains(Character(first)), !characters.contains(Character(last))
+        {
+            return self
+        }
         var text = Substring(self)
         while let first = text.first, characters.contains(first) { text.removeFirst() }
         while let last = text.last, characters.contains(last) { text.removeLast() }
@@ -384,6 +391,18 @@ private struct HTMLOrgRenderer {
 
     /// Whether `href` starts with a URI scheme (`https:`, `gemini:` …).
     static func hasScheme(_ href: String) -> Bool {
+        let bytes = href.utf8
+        if let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > bytes.startIndex,
+            bytes[..<colon].allSatisfy({ $0 < 0x80 }),
+            bytes.index(after: colon) == bytes.endIndex || bytes[bytes.index(after: colon)] < 0x80
+        {
+            // ASCII around the first `:`, so it is a character of its own: decide on bytes.
+            return bytes[..<colon].allSatisfy { byte in
+                (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                    || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            }
+        }
         guard let colon = href.firstIndex(of: ":"), colon > href.startIndex else { return false }
         return href[..<colon].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
     }
