@@ -149,7 +149,8 @@ private struct HTMLOrgRenderer {
             let text = Self.render(paragraph)
             paragraph = []
             var lines = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map {
-                Substring($0).trimmingSuffix(while: { $0 == " " })
+                // Only a line whose last scalar is a space can end in a space character.
+                $0.last == 0x20 ? Substring($0).trimmingSuffix(while: { $0 == " " }) : Substring($0)
             }
             lines = lines.enumerated().filter { $0.offset == 0 || !$0.element.isEmpty || !lines[$0.offset - 1].isEmpty }
                 .map(\.element)
