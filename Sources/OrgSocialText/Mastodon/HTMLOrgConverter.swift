@@ -309,11 +309,9 @@ private struct HTMLOrgRenderer {
             for child in element.children { inline(child, into: &segments) }
             return
         }
-        let rel = (element.attributes["rel"] ?? "").split(separator: " ")
-        let lowerHref = href.lowercased()
         if visible.hasPrefix("#"), visible.count > 1,
-            element.hasClass("hashtag") || rel.contains("tag") || lowerHref.containsBytes("/tags/")
-                || lowerHref.containsBytes("/tag/")
+            element.hasClass("hashtag") || (element.attributes["rel"] ?? "").split(separator: " ").contains("tag")
+                || href.lowercased().containsBytes("/tags/") || href.lowercased().containsBytes("/tag/")
         {
             let name = String(visible.dropFirst())
             segments.append(.text("#" + name))
@@ -322,7 +320,7 @@ private struct HTMLOrgRenderer {
             }
             return
         }
-        let known = Self.mention(for: href, in: status.mentions)
+        let known = visible.hasPrefix("@") ? Self.mention(for: href, in: status.mentions) : nil
         if visible.hasPrefix("@"), visible.count > 1, element.hasClass("mention") || known != nil {
             let host = Self.host(of: href)
             var acct = known?.acct ?? String(visible.dropFirst())
