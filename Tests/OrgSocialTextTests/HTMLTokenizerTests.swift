@@ -22,6 +22,15 @@ struct HTMLTokenizerTests {
             ])
     }
 
+    @Test func anAmpersandJoinedWithAMarkStaysAsWritten() {
+        // U+0301 after `&` and U+0600 (a prepending mark) before it make one character with it: no reference.
+        #expect(HTMLEntities.decode("a&\u{301}amp; b") == "a&\u{301}amp; b")
+        #expect(HTMLEntities.decode("\u{600}&amp; &amp;") == "\u{600}&amp; &")
+        #expect(HTMLEntities.decode("é&amp;x") == "é&x")
+        let tag = HTMLToken.startTag(name: "p", attributes: ["class": "x"], selfClosing: false)
+        #expect(HTMLTokenizer.tokens("<P CLASS=x>") == [tag])
+    }
+
     @Test func skipsCommentsDeclarationsScriptsAndStyles() {
         let tokens = HTMLTokenizer.tokens(
             "<!DOCTYPE html><!-- a <p> -->a<script>if (1 < 2) { x('</p>') }</script >b<style>p{}</STYLE>c<?xml x?>d")

@@ -17,9 +17,9 @@ enum HTMLEntities {
         var output = ""
         output.reserveCapacity(text.utf8.count)
         var rest = text
-        while let amp = rest.firstIndex(of: "&") {
+        while let amp = ampersand(in: rest) {
             output += rest[..<amp]
-            let after = rest[rest.index(after: amp)...]
+            let after = rest[rest.utf8.index(after: amp)...]  // `&` is one byte
             if let (decoded, next) = reference(after) {
                 output += decoded
                 rest = after[next...]
@@ -30,6 +30,21 @@ enum HTMLEntities {
         }
         output += rest
         return output
+    }
+
+    /// The first `&` of `text` that is a character of its own, found by a byte search. Only a non-ASCII
+    /// scalar right before it (a prepending mark) could join it into another character; that case is
+    /// checked on characters. An `&` joined with a mark after it needs no check: no reference starts
+    /// with a mark, so it stays as written either way.
+    private static func ampersand(in text: Substring) -> Substring.Index? {
+        let bytes = text.utf8
+        var from = bytes.startIndex
+        while let amp = bytes[from...].firstIndex(of: UInt8(ascii: "&")) {
+            if amp == bytes.startIndex || bytes[bytes.index(before: amp)] < 0x80 { return amp }
+            if let last = text[..<amp].last, (String(last) + "&").count == 2 { return amp }
+            from = bytes.index(after: amp)
+        }
+        return nil
     }
 
     /// The character a reference after `&` stands for, and where the text continues.

@@ -134,7 +134,7 @@ struct HTMLTokenizer {
             {
                 index += 1
             }
-            let attributeName = String(decoding: bytes[nameStart..<index], as: UTF8.self).lowercased()
+            let attributeName = Self.lowercased(bytes[nameStart..<index])
             skipSpace(&index)
             var value = ""
             if index < bytes.count, bytes[index] == UInt8(ascii: "=") {
@@ -181,7 +181,23 @@ struct HTMLTokenizer {
         {
             index += 1
         }
-        return String(decoding: bytes[start..<index], as: UTF8.self).lowercased()
+        return Self.lowercased(bytes[start..<index])
+    }
+
+    /// A name's bytes as lowercased text: ASCII letters mapped byte by byte, anything else through
+    /// `lowercased()`.
+    private static func lowercased(_ slice: ArraySlice<UInt8>) -> String {
+        guard slice.allSatisfy({ $0 < 0x80 }) else {
+            return String(decoding: slice, as: UTF8.self).lowercased()
+        }
+        return String(unsafeUninitializedCapacity: slice.count) { buffer in
+            var count = 0
+            for byte in slice {
+                buffer[count] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+                count += 1
+            }
+            return count
+        }
     }
 
     /// An attribute value at `index` (quoted or not, decoded), moving `index` past it.

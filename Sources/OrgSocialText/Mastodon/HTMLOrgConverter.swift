@@ -74,6 +74,13 @@ package struct HTMLOrgConverter: Sendable {
 extension String {
     /// The text without leading and trailing `characters`.
     fileprivate func trimming(_ characters: Set<Character>) -> String {
+        // A character equal to one of `characters` is that one scalar: when neither the first nor the last
+        // scalar is one of them, there is nothing to trim.
+        if let first = unicodeScalars.first, let last = unicodeScalars.last,
+            !characters.contains(Character(first)), !characters.contains(Character(last))
+        {
+            return self
+        }
         var text = Substring(self)
         while let first = text.first, characters.contains(first) { text.removeFirst() }
         while let last = text.last, characters.contains(last) { text.removeLast() }
@@ -142,7 +149,8 @@ private struct HTMLOrgRenderer {
             let text = Self.render(paragraph)
             paragraph = []
             var lines = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map {
-                Substring($0).trimmingSuffix(while: { $0 == " " })
+                // Only a line whose last scalar is a space can end in a space character.
+                $0.last == 0x20 ? Substring($0).trimmingSuffix(while: { $0 == " " }) : Substring($0)
             }
             lines = lines.enumerated().filter { $0.offset == 0 || !$0.element.isEmpty || !lines[$0.offset - 1].isEmpty }
                 .map(\.element)
@@ -301,11 +309,9 @@ private struct HTMLOrgRenderer {
             for child in element.children { inline(child, into: &segments) }
             return
         }
-        let rel = (element.attributes["rel"] ?? "").split(separator: " ")
-        let lowerHref = href.lowercased()
         if visible.hasPrefix("#"), visible.count > 1,
-            element.hasClass("hashtag") || rel.contains("tag") || lowerHref.containsBytes("/tags/")
-                || lowerHref.containsBytes("/tag/")
+            element.hasClass("hashtag") || (element.attributes["rel"] ?? "").split(separator: " ").contains("tag")
+                || href.lowercased().containsBytes("/tags/") || href.lowercased().containsBytes("/tag/")
         {
             let name = String(visible.dropFirst())
             segments.append(.text("#" + name))
@@ -314,7 +320,7 @@ private struct HTMLOrgRenderer {
             }
             return
         }
-        let known = Self.mention(for: href, in: status.mentions)
+        let known = visible.hasPrefix("@") ? Self.mention(for: href, in: status.mentions) : nil
         if visible.hasPrefix("@"), visible.count > 1, element.hasClass("mention") || known != nil {
             let host = Self.host(of: href)
             var acct = known?.acct ?? String(visible.dropFirst())
@@ -384,6 +390,18 @@ private struct HTMLOrgRenderer {
 
     /// Whether `href` starts with a URI scheme (`https:`, `gemini:` …).
     static func hasScheme(_ href: String) -> Bool {
+        let bytes = href.utf8
+        if let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > bytes.startIndex,
+            bytes[..<colon].allSatisfy({ $0 < 0x80 }),
+            bytes.index(after: colon) == bytes.endIndex || bytes[bytes.index(after: colon)] < 0x80
+        {
+            // ASCII around the first `:`, so it is a character of its own: decide on bytes.
+            return bytes[..<colon].allSatisfy { byte in
+                (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                    || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            }
+        }
         guard let colon = href.firstIndex(of: ":"), colon > href.startIndex else { return false }
         return href[..<colon].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
     }
@@ -407,23 +425,32 @@ private struct HTMLOrgRenderer {
             return byte >= 0x80 ? false : byte == 0x20 ? !previousSpace : byte >= 0x21 || byte == 0x00
         }
         if isPlain { return text }
-        var result = String.UnicodeScalarView()
-        var inSpace = false
-        for scalar in text.unicodeScalars {
-            let isSpace =
-                scalar.isASCII
-                ? scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{0C}"
-                    || scalar == "\u{0B}"
-                : scalar.properties.isWhitespace
-            if isSpace {
-                if !inSpace { result.append(" ") }
-                inSpace = true
-            } else {
-                result.append(scalar)
-                inSpace = false
+        // Never longer than the input: each run of white space becomes one byte.
+        return String(unsafeUninitializedCapacity: text.utf8.count) { buffer in
+            var count = 0
+            var inSpace = false
+            for scalar in text.unicodeScalars {
+                let isSpace =
+                    scalar.isASCII
+                    ? scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{0C}"
+                        || scalar == "\u{0B}"
+                    : scalar.properties.isWhitespace
+                if isSpace {
+                    if !inSpace {
+                        buffer[count] = 0x20
+                        count += 1
+                    }
+                    inSpace = true
+                } else {
+                    UTF8.encode(scalar) { byte in
+                        buffer[count] = byte
+                        count += 1
+                    }
+                    inSpace = false
+                }
             }
+            return count
         }
-        return String(result)
     }
 
     /// A link target that cannot end the link early.
@@ -480,7 +507,8 @@ private struct HTMLOrgRenderer {
                 let isBare =
                     (lower.hasPrefix("http://") || lower.hasPrefix("https://")) && url.count > 8
                     && !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x3C || $0 == 0x3E || $0 == 0x5B || $0 == 0x5D })
-                    && !url.unicodeScalars.contains(where: \.properties.isWhitespace)
+                    && !(url.utf8.contains(where: { $0 >= 0x80 })
+                        && url.unicodeScalars.contains(where: \.properties.isWhitespace))
                     && !(url.last.map(OrgInline.urlTrailingPunctuation.contains) ?? true)
                     && !(output.last?.isLetter ?? false)
                     && (next == nil || next?.isWhitespace == true
