@@ -144,12 +144,40 @@ import Testing
         }
     }
 
-    private static func fetchHello(port: Int) throws -> RawResponse {
+    @Test func refusesIPv6ConnectionsOverThePerAddressLimit() async throws {
+        var configuration = HTTPDaemon.Configuration(host: "::1", port: 0)
+        configuration.connectionsPerAddressLimit = 2
+        let server: HTTPDaemon
+        do {
+            server = try HTTPDaemon(configuration: configuration, responder: Self.makeRouter())
+        } catch {
+            print("Skipping the IPv6 connection-limit test: cannot listen on ::1 (\(error)).")
+            return
+        }
+        let (third, afterwards) = try await offPool {
+            let first = try RawConnection(port: server.port, host: "::1")
+            let second = try RawConnection(port: server.port, host: "::1")
+            try first.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            try second.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = try first.readResponse()
+            _ = try second.readResponse()
+            let third = try RawConnection(port: server.port, host: "::1")
+            let closed = third.waitForServerClose()
+            first.close()
+            second.close()
+            return (closed, try Self.fetchHello(port: server.port, host: "::1"))
+        }
+        await server.stop(gracePeriod: .seconds(2))
+        #expect(third)
+        #expect(afterwards.status == 200)
+    }
+
+    private static func fetchHello(port: Int, host: String = "127.0.0.1") throws -> RawResponse {
         // The server frees the two closed connections' slots asynchronously; retry for a moment.
         var lastError: (any Error)?
         for _ in 0..<100 {
             do {
-                let connection = try RawConnection(port: port)
+                let connection = try RawConnection(port: port, host: host)
                 try connection.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
                 return try connection.readResponse()
             } catch {

@@ -26,14 +26,20 @@ package final class RawConnection: @unchecked Sendable {
     private var descriptor: Int32
     private var buffered: [UInt8] = []
 
-    /// Connects to 127.0.0.1:`port`. A small `receiveBufferSize` makes the server's writes back up
+    /// Connects to 127.0.0.1:`port`, or to [::1]:`port` when `host` is `"::1"`. A small `receiveBufferSize` makes the server's writes back up
     /// sooner when the test stops reading. `sourceAddress` binds the client end to another loopback
     /// address first (`127.0.0.2`, …), so that one test can play several clients; only addresses in
-    /// 127.0.0.0/8 are accepted.
+    /// 127.0.0.0/8 are accepted (IPv4 only).
     package init(
-        port: Int, timeout: Duration = .seconds(5), receiveBufferSize: Int32? = nil, sourceAddress: String? = nil
+        port: Int, timeout: Duration = .seconds(5), receiveBufferSize: Int32? = nil, sourceAddress: String? = nil,
+        host: String = "127.0.0.1"
     ) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard host == "127.0.0.1" || (host == "::1" && sourceAddress == nil) else {
+            throw Failure(description: "host \(host) is not 127.0.0.1 or ::1 (without a source address)")
+        }
+        let isIPv6 = host == "::1"
+        descriptor = socket(
+            isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         if let sourceAddress {
             guard sourceAddress.hasPrefix("127.") else {
@@ -61,13 +67,26 @@ package final class RawConnection: @unchecked Sendable {
         if var size = receiveBufferSize {
             setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port)).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        let status: Int32
+        if isIPv6 {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = in_port_t(UInt16(port)).bigEndian
+            address.sin6_addr = in6addr_loopback
+            status = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                }
+            }
+        } else {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port)).bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            status = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
         }
         guard status == 0 else {

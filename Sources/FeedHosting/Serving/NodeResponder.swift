@@ -62,7 +62,7 @@ struct NodeResponder: HTTPResponder {
             return writer.headRefusal(request, feed: feed).map { finish($0, for: request, since: start) }
         }
         if request.method == .post, request.pathSegments == ["signup"], let signups,
-            case .limited(let seconds) = signups.admit(request.remoteAddress)
+            case .limited(let seconds) = signups.admit(request.clientAddressKey)
         {
             let refusal = Envelope.error(
                 "Too many signups from your address; try again in \(seconds) seconds",

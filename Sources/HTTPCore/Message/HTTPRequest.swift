@@ -27,6 +27,8 @@ package struct HTTPRequest: Sendable, Equatable {
     package var body: [UInt8]
     /// The client's IP address as text (`"127.0.0.1"`, `"::1"`), or `""` if unknown.
     package let remoteAddress: String
+    /// The key per-address limits count this client by (its IPv4 address, or its IPv6 /64).
+    package var clientAddressKey: ClientAddressKey { ClientAddressKey(remoteAddress) }
     /// Values captured by the route pattern (`:name` segments, `*` for a trailing wildcard).
     /// The router fills these in before it calls a route's handler.
     package var pathParameters: [String: String]

@@ -1,13 +1,14 @@
 import Synchronization
 
-/// A rate limit per client address: one token bucket per address, holding up to
+/// A rate limit per client address: one token bucket per ``ClientAddressKey`` (an IPv4 address or an
+/// IPv6 /64), holding up to
 /// ``Rate/requests`` tokens and refilled at ``Rate/requests`` per ``Rate/period``. Each admitted
 /// request takes a token; a request that finds the bucket empty is refused with the seconds until the
 /// next token (for `429 Too Many Requests` and `Retry-After`, RFC 6585 section 4).
 ///
 /// ```swift
 /// let signups = TokenBucket(rate: .init(requests: 10, per: .seconds(3600)))
-/// if case .limited(let retryAfter) = signups.admit(request.remoteAddress) { /* 429 */ }
+/// if case .limited(let retryAfter) = signups.admit(request.clientAddressKey) { /* 429 */ }
 /// ```
 ///
 /// Behind a reverse proxy every request comes from the proxy's address, so one bucket serves every
@@ -54,7 +55,7 @@ package final class TokenBucket: Sendable {
     package let rate: Rate
     /// The most addresses tracked at once.
     package let maximumAddresses: Int
-    private let buckets = Mutex<[String: Bucket]>([:])
+    private let buckets = Mutex<[ClientAddressKey: Bucket]>([:])
 
     /// Creates an empty set of buckets (every address starts full).
     ///
@@ -74,10 +75,10 @@ package final class TokenBucket: Sendable {
     /// Takes a token from `address`'s bucket if it has one.
     ///
     /// - Parameters:
-    ///   - address: The client address (``HTTPRequest/remoteAddress``).
+    ///   - address: The client's key (``HTTPRequest/clientAddressKey``).
     ///   - now: The current time.
     /// - Returns: ``Decision/allowed``, or ``Decision/limited(retryAfterSeconds:)``.
-    package func admit(_ address: String, now: ContinuousClock.Instant = .now) -> Decision {
+    package func admit(_ address: ClientAddressKey, now: ContinuousClock.Instant = .now) -> Decision {
         let capacity = Double(rate.requests)
         let refill = refillPerSecond
         return buckets.withLock { buckets in

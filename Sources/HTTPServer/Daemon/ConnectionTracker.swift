@@ -1,3 +1,4 @@
+import HTTPCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -5,7 +6,9 @@ import Synchronization
 #endif
 
 /// Watches every open connection for ``HTTPDaemon/ClientLimits``: how long each has waited for its
-/// request head, and how many streamed responses each client address holds.
+/// request head, and how many connections and streamed responses each client holds. Clients are
+/// counted by ``ClientAddressKey`` (an IPv4 address or an IPv6 /64), so the per-address connection limit
+/// is enforced here rather than by libmicrohttpd, which counts each full IPv6 address apart.
 ///
 /// libmicrohttpd reports connections opening and closing (`MHD_OPTION_NOTIFY_CONNECTION`), the access
 /// handler reports request heads, and the request-completed callback reports the end of each request.
@@ -17,6 +20,8 @@ import Synchronization
 final class ConnectionTracker: Sendable {
     private struct Record: Sendable {
         let socket: Int32
+        /// The client it counts against in ``State/connectionsByAddress``; `nil` if refused at once.
+        let address: ClientAddressKey?
         /// When the connection started waiting for its next request head; `nil` while a request is
         /// being handled or answered.
         var waitingSince: ContinuousClock.Instant?
@@ -28,16 +33,37 @@ final class ConnectionTracker: Sendable {
         var records: [Int: Record] = [:]
         var liveConnections = 0
         var streams = 0
-        var streamsByAddress: [String: Int] = [:]
+        var streamsByAddress: [ClientAddressKey: Int] = [:]
+        var connectionsByAddress: [ClientAddressKey: Int] = [:]
+    }
+
+    /// What ``opened(_:socket:address:now:)`` did with a new connection.
+    enum Opening: Sendable, Equatable {
+        /// It is served.
+        case admitted
+        /// It is served, and the server being nearly full, the connection that had waited longest for
+        /// its request head was cut.
+        case admittedCuttingOldest
+        /// Its client already holds the most connections allowed: it was cut at once.
+        case refusedOverAddressLimit
     }
 
     private let limits: HTTPDaemon.ClientLimits
+    /// The most connections per client address, or `nil`.
+    private let connectionsPerAddress: Int?
     /// Open connections past which each new one cuts the longest-waiting one.
     private let evictionThreshold: Int?
     private let state = Mutex(State())
 
-    init(limits: HTTPDaemon.ClientLimits, connectionLimit: Int) {
+    /// Creates a tracker with no connections.
+    ///
+    /// - Parameters:
+    ///   - limits: The client limits to enforce.
+    ///   - connectionLimit: The most connections the daemon serves.
+    ///   - connectionsPerAddress: The most connections per client address, or `nil`.
+    init(limits: HTTPDaemon.ClientLimits, connectionLimit: Int, connectionsPerAddress: Int?) {
         self.limits = limits
+        self.connectionsPerAddress = connectionsPerAddress
         evictionThreshold = limits.reservedConnections > 0 ? max(1, connectionLimit - limits.reservedConnections) : nil
     }
 
@@ -46,14 +72,24 @@ final class ConnectionTracker: Sendable {
 
     // MARK: - Connections
 
-    /// Records a new connection; when the server is nearly full, cuts the connection that has waited
-    /// longest for a request head. Returns `true` if it cut one.
+    /// Records a new connection from `address`. If that client already holds the most connections
+    /// allowed, cuts the new one; otherwise, when the server is nearly full, cuts the connection that
+    /// has waited longest for a request head.
     @discardableResult
-    func opened(_ connection: Int, socket: Int32, now: ContinuousClock.Instant = .now) -> Bool {
+    func opened(
+        _ connection: Int, socket: Int32, address: ClientAddressKey, now: ContinuousClock.Instant = .now
+    ) -> Opening {
         state.withLock { state in
-            state.records[connection] = Record(socket: socket, waitingSince: now)
+            let held = state.connectionsByAddress[address, default: 0]
+            if let connectionsPerAddress, held >= connectionsPerAddress {
+                state.records[connection] = Record(socket: socket, address: nil, waitingSince: nil, isCut: true)
+                shutdown(socket, Int32(SHUT_RDWR))
+                return .refusedOverAddressLimit
+            }
+            state.connectionsByAddress[address] = held + 1
+            state.records[connection] = Record(socket: socket, address: address, waitingSince: now)
             state.liveConnections += 1
-            guard let evictionThreshold, state.liveConnections > evictionThreshold else { return false }
+            guard let evictionThreshold, state.liveConnections > evictionThreshold else { return .admitted }
             var oldest: (key: Int, since: ContinuousClock.Instant)?
             for (key, record) in state.records where !record.isCut && key != connection {
                 guard let since = record.waitingSince else { continue }
@@ -61,9 +97,9 @@ final class ConnectionTracker: Sendable {
                     oldest = (key, since)
                 }
             }
-            guard let oldest else { return false }
+            guard let oldest else { return .admitted }
             Self.cut(oldest.key, in: &state)
-            return true
+            return .admittedCuttingOldest
         }
     }
 
@@ -71,6 +107,10 @@ final class ConnectionTracker: Sendable {
     func closed(_ connection: Int) {
         state.withLock { state in
             guard let record = state.records.removeValue(forKey: connection) else { return }
+            if let address = record.address {
+                let held = state.connectionsByAddress[address, default: 1] - 1
+                state.connectionsByAddress[address] = held > 0 ? held : nil
+            }
             if !record.isCut {
                 state.liveConnections -= 1
             }
@@ -108,6 +148,11 @@ final class ConnectionTracker: Sendable {
         }
     }
 
+    /// The number of open connections counted against `address` (cut ones included until they close).
+    func connections(of address: ClientAddressKey) -> Int {
+        state.withLock { $0.connectionsByAddress[address, default: 0] }
+    }
+
     /// The number of open connections not yet cut.
     var liveConnections: Int {
         state.withLock(\.liveConnections)
@@ -124,7 +169,7 @@ final class ConnectionTracker: Sendable {
     // MARK: - Streams
 
     /// Takes a stream slot for `address`; `false` if the total or per-address limit is reached.
-    func acquireStream(address: String) -> Bool {
+    func acquireStream(address: ClientAddressKey) -> Bool {
         state.withLock { state in
             if let maximum = limits.maximumStreams, state.streams >= maximum { return false }
             let held = state.streamsByAddress[address, default: 0]
@@ -136,7 +181,7 @@ final class ConnectionTracker: Sendable {
     }
 
     /// Gives back a slot taken with ``acquireStream(address:)``.
-    func releaseStream(address: String) {
+    func releaseStream(address: ClientAddressKey) {
         state.withLock { state in
             state.streams -= 1
             let held = state.streamsByAddress[address, default: 1] - 1

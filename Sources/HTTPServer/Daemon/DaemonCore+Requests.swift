@@ -213,7 +213,7 @@ extension DaemonCore {
                 made = MHDResponse.copying(bytes)
             }
         case .stream(let stream):
-            let address = exchange.makeRequestAddress()
+            let address = exchange.makeRequestAddressKey()
             guard tracker.acquireStream(address: address) else {
                 record("Refusing a stream to \(address): the stream limit is reached (\(exchange.target)).")
                 return queue(Self.busyResponse(), for: method, exchange: exchange, on: connection)

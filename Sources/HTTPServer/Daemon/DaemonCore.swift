@@ -44,7 +44,9 @@ final class DaemonCore: Sendable {
         self.responder = responder
         self.configuration = configuration
         self.log = log
-        tracker = ConnectionTracker(limits: configuration.clientLimits, connectionLimit: configuration.connectionLimit)
+        tracker = ConnectionTracker(
+            limits: configuration.clientLimits, connectionLimit: configuration.connectionLimit,
+            connectionsPerAddress: configuration.effectiveConnectionsPerAddress)
     }
 
     // MARK: - Buffered bodies

@@ -40,7 +40,7 @@ final class Exchange: Sendable {
         var isCountedInFlight = false
         var isOverBudget = false
         var reservedBytes = 0
-        var streamAddress: String?
+        var streamAddress: ClientAddressKey?
     }
 
     /// The request target as sent, for example `/feeds/?feed=x`.
@@ -98,18 +98,18 @@ final class Exchange: Sendable {
         }
     }
 
-    /// The client address of the request, once `begin` has run; `""` before.
-    func makeRequestAddress() -> String {
-        state.withLock { $0.head?.remoteAddress ?? "" }
+    /// The key of the request's client address, once `begin` has run; the key of `""` before.
+    func makeRequestAddressKey() -> ClientAddressKey {
+        ClientAddressKey(state.withLock { $0.head?.remoteAddress ?? "" })
     }
 
     /// Records that the response holds a stream slot of `address`.
-    func holdStreamSlot(address: String) {
+    func holdStreamSlot(address: ClientAddressKey) {
         state.withLock { $0.streamAddress = address }
     }
 
     /// The address whose stream slot the response holds, handing it back (the caller releases it).
-    func takeStreamSlot() -> String? {
+    func takeStreamSlot() -> ClientAddressKey? {
         state.withLock { state in
             defer { state.streamAddress = nil }
             return state.streamAddress

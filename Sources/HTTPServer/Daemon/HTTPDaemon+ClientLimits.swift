@@ -10,8 +10,8 @@ extension HTTPDaemon {
     /// Behind a reverse proxy every client has the proxy's address, so the per-address limits then
     /// count all clients together: turn them off (`nil`) there and limit per client in the proxy.
     package struct ClientLimits: Sendable, Equatable {
-        /// The most connections one client address may hold at once
-        /// (`MHD_OPTION_PER_IP_CONNECTION_LIMIT`); more are closed as soon as they are accepted. `nil`
+        /// The most connections one client (``ClientAddressKey``: an IPv4 address or an IPv6 /64) may
+        /// hold at once; more are closed as soon as they are accepted. `nil`
         /// for no limit. ``HTTPDaemon/Configuration/connectionsPerAddressLimit``, when set, wins.
         package var connectionsPerAddress: Int? = 32
         /// How long a client has to send a complete request head (request line and header fields),
@@ -26,7 +26,7 @@ extension HTTPDaemon {
         /// The most streamed responses (Server-Sent Events) open at once; more are answered with 503
         /// and `Retry-After`. `nil` for no limit.
         package var maximumStreams: Int? = 256
-        /// The most streamed responses one client address may hold at once; more are answered with
+        /// The most streamed responses one client (``ClientAddressKey``) may hold at once; more are answered with
         /// 503 and `Retry-After`. `nil` for no limit.
         package var maximumStreamsPerAddress: Int? = 4
         /// The most request-body bytes buffered in memory across all connections at once. A request

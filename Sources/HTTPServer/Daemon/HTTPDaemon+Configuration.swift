@@ -23,8 +23,8 @@ extension HTTPDaemon {
         /// The most connections served at once (`MHD_OPTION_CONNECTION_LIMIT`); more are accepted and
         /// closed at once. Each connection has its own thread (see ``HTTPDaemon``).
         package var connectionLimit: Int = 1024
-        /// The most connections one client IP address may hold (`MHD_OPTION_PER_IP_CONNECTION_LIMIT`);
-        /// `nil` for no limit. Leave it `nil` behind a reverse proxy, where every client has its address.
+        /// The most connections one client (``ClientAddressKey``: an IPv4 address or an IPv6 /64) may
+        /// hold; `nil` for no limit. Leave it `nil` behind a reverse proxy, where every client has its address.
         package var connectionsPerAddressLimit: Int?
         /// How long a connection may stay idle, with no bytes received or sent, before it is closed
         /// (`MHD_OPTION_CONNECTION_TIMEOUT`, whole seconds, rounded up). This guards against clients that

@@ -56,9 +56,10 @@ import Synchronization
 ///
 /// ``Configuration/clientLimits`` (``ClientLimits``) adds, when set: an absolute deadline for each
 /// request head (a connection past it is cut with `shutdown(2)` by a sweeper task), connections per
-/// client address, a reserve of connection slots kept by cutting the connection that has waited
-/// longest for its head when the server is nearly full, caps on streamed responses in total and per
-/// address (503 with `Retry-After`), and a budget of request-body bytes buffered across connections
+/// client (``ClientAddressKey``: an IPv4 address or an IPv6 /64, counted by the tracker rather than
+/// `MHD_OPTION_PER_IP_CONNECTION_LIMIT`, which counts each IPv6 address apart), a reserve of
+/// connection slots kept by cutting the connection that has waited longest for its head when the server is nearly full, caps on streamed responses in total and per
+/// client (503 with `Retry-After`), and a budget of request-body bytes buffered across connections
 /// (503 with `Retry-After`, before the body when it declares its length). Connections are tracked
 /// through `MHD_OPTION_NOTIFY_CONNECTION`. At start-up the open-file soft limit is raised, up to the
 /// hard limit, to three descriptors per connection allowed, and the raise is logged.
@@ -269,7 +270,10 @@ package final class HTTPDaemon: Sendable {
                     let core = Unmanaged<DaemonCore>.fromOpaque(context).takeUnretainedValue()
                     if event == .CONNECTION_NOTIFY_STARTED {
                         let socket = cmhd_connection_socket(connection)
-                        if core.tracker.opened(Int(bitPattern: connection), socket: socket) {
+                        let address = ClientAddressKey(
+                            cmhd_connection_client_address(connection).map(SocketAddress.text(of:)) ?? "")
+                        let opening = core.tracker.opened(Int(bitPattern: connection), socket: socket, address: address)
+                        if opening == .admittedCuttingOldest {
                             core.record(
                                 "The server is nearly full: closed the connection that waited longest for its request.")
                         }
@@ -284,9 +288,6 @@ package final class HTTPDaemon: Sendable {
             option(.CONNECTION_LIMIT, configuration.connectionLimit),
             option(.CONNECTION_TIMEOUT, configuration.connectionTimeoutSeconds),
         ]
-        if let perAddress = configuration.effectiveConnectionsPerAddress {
-            options.append(option(.PER_IP_CONNECTION_LIMIT, perAddress))
-        }
         options.append(option(.END, 0))
         return options
     }

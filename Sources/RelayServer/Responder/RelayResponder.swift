@@ -94,7 +94,7 @@ package struct RelayResponder: HTTPResponder {
         guard request.method == .post, let registrations else { return nil }
         let start = ContinuousClock.now
         guard case .handle(.feeds, let indent) = plan(for: request),
-            case .limited(let seconds) = registrations.admit(request.remoteAddress)
+            case .limited(let seconds) = registrations.admit(request.clientAddressKey)
         else { return nil }
         var response = RelayResponses.detail(
             "Request was throttled. Expected available in \(seconds) seconds.", status: .tooManyRequests,
