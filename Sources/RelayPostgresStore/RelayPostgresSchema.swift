@@ -30,7 +30,89 @@ package enum RelayPostgresSchema {
         migrator.registerMigration("relay 4: canonical feed URLs") { _ in
             // Nothing to rewrite: see the type's documentation.
         }
+        migrator.registerMigration("relay 5: post counters by month, author and group") { db in
+            for statement in version5 {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
+    }
+
+    /// The `post_counts` key of a post (`NEW` or `OLD`): UTC month of `created_at`, author, group slug
+    /// (`''` for none), as SQLite's `strftime('%Y-%m', created_at, 'unixepoch')` gives it.
+    private static func countsKey(of row: String) -> String {
+        "to_char(to_timestamp(\(row).created_at) AT TIME ZONE 'UTC', 'YYYY-MM'), \(row).profile_id, "
+            + "coalesce(\(row).group_slug, '')"
+    }
+
+    /// What a post adds to (or takes from) the counters: posts, replies, boosts, reactions, polls, as
+    /// `/stats/` classifies them (the same expressions as SQLite's migration 5).
+    private static func counts(of row: String) -> [String] {
+        [
+            "\(row).reply_to IS NULL AND \(row).include IS NULL",
+            "\(row).reply_to IS NOT NULL AND NOT (\(row).mood <> '' AND \(row).content = '')",
+            "\(row).include IS NOT NULL AND \(row).reply_to IS NULL",
+            "\(row).reply_to IS NOT NULL AND \(row).mood <> '' AND \(row).content = ''",
+            "\(row).poll_end IS NOT NULL",
+        ].map { "(\($0))::int" }
+    }
+
+    /// Counters of posts by UTC month, author and group slug, kept by one trigger on `posts` in the same
+    /// transaction as every insert, update and delete (cascades included), as on SQLite. Rows that reach
+    /// zero stay (`total = 0`).
+    private static var version5: [String] {
+        [
+            """
+            CREATE TABLE post_counts (
+                month text NOT NULL,
+                profile_id int8 NOT NULL,
+                group_slug text NOT NULL,
+                total int8 NOT NULL,
+                posts int8 NOT NULL,
+                replies int8 NOT NULL,
+                boosts int8 NOT NULL,
+                reactions int8 NOT NULL,
+                polls int8 NOT NULL,
+                PRIMARY KEY (month, profile_id, group_slug)
+            )
+            """,
+            """
+            CREATE FUNCTION posts_count() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP IN ('UPDATE', 'DELETE') THEN
+                    UPDATE post_counts AS c SET total = c.total - 1, posts = c.posts - k.posts,
+                        replies = c.replies - k.replies, boosts = c.boosts - k.boosts,
+                        reactions = c.reactions - k.reactions, polls = c.polls - k.polls
+                    FROM (SELECT \(countsKey(of: "OLD")), \(counts(of: "OLD").joined(separator: ", ")))
+                        AS k(month, profile_id, group_slug, posts, replies, boosts, reactions, polls)
+                    WHERE c.month = k.month AND c.profile_id = k.profile_id AND c.group_slug = k.group_slug;
+                END IF;
+                IF TG_OP IN ('INSERT', 'UPDATE') THEN
+                    INSERT INTO post_counts AS c
+                        (month, profile_id, group_slug, total, posts, replies, boosts, reactions, polls)
+                    VALUES (\(countsKey(of: "NEW")), 1, \(counts(of: "NEW").joined(separator: ", ")))
+                    ON CONFLICT (month, profile_id, group_slug) DO UPDATE SET
+                        total = c.total + 1, posts = c.posts + excluded.posts, replies = c.replies + excluded.replies,
+                        boosts = c.boosts + excluded.boosts, reactions = c.reactions + excluded.reactions,
+                        polls = c.polls + excluded.polls;
+                END IF;
+                RETURN NULL;
+            END
+            $$
+            """,
+            "CREATE TRIGGER posts_counts_insert_delete AFTER INSERT OR DELETE ON posts FOR EACH ROW EXECUTE FUNCTION posts_count()",
+            """
+            CREATE TRIGGER posts_counts_update
+            AFTER UPDATE OF created_at, profile_id, group_slug, reply_to, include, mood, content, poll_end ON posts
+            FOR EACH ROW EXECUTE FUNCTION posts_count()
+            """,
+            """
+            INSERT INTO post_counts (month, profile_id, group_slug, total, posts, replies, boosts, reactions, polls)
+            SELECT \(countsKey(of: "posts")), count(*),
+                \(counts(of: "posts").map { "sum(\($0))" }.joined(separator: ", "))
+            FROM posts GROUP BY 1, 2, 3
+            """,
+        ]
     }
 
     /// The follows each feed declared when it was last downloaded.

@@ -86,4 +86,69 @@ struct RelayPostgresSchemaTests {
             #expect(plan.contains("posts_search_trgm"), "\(plan)")
         }
     }
+
+    @Test func postCountersFollowInsertsEditsAndDeletionsAsARecountWould() async throws {
+        try await withTestDatabase { database in
+            let connection = try database.connect()
+            try RelayPostgresSchema.migrator.migrate(connection)
+            try connection.execute(
+                sql: """
+                    INSERT INTO profiles (id, feed, created_at, updated_at) VALUES
+                        (1, 'https://a.example/social.org', 0, 0), (2, 'https://b.example/social.org', 0, 0)
+                    """)
+            // 2026-01-31T23:30:00Z and 2026-02-01T00:30:00Z: two UTC months.
+            let january = 1_769_902_200.0
+            let february = 1_769_905_800.0
+            let posts: [(Int, String, String?, String, String, String?, String?, Double?, Double)] = [
+                (1, "post", nil, "", "hello", nil, nil, nil, january),
+                (1, "reply", "https://b.example/social.org#x", "", "answer", nil, nil, nil, january),
+                (1, "reaction", "https://b.example/social.org#x", "👍", "", nil, nil, nil, february),
+                (2, "boost", nil, "", "", nil, "https://a.example/social.org#y", nil, february),
+                (2, "poll", nil, "", "Tea?", "emacs", nil, february + 3600, february),
+            ]
+            for (index, post) in posts.enumerated() {
+                _ = try connection.execute(
+                    sql: """
+                        INSERT INTO posts (profile_id, post_id, url, content, search_text, reply_to, mood, group_slug,
+                            include, poll_end, created_at, updated_at, hash)
+                        VALUES ($1, $2, $3, $4, $4, $5, $6, $7, $8, $9, $10, $10, '')
+                        """,
+                    arguments: [
+                        post.0, "\(index)-\(post.1)", "u\(index)", post.4, post.2, post.3, post.5, post.6, post.7,
+                        post.8,
+                    ])
+            }
+            _ = try connection.execute(
+                sql: "UPDATE posts SET reply_to = NULL, created_at = $1 WHERE post_id = '1-reply'",
+                arguments: [february])
+            _ = try connection.execute(sql: "DELETE FROM posts WHERE post_id = '0-post'", arguments: [])
+            let recount = """
+                SELECT to_char(to_timestamp(created_at) AT TIME ZONE 'UTC', 'YYYY-MM'), profile_id,
+                    coalesce(group_slug, ''), count(*),
+                    sum((reply_to IS NULL AND include IS NULL)::int),
+                    sum((reply_to IS NOT NULL AND NOT (mood <> '' AND content = ''))::int),
+                    sum((include IS NOT NULL AND reply_to IS NULL)::int),
+                    sum((reply_to IS NOT NULL AND mood <> '' AND content = '')::int),
+                    sum((poll_end IS NOT NULL)::int)
+                FROM posts GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+                """
+            let counters = """
+                SELECT month, profile_id, group_slug, total, posts, replies, boosts, reactions, polls
+                FROM post_counts WHERE total > 0 ORDER BY 1, 2, 3
+                """
+            func read(_ sql: String) throws -> [[String]] {
+                try connection.query(sql: sql).map { row in
+                    try (0..<9).map { index in
+                        index == 0 || index == 2
+                            ? try row.value(at: index, as: String.self) : String(try row.value(at: index, as: Int.self))
+                    }
+                }
+            }
+            let expected = try read(recount)
+            #expect(expected.count == 3)
+            #expect(try read(counters) == expected)
+            let january = try connection.query(sql: "SELECT total FROM post_counts WHERE month = '2026-01'")
+            #expect(try january.map { try $0.value(at: 0, as: Int.self) } == [0])
+        }
+    }
 }

@@ -1,11 +1,9 @@
 import Foundation
+import HTTPClient
 import Synchronization
 import TestSupport
 import Testing
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -78,12 +76,14 @@ struct ShutdownWatchdogTests {
         let process = server.process
         let port = try #require(server.port)
         // A registration whose validation fetch waits on the silent server (5 s idle, 15 s in all).
+        // (Our own transport, not URLSession: cancelling a URLSession task whose connection the relay
+        // drops at exit can deadlock inside FoundationNetworking.)
+        let registrationURL = try #require(URL(string: "http://127.0.0.1:\(port)/feeds/"))
         let registration = Task {
-            var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)/feeds/")))
-            request.httpMethod = "POST"
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(#"{"feed": "http://127.0.0.1:\#(silent.port)/social.org"}"#.utf8)
-            _ = try? await URLSession.shared.data(for: request)
+            _ = try? await CurlTransport().send(
+                HTTPClientRequest(
+                    method: .post, url: registrationURL, headers: ["Content-Type": "application/json"],
+                    body: Array(#"{"feed": "http://127.0.0.1:\#(silent.port)/social.org"}"#.utf8)))
         }
         defer { registration.cancel() }
         // SIGTERM once the relay's validation fetch is connected and waiting for an answer.
