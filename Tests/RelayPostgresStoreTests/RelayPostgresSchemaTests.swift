@@ -147,8 +147,8 @@ struct RelayPostgresSchemaTests {
             let expected = try read(recount)
             #expect(expected.count == 3)
             #expect(try read(counters) == expected)
-            let january = try connection.query(sql: "SELECT total FROM post_counts WHERE month = '2026-01'")
-            #expect(try january.map { try $0.value(at: 0, as: Int.self) } == [0])
+            let januaryRows = try connection.query(sql: "SELECT total FROM post_counts WHERE month = '2026-01'")
+            #expect(try januaryRows.map { try $0.value(at: 0, as: Int.self) } == [0])
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPClient
+import HTTPCore
 import Synchronization
 import TestSupport
 import Testing

@@ -1,7 +1,7 @@
 import Synchronization
 
-/// A rate limit per client address: one token bucket per ``ClientAddressKey`` (an IPv4 address or an
-/// IPv6 /64), holding up to
+/// A rate limit per key: one token bucket per client (``ClientAddressKey``: an IPv4 address or an
+/// IPv6 /64) for the servers, or per any other key (a client pacing itself per instance host), holding up to
 /// ``Rate/requests`` tokens and refilled at ``Rate/requests`` per ``Rate/period``. Each admitted
 /// request takes a token; a request that finds the bucket empty is refused with the seconds until the
 /// next token (for `429 Too Many Requests` and `Retry-After`, RFC 6585 section 4).
@@ -55,7 +55,7 @@ package final class TokenBucket: Sendable {
     package let rate: Rate
     /// The most addresses tracked at once.
     package let maximumAddresses: Int
-    private let buckets = Mutex<[ClientAddressKey: Bucket]>([:])
+    private let buckets = Mutex<[String: Bucket]>([:])
 
     /// Creates an empty set of buckets (every address starts full).
     ///
@@ -79,19 +79,30 @@ package final class TokenBucket: Sendable {
     ///   - now: The current time.
     /// - Returns: ``Decision/allowed``, or ``Decision/limited(retryAfterSeconds:)``.
     package func admit(_ address: ClientAddressKey, now: ContinuousClock.Instant = .now) -> Decision {
+        admit(address.description, now: now)
+    }
+
+    /// Takes a token from the bucket of `key` (any key: a client pacing its own requests per server
+    /// uses the server's host) if it has one.
+    ///
+    /// - Parameters:
+    ///   - key: The bucket's key.
+    ///   - now: The current time.
+    /// - Returns: ``Decision/allowed``, or ``Decision/limited(retryAfterSeconds:)``.
+    package func admit(_ key: String, now: ContinuousClock.Instant = .now) -> Decision {
         let capacity = Double(rate.requests)
         let refill = refillPerSecond
         return buckets.withLock { buckets in
-            var bucket = buckets[address] ?? Bucket(tokens: capacity, updated: now)
+            var bucket = buckets[key] ?? Bucket(tokens: capacity, updated: now)
             bucket.tokens = min(capacity, bucket.tokens + Self.seconds(now - bucket.updated) * refill)
             bucket.updated = now
             guard bucket.tokens >= 1 else {
-                buckets[address] = bucket
+                buckets[key] = bucket
                 let wait = ((1 - bucket.tokens) / refill).rounded(.up)
                 return .limited(retryAfterSeconds: max(1, Int(min(wait, 86_400 * 365))))
             }
             bucket.tokens -= 1
-            if buckets[address] == nil, buckets.count >= maximumAddresses {
+            if buckets[key] == nil, buckets.count >= maximumAddresses {
                 buckets = buckets.filter {
                     capacity - ($0.value.tokens + Self.seconds(now - $0.value.updated) * refill) > 0
                 }
@@ -99,7 +110,7 @@ package final class TokenBucket: Sendable {
                     buckets = [:]
                 }
             }
-            buckets[address] = bucket
+            buckets[key] = bucket
             return .allowed
         }
     }
