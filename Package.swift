@@ -150,7 +150,8 @@ let package = Package(
             name: "FakeMastodon", dependencies: ["HTTPCore", "HTTPServer", "Crypto"], path: "Tests/FakeMastodon",
             swiftSettings: strictSettings),
         .testTarget(
-            name: "TootClientTests", dependencies: ["TootClient", "FakeMastodon", "HTTPClient", "HTTPCore", "OrgSocialText"],
+            name: "TootClientTests",
+            dependencies: ["TootClient", "FakeMastodon", "HTTPClient", "HTTPCore", "OrgSocialText"],
             resources: [.copy("Fixtures")], swiftSettings: strictSettings),
         // The README's TootClient example: discover, authorize, post, page through the statuses.
         .executableTarget(
