@@ -4,13 +4,20 @@ import OrgSocialText
 import Testing
 import TootClient
 
-/// The text converters against the fake server of every preset with a Mastodon API: an Org post made
+/// The text converters against the fake server of every preset with a Mastodon API (with a picture
+/// where the server refuses text alone): an Org post made
 /// into Mastodon text, posted, and the server's HTML `content` converted back to Org gives the same
 /// text again; and the client's character count agrees with the server's validation at the limit.
 @Suite
 struct ConvertersAgainstTheFakeTests {
-    /// The presets that take a text-only status (Pixelfed wants media).
-    private static let presets = mastodonAPIPresets.filter { !$0.requiresMedia }
+    /// A draft of `text`, with an uploaded picture on servers that refuse text-only statuses (Pixelfed).
+    private static func draft(_ text: String, preset: FakeMastodonConfiguration, client: TootClient) async throws
+        -> StatusDraft
+    {
+        guard preset.requiresMedia else { return StatusDraft(text: text) }
+        let image = try await client.uploadMedia([1, 2, 3], filename: "a.png", mimeType: "image/png", description: "A cat")
+        return StatusDraft(text: text, mediaIDs: [image.id])
+    }
 
     private static let org = """
         Read [[https://example.com/articles/2025/a-long-article-name][my *article*]] today.
@@ -19,12 +26,13 @@ struct ConvertersAgainstTheFakeTests {
         break.
         """
 
-    @Test(arguments: presets)
+    @Test(arguments: mastodonAPIPresets)
     func anOrgPostSurvivesTheServersHTML(preset: FakeMastodonConfiguration) async throws {
         let renderer = MastodonTextRenderer()
         let text = renderer.text(fromOrg: Self.org, tags: ["emacs"])
         try await withFake(preset) { _, client in
-            let posted = try await client.postStatus(StatusDraft(text: text), idempotencyKey: "round-trip")
+            let posted = try await client.postStatus(
+                try await Self.draft(text, preset: preset, client: client), idempotencyKey: "round-trip")
             let html = try #require(posted.content)
             let back = HTMLOrgConverter().convert(
                 StatusContent(
@@ -34,7 +42,7 @@ struct ConvertersAgainstTheFakeTests {
         }
     }
 
-    @Test(arguments: presets)
+    @Test(arguments: mastodonAPIPresets)
     func theClientCountsAsTheServerDoesAtTheLimit(preset: FakeMastodonConfiguration) async throws {
         let limits = MastodonTextLimits(
             maxCharacters: preset.maxCharacters, charactersPerURL: preset.charactersPerURL)
@@ -45,9 +53,11 @@ struct ConvertersAgainstTheFakeTests {
         #expect(limits.fits(atTheLimit))
         #expect(!limits.fits(atTheLimit + "!"))
         try await withFake(preset) { fake, client in
-            _ = try await client.postStatus(StatusDraft(text: atTheLimit), idempotencyKey: "at")
+            _ = try await client.postStatus(
+                try await Self.draft(atTheLimit, preset: preset, client: client), idempotencyKey: "at")
+            let over = try await Self.draft(atTheLimit + "!", preset: preset, client: client)
             await #expect(throws: TootClientError.self) {
-                try await client.postStatus(StatusDraft(text: atTheLimit + "!"), idempotencyKey: "over")
+                try await client.postStatus(over, idempotencyKey: "over")
             }
             #expect(fake.storage.statusCount == 1)
         }
