@@ -15,7 +15,8 @@ struct ConvertersAgainstTheFakeTests {
         -> StatusDraft
     {
         guard preset.requiresMedia else { return StatusDraft(text: text) }
-        let image = try await client.uploadMedia([1, 2, 3], filename: "a.png", mimeType: "image/png", description: "A cat")
+        let image = try await client.uploadMedia(
+            [1, 2, 3], filename: "a.png", mimeType: "image/png", description: "A cat")
         return StatusDraft(text: text, mediaIDs: [image.id])
     }
 
