@@ -15,7 +15,7 @@ enum BridgeOptions {
     static let scopes = ["read", "write"]
 
     /// The app name shown on statuses the bridge posts.
-    static let appName = "orgsocial bridge"
+    static let appName = BridgeIdentity.applicationName
 
     /// Opens the state file named by `--state`, the environment or the default.
     /// - Parameters:
