@@ -161,9 +161,17 @@ let package = Package(
         // --- The Mastodon bridge (issue 14). ---
         // The bridge's state (accounts, post ↔ status mappings, cursors, runs) in SQLite, and the run lock.
         .target(
-            name: "Bridge", dependencies: ["TootClient", "SQLiteStore", "OrgSocial"], swiftSettings: strictSettings),
+            name: "Bridge",
+            dependencies: [
+                "TootClient", "SQLiteStore", "OrgSocial", "OrgSocialText", "OrgSocialClient", "HTTPClient", "Crypto",
+                "SystemSupport",
+            ], swiftSettings: strictSettings),
         .testTarget(
-            name: "BridgeTests", dependencies: ["Bridge", "TootClient", "SQLiteStore", "TestSupport"],
+            name: "BridgeTests",
+            dependencies: [
+                "Bridge", "TootClient", "SQLiteStore", "TestSupport", "FakeMastodon", "FeedHosting", "OrgSocial",
+                "OrgSocialClient", "HTTPClient", "HTTPCore",
+            ],
             swiftSettings: strictSettings),
         // --- end of the bridge block. ---
         // libsqlite3, as a C module: a modulemap and a shim.h. Only SQLiteStore imports it.

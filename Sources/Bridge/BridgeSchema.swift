@@ -9,6 +9,9 @@ enum BridgeSchema {
         migrator.registerMigration("bridge 1: accounts, mappings, cursors, runs") { db in
             for statement in version1 { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("bridge 3: pull (remote account IDs, notification cursors)") { db in
+            for statement in version3 { try db.execute(sql: statement) }
+        }
         return migrator
     }
 
@@ -72,5 +75,24 @@ enum BridgeSchema {
         )
         """,
         "CREATE INDEX runs_by_account ON runs (account, id)",
+    ]
+
+    /// What pull and notifications keep: each account's ID on its instance (so a pull with nothing new is one
+    /// request), and the newest notification already shown.
+    private static let version3 = [
+        """
+        CREATE TABLE remote_accounts (
+            account TEXT PRIMARY KEY REFERENCES accounts (name) ON DELETE CASCADE,
+            remote_id TEXT NOT NULL,
+            acct TEXT NOT NULL
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TABLE notification_cursors (
+            account TEXT PRIMARY KEY REFERENCES accounts (name) ON DELETE CASCADE,
+            value TEXT NOT NULL,
+            updated_at REAL NOT NULL
+        ) WITHOUT ROWID
+        """,
     ]
 }

@@ -79,7 +79,7 @@ extension TootClient {
     /// `statuses` oldest first: by creation time, then by ID (length, then text, as Mastodon's IDs sort).
     /// - Parameter statuses: a page.
     /// - Returns: the sorted page.
-    static func oldestFirst(_ statuses: [Status]) -> [Status] {
+    public static func oldestFirst(_ statuses: [Status]) -> [Status] {
         statuses.sorted { left, right in
             if left.createdAt != right.createdAt { return left.createdAt < right.createdAt }
             return (left.id.count, left.id) < (right.id.count, right.id)

@@ -1,0 +1,143 @@
+public import Foundation
+public import OrgSocial
+public import OrgSocialClient
+import SystemSupport
+
+/// The Org Social feed a bridge writes pulled statuses into: a local file or a published feed. An edit is
+/// applied to the feed as it is at the moment of writing; when someone else changed it meanwhile, the edit
+/// is applied again to the new content, so a concurrent edit is never lost.
+public protocol BridgeFeed: Sendable {
+    /// The name the state file keys mappings and cursors by: the feed's URL when it is known, else the file's
+    /// absolute path.
+    var key: String { get }
+    /// The feed's public URL, if known: the base of `REPLY_TO` and `INCLUDE` references.
+    var publicURL: URL? { get }
+    /// Applies `edit` to the current feed and writes the result (nothing is written when it changes nothing).
+    /// - Parameter edit: the change; it may run more than once, each time on fresh content.
+    /// - Returns: what the last run of `edit` returned.
+    /// - Throws: ``BridgeFeedError``, `OrgSocialClientError`, or what `edit` throws.
+    func update<Value: Sendable>(_ edit: @Sendable (inout Feed) throws -> Value) async throws -> Value
+}
+
+/// Why the bridge could not read or write its feed.
+public enum BridgeFeedError: Error, Sendable, Hashable, LocalizedError {
+    /// The local file cannot be read or written.
+    case file(path: String, reason: String)
+    /// The file kept changing under the bridge.
+    case keptChanging(path: String, attempts: Int)
+
+    /// What went wrong and what to do.
+    public var errorDescription: String? {
+        switch self {
+        case .file(let path, let reason):
+            return "The feed \(path) cannot be updated: \(reason). Check the path and its permissions."
+        case .keptChanging(let path, let attempts):
+            return "The feed \(path) changed during each of \(attempts) attempts to add pulled statuses; "
+                + "run the bridge again when nothing else is writing the file."
+        }
+    }
+}
+
+/// A `social.org` file on this machine, replaced atomically. Before the new content replaces it, the file is
+/// read again: if it changed since the edit started (an editor saved it), the edit is re-applied to the new
+/// content.
+public struct LocalBridgeFeed: BridgeFeed {
+    /// The file.
+    public let path: String
+    /// The feed's public URL, if known.
+    public let publicURL: URL?
+    /// How many times an edit is re-applied at most.
+    public var maxAttempts = 5
+
+    /// Makes a local feed.
+    /// - Parameters:
+    ///   - path: the file (made absolute).
+    ///   - publicURL: where it is published, if known.
+    public init(path: String, publicURL: URL? = nil) {
+        self.path =
+            path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        self.publicURL = publicURL
+    }
+
+    /// The public URL when known, else the absolute path.
+    public var key: String { publicURL?.absoluteString ?? path }
+
+    /// Applies `edit`, writing atomically; re-applies it when the file changed meanwhile.
+    public func update<Value: Sendable>(_ edit: @Sendable (inout Feed) throws -> Value) async throws -> Value {
+        for _ in 1...max(1, maxAttempts) {
+            let before = try read()
+            var feed = Feed(bytes: before)
+            let value = try edit(&feed)
+            if feed.bytes == before { return value }
+            guard try read() == before else { continue }
+            do {
+                try AtomicFile.write(feed.bytes, to: path, permissions: nil, symbolicLinks: .follow)
+            } catch {
+                throw BridgeFeedError.file(path: path, reason: "\(error.operation) failed: \(error.message)")
+            }
+            return value
+        }
+        throw BridgeFeedError.keptChanging(path: path, attempts: max(1, maxAttempts))
+    }
+
+    /// The file's bytes.
+    private func read() throws -> [UInt8] {
+        do {
+            guard let (bytes, _) = try AtomicFile.read(path) else {
+                throw BridgeFeedError.file(
+                    path: path, reason: "there is no file there (create it with 'orgsocial init')")
+            }
+            return bytes
+        } catch let error as BridgeFeedError {
+            throw error
+        } catch {
+            throw BridgeFeedError.file(path: path, reason: "\(error)")
+        }
+    }
+}
+
+/// A feed published on a server: `PUT` with `If-Match` (an `orgsocial serve` node) or the Org Social Host
+/// API, through ``FeedPublisher``, which reads the feed again and re-applies the edit on `412`.
+public struct PublishedBridgeFeed: BridgeFeed {
+    /// How the feed is written.
+    public enum Method: Sendable, Hashable {
+        /// `PUT` to the feed URL with this bearer token.
+        case put(token: String)
+        /// The Host API with this vfile.
+        case host(vfile: URL)
+    }
+
+    /// The feed's URL.
+    public let url: URL
+    /// How it is written.
+    public let method: Method
+    /// The publisher.
+    public let publisher: FeedPublisher
+
+    /// Makes a published feed.
+    /// - Parameters:
+    ///   - url: the feed's public URL.
+    ///   - method: how it is written.
+    ///   - publisher: the publisher (its transport and retry pause).
+    public init(url: URL, method: Method, publisher: FeedPublisher) {
+        self.url = url
+        self.method = method
+        self.publisher = publisher
+    }
+
+    /// The feed's URL.
+    public var key: String { url.absoluteString }
+
+    /// The feed's URL.
+    public var publicURL: URL? { url }
+
+    /// Applies `edit` through the publisher.
+    public func update<Value: Sendable>(_ edit: @Sendable (inout Feed) throws -> Value) async throws -> Value {
+        switch method {
+        case .put(let token):
+            return try await publisher.publish(to: url, token: token, edit: edit).value
+        case .host(let vfile):
+            return try await publisher.publishViaHost(vfile: vfile, publicURL: url, edit: edit).value
+        }
+    }
+}
