@@ -10,15 +10,24 @@ import TootClient
         try await withTemporaryFolder { folder in
             let path = folder.path("nested/bridge.sqlite")
             let state = try await BridgeState(path: path)
-            #expect(try await state.appliedMigrations() == ["bridge 1: accounts, mappings, cursors, runs"])
+            #expect(
+                try await state.appliedMigrations() == [
+                    "bridge 1: accounts, mappings, cursors, runs",
+                    "bridge 3: pull (remote account IDs, notification cursors)",
+                ])
             #expect(try await state.accounts().isEmpty)
             try await state.close()
             let connection = try Connection(path: path, mode: .readOnly)
-            #expect(try Migrator.schemaVersion(of: connection) == 1)
+            #expect(try Migrator.schemaVersion(of: connection) == 2)
             let tables = try connection.query(
                 sql: "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name"
             ).map { try $0.value(at: 0, as: String.self) }
-            #expect(tables == ["accounts", "cursors", "mapping_parts", "mappings", "runs", "sqlitestore_migrations"])
+            #expect(
+                tables == [
+                    "accounts", "cursors", "mapping_parts", "mappings", "notification_cursors", "remote_accounts",
+                    "runs",
+                    "sqlitestore_migrations",
+                ])
         }
     }
 
@@ -34,7 +43,7 @@ import TootClient
             let reopened = try await BridgeState(path: path)
             #expect(try await reopened.accounts() == [account])
             #expect(try await reopened.account(named: account.name)?.server.limits.maxCharacters == 500)
-            #expect(try await reopened.appliedMigrations().count == 1)
+            #expect(try await reopened.appliedMigrations().count == 2)
         }
     }
 
@@ -247,5 +256,31 @@ import TootClient
         let credential = BridgeCredential(instance: "https://mastodon.example", accessToken: "secret-token")
         #expect(!"\(credential)".contains("secret-token"))
         #expect("\(credential)".contains("https://mastodon.example"))
+    }
+}
+
+/// Migration `bridge 3`: the account's remote ID and the notification cursor.
+@Suite struct BridgePullStateTests {
+    @Test func theRemoteAccountAndTheNotificationCursorAreKeptPerAccountAndGoWithIt() async throws {
+        try await withTemporaryFolder { folder in
+            let state = try await BridgeState(path: folder.path("bridge.sqlite"))
+            let account = try sampleAccount()
+            try await state.addAccount(account)
+            #expect(try await state.remoteAccount(of: account.name) == nil)
+            try await state.setRemoteAccount(id: "7", acct: "ana", of: account.name)
+            try await state.setRemoteAccount(id: "8", acct: "ana", of: account.name)
+            #expect(try await state.remoteAccount(of: account.name)?.id == "8")
+            #expect(try await state.notificationCursor(of: account.name) == nil)
+            try await state.setNotificationCursor("105", of: account.name, at: Date())
+            #expect(try await state.notificationCursor(of: account.name) == "105")
+            await #expect(throws: BridgeError.unknownAccount(name: "nobody")) {
+                try await state.setNotificationCursor("1", of: "nobody", at: Date())
+            }
+            try await state.removeAccount(named: account.name)
+            try await state.addAccount(account)
+            #expect(try await state.remoteAccount(of: account.name) == nil)
+            #expect(try await state.notificationCursor(of: account.name) == nil)
+            try await state.close()
+        }
     }
 }

@@ -1,0 +1,128 @@
+import Bridge
+import Foundation
+import OrgSocial
+import OrgSocialClient
+import TootClient
+
+/// The options of the bridge commands that move posts (`pull`, `sync`, `run`, `notifications`): which
+/// accounts (`--account`, default all), which feed (`--file`, `--feed-url`, else the configured feed) and the
+/// state file (`--state`).
+struct BridgeFeedOptions {
+    /// `--account <name>`.
+    static let accountOption = OptionDefinition.value(
+        "account", valueName: "name", help: "Only this bridge account (default: every account).")
+    /// `--file <file>`: a local feed.
+    static let fileOption = OptionDefinition.value(
+        "file", short: "f", help: "The local social.org file to bridge (default: the configured, published feed).")
+
+    /// The definitions, in help order.
+    static let definitions = [accountOption, fileOption, FeedFileOptions.feedURLOption, BridgeOptions.stateOption]
+    /// The definitions without the feed ones (`notifications` needs no feed).
+    static let accountDefinitions = [accountOption, BridgeOptions.stateOption]
+
+    /// `--account`.
+    var account: String?
+    /// `--file`.
+    var file: String?
+    /// `--feed-url`.
+    var feedURL: String?
+    /// `--state`.
+    var statePath: String?
+
+    /// Reads the options.
+    init(parsing arguments: ParsedArguments) {
+        account = arguments.value("account")
+        file = arguments.value("file")
+        feedURL = arguments.value("feed-url")
+        statePath = arguments.value("state")
+    }
+
+    /// Checks `--feed-url` and `--file`.
+    /// - Throws: ``CLIError`` usage errors.
+    func validate() throws {
+        if let file {
+            var options = FeedFileOptions(path: file)
+            options.feedURLOption = feedURL
+            try options.validate()
+        } else if let feedURL, !FeedFileOptions.isHTTPURL(feedURL) {
+            throw CLIError.invalidValue(
+                value: feedURL, option: FeedFileOptions.feedURLOption.synopsis,
+                reason: "Give the http:// or https:// URL your social.org file is published at.")
+        }
+    }
+
+    /// The feed: the `--file` (its public URL from `--feed-url` or the configuration), else the published feed
+    /// (`--feed-url` or the configured one, written as `publish` writes it).
+    /// - Parameter context: the command's context.
+    /// - Returns: the feed.
+    /// - Throws: ``CLIError`` when no feed is configured.
+    func feed(in context: CommandContext) throws -> any BridgeFeed {
+        if let file {
+            var options = FeedFileOptions(path: file)
+            options.feedURLOption = feedURL
+            return LocalBridgeFeed(path: file, publicURL: try options.feedURL(in: context).flatMap(URL.init(string:)))
+        }
+        let target = try PublishTarget.resolve(in: context, feedURLOption: feedURL)
+        let method: PublishedBridgeFeed.Method
+        switch target.method {
+        case .put(let token): method = .put(token: token)
+        case .host(let vfile): method = .host(vfile: vfile)
+        }
+        return PublishedBridgeFeed(
+            url: target.feedURL, method: method, publisher: FeedPublisher(transport: context.makeTransport()))
+    }
+
+    /// The accounts to work on, each with an authorized client (its token from the configuration file).
+    /// - Parameters:
+    ///   - state: the state file.
+    ///   - context: the command's context.
+    /// - Returns: the accounts, by name.
+    /// - Throws: ``BridgeError/unknownAccount(name:)``; ``CLIError/validation(_:)`` when there is no account or
+    ///   an account has no token.
+    func accounts(in state: BridgeState, context: CommandContext) async throws -> [BridgeAccountClient] {
+        var accounts = try await state.accounts()
+        if let account {
+            guard let one = accounts.first(where: { $0.name == account }) else {
+                throw BridgeError.unknownAccount(name: account)
+            }
+            accounts = [one]
+        }
+        guard !accounts.isEmpty else {
+            throw CLIError.validation(
+                "There are no bridge accounts. Add one with 'orgsocial bridge add-account --instance URL'.")
+        }
+        let credentials = try BridgeOptions.credentials(in: context)
+        return try accounts.map { account in
+            guard let credential = credentials[account.name] else {
+                throw CLIError.validation(
+                    "The configuration file holds no token for the bridge account '\(account.name)'. Remove it "
+                        + "('orgsocial bridge remove-account \(account.name)') and add it again.")
+            }
+            let client = try BridgeOptions.makeClient(instance: account.instanceURL, in: context)
+                .configured(with: account.server).authorized(credential.accessToken)
+            return BridgeAccountClient(account: account, client: client)
+        }
+    }
+
+    /// Parses `--max`.
+    /// - Throws: ``CLIError/invalidValue(value:option:reason:)``.
+    static func maximum(_ text: String?) throws -> Int {
+        guard let text else { return 20 }
+        guard let value = Int(text), value >= 1 else {
+            throw CLIError.invalidValue(value: text, option: "--max <count>", reason: "Give a whole number above 0.")
+        }
+        return value
+    }
+
+    /// Parses `--since`: a post ID such as `2026-01-02T03:04:05+0100`, or a date (midnight UTC).
+    /// - Throws: ``CLIError/invalidValue(value:option:reason:)``.
+    static func since(_ text: String) throws -> Date {
+        let isDate = text.count == 10 && text.split(separator: "-").count == 3
+        guard let date = OrgTimestamp(isDate ? text + "T00:00:00+0000" : text).sortInstant else {
+            throw CLIError.invalidValue(
+                value: text, option: "--since <date>",
+                reason: "Give a date such as 2026-01-02, or a time such as 2026-01-02T03:04:05+0100.")
+        }
+        return date
+    }
+}

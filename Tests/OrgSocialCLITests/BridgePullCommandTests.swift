@@ -1,0 +1,215 @@
+import Bridge
+import FakeMastodon
+import Foundation
+import HTTPClient
+import OrgSocial
+import TestSupport
+import Testing
+import TootClient
+
+@testable import OrgSocialCLI
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `orgsocial bridge pull | notifications | sync | run` against the fake Mastodon server and a local feed.
+@Suite struct BridgePullCommandTests {
+    /// A fake server, an account added with a bridge token, a feed file, and the environment to run in.
+    struct Bed {
+        let fake: FakeMastodon
+        let folder: TemporaryFolder
+        let token: String
+        var feedPath: String { folder.path("social.org") }
+        var statePath: String { folder.path("data/bridge.sqlite") }
+        var environment: [String: String] {
+            testEnvironment.merging(
+                [
+                    "HOME": folder.path, "ORGSOCIAL_CONFIG": folder.path("config/config.json"),
+                    "ORGSOCIAL_BRIDGE_STATE": statePath,
+                ]
+            ) { $1 }
+        }
+        var accountName: String { "alice@127.0.0.1" }
+        /// `--file <feed> --feed-url <url>`.
+        var feedArguments: [String] { ["--file", feedPath, "--feed-url", "https://ana.example/social.org"] }
+
+        /// Runs `orgsocial bridge <arguments>`.
+        func bridge(_ arguments: [String]) async -> CLIResult {
+            await runCLI(["bridge"] + arguments, environment: environment)
+        }
+    }
+
+    /// Runs `body` with a ``Bed`` on a fake of `preset`.
+    func withBed(_ preset: FakeMastodonConfiguration = .mastodon45, _ body: (Bed) async throws -> Void)
+        async throws
+    {
+        let fake = try FakeMastodon(preset)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        do {
+            _ = try folder.write("#+TITLE: Alice\n#+NICK: alice\n\n* Posts\n", to: "social.org")
+            let token = fake.issueToken(scopes: ["read", "write"], appName: BridgeIdentity.applicationName)
+            let bed = Bed(fake: fake, folder: folder, token: token)
+            let added = await bed.bridge(["add-account", "--instance", fake.url.absoluteString, "--token", token])
+            guard added.status == 0 else { throw TestSetupError(message: added.error) }
+            try await body(bed)
+            await fake.stop()
+        } catch {
+            await fake.stop()
+            throw error
+        }
+    }
+
+    @Test(arguments: [FakeMastodonConfiguration.mastodon45, .gotosocial, .akkoma])
+    func pullAddsTheNewStatusesAndSaysSoInJSON(preset: FakeMastodonConfiguration) async throws {
+        try await withBed(preset) { bed in
+            let ids = bed.fake.seedStatuses(2) { "Seeded \($0)" }
+            let pulled = await bed.bridge(["pull", "--json"] + bed.feedArguments)
+            #expect(pulled.status == 0, "\(pulled.error)")
+            #expect(!pulled.output.contains(bed.token) && !pulled.error.contains(bed.token))
+            let entries = try #require(
+                try JSONSerialization.jsonObject(with: Data(pulled.output.utf8)) as? [[String: Any]])
+            let entry = try #require(entries.first)
+            #expect(entry["account"] as? String == bed.accountName)
+            #expect(entry["feed"] as? String == "https://ana.example/social.org")
+            #expect(entry["added"] as? Int == 2)
+            #expect(entry["dryRun"] as? Bool == false)
+            #expect(entry["cursor"] as? String == ids.last)
+            let statuses = try #require(entry["statuses"] as? [[String: Any]])
+            #expect(statuses.map { $0["statusID"] as? String } == ids)
+            #expect(statuses.allSatisfy { $0["action"] as? String == "added" && $0["postID"] is String })
+            let feed = try bed.folder.text("social.org")
+            #expect(feed.contains(":CLIENT: orgsocial-bridge") && feed.contains("Seeded 2"))
+
+            let again = await bed.bridge(["pull"] + bed.feedArguments)
+            #expect(again.status == 0, "\(again.error)")
+            #expect(again.error.contains("\(bed.accountName): 0 added, 0 edited, 0 deleted"))
+        }
+    }
+
+    @Test func pullDryRunPrintsThePostsAndChangesNothing() async throws {
+        try await withBed { bed in
+            bed.fake.seedStatuses(1) { _ in "Just maybe" }
+            let before = try bed.folder.bytes("social.org")
+            let result = await bed.bridge(["pull", "--dry-run"] + bed.feedArguments)
+            #expect(result.status == 0, "\(result.error)")
+            #expect(result.output.contains("would add "))
+            #expect(result.output.contains(":CLIENT: orgsocial-bridge"))
+            #expect(result.output.contains("Just maybe"))
+            #expect(try bed.folder.bytes("social.org") == before)
+            let status = await bed.bridge(["status", "--json"])
+            #expect(status.output.contains("\"lastRun\" : null"), "\(status.output)")
+        }
+    }
+
+    @Test func pullRejectsSinceWithAllAndABadMax() async throws {
+        try await withBed { bed in
+            let both = await bed.bridge(["pull", "--all", "--since", "2026-01-01"] + bed.feedArguments)
+            #expect(both.status == 2)
+            let max = await bed.bridge(["pull", "--max", "0"] + bed.feedArguments)
+            #expect(max.status == 2)
+            let since = await bed.bridge(["pull", "--since", "yesterday"] + bed.feedArguments)
+            #expect(since.status == 2)
+            let unknown = await bed.bridge(["pull", "--account", "nobody@nowhere"] + bed.feedArguments)
+            #expect(unknown.status == 1)
+            #expect(unknown.error.contains("no bridge account named 'nobody@nowhere'"))
+        }
+    }
+
+    @Test func notificationsShowMentionsAndNewShowsEachOnce() async throws {
+        try await withBed { bed in
+            bed.fake.receiveMention(from: "bob@other.example", text: "what do you think?")
+            let all = await bed.bridge(["notifications", "--json"])
+            #expect(all.status == 0, "\(all.error)")
+            #expect(!all.output.contains(bed.token))
+            let entries = try #require(
+                try JSONSerialization.jsonObject(with: Data(all.output.utf8)) as? [[String: Any]])
+            let entry = try #require(entries.first)
+            #expect(entry["author"] as? String == "bob@other.example")
+            #expect(entry["type"] as? String == "mention")
+            #expect((entry["text"] as? String)?.contains("what do you think?") == true)
+            #expect((entry["url"] as? String)?.hasPrefix("http://") == true)
+            #expect(entry["createdAt"] is String)
+
+            let first = await bed.bridge(["notifications", "--new"])
+            #expect(first.output.contains("@bob@other.example"), "\(first.output)")
+            let second = await bed.bridge(["notifications", "--new"])
+            #expect(second.output == "No new mentions.\n")
+            bed.fake.receiveMention(from: "carol@third.example", text: "hello")
+            let third = await bed.bridge(["notifications", "--new"])
+            #expect(third.output.contains("@carol@third.example") && !third.output.contains("bob@"))
+            // Without --new, the latest ones are shown again.
+            let latest = await bed.bridge(["notifications"])
+            #expect(latest.output.contains("bob@") && latest.output.contains("carol@"))
+        }
+    }
+
+    @Test func syncRecordsTheRunAndStatusShowsTheLastError() async throws {
+        try await withBed { bed in
+            bed.fake.seedStatuses(1)
+            let synced = await bed.bridge(["sync"] + bed.feedArguments)
+            #expect(synced.status == 0, "\(synced.error)")
+            #expect(synced.output.contains("\(bed.accountName): pulled 1, edited 0, deleted 0, pushed 0"))
+            let status = await bed.bridge(["status"])
+            #expect(status.output.contains("completed; pushed 0, edited 0, deleted 0, pulled 1"), "\(status.output)")
+
+            bed.fake.inject(.unavailable(retryAfterSeconds: 0), count: 20)
+            let failing = await bed.bridge(["sync", "--json"] + bed.feedArguments)
+            #expect(failing.status == 1)
+            #expect(failing.error.contains("error: \(bed.accountName): pull: "), "\(failing.error)")
+            let json = try #require(
+                try JSONSerialization.jsonObject(with: Data(failing.output.utf8)) as? [String: Any])
+            let runs = try #require(json["runs"] as? [[String: Any]])
+            #expect((runs.first?["run"] as? [String: Any])?["error"] is String)
+            let after = await bed.bridge(["status"])
+            #expect(after.output.contains("failed: pull: "), "\(after.output)")
+        }
+    }
+
+    @Test func aSecondRunWaitsForTheLockOrSaysWhoHoldsIt() async throws {
+        try await withBed { bed in
+            let lock = try await BridgeRunLock.acquire(statePath: bed.statePath)
+            let blocked = await bed.bridge(["sync"] + bed.feedArguments)
+            #expect(blocked.status == 1)
+            #expect(blocked.error.contains("Another bridge run (process \(getpid()))"), "\(blocked.error)")
+            lock.release()
+        }
+    }
+
+    /// The `orgsocial` binary next to the test bundle, when this build produced it.
+    static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("orgsocial")
+    static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: binary.path) }
+
+    @Test(.enabled(if: isBuilt), .timeLimit(.minutes(1)))
+    func runDoesACycleAndStopsPromptlyOnSIGTERM() async throws {
+        try await withBed { bed in
+            bed.fake.seedStatuses(2)
+            var environment = ProcessInfo.processInfo.environment.merging(bed.environment) { $1 }
+            environment["ORGSOCIAL_NOW"] = nil
+            let arguments = ["bridge", "run", "--interval", "30"] + bed.feedArguments
+            // The start-up line comes before any request, so reading it blocks this thread only briefly.
+            let server = try SpawnedServer(executable: Self.binary, arguments: arguments, environment: environment)
+            #expect(server.firstLine.hasPrefix("bridge run: every 30 s for \(bed.accountName)"), "\(server.log)")
+            let statePath = bed.statePath
+            let cycled = try await eventually(timeout: .seconds(20), pollingEvery: .milliseconds(50)) {
+                let state = try await BridgeState(path: statePath)
+                let runs = try await state.runs(account: bed.accountName)
+                try await state.close()
+                return runs.first?.counts.pulled == 2
+            }
+            #expect(cycled)
+            // Now in its 30-second pause: SIGTERM ends it at once.
+            let started = ContinuousClock.now
+            let status = server.terminate()
+            let took = ContinuousClock.now - started
+            #expect(status == 0, "\(server.log)")
+            #expect(took < .seconds(2), "took \(took)")
+            #expect(server.log.contains("bridge run: \(bed.accountName): pulled 2"), "\(server.log)")
+            #expect(server.log.contains("bridge run: stopping (signal 15)"))
+            #expect(server.log.hasSuffix("bridge run: stopped\n"))
+            #expect(try bed.folder.text("social.org").contains(":CLIENT: orgsocial-bridge"))
+        }
+    }
+}
