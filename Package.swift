@@ -173,6 +173,11 @@ let package = Package(
                 "OrgSocialClient", "HTTPClient", "HTTPCore",
             ],
             swiftSettings: strictSettings),
+        // What a bridge sync costs (the fake Mastodon server and an in-process node); run it in release mode.
+        .executableTarget(
+            name: "bridge-bench",
+            dependencies: ["Bridge", "FakeMastodon", "FeedHosting", "TootClient", "HTTPClient", "OrgSocialClient"],
+            swiftSettings: strictSettings),
         // --- end of the bridge block. ---
         // libsqlite3, as a C module: a modulemap and a shim.h. Only SQLiteStore imports it.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
