@@ -8,10 +8,8 @@ struct BridgeNotificationsCommand: ParsableCommand {
         CommandConfiguration(
             name: "notifications",
             abstract: "Show mentions and replies from other Mastodon users.",
-            discussion: """
-                Without --new, the latest mentions are shown and nothing is marked. With --new, only those not
-                shown by an earlier --new, which are then marked as seen.
-                """,
+            discussion: "Without --new, the latest mentions are shown and nothing is marked. With --new, only "
+                + "those not shown by an earlier --new, which are then marked as seen.",
             options: BridgeFeedOptions.accountDefinitions + [
                 .flag("new", help: "Only those not shown before (then mark them seen)."),
                 .value("limit", valueName: "count", help: "Show at most this many per account (default: 20)."),

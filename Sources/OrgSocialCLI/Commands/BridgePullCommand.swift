@@ -8,11 +8,9 @@ struct BridgePullCommand: ParsableCommand {
         CommandConfiguration(
             name: "pull",
             abstract: "Add the accounts' own new statuses to the feed (edits and deletes follow).",
-            discussion: """
-                The first pull of an account imports only statuses made after the account was added, unless
-                --since or --all is given; later pulls continue where the last one stopped. Statuses the
-                bridge posted are never pulled. Each post gets :CLIENT: orgsocial-bridge and :URL: <status>.
-                """,
+            discussion: "The first pull of an account imports only statuses made after the account was added, "
+                + "unless --since or --all is given; later pulls continue where the last one stopped. Statuses "
+                + "the bridge posted are never pulled. Each post gets :CLIENT: orgsocial-bridge and :URL: <status>.",
             options: BridgeFeedOptions.definitions + pullOptions)
     }
 
