@@ -173,7 +173,14 @@ import TootClient
             let blocked = await bed.bridge(["sync"] + bed.feedArguments)
             #expect(blocked.status == 1)
             #expect(blocked.error.contains("Another bridge run (process \(getpid()))"), "\(blocked.error)")
-            lock.release()
+            // With --wait, the second run waits for the first to let go.
+            let releaser = Task {
+                try await Task.sleep(for: .milliseconds(300))
+                lock.release()
+            }
+            let waited = await bed.bridge(["sync", "--wait", "10"] + bed.feedArguments)
+            #expect(waited.status == 0, "\(waited.error)")
+            try await releaser.value
         }
     }
 

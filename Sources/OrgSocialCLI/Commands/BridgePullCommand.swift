@@ -22,6 +22,7 @@ struct BridgePullCommand: ParsableCommand {
         .flag("all", help: "On an account's first pull, start at its oldest status."),
         .flag("dry-run", help: "Only print what would be added; change nothing."),
         .flag("json", help: "Print what was done as JSON."),
+        .value("wait", valueName: "seconds", help: "How long to wait for another bridge run to finish (default: 0)."),
     ]
 
     /// The feed, account and state options.
@@ -30,6 +31,8 @@ struct BridgePullCommand: ParsableCommand {
     var options: PullOptions
     /// `--json`.
     var printsJSON: Bool
+    /// `--wait`.
+    var lockWait: Duration
     /// Whether `--since` and `--all` were both given.
     private var startsTwice: Bool
 
@@ -37,6 +40,8 @@ struct BridgePullCommand: ParsableCommand {
         bridge = BridgeFeedOptions(parsing: arguments)
         options = try Self.pullOptions(parsing: arguments)
         printsJSON = arguments.flag("json")
+        lockWait = .seconds(
+            try ServeCommand.integer(arguments.value("wait") ?? "0", option: "--wait <seconds>", range: 0...86_400))
         startsTwice = arguments.flag("all") && arguments.value("since") != nil
     }
 
@@ -60,7 +65,7 @@ struct BridgePullCommand: ParsableCommand {
         let reports = Reports()
         let records = try await BridgeCycleRunner.runOnce(
             bridge: bridge, steps: [PullStep(options: options, onReport: reports.add)], dryRun: options.dryRun,
-            in: context)
+            lockWait: lockWait, in: context)
         let all = reports.all
         if printsJSON {
             context.write(try JSONOutput.text(all.map(PullJSON.init)))

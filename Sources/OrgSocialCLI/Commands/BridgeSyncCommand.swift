@@ -34,7 +34,7 @@ struct BridgeSyncCommand: ParsableCommand {
         let reports = BridgePullCommand.Reports()
         let records = try await BridgeCycleRunner.runOnce(
             bridge: pull.bridge, steps: Self.steps(pull: options, onPull: reports.add), dryRun: options.dryRun,
-            in: context)
+            lockWait: pull.lockWait, in: context)
         if pull.printsJSON {
             context.write(try JSONOutput.text(SyncJSON(pull: reports.all.map(PullJSON.init), runs: records)))
         } else {

@@ -33,9 +33,10 @@ enum BridgeCycleRunner {
     /// - Returns: each account's run.
     /// - Throws: as ``cycle(bridge:steps:dryRun:lockWait:in:)``, and ``BridgeError/busy(lockPath:holder:waited:)``.
     static func runOnce(
-        bridge: BridgeFeedOptions, steps: [any BridgeStep], dryRun: Bool, in context: CommandContext
+        bridge: BridgeFeedOptions, steps: [any BridgeStep], dryRun: Bool, lockWait: Duration = .zero,
+        in context: CommandContext
     ) async throws -> [RunRecord] {
-        try await cycle(bridge: bridge, steps: steps, dryRun: dryRun, in: context).run()
+        try await cycle(bridge: bridge, steps: steps, dryRun: dryRun, lockWait: lockWait, in: context).run()
     }
 
     /// Reports each failed account on standard error.
