@@ -147,7 +147,7 @@ let package = Package(
             swiftSettings: strictSettings),
         // The fake Mastodon server the TootClient tests (and later the bridge's) run against, with presets.
         .target(
-            name: "FakeMastodon", dependencies: ["HTTPCore", "HTTPServer", "Crypto"], path: "Tests/FakeMastodon",
+            name: "FakeMastodon", dependencies: ["HTTPCore", "HTTPServer", "Crypto", "TootClient"], path: "Tests/FakeMastodon",
             swiftSettings: strictSettings),
         .testTarget(
             name: "TootClientTests",
@@ -161,9 +161,18 @@ let package = Package(
         // --- The Mastodon bridge (issue 14). ---
         // The bridge's state (accounts, post ↔ status mappings, cursors, runs) in SQLite, and the run lock.
         .target(
-            name: "Bridge", dependencies: ["TootClient", "SQLiteStore", "OrgSocial"], swiftSettings: strictSettings),
+            name: "Bridge", dependencies: ["TootClient", "SQLiteStore", "OrgSocial", "OrgSocialText", "Crypto"],
+            swiftSettings: strictSettings),
         .testTarget(
-            name: "BridgeTests", dependencies: ["Bridge", "TootClient", "SQLiteStore", "TestSupport"],
+            name: "BridgeTests",
+            dependencies: [
+                "Bridge", "TootClient", "SQLiteStore", "TestSupport", "FakeMastodon", "OrgSocial", "OrgSocialText",
+                "HTTPClient", "HTTPCore",
+            ],
+            swiftSettings: strictSettings),
+        // Pushes 100 posts to the fake server and prints the time and the requests it took.
+        .executableTarget(
+            name: "bridge-bench", dependencies: ["Bridge", "TootClient", "FakeMastodon", "OrgSocial"],
             swiftSettings: strictSettings),
         // --- end of the bridge block. ---
         // libsqlite3, as a C module: a modulemap and a shim.h. Only SQLiteStore imports it.

@@ -356,21 +356,21 @@ public final class BridgeState: Sendable {
     // MARK: - Helpers
 
     /// Reads, turning storage errors into ``BridgeError``.
-    private func read<T: Sendable>(_ body: @Sendable (Connection) throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @Sendable (Connection) throws -> T) async throws -> T {
         do { return try await database.read(body) } catch let error as BridgeError { throw error } catch {
             throw BridgeError.storage(path: path, reason: Self.reason(error))
         }
     }
 
     /// Writes in one transaction, turning storage errors into ``BridgeError``.
-    private func write<T: Sendable>(_ body: @Sendable (Connection) throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @Sendable (Connection) throws -> T) async throws -> T {
         do { return try await database.write(body) } catch let error as BridgeError { throw error } catch {
             throw BridgeError.storage(path: path, reason: Self.reason(error))
         }
     }
 
     /// Throws unless the account exists.
-    private static func requireAccount(_ name: String, _ db: Connection) throws {
+    static func requireAccount(_ name: String, _ db: Connection) throws {
         guard try db.queryOne(sql: "SELECT 1 FROM accounts WHERE name = ?", arguments: [name]) != nil else {
             throw BridgeError.unknownAccount(name: name)
         }

@@ -10,15 +10,21 @@ import TootClient
         try await withTemporaryFolder { folder in
             let path = folder.path("nested/bridge.sqlite")
             let state = try await BridgeState(path: path)
-            #expect(try await state.appliedMigrations() == ["bridge 1: accounts, mappings, cursors, runs"])
+            #expect(
+                try await state.appliedMigrations() == [
+                    "bridge 1: accounts, mappings, cursors, runs", "bridge 2: push actions",
+                ])
             #expect(try await state.accounts().isEmpty)
             try await state.close()
             let connection = try Connection(path: path, mode: .readOnly)
-            #expect(try Migrator.schemaVersion(of: connection) == 1)
+            #expect(try Migrator.schemaVersion(of: connection) == 2)
             let tables = try connection.query(
                 sql: "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name"
             ).map { try $0.value(at: 0, as: String.self) }
-            #expect(tables == ["accounts", "cursors", "mapping_parts", "mappings", "runs", "sqlitestore_migrations"])
+            #expect(tables == [
+                    "accounts", "cursors", "mapping_parts", "mappings", "push_actions", "runs",
+                    "sqlitestore_migrations",
+                ])
         }
     }
 
@@ -34,7 +40,7 @@ import TootClient
             let reopened = try await BridgeState(path: path)
             #expect(try await reopened.accounts() == [account])
             #expect(try await reopened.account(named: account.name)?.server.limits.maxCharacters == 500)
-            #expect(try await reopened.appliedMigrations().count == 1)
+            #expect(try await reopened.appliedMigrations().count == 2)
         }
     }
 
