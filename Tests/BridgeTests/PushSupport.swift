@@ -78,6 +78,11 @@ struct PushHarness {
 
 /// A feed with the given posts (each a `**` heading block, written by the test).
 func feed(_ posts: String..., pinned: String? = nil) -> String {
+    feed(posts: posts, pinned: pinned)
+}
+
+/// A feed with the given posts, from an array.
+func feed(posts: [String], pinned: String? = nil) -> String {
     var text = "#+TITLE: Ana\n#+NICK: ana\n"
     if let pinned { text += "#+PINNED: \(pinned)\n" }
     text += "\n* Posts\n"
