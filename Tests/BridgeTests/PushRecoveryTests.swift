@@ -74,6 +74,23 @@ import TootClient
         }
     }
 
+    @Test func aKeyAnsweredWithAnEarlierVersionOfThePostIsEditedToTheCurrentOne() async throws {
+        try await withTemporaryFolder { folder in
+            let fake = try FakeMastodon(.mastodon45)
+            defer { Task { await fake.stop() } }
+            let first = try await PushHarness.make(fake, statePath: folder.path("state.sqlite"))
+            try await first.push(feed(post("2026-05-01T10:01:00+0000", "Hello")))
+            // The state write after the call is lost (a killed run), and the post changes before the next.
+            try await first.state.close()
+            try FileManager.default.removeItem(atPath: folder.path("state.sqlite"))
+            let second = try await PushHarness.make(
+                fake, statePath: folder.path("state.sqlite"), token: first.client.accessToken)
+            try await second.push(feed(post("2026-05-01T10:01:00+0000", "Hello, edited")))
+            #expect(second.statuses.map(\.text) == ["Hello, edited"])
+            #expect(try await second.push(feed(post("2026-05-01T10:01:00+0000", "Hello, edited"))).entries.isEmpty)
+        }
+    }
+
     @Test func aSpellOf500sEndsTheRunAndTheNextOneFinishesWithoutLossOrDuplicate() async throws {
         try await withTemporaryFolder { folder in
             try await PushHarness.with(.mastodon45, in: folder) { harness in

@@ -41,13 +41,13 @@ struct PushHarness {
         }
     }
 
-    /// A harness on a running fake, with a new token of the bridge's app.
-    static func make(_ fake: FakeMastodon, statePath: String) async throws -> PushHarness {
+    /// A harness on a running fake, with `token` or a new token of the bridge's app.
+    static func make(_ fake: FakeMastodon, statePath: String, token: String? = nil) async throws -> PushHarness {
         let base = try TootClient(
             instanceURL: fake.url, transport: CurlTransport(userAgent: "bridge-tests", timeout: .seconds(5)),
             clock: fake.waits)
         let server = try await base.discover()
-        let token = fake.issueToken(scopes: ["read", "write"], appName: BridgeIdentity.applicationName)
+        let token = token ?? fake.issueToken(scopes: ["read", "write"], appName: BridgeIdentity.applicationName)
         let account = BridgeAccount(
             name: "alice@\(fake.host)", instanceURL: fake.url, server: server, addedAt: testAccountAddedAt)
         let state = try await BridgeState(path: statePath)

@@ -53,6 +53,12 @@ public struct BridgePusher: Sendable {
         try await run.pushPosts(of: feed)
         try await run.syncPin(feed.profile.pinned)
         try await run.removeDeleted(keeping: Set(feed.posts.compactMap(\.id)), feedHasPosts: !feed.posts.isEmpty)
+        let sent = run.entries.filter { [.create, .recover, .reblog, .favourite].contains($0.action) }.map(\.postID)
+        if !options.dryRun, let newest = sent.max(by: { OrgTimestamp($0).sortInstant ?? .distantPast < OrgTimestamp($1).sortInstant ?? .distantPast }) {
+            try await state.setCursor(
+                SyncCursor(
+                    feed: feedURL, account: account.name, direction: .push, value: newest, updatedAt: options.now()))
+        }
         return PushReport(account: account.name, feed: feedURL, dryRun: options.dryRun, entries: run.entries)
     }
 
@@ -203,8 +209,9 @@ private struct PushRun {
                     language: plan.language, inReplyToID: parent, mediaIDs: index == 0 ? mediaIDs : [],
                     poll: index == 0 ? plan.poll : nil)
                 if plan.isDirect { draft.visibility = .direct }
-                status = try await post(
+                let posted = try await post(
                     draft, key: BridgePusher.idempotencyKey(account: account.name, postURL: plan.postURL, part: index))
+                status = try await catchUp(posted, with: draft)
             }
             if index == 0 { pollID = status.poll?.id ?? pollID }
             parts.append(StatusPart(statusID: status.id, url: status.url.flatMap { URL(string: $0) }))
@@ -220,6 +227,20 @@ private struct PushRun {
             throw BridgeError.invalidValue("post \(plan.postID) has no status to map")
         }
         return (mapping, recoveredAll && existing.isEmpty)
+    }
+
+    /// `status` edited to `draft` when the server answered an earlier version: a key sent again after the
+    /// post changed (a run killed between the call and the state write) returns the status made the
+    /// first time.
+    func catchUp(_ status: Status, with draft: StatusDraft) async throws -> Status {
+        guard let content = status.content,
+            StatusFingerprint.ofHTML(content) != StatusFingerprint.ofText(draft.text)
+                || (status.spoilerText ?? "") != (draft.spoilerText ?? "")
+        else { return status }
+        var edit = draft
+        edit.inReplyToID = nil
+        edit.visibility = nil
+        return try await client.editStatus(id: status.id, edit)
     }
 
     /// The content hash of a mapping whose post is not completely posted yet starts with this.

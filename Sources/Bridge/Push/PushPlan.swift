@@ -115,6 +115,13 @@ public struct PlannedStatus: Sendable, Hashable, Codable {
     public var spoilerText: String
     /// The characters the server counts (text and content warning).
     public var characters: Int
+
+    /// The JSON keys, as the Mastodon API names the first two.
+    enum CodingKeys: String, CodingKey {
+        case text
+        case spoilerText = "spoiler_text"
+        case characters
+    }
 }
 
 /// What one post becomes on one account.

@@ -6,7 +6,7 @@ struct BridgeCommand: CommandGroup {
             abstract: "Connect the feed with Mastodon-API accounts.",
             subcommands: [
                 BridgeAddAccountCommand.self, BridgeAccountsCommand.self, BridgeRemoveAccountCommand.self,
-                BridgeStatusCommand.self,
+                BridgeStatusCommand.self, BridgePushCommand.self,
             ])
     }
 }

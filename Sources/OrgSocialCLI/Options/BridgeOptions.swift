@@ -11,6 +11,28 @@ enum BridgeOptions {
         help: "The bridge's state file (default: $ORGSOCIAL_BRIDGE_STATE, else "
             + "$XDG_DATA_HOME/orgsocial/bridge.sqlite, else ~/.local/share/orgsocial/bridge.sqlite).")
 
+    /// `--account <name>`.
+    static let accountOption = OptionDefinition.value(
+        "account", valueName: "name", help: "Only this account (default: every account of the bridge).")
+
+    /// `--wait <seconds>`.
+    static let waitOption = OptionDefinition.value(
+        "wait", valueName: "seconds", help: "How long to wait for another bridge run on the same state file.",
+        defaultValue: "0")
+
+    /// `--wait` as a duration.
+    /// - Parameter arguments: the parsed arguments.
+    /// - Returns: the wait.
+    /// - Throws: ``CLIError/invalidValue(value:option:reason:)`` for anything but a number of seconds.
+    static func wait(_ arguments: ParsedArguments) throws -> Duration {
+        let text = arguments.value("wait") ?? "0"
+        guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
+            throw CLIError.invalidValue(
+                value: text, option: waitOption.synopsis, reason: "Give a number of seconds, 0 or more.")
+        }
+        return .milliseconds(Int(seconds * 1000))
+    }
+
     /// The scopes the bridge asks for: reading the account's statuses and notifications, and posting.
     static let scopes = ["read", "write"]
 
