@@ -147,7 +147,8 @@ let package = Package(
             swiftSettings: strictSettings),
         // The fake Mastodon server the TootClient tests (and later the bridge's) run against, with presets.
         .target(
-            name: "FakeMastodon", dependencies: ["HTTPCore", "HTTPServer", "Crypto", "TootClient"], path: "Tests/FakeMastodon",
+            name: "FakeMastodon", dependencies: ["HTTPCore", "HTTPServer", "Crypto", "TootClient"],
+            path: "Tests/FakeMastodon",
             swiftSettings: strictSettings),
         .testTarget(
             name: "TootClientTests",

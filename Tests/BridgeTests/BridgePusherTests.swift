@@ -23,8 +23,11 @@ import TootClient
                 #expect(harness.statuses.map(\.text) == ["First", "Second", "Third"])
                 #expect(report.counts.pushed == 3)
                 let mapped = try await harness.state.mappings(feed: testFeedURL, account: harness.account.name)
-                #expect(mapped.map(\.postID).sorted() == ["2026-05-01T10:01:00+0000", "2026-05-01T10:02:00+0000",
-                    "2026-05-01T10:03:00+0000"])
+                #expect(
+                    mapped.map(\.postID).sorted() == [
+                        "2026-05-01T10:01:00+0000", "2026-05-01T10:02:00+0000",
+                        "2026-05-01T10:03:00+0000",
+                    ])
                 #expect(try await harness.push(text).entries.isEmpty)
                 try await harness.push(text, PushOptions(all: true))
                 #expect(harness.statuses.count == 4)
@@ -65,7 +68,9 @@ import TootClient
             try await PushHarness.with(.mastodon45, in: folder) { harness in
                 let text = feed(
                     post("2026-05-01T10:01:00+0000", "CW: spoilers\nSee https://example.org/a/very/long/path/indeed"),
-                    post("2026-05-01T10:02:00+0000", "A reply", [("REPLY_TO", "\(testFeedURL)#2026-05-01T10:01:00+0000")]))
+                    post(
+                        "2026-05-01T10:02:00+0000", "A reply", [("REPLY_TO", "\(testFeedURL)#2026-05-01T10:01:00+0000")]
+                    ))
                 let report = try await harness.push(text, PushOptions(dryRun: true))
                 #expect(report.dryRun)
                 #expect(harness.requests("POST", "/api/v1/statuses") == 0)
@@ -86,15 +91,27 @@ import TootClient
             try await PushHarness.with(preset, in: folder) { harness in
                 let own = "\(testFeedURL)#2026-05-01T10:01:00+0000"
                 let text = feed(
-                    post("2026-05-01T10:01:00+0000", "CW: food\nSoup *tonight*", [("LANG", "en"), ("TAGS", "cooking org-social")]),
+                    post(
+                        "2026-05-01T10:01:00+0000", "CW: food\nSoup *tonight*",
+                        [("LANG", "en"), ("TAGS", "cooking org-social")]),
                     post("2026-05-01T10:02:00+0000", "Thread reply", [("REPLY_TO", own)]),
-                    post("2026-05-01T10:03:00+0000", "Nice post", [("REPLY_TO", "https://bob.example/social.org#2026-04-01T00:00:00+0000")]),
+                    post(
+                        "2026-05-01T10:03:00+0000", "Nice post",
+                        [("REPLY_TO", "https://bob.example/social.org#2026-04-01T00:00:00+0000")]),
                     post("2026-05-01T10:04:00+0000", "", [("INCLUDE", own)]),
-                    post("2026-05-01T10:05:00+0000", "", [("INCLUDE", "https://bob.example/social.org#2026-04-02T00:00:00+0000")]),
-                    post("2026-05-01T10:06:00+0000", "So true", [("INCLUDE", "https://bob.example/social.org#2026-04-03T00:00:00+0000")]),
-                    post("2026-05-01T10:07:00+0000", "Tea or coffee?\n- [ ] Tea\n- [ ] Coffee", [("POLL_END", "2026-05-03T12:00:00+0000")]),
+                    post(
+                        "2026-05-01T10:05:00+0000", "",
+                        [("INCLUDE", "https://bob.example/social.org#2026-04-02T00:00:00+0000")]),
+                    post(
+                        "2026-05-01T10:06:00+0000", "So true",
+                        [("INCLUDE", "https://bob.example/social.org#2026-04-03T00:00:00+0000")]),
+                    post(
+                        "2026-05-01T10:07:00+0000", "Tea or coffee?\n- [ ] Tea\n- [ ] Coffee",
+                        [("POLL_END", "2026-05-03T12:00:00+0000")]),
                     post("2026-05-01T10:08:00+0000", "", [("REPLY_TO", own), ("MOOD", "❤")]),
-                    post("2026-05-01T10:09:00+0000", "Secret [[org-social:https://bob.example/social.org][bob]]", [("VISIBILITY", "mention")]),
+                    post(
+                        "2026-05-01T10:09:00+0000", "Secret [[org-social:https://bob.example/social.org][bob]]",
+                        [("VISIBILITY", "mention")]),
                     post("2026-05-01T10:10:00+0000", "Not for Mastodon", [("TAGS", "nobridge")]),
                     post("2026-05-01T10:11:00+0000", "Pulled earlier", [("CLIENT", "orgsocial-bridge")]),
                     pinned: "2026-05-01T10:01:00+0000")
@@ -106,7 +123,8 @@ import TootClient
                 #expect(soup.language == "en")
                 #expect(soup.pinned)
                 #expect(byText["Thread reply"]?.inReplyToID == soup.id)
-                #expect(byText["Nice post\n\nIn reply to https://bob.example/social.org#2026-04-01T00:00:00+0000"] != nil)
+                #expect(
+                    byText["Nice post\n\nIn reply to https://bob.example/social.org#2026-04-01T00:00:00+0000"] != nil)
                 #expect(byText["Boosted: https://bob.example/social.org#2026-04-02T00:00:00+0000"] != nil)
                 #expect(byText["So true\n\nhttps://bob.example/social.org#2026-04-03T00:00:00+0000"] != nil)
                 let poll = try #require(byText["Tea or coffee?"]?.poll)
@@ -114,9 +132,13 @@ import TootClient
                 let reblog = try #require(harness.fake.storage.statuses.values.first { $0.reblogOf == soup.id })
                 #expect(reblog.accountID == harness.fake.user.id)
                 #expect(harness.fake.storage.statuses[soup.id]?.favouritedBy.contains(harness.fake.user.id) == true)
-                #expect(!statuses.contains { $0.text.contains("Secret") || $0.text.contains("Not for") || $0.text.contains("Pulled") })
+                #expect(
+                    !statuses.contains {
+                        $0.text.contains("Secret") || $0.text.contains("Not for") || $0.text.contains("Pulled")
+                    })
                 let skipped = report.entries.filter { $0.action == .skip }.map(\.postID)
-                #expect(skipped == ["2026-05-01T10:09:00+0000", "2026-05-01T10:10:00+0000", "2026-05-01T10:11:00+0000"])
+                #expect(
+                    skipped == ["2026-05-01T10:09:00+0000", "2026-05-01T10:10:00+0000", "2026-05-01T10:11:00+0000"])
                 #expect(try await harness.push(text).entries.filter { $0.action != .skip }.isEmpty)
                 #expect(statuses.count == harness.statuses.count)
             }
@@ -127,7 +149,9 @@ import TootClient
         try await withTemporaryFolder { folder in
             try await PushHarness.with(.mastodon45, in: folder) { harness in
                 let text = feed(
-                    post("2026-05-01T10:01:00+0000", "Hi", [("REPLY_TO", "https://bob.example/social.org#2026-04-01T00:00:00+0000")]))
+                    post(
+                        "2026-05-01T10:01:00+0000", "Hi",
+                        [("REPLY_TO", "https://bob.example/social.org#2026-04-01T00:00:00+0000")]))
                 let report = try await harness.push(text, PushOptions(replies: .skip))
                 #expect(harness.statuses.isEmpty)
                 #expect(report.entries.map(\.action) == [.skip])
@@ -149,7 +173,8 @@ import TootClient
         try await withTemporaryFolder { folder in
             try await PushHarness.with(.mastodon45, in: folder) { harness in
                 let options = (1...6).map { "- [ ] Option \($0)" }.joined(separator: "\n")
-                let text = feed(post("2026-05-01T10:01:00+0000", "Pick\n" + options, [("POLL_END", "2026-05-03T12:00:00+0000")]))
+                let text = feed(
+                    post("2026-05-01T10:01:00+0000", "Pick\n" + options, [("POLL_END", "2026-05-03T12:00:00+0000")]))
                 try await harness.push(text)
                 let status = try #require(harness.statuses.first)
                 #expect(status.poll == nil)
@@ -183,7 +208,8 @@ import TootClient
     func anEditedPostIsEditedAndARemovedPostDeletedWithAllItsParts(_ preset: FakeMastodonConfiguration) async throws {
         try await withTemporaryFolder { folder in
             try await PushHarness.with(preset, in: folder) { harness in
-                let long = String(repeating: "Many words in a row make a long post. ", count: preset.maxCharacters / 38 + 5)
+                let long = String(
+                    repeating: "Many words in a row make a long post. ", count: preset.maxCharacters / 38 + 5)
                 let poll = "Which?\n- [ ] A\n- [ ] B"
                 let before = feed(
                     post("2026-05-01T10:01:00+0000", "Draft text"), post("2026-05-01T10:02:00+0000", long),
@@ -192,7 +218,9 @@ import TootClient
                 #expect(harness.statuses.count == 4)
                 let after = feed(
                     post("2026-05-01T10:01:00+0000", "Final text"),
-                    post("2026-05-01T10:03:00+0000", "Which one?\n- [ ] A\n- [ ] B", [("POLL_END", "2026-05-03T12:00:00+0000")]))
+                    post(
+                        "2026-05-01T10:03:00+0000", "Which one?\n- [ ] A\n- [ ] B",
+                        [("POLL_END", "2026-05-03T12:00:00+0000")]))
                 let report = try await harness.push(after)
                 #expect(report.entries.map(\.action).sorted { $0.rawValue < $1.rawValue } == [.delete, .edit, .edit])
                 #expect(harness.statuses.map(\.text) == ["Final text", "Which one?"])
@@ -210,7 +238,8 @@ import TootClient
                 let own = "\(testFeedURL)#2026-05-01T10:01:00+0000"
                 let first = post("2026-05-01T10:01:00+0000", "Original")
                 try await harness.push(
-                    feed(first, post("2026-05-01T10:02:00+0000", "", [("INCLUDE", own)]),
+                    feed(
+                        first, post("2026-05-01T10:02:00+0000", "", [("INCLUDE", own)]),
                         post("2026-05-01T10:03:00+0000", "", [("REPLY_TO", own), ("MOOD", "👍")])))
                 let original = try #require(harness.statuses.first)
                 #expect(harness.fake.storage.statuses.values.contains { $0.reblogOf == original.id })
@@ -229,7 +258,9 @@ import TootClient
                     harness in
                     var options = PushOptions()
                     options.loadImage = { image in
-                        ImageFile(bytes: Array("png bytes of \(image.target)".utf8), filename: "cat.png", mimeType: "image/png")
+                        ImageFile(
+                            bytes: Array("png bytes of \(image.target)".utf8), filename: "cat.png",
+                            mimeType: "image/png")
                     }
                     let body = "My cat [[https://ana.example/cat.png][A grey cat asleep]]"
                     try await harness.push(feed(post("2026-05-01T10:01:00+0000", body)), options)
@@ -237,14 +268,16 @@ import TootClient
                     #expect(status.mediaIDs.count == 1)
                     let media = try #require(harness.fake.storage.media[status.mediaIDs[0]])
                     #expect(media.description == "A grey cat asleep")
-                    let report = try await harness.push(feed(post("2026-05-01T10:01:00+0000", body + " again")), options)
+                    let report = try await harness.push(
+                        feed(post("2026-05-01T10:01:00+0000", body + " again")), options)
                     let edited = try #require(harness.statuses.first)
                     #expect(edited.mediaIDs == status.mediaIDs)
                     if preset.name == "pixelfed" {
                         // Pixelfed has no edits: the change is reported once, not retried every run.
                         #expect(report.entries.map(\.action) == [.skip])
-                        #expect(try await harness.push(feed(post("2026-05-01T10:01:00+0000", body + " again")), options)
-                            .entries.isEmpty)
+                        #expect(
+                            try await harness.push(feed(post("2026-05-01T10:01:00+0000", body + " again")), options)
+                                .entries.isEmpty)
                     } else {
                         #expect(edited.editedAt != nil)
                         #expect(edited.text.hasSuffix("again"))

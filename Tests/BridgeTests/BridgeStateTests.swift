@@ -21,7 +21,8 @@ import TootClient
             let tables = try connection.query(
                 sql: "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name"
             ).map { try $0.value(at: 0, as: String.self) }
-            #expect(tables == [
+            #expect(
+                tables == [
                     "accounts", "cursors", "mapping_parts", "mappings", "push_actions", "runs",
                     "sqlitestore_migrations",
                 ])

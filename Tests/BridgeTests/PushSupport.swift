@@ -52,7 +52,8 @@ struct PushHarness {
             name: "alice@\(fake.host)", instanceURL: fake.url, server: server, addedAt: testAccountAddedAt)
         let state = try await BridgeState(path: statePath)
         if try await state.account(named: account.name) == nil { try await state.addAccount(account) }
-        return PushHarness(fake: fake, state: state, account: account, client: base.authorized(token).configured(with: server))
+        return PushHarness(
+            fake: fake, state: state, account: account, client: base.authorized(token).configured(with: server))
     }
 
     /// Pushes the feed `text`.

@@ -137,7 +137,9 @@ import TootClient
     @Test(.enabled(if: isBuilt), .timeLimit(.minutes(2)))
     func killingThePushAtRandomPointsNeverDoublesOrLosesAStatus() async throws {
         try await withAccount { setup in
-            var posts: [(String, String)] = (1...6).map { (String(format: "2026-05-01T10:%02d:00+0000", $0), "Post \($0)") }
+            var posts: [(String, String)] = (1...6).map {
+                (String(format: "2026-05-01T10:%02d:00+0000", $0), "Post \($0)")
+            }
             var generator = SystemRandomNumberGenerator()
             for round in 1...20 {
                 // Each round adds two posts, edits one and deletes one, then kills a push part way.

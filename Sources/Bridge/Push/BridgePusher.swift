@@ -54,7 +54,11 @@ public struct BridgePusher: Sendable {
         try await run.syncPin(feed.profile.pinned)
         try await run.removeDeleted(keeping: Set(feed.posts.compactMap(\.id)), feedHasPosts: !feed.posts.isEmpty)
         let sent = run.entries.filter { [.create, .recover, .reblog, .favourite].contains($0.action) }.map(\.postID)
-        if !options.dryRun, let newest = sent.max(by: { OrgTimestamp($0).sortInstant ?? .distantPast < OrgTimestamp($1).sortInstant ?? .distantPast }) {
+        if !options.dryRun,
+            let newest = sent.max(by: {
+                OrgTimestamp($0).sortInstant ?? .distantPast < OrgTimestamp($1).sortInstant ?? .distantPast
+            })
+        {
             try await state.setCursor(
                 SyncCursor(
                     feed: feedURL, account: account.name, direction: .push, value: newest, updatedAt: options.now()))
@@ -148,7 +152,9 @@ private struct PushRun {
         let action: PushEntry.Action = kind == .reblog ? .reblog : .favourite
         if !options.dryRun {
             do {
-                if kind == .reblog { _ = try await client.reblog(id: statusID) } else {
+                if kind == .reblog {
+                    _ = try await client.reblog(id: statusID)
+                } else {
                     _ = try await client.favourite(id: statusID)
                 }
             } catch let error as TootClientError where !error.stopsTheRun {
@@ -316,7 +322,8 @@ private struct PushRun {
         if mapping.contentHash == Self.partialPrefix + plan.contentHash {
             if options.dryRun {
                 entries.append(
-                    PushEntry(postID: plan.postID, action: .create, statuses: Array(plan.parts[mapping.parts.count...])))
+                    PushEntry(postID: plan.postID, action: .create, statuses: Array(plan.parts[mapping.parts.count...]))
+                )
                 return
             }
             do {
@@ -397,7 +404,8 @@ private struct PushRun {
             }
             entries.append(PushEntry(postID: pin.postID, action: .unpin, statusIDs: [pin.statusID]))
         }
-        guard let pinnedPostID, let target, !pins.contains(where: { $0.postID == pinnedPostID && $0.statusID == target })
+        guard let pinnedPostID, let target,
+            !pins.contains(where: { $0.postID == pinnedPostID && $0.statusID == target })
         else { return }
         if !options.dryRun {
             do {
@@ -440,7 +448,9 @@ private struct PushRun {
             for action in list where action.kind != .pin {
                 if !options.dryRun {
                     do {
-                        if action.kind == .reblog { _ = try await client.unreblog(id: action.statusID) } else {
+                        if action.kind == .reblog {
+                            _ = try await client.unreblog(id: action.statusID)
+                        } else {
                             _ = try await client.unfavourite(id: action.statusID)
                         }
                     } catch TootClientError.notFound {}

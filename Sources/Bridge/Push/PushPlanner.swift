@@ -121,7 +121,8 @@ struct PushPlanner: Sendable {
 
     /// An account carrying only the server, for ``MastodonDestination``'s checks.
     private var placeholderAccount: BridgeAccount {
-        BridgeAccount(name: "", instanceURL: server.instanceURL, server: server, addedAt: Date(timeIntervalSince1970: 0))
+        BridgeAccount(
+            name: "", instanceURL: server.instanceURL, server: server, addedAt: Date(timeIntervalSince1970: 0))
     }
 
     /// A `CW: warning` first line and the rest of the body, or `nil` when the body has none.

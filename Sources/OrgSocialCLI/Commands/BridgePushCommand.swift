@@ -26,7 +26,8 @@ struct BridgePushCommand: ParsableCommand {
                         + "after the account was added."),
                 .flag("all", help: "Mirror every post of the feed, however old."),
                 .value(
-                    "replies", valueName: "policy", help: "Replies to other people's posts: post them with a link, or skip them.",
+                    "replies", valueName: "policy",
+                    help: "Replies to other people's posts: post them with a link, or skip them.",
                     allowedValues: ReplyPolicy.allCases.map(\.rawValue), defaultValue: "link"),
                 .flag("mention-posts", help: "Also mirror VISIBILITY: mention posts, as direct statuses."),
                 .flag("dry-run", help: "Print what would be sent and change nothing."),

@@ -28,7 +28,8 @@ struct BridgeImageLoader: Sendable {
     /// - Throws: ``CLIError/cannotRead(path:reason:)``.
     func load(_ image: OrgImageTarget) async throws -> ImageFile {
         let target = image.target
-        let name = (target.prefix { $0 != "?" && $0 != "#" } as Substring).split(separator: "/").last.map(String.init)
+        let name =
+            (target.prefix { $0 != "?" && $0 != "#" } as Substring).split(separator: "/").last.map(String.init)
             ?? "image"
         if target.hasPrefix("http://") || target.hasPrefix("https://") {
             guard let url = URL(string: target) else { throw CLIError.cannotRead(path: target, reason: "not a URL") }

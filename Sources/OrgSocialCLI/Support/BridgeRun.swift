@@ -29,7 +29,9 @@ struct BridgeRun {
                     + "XDG_DATA_HOME or HOME.")
         }
         let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty { try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        if !folder.isEmpty {
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
         let lock = try await BridgeRunLock.acquire(statePath: path, waitingUpTo: wait)
         do {
             let state = try await BridgeOptions.openState(option: path, in: context)

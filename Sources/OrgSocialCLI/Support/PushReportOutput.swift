@@ -46,7 +46,8 @@ enum PushReportText {
             guard report.dryRun else { continue }
             for (index, status) in entry.statuses.enumerated() {
                 let warning = status.spoilerText.isEmpty ? "" : ", CW \"\(status.spoilerText)\""
-                context.writeLine("    [\(index + 1)/\(entry.statuses.count)] \(status.characters) characters\(warning)")
+                context.writeLine(
+                    "    [\(index + 1)/\(entry.statuses.count)] \(status.characters) characters\(warning)")
                 for textLine in status.text.split(separator: "\n", omittingEmptySubsequences: false) {
                     context.writeLine("      \(textLine)")
                 }
