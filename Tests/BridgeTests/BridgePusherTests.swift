@@ -145,6 +145,17 @@ import TootClient
         }
     }
 
+    @Test func aPostWithNothingToSayIsSkippedInsteadOfRefused() async throws {
+        try await withTemporaryFolder { folder in
+            try await PushHarness.with(.mastodon45, in: folder) { harness in
+                let text = feed(post("2026-05-01T10:01:00+0000", "", [("POLL_END", "2026-05-03T12:00:00+0000")]))
+                let report = try await harness.push(text)
+                #expect(report.entries.map(\.action) == [.skip])
+                #expect(harness.requests("POST", "/api/v1/statuses") == 0)
+            }
+        }
+    }
+
     @Test func repliesToOthersAreLeftOutWithRepliesSkip() async throws {
         try await withTemporaryFolder { folder in
             try await PushHarness.with(.mastodon45, in: folder) { harness in

@@ -84,6 +84,9 @@ struct PushPlanner: Sendable {
         let renderer = MastodonTextRenderer()
         var text = renderer.text(fromOrg: body, tags: post.tags)
         if let extra { text += (text.isEmpty ? "" : "\n\n") + extra }
+        if text.allSatisfy(\.isWhitespace), poll == nil, OrgImageLink.images(in: body).isEmpty {
+            return .skip(postID: postID, reason: "it has no text to post")
+        }
         let images = poll == nil ? Array(OrgImageLink.images(in: body).prefix(server.limits.maxMediaAttachments)) : []
         let texts: [String]
         do {
