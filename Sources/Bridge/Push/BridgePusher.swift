@@ -51,8 +51,10 @@ public struct BridgePusher: Sendable {
             planner: PushPlanner(feedURL: feedURL, server: account.server, options: options))
         try await run.load()
         try await run.pushPosts(of: feed)
-        try await run.syncPin(feed.profile.pinned)
-        try await run.removeDeleted(keeping: Set(feed.posts.compactMap(\.id)), feedHasPosts: !feed.posts.isEmpty)
+        if options.onlyPostIDs == nil {
+            try await run.syncPin(feed.profile.pinned)
+            try await run.removeDeleted(keeping: Set(feed.posts.compactMap(\.id)), feedHasPosts: !feed.posts.isEmpty)
+        }
         let sent = run.entries.filter { [.create, .recover, .reblog, .favourite].contains($0.action) }.map(\.postID)
         if !options.dryRun,
             let newest = sent.max(by: {
@@ -120,7 +122,7 @@ private struct PushRun {
         let threshold = options.all ? nil : (options.since ?? account.addedAt)
         for post in feed.postsSortedByDate(newestFirst: false) {
             try Task.checkCancellation()
-            guard let postID = post.id else { continue }
+            guard let postID = post.id, options.onlyPostIDs?.contains(postID) ?? true else { continue }
             let mapping = mappings[postID]
             if mapping?.origin == .account { continue }
             let isRecent = threshold.map { (post.instant ?? .distantPast) >= $0 } ?? true

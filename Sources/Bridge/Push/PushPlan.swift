@@ -27,6 +27,8 @@ public struct PushOptions: Sendable {
     public var loadImage: (@Sendable (OrgImageTarget) async throws -> ImageFile)?
     /// The current time (poll durations, `--since` defaults).
     public var now: @Sendable () -> Date
+    /// Only these posts (`post --everywhere`): nothing else is created, edited, deleted or pinned.
+    public var onlyPostIDs: Set<String>?
 
     /// Makes options; the defaults are those of `orgsocial bridge push` without options.
     /// - Parameters:
