@@ -147,7 +147,8 @@ let package = Package(
             swiftSettings: strictSettings),
         // The fake Mastodon server the TootClient tests (and later the bridge's) run against, with presets.
         .target(
-            name: "FakeMastodon", dependencies: ["HTTPCore", "HTTPServer", "Crypto"], path: "Tests/FakeMastodon",
+            name: "FakeMastodon", dependencies: ["HTTPCore", "HTTPServer", "Crypto", "TootClient"],
+            path: "Tests/FakeMastodon",
             swiftSettings: strictSettings),
         .testTarget(
             name: "TootClientTests",
@@ -170,13 +171,17 @@ let package = Package(
             name: "BridgeTests",
             dependencies: [
                 "Bridge", "TootClient", "SQLiteStore", "TestSupport", "FakeMastodon", "FeedHosting", "OrgSocial",
-                "OrgSocialClient", "HTTPClient", "HTTPCore",
+                "OrgSocialClient", "OrgSocialText", "HTTPClient", "HTTPCore",
             ],
             swiftSettings: strictSettings),
-        // What a bridge sync costs (the fake Mastodon server and an in-process node); run it in release mode.
+        // What the bridge costs against the fake Mastodon server and an in-process node: a push of 100 posts, a
+        // first pull, a sync with nothing new. Run it in release mode.
         .executableTarget(
             name: "bridge-bench",
-            dependencies: ["Bridge", "FakeMastodon", "FeedHosting", "TootClient", "HTTPClient", "OrgSocialClient"],
+            dependencies: [
+                "Bridge", "FakeMastodon", "FeedHosting", "TootClient", "HTTPClient", "OrgSocialClient", "OrgSocial",
+                "TestSupport",
+            ],
             swiftSettings: strictSettings),
         // --- end of the bridge block. ---
         // libsqlite3, as a C module: a modulemap and a shim.h. Only SQLiteStore imports it.

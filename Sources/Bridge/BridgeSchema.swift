@@ -9,11 +9,28 @@ enum BridgeSchema {
         migrator.registerMigration("bridge 1: accounts, mappings, cursors, runs") { db in
             for statement in version1 { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("bridge 2: push actions") { db in
+            for statement in version2 { try db.execute(sql: statement) }
+        }
         migrator.registerMigration("bridge 3: pull (remote account IDs, notification cursors)") { db in
             for statement in version3 { try db.execute(sql: statement) }
         }
         return migrator
     }
+
+    /// What a push did that is not a status of its own: a favourite (a reaction), a reblog (a boost), a pin.
+    private static let version2 = [
+        """
+        CREATE TABLE push_actions (
+            feed TEXT NOT NULL,
+            account TEXT NOT NULL REFERENCES accounts (name) ON DELETE CASCADE,
+            post_id TEXT NOT NULL,
+            action TEXT NOT NULL CHECK (action IN ('favourite', 'reblog', 'pin')),
+            status_id TEXT NOT NULL,
+            PRIMARY KEY (feed, account, post_id, action)
+        ) WITHOUT ROWID
+        """
+    ]
 
     /// Accounts; each post's mapping and its statuses in order; a cursor per direction; runs.
     private static let version1 = [

@@ -84,6 +84,8 @@ public enum DestinationProblem: Sendable, Hashable, CustomStringConvertible {
     case threadTooLong(count: Int, limit: Int)
     /// More attachments than the destination takes.
     case tooManyMedia(count: Int, limit: Int)
+    /// The destination would not take the post, for the reason given.
+    case refused(String)
 
     /// The problem in a sentence.
     public var description: String {
@@ -99,6 +101,7 @@ public enum DestinationProblem: Sendable, Hashable, CustomStringConvertible {
         case .pollTooLong(let seconds, let maximum): return "the poll lasts \(seconds) s; at most \(maximum) s"
         case .threadTooLong(let count, let limit): return "the thread has \(count) posts; at most \(limit) fit"
         case .tooManyMedia(let count, let limit): return "the post has \(count) attachments; at most \(limit) fit"
+        case .refused(let reason): return reason
         }
     }
 }

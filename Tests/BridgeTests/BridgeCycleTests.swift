@@ -24,8 +24,8 @@ import TootClient
 
     @Test(.timeLimit(.minutes(1)))
     func theLoopRunsCyclesBacksOffAfterFailuresAndStopsWhenCancelled() async throws {
-        let pauses = Lines()
-        let cycles = Lines()
+        let pauses = LogLines()
+        let cycles = LogLines()
         let loop = BridgeRunLoop(interval: .milliseconds(20), maximumBackoff: .milliseconds(80))
         let task = Task {
             await loop.run(
@@ -76,35 +76,62 @@ import TootClient
 
     /// Issue 14, "Efficiency": a sync with nothing new is one request per account and nothing more of the
     /// feed's server (the pull does not read the feed when there is nothing to add), well under 0.3 s.
-    @Test func aSyncWithNothingNewIsOneRequestPerAccountAndLeavesTheFeedServerAlone() async throws {
+    @Test func aSyncWithNothingNewIsOneConditionalGetOfTheFeedAndOneRequestPerAccount() async throws {
         try await withPullBed(.mastodon45) { first in
             try await withPullBed(.gotosocial) { second in
                 try await first.post("From the first")
                 try await second.post("From the second")
-                try await withFeedNode(initial: "#+TITLE: Alice\n#+NICK: alice\n\n* Posts\n") { node in
+                let initial = """
+                    #+TITLE: Alice
+                    #+NICK: alice
+
+                    * Posts
+                    **
+                    :PROPERTIES:
+                    :ID: 2026-05-01T10:00:00+0000
+                    :END:
+
+                    Written in the feed.
+
+                    """
+                try await withFeedNode(initial: initial) { node in
                     let feed = PublishedBridgeFeed(
                         url: node.feedURL, method: .put(token: node.token),
                         publisher: FeedPublisher(transport: CurlTransport(timeout: .seconds(10))))
+                    let cache = try TemporaryFolder()
+                    let fetcher = FeedFetcher(
+                        transport: CurlTransport(timeout: .seconds(10)),
+                        configuration: FeedFetcher.Configuration(cacheDirectory: cache.url))
+                    let push = PushStep(options: PushOptions(maxNewPosts: 20, all: true)) { feed in
+                        try await fetcher.fetch(try #require(feed.publicURL)).feed
+                    }
                     // One state file for both accounts.
                     try await first.state.addAccount(second.account)
                     let cycle = BridgeCycle(
-                        state: first.state, feed: feed, steps: [PullStep(options: PullOptions(timeZone: utc))],
+                        state: first.state, feed: feed, steps: [PullStep(options: PullOptions(timeZone: utc)), push],
                         accounts: [
                             BridgeAccountClient(account: first.account, client: first.bridgeClient),
                             BridgeAccountClient(account: second.account, client: second.bridgeClient),
                         ])
                     let imported = try await cycle.run()
                     #expect(imported.map(\.counts.pulled) == [1, 1])
-                    let nodeBefore = node.requestCount
+                    #expect(imported.map(\.counts.pushed) == [1, 1])
+                    // The second pull wrote the feed after the cycle read it: the next cycle reads it once more.
+                    let settled = try await cycle.run()
+                    #expect(settled.map(\.counts.pushed) == [0, 0])
+                    let nodeBefore = node.lines.all.count
                     let (firstBefore, secondBefore) = (first.apiRequests, second.apiRequests)
                     let started = ContinuousClock.now
                     let idle = try await cycle.run()
                     let took = ContinuousClock.now - started
                     #expect(idle.map(\.counts.pulled) == [0, 0])
+                    #expect(idle.map(\.counts.pushed) == [0, 0])
                     #expect(idle.allSatisfy { $0.error == nil })
                     #expect(first.apiRequests - firstBefore == 1)
                     #expect(second.apiRequests - secondBefore == 1)
-                    #expect(node.requestCount - nodeBefore == 0)
+                    let feedRequests = Array(node.lines.all.dropFirst(nodeBefore))
+                    #expect(feedRequests.count == 1, "\(feedRequests)")
+                    #expect(feedRequests.first?.contains(" 304 ") == true, "\(feedRequests)")
                     #expect(took < .milliseconds(300), "took \(took)")
                 }
             }

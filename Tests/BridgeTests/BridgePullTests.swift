@@ -279,7 +279,7 @@ import TootClient
 final class EditingFeed: BridgeFeed {
     let base: LocalBridgeFeed
     let interloper: @Sendable () throws -> Void
-    private let done = Lines()
+    private let done = LogLines()
 
     init(base: LocalBridgeFeed, interloper: @escaping @Sendable () throws -> Void) {
         self.base = base

@@ -12,20 +12,20 @@ import TootClient
             let state = try await BridgeState(path: path)
             #expect(
                 try await state.appliedMigrations() == [
-                    "bridge 1: accounts, mappings, cursors, runs",
+                    "bridge 1: accounts, mappings, cursors, runs", "bridge 2: push actions",
                     "bridge 3: pull (remote account IDs, notification cursors)",
                 ])
             #expect(try await state.accounts().isEmpty)
             try await state.close()
             let connection = try Connection(path: path, mode: .readOnly)
-            #expect(try Migrator.schemaVersion(of: connection) == 2)
+            #expect(try Migrator.schemaVersion(of: connection) == 3)
             let tables = try connection.query(
                 sql: "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name"
             ).map { try $0.value(at: 0, as: String.self) }
             #expect(
                 tables == [
-                    "accounts", "cursors", "mapping_parts", "mappings", "notification_cursors", "remote_accounts",
-                    "runs",
+                    "accounts", "cursors", "mapping_parts", "mappings", "notification_cursors", "push_actions",
+                    "remote_accounts", "runs",
                     "sqlitestore_migrations",
                 ])
         }
@@ -43,7 +43,7 @@ import TootClient
             let reopened = try await BridgeState(path: path)
             #expect(try await reopened.accounts() == [account])
             #expect(try await reopened.account(named: account.name)?.server.limits.maxCharacters == 500)
-            #expect(try await reopened.appliedMigrations().count == 2)
+            #expect(try await reopened.appliedMigrations().count == 3)
         }
     }
 

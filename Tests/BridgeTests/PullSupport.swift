@@ -108,9 +108,9 @@ final class TestFeedNode: Sendable {
     let root: TemporaryFolder
     let token: String
     /// The node's access log lines, one per request answered.
-    let lines: Lines
+    let lines: LogLines
 
-    init(node: FeedNode, root: TemporaryFolder, token: String, lines: Lines) {
+    init(node: FeedNode, root: TemporaryFolder, token: String, lines: LogLines) {
         self.node = node
         self.root = root
         self.token = token
@@ -134,7 +134,7 @@ func withFeedNode(initial: String, _ body: (TestFeedNode) async throws -> Void) 
     _ = try root.write(initial, to: "social.org")
     var configuration = FeedNode.Configuration(root: root.path)
     configuration.port = 0
-    let lines = Lines()
+    let lines = LogLines()
     let node = try FeedNode(configuration: configuration, accessLog: { entry in lines.append(entry.line) })
     let token = try FeedTokenStore(path: node.tokenFilePath).issueToken(for: FeedPath.top)
     let test = TestFeedNode(node: node, root: root, token: token, lines: lines)
@@ -169,17 +169,6 @@ final class InterleavingTransport: HTTPTransport {
         }
         return try await base.send(request)
     }
-}
-
-/// Lines collected from several threads.
-final class Lines: Sendable {
-    private let storage = Mutex<[String]>([])
-
-    /// Adds a line.
-    func append(_ line: String) { storage.withLock { $0.append(line) } }
-
-    /// Every line so far.
-    var all: [String] { storage.withLock { $0 } }
 }
 
 /// A feed that records, before each write, the pull cursor the state holds, then writes to `base`.

@@ -167,6 +167,31 @@ import TootClient
         }
     }
 
+    @Test func syncPullsThenPushesAndASecondSyncCreatesNothing() async throws {
+        try await withBed { bed in
+            bed.fake.seedStatuses(1) { "From Mastodon \($0)" }
+            let feed = try bed.folder.text("social.org")
+            _ = try bed.folder.write(
+                feed + "**\n:PROPERTIES:\n:ID: 2026-04-01T10:00:00+0000\n:END:\n\nFrom the feed.\n", to: "social.org")
+            let synced = await bed.bridge(["sync", "--all"] + bed.feedArguments)
+            #expect(synced.status == 0, "\(synced.error)")
+            #expect(
+                synced.output.contains("\(bed.accountName): pulled 1, edited 0, deleted 0, pushed 1"),
+                "\(synced.output)")
+            #expect(bed.fake.storage.statuses.count == 2)
+            let written = try bed.folder.text("social.org")
+            let again = await bed.bridge(["sync", "--all", "--json"] + bed.feedArguments)
+            #expect(again.status == 0, "\(again.error)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(again.output.utf8)) as? [String: Any])
+            let runs = try #require(json["runs"] as? [[String: Any]])
+            let counts = try #require((runs.first?["run"] as? [String: Any])?["counts"] as? [String: Int])
+            #expect(counts == ["pushed": 0, "edited": 0, "deleted": 0, "pulled": 0])
+            #expect((json["push"] as? [Any])?.count == 1)
+            #expect(bed.fake.storage.statuses.count == 2)
+            #expect(try bed.folder.text("social.org") == written)
+        }
+    }
+
     @Test func aSecondRunWaitsForTheLockOrSaysWhoHoldsIt() async throws {
         try await withBed { bed in
             let lock = try await BridgeRunLock.acquire(statePath: bed.statePath)

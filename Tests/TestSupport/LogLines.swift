@@ -11,6 +11,10 @@ package final class LogLines: Sendable {
     /// The sink to put in a configuration.
     package var sink: @Sendable (String) -> Void { { line in self.lines.withLock { $0.append(line) } } }
 
+    /// Adds a line.
+    /// - Parameter line: the line.
+    package func append(_ line: String) { lines.withLock { $0.append(line) } }
+
     /// Every line so far, in order.
     package var all: [String] { lines.withLock { $0 } }
 }

@@ -27,7 +27,7 @@ func withFake<Result>(
 
 /// A clock that reads the fake's time and, instead of sleeping, moves it forward.
 func fakeWaits(_ fake: FakeMastodon) -> WaitClock {
-    WaitClock(now: { fake.clock.now }, sleep: { fake.clock.advance(by: $0) })
+    fake.waits
 }
 
 /// The presets that offer the Mastodon API.

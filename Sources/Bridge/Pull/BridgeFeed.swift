@@ -25,6 +25,8 @@ public enum BridgeFeedError: Error, Sendable, Hashable, LocalizedError {
     case file(path: String, reason: String)
     /// The file kept changing under the bridge.
     case keptChanging(path: String, attempts: Int)
+    /// The feed can be read but not written: no way to publish it is configured.
+    case readOnly(url: String)
 
     /// What went wrong and what to do.
     public var errorDescription: String? {
@@ -34,6 +36,9 @@ public enum BridgeFeedError: Error, Sendable, Hashable, LocalizedError {
         case .keptChanging(let path, let attempts):
             return "The feed \(path) changed during each of \(attempts) attempts to add pulled statuses; "
                 + "run the bridge again when nothing else is writing the file."
+        case .readOnly(let url):
+            return "The feed \(url) can be read but not written: no way to publish it is configured. Set a token "
+                + "with 'orgsocial config set token TOKEN' (or ORGSOCIAL_TOKEN), or give --file."
         }
     }
 }
@@ -81,6 +86,11 @@ public struct LocalBridgeFeed: BridgeFeed {
     }
 
     /// The file's bytes.
+    /// The feed as it is on disk now.
+    /// - Returns: the parsed feed (lossless).
+    /// - Throws: ``BridgeFeedError/file(path:reason:)`` when it cannot be read.
+    public func current() throws -> Feed { Feed(bytes: try read()) }
+
     private func read() throws -> [UInt8] {
         do {
             guard let (bytes, _) = try AtomicFile.read(path) else {
@@ -139,5 +149,28 @@ public struct PublishedBridgeFeed: BridgeFeed {
         case .host(let vfile):
             return try await publisher.publishViaHost(vfile: vfile, publicURL: url, edit: edit).value
         }
+    }
+}
+
+/// A published feed the bridge only reads (a push without a way to publish configured): writing it throws
+/// ``BridgeFeedError/readOnly(url:)``.
+public struct ReadOnlyBridgeFeed: BridgeFeed {
+    /// The feed's URL.
+    public let url: URL
+
+    /// Names the feed.
+    /// - Parameter url: its URL.
+    public init(url: URL) { self.url = url }
+
+    /// The URL.
+    public var key: String { url.absoluteString }
+
+    /// The URL.
+    public var publicURL: URL? { url }
+
+    /// Refuses: this feed cannot be written.
+    /// - Throws: ``BridgeFeedError/readOnly(url:)``.
+    public func update<Value: Sendable>(_ edit: @Sendable (inout Feed) throws -> Value) async throws -> Value {
+        throw BridgeFeedError.readOnly(url: url.absoluteString)
     }
 }

@@ -13,6 +13,9 @@ public struct BridgeStepContext: Sendable {
     public let client: TootClient
     /// The clock.
     public let now: @Sendable () -> Date
+    /// The cycle this context belongs to: the same for every account of one cycle, new for the next one, so a
+    /// step can do once per cycle what all accounts share (reading the feed).
+    public let cycle: UUID
 
     /// Makes a context.
     /// - Parameters:
@@ -21,15 +24,17 @@ public struct BridgeStepContext: Sendable {
     ///   - account: the account.
     ///   - client: its client.
     ///   - now: the clock.
+    ///   - cycle: the cycle's identity (a new one by default).
     public init(
         state: BridgeState, feed: any BridgeFeed, account: BridgeAccount, client: TootClient,
-        now: @escaping @Sendable () -> Date
+        now: @escaping @Sendable () -> Date, cycle: UUID = UUID()
     ) {
         self.state = state
         self.feed = feed
         self.account = account
         self.client = client
         self.now = now
+        self.cycle = cycle
     }
 }
 
@@ -139,13 +144,14 @@ public struct BridgeCycle: Sendable {
         let lock = try await BridgeRunLock.acquire(statePath: state.path, waitingUpTo: lockWait)
         defer { lock.release() }
         var records: [RunRecord] = []
+        let cycle = UUID()
         for entry in accounts {
             let started = now()
             var counts = RunCounts()
             var failure: String?
             var cancelled = false
             let context = BridgeStepContext(
-                state: state, feed: feed, account: entry.account, client: entry.client, now: now)
+                state: state, feed: feed, account: entry.account, client: entry.client, now: now, cycle: cycle)
             for step in steps {
                 do {
                     let done = try await step.run(context)

@@ -6,8 +6,8 @@ struct BridgeCommand: CommandGroup {
             abstract: "Connect the feed with Mastodon-API accounts.",
             subcommands: [
                 BridgeAddAccountCommand.self, BridgeAccountsCommand.self, BridgeRemoveAccountCommand.self,
-                BridgeStatusCommand.self, BridgePullCommand.self, BridgeNotificationsCommand.self,
-                BridgeSyncCommand.self, BridgeRunCommand.self,
+                BridgeStatusCommand.self, BridgePushCommand.self, BridgePullCommand.self,
+                BridgeNotificationsCommand.self, BridgeSyncCommand.self, BridgeRunCommand.self,
             ])
     }
 }

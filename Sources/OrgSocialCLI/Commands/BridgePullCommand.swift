@@ -22,7 +22,7 @@ struct BridgePullCommand: ParsableCommand {
         .flag("all", help: "On an account's first pull, start at its oldest status."),
         .flag("dry-run", help: "Only print what would be added; change nothing."),
         .flag("json", help: "Print what was done as JSON."),
-        .value("wait", valueName: "seconds", help: "How long to wait for another bridge run to finish (default: 0)."),
+        BridgeOptions.waitOption,
     ]
 
     /// The feed, account and state options.
@@ -40,8 +40,7 @@ struct BridgePullCommand: ParsableCommand {
         bridge = BridgeFeedOptions(parsing: arguments)
         options = try Self.pullOptions(parsing: arguments)
         printsJSON = arguments.flag("json")
-        lockWait = .seconds(
-            try ServeCommand.integer(arguments.value("wait") ?? "0", option: "--wait <seconds>", range: 0...86_400))
+        lockWait = try BridgeOptions.wait(arguments)
         startsTwice = arguments.flag("all") && arguments.value("since") != nil
     }
 
@@ -62,7 +61,7 @@ struct BridgePullCommand: ParsableCommand {
     func run(in context: CommandContext) async throws {
         var options = options
         options.timeZone = context.timeZone
-        let reports = Reports()
+        let reports = BridgeReports<PullReport>()
         let records = try await BridgeCycleRunner.runOnce(
             bridge: bridge, steps: [PullStep(options: options, onReport: reports.add)], dryRun: options.dryRun,
             lockWait: lockWait, in: context)
@@ -96,16 +95,6 @@ struct BridgePullCommand: ParsableCommand {
                 + (report.dryRun ? " (dry run, nothing changed)" : "") + "; cursor \(report.cursor ?? "none")")
     }
 
-    /// Reports collected from the steps.
-    final class Reports: Sendable {
-        private let storage = Mutex<[PullReport]>([])
-
-        /// Adds one.
-        @Sendable func add(_ report: PullReport) { storage.withLock { $0.append(report) } }
-
-        /// All of them, in order.
-        var all: [PullReport] { storage.withLock { $0 } }
-    }
 }
 
 /// One account's pull in `bridge pull --json` and `bridge sync --json`.

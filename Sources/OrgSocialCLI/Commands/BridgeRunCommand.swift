@@ -11,13 +11,13 @@ struct BridgeRunCommand: ParsableCommand {
         CommandConfiguration(
             name: "run",
             abstract: "Sync every account in a loop until SIGTERM or SIGINT (for a service).",
-            options: BridgeFeedOptions.definitions + [
+            options: BridgeFeedOptions.definitions + BridgePushCommand.pushOnlyOptions + [
                 .value(
                     "interval", valueName: "seconds", help: "The pause between two cycles (default: 300).",
                     defaultValue: "300"),
                 .value(
                     "max", valueName: "count",
-                    help: "Add at most this many statuses per account per cycle (default: 20)."),
+                    help: "Pull and push at most this many posts per account per cycle (default: 20)."),
                 .value(
                     "wait", valueName: "seconds", help: "How long a cycle waits for another run's lock (default: 60)."),
             ], handlesTerminationSignals: true)
@@ -31,6 +31,8 @@ struct BridgeRunCommand: ParsableCommand {
     var maximum: Int
     /// `--wait`.
     var lockWait: Int
+    /// The push's options.
+    var push: PushOptions
 
     init(parsing arguments: ParsedArguments) throws {
         bridge = BridgeFeedOptions(parsing: arguments)
@@ -39,6 +41,7 @@ struct BridgeRunCommand: ParsableCommand {
         maximum = try BridgeFeedOptions.maximum(arguments.value("max"))
         lockWait = try ServeCommand.integer(
             arguments.value("wait") ?? "60", option: "--wait <seconds>", range: 0...86_400)
+        push = BridgePushCommand.pushOptions(parsing: arguments, max: maximum, since: nil)
     }
 
     func validate() throws { try bridge.validate() }
@@ -47,8 +50,10 @@ struct BridgeRunCommand: ParsableCommand {
         let log = SerializedOutput(context.writeStandardError)
         let options = PullOptions(maxStatuses: maximum, timeZone: context.timeZone)
         let cycle = try await BridgeCycleRunner.cycle(
-            bridge: bridge, steps: BridgeSyncCommand.steps(pull: options), dryRun: false,
-            lockWait: .seconds(lockWait), in: context)
+            bridge: bridge,
+            steps: BridgeSyncCommand.steps(pull: options, push: push, feedPath: bridge.file, in: context),
+            dryRun: false, lockWait: .seconds(lockWait), in: context)
+        try BridgePushCommand.requireFeedURL(of: cycle)
         let loop = BridgeRunLoop(interval: .seconds(interval))
         let signals = TerminationSignals()
         defer { signals.restore() }

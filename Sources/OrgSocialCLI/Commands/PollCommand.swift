@@ -22,7 +22,7 @@ struct PollCommand: ParsableCommand {
                 endsInOption, endsAtOption,
                 .value("lang", valueName: "code", help: "The poll's language, an ISO 639-1 code such as 'en'."),
                 FeedFileOptions.feedURLOption,
-            ] + PublishOptions.definitions)
+            ] + PublishOptions.definitions + EverywhereOptions.definitions)
     }
 
     /// How the closing time is given.
@@ -47,6 +47,8 @@ struct PollCommand: ParsableCommand {
     var hasConflictingEnds: Bool
     /// `--lang`.
     var language: String?
+    /// `--everywhere` and its options.
+    var everywhere: EverywhereOptions
 
     init(parsing arguments: ParsedArguments) throws {
         feedOptions = try FeedFileOptions(parsing: arguments)
@@ -54,6 +56,7 @@ struct PollCommand: ParsableCommand {
         question = try arguments.requiredValue("question")
         options = arguments.values("option")
         language = arguments.value("lang")
+        everywhere = EverywhereOptions(parsing: arguments)
         let endsIn = arguments.value("ends-in")
         let endsAt = arguments.value("ends-at")
         hasConflictingEnds = endsIn != nil && endsAt != nil
@@ -78,6 +81,7 @@ struct PollCommand: ParsableCommand {
     func validate() throws {
         try feedOptions.validate()
         try publishing.validate()
+        try everywhere.validate()
         if hasConflictingEnds {
             throw CLIError.validation("Please give either '--ends-in' or '--ends-at', not both.")
         }
@@ -87,7 +91,7 @@ struct PollCommand: ParsableCommand {
         let question = try TextInput.resolve(question, in: context)
         let timeZone = context.timeZone
         let (options, language, end) = (options, language, end)
-        try await DraftPublisher.publish(options: feedOptions, publishing: publishing, in: context) { feed, _, now in
+        let makeDraft: @Sendable (Feed, String?, Date) throws -> PostDraft = { feed, _, now in
             // --ends-in counts from the poll's own time: its ID, which is later than "now" when the second is
             // taken (a burst of posts).
             let start = OrgTimestamp(feed.uniqueID(for: now, timeZone: timeZone)).instant ?? now
@@ -102,5 +106,12 @@ struct PollCommand: ParsableCommand {
                     language: language)
             }
         }
+        if everywhere.isEnabled {
+            try await EverywherePublisher.publish(
+                options: feedOptions, publishing: publishing, everywhere: everywhere, in: context, makeDraft: makeDraft)
+            return
+        }
+        try await DraftPublisher.publish(
+            options: feedOptions, publishing: publishing, in: context, makeDraft: makeDraft)
     }
 }

@@ -22,7 +22,7 @@ struct PostCommand: ParsableCommand {
                 """,
             options: [FeedFileOptions.fileOption, textOption] + PostContentOptions.definitions + [
                 groupOption, FeedFileOptions.feedURLOption,
-            ] + PublishOptions.definitions)
+            ] + PublishOptions.definitions + EverywhereOptions.definitions)
     }
 
     /// `--file` and `--feed-url`.
@@ -35,12 +35,15 @@ struct PostCommand: ParsableCommand {
     var content: PostContentOptions
     /// `--group`.
     var group: GroupReference?
+    /// `--everywhere` and its options.
+    var everywhere: EverywhereOptions
 
     init(parsing arguments: ParsedArguments) throws {
         feedOptions = try FeedFileOptions(parsing: arguments)
         publishing = PublishOptions(parsing: arguments)
         text = try arguments.requiredValue("text")
         content = try PostContentOptions(parsing: arguments)
+        everywhere = EverywhereOptions(parsing: arguments)
         if let value = arguments.value("group") {
             guard let group = GroupReference(parsing: value), FeedFileOptions.isHTTPURL(group.relayURL) else {
                 throw CLIError.invalidValue(
@@ -54,6 +57,10 @@ struct PostCommand: ParsableCommand {
     func validate() throws {
         try feedOptions.validate()
         try publishing.validate()
+        try everywhere.validate()
+        if group != nil, everywhere.isEnabled {
+            throw CLIError.validation("Group posts stay in the feed; drop '--everywhere' or '--group'.")
+        }
         if group != nil, content.visibility == .mention {
             throw CLIError.validation(
                 "Visibility does not apply to group posts; drop '--visibility mention' or '--group'.")
@@ -71,6 +78,12 @@ struct PostCommand: ParsableCommand {
             }
             return try PostDraft.post(
                 text, language: language, tags: content.tags, mood: content.mood, visibility: content.visibility)
+        }
+        if everywhere.isEnabled {
+            try await EverywherePublisher.publish(
+                options: feedOptions, publishing: publishing, everywhere: everywhere, in: context
+            ) { _, _, _ in draft }
+            return
         }
         try await DraftPublisher.publish(draft, options: feedOptions, publishing: publishing, in: context)
     }

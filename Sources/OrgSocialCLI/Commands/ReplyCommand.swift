@@ -16,6 +16,7 @@ struct ReplyCommand: ParsableCommand {
                 .value(
                     "text", help: "The reply's text (Org markup); '-' reads it from standard input.", isRequired: true),
             ] + PostContentOptions.definitions + [FeedFileOptions.feedURLOption] + PublishOptions.definitions
+                + EverywhereOptions.definitions
         )
     }
 
@@ -29,6 +30,8 @@ struct ReplyCommand: ParsableCommand {
     var text: String
     /// `--lang`, `--tag`, `--mood`, `--visibility`.
     var content: PostContentOptions
+    /// `--everywhere` and its options.
+    var everywhere: EverywhereOptions
 
     init(parsing arguments: ParsedArguments) throws {
         feedOptions = try FeedFileOptions(parsing: arguments)
@@ -36,11 +39,13 @@ struct ReplyCommand: ParsableCommand {
         target = try DraftPublisher.postReference(try arguments.requiredValue("to"), option: Self.targetOption.synopsis)
         text = try arguments.requiredValue("text")
         content = try PostContentOptions(parsing: arguments)
+        everywhere = EverywhereOptions(parsing: arguments)
     }
 
     func validate() throws {
         try feedOptions.validate()
         try publishing.validate()
+        try everywhere.validate()
     }
 
     func run(in context: CommandContext) async throws {
@@ -50,6 +55,12 @@ struct ReplyCommand: ParsableCommand {
             try PostDraft.reply(
                 to: target, text: text, language: language, tags: content.tags, mood: content.mood,
                 visibility: content.visibility)
+        }
+        if everywhere.isEnabled {
+            try await EverywherePublisher.publish(
+                options: feedOptions, publishing: publishing, everywhere: everywhere, in: context
+            ) { _, _, _ in draft }
+            return
         }
         try await DraftPublisher.publish(draft, options: feedOptions, publishing: publishing, in: context)
     }

@@ -9,8 +9,7 @@ import TootClient
 /// state file (`--state`).
 struct BridgeFeedOptions {
     /// `--account <name>`.
-    static let accountOption = OptionDefinition.value(
-        "account", valueName: "name", help: "Only this bridge account (default: every account).")
+    static let accountOption = BridgeOptions.accountOption
     /// `--file <file>`: a local feed.
     static let fileOption = OptionDefinition.value(
         "file", short: "f", help: "The local social.org file to bridge (default: the configured, published feed).")
@@ -53,14 +52,25 @@ struct BridgeFeedOptions {
 
     /// The feed: the `--file` (its public URL from `--feed-url` or the configuration), else the published feed
     /// (`--feed-url` or the configured one, written as `publish` writes it).
-    /// - Parameter context: the command's context.
+    /// A command that only reads the feed (`push`) gets a read-only published feed when no way to publish is
+    /// configured.
+    /// - Parameters:
+    ///   - context: the command's context.
+    ///   - readsOnly: whether the command only reads the feed.
     /// - Returns: the feed.
     /// - Throws: ``CLIError`` when no feed is configured.
-    func feed(in context: CommandContext) throws -> any BridgeFeed {
+    func feed(in context: CommandContext, readsOnly: Bool = false) throws -> any BridgeFeed {
         if let file {
             var options = FeedFileOptions(path: file)
             options.feedURLOption = feedURL
             return LocalBridgeFeed(path: file, publicURL: try options.feedURL(in: context).flatMap(URL.init(string:)))
+        }
+        if readsOnly {
+            var options = FeedFileOptions(path: "-")
+            options.feedURLOption = feedURL
+            if let text = try options.feedURL(in: context), let url = URL(string: text) {
+                return ReadOnlyBridgeFeed(url: url)
+            }
         }
         let target = try PublishTarget.resolve(in: context, feedURLOption: feedURL)
         let method: PublishedBridgeFeed.Method
@@ -80,28 +90,7 @@ struct BridgeFeedOptions {
     /// - Throws: ``BridgeError/unknownAccount(name:)``; ``CLIError/validation(_:)`` when there is no account or
     ///   an account has no token.
     func accounts(in state: BridgeState, context: CommandContext) async throws -> [BridgeAccountClient] {
-        var accounts = try await state.accounts()
-        if let account {
-            guard let one = accounts.first(where: { $0.name == account }) else {
-                throw BridgeError.unknownAccount(name: account)
-            }
-            accounts = [one]
-        }
-        guard !accounts.isEmpty else {
-            throw CLIError.validation(
-                "There are no bridge accounts. Add one with 'orgsocial bridge add-account --instance URL'.")
-        }
-        let credentials = try BridgeOptions.credentials(in: context)
-        return try accounts.map { account in
-            guard let credential = credentials[account.name] else {
-                throw CLIError.validation(
-                    "The configuration file holds no token for the bridge account '\(account.name)'. Remove it "
-                        + "('orgsocial bridge remove-account \(account.name)') and add it again.")
-            }
-            let client = try BridgeOptions.makeClient(instance: account.instanceURL, in: context)
-                .configured(with: account.server).authorized(credential.accessToken)
-            return BridgeAccountClient(account: account, client: client)
-        }
+        try await BridgeOptions.accountClients(in: state, named: account, context: context)
     }
 
     /// Parses `--max`.

@@ -11,6 +11,63 @@ enum BridgeOptions {
         help: "The bridge's state file (default: $ORGSOCIAL_BRIDGE_STATE, else "
             + "$XDG_DATA_HOME/orgsocial/bridge.sqlite, else ~/.local/share/orgsocial/bridge.sqlite).")
 
+    /// `--account <name>`.
+    static let accountOption = OptionDefinition.value(
+        "account", valueName: "name", help: "Only this account (default: every account of the bridge).")
+
+    /// `--wait <seconds>`.
+    static let waitOption = OptionDefinition.value(
+        "wait", valueName: "seconds", help: "How long to wait for another bridge run on the same state file.",
+        defaultValue: "0")
+
+    /// `--wait` as a duration.
+    /// - Parameter arguments: the parsed arguments.
+    /// - Returns: the wait.
+    /// - Throws: ``CLIError/invalidValue(value:option:reason:)`` for anything but a number of seconds.
+    static func wait(_ arguments: ParsedArguments) throws -> Duration {
+        let text = arguments.value("wait") ?? "0"
+        guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
+            throw CLIError.invalidValue(
+                value: text, option: waitOption.synopsis, reason: "Give a number of seconds, 0 or more.")
+        }
+        return .milliseconds(Int(seconds * 1000))
+    }
+
+    /// The accounts a command works on, each with an authorized client (its token from the configuration file).
+    /// - Parameters:
+    ///   - state: the state file.
+    ///   - name: `--account`, or `nil` for every account.
+    ///   - context: the command's context.
+    /// - Returns: the accounts, by name.
+    /// - Throws: ``BridgeError/unknownAccount(name:)``; ``CLIError/validation(_:)`` when there is no account or
+    ///   an account has no token.
+    static func accountClients(in state: BridgeState, named name: String?, context: CommandContext) async throws
+        -> [BridgeAccountClient]
+    {
+        var accounts = try await state.accounts()
+        if let name {
+            guard let one = accounts.first(where: { $0.name == name }) else {
+                throw BridgeError.unknownAccount(name: name)
+            }
+            accounts = [one]
+        }
+        guard !accounts.isEmpty else {
+            throw CLIError.validation(
+                "There are no bridge accounts. Add one with 'orgsocial bridge add-account --instance URL'.")
+        }
+        let credentials = try credentials(in: context)
+        return try accounts.map { account in
+            guard let credential = credentials[account.name] else {
+                throw CLIError.validation(
+                    "The configuration file holds no token for the bridge account '\(account.name)'. Remove it "
+                        + "('orgsocial bridge remove-account \(account.name)') and add it again.")
+            }
+            let client = try makeClient(instance: account.instanceURL, in: context)
+                .configured(with: account.server).authorized(credential.accessToken)
+            return BridgeAccountClient(account: account, client: client)
+        }
+    }
+
     /// The scopes the bridge asks for: reading the account's statuses and notifications, and posting.
     static let scopes = ["read", "write"]
 

@@ -1,5 +1,8 @@
 import Bridge
 import Foundation
+import OrgSocial
+import OrgSocialClient
+import Synchronization
 
 /// What `bridge pull`, `sync` and `run` share: opening the state, the feed and the accounts, running one
 /// cycle of steps, and reporting the accounts that failed.
@@ -10,15 +13,16 @@ enum BridgeCycleRunner {
     ///   - steps: the steps, in order.
     ///   - dryRun: whether runs are left out of the state.
     ///   - lockWait: how long to wait for another run.
+    ///   - readsOnly: whether the steps only read the feed (a push).
     ///   - context: the command's context.
     /// - Returns: the cycle.
     /// - Throws: ``CLIError`` and ``BridgeError`` when the state, feed or accounts cannot be set up.
     static func cycle(
         bridge: BridgeFeedOptions, steps: [any BridgeStep], dryRun: Bool, lockWait: Duration = .zero,
-        in context: CommandContext
+        readsOnly: Bool = false, in context: CommandContext
     ) async throws -> BridgeCycle {
         let state = try await BridgeOptions.openState(option: bridge.statePath, in: context)
-        let feed = try bridge.feed(in: context)
+        let feed = try bridge.feed(in: context, readsOnly: readsOnly)
         let accounts = try await bridge.accounts(in: state, context: context)
         let fixed = context.environment["ORGSOCIAL_NOW"].flatMap { $0.isEmpty ? nil : $0 } != nil
         let start = try context.now()
@@ -31,12 +35,33 @@ enum BridgeCycleRunner {
 
     /// Runs one cycle.
     /// - Returns: each account's run.
-    /// - Throws: as ``cycle(bridge:steps:dryRun:lockWait:in:)``, and ``BridgeError/busy(lockPath:holder:waited:)``.
+    /// - Throws: as ``cycle(bridge:steps:dryRun:lockWait:readsOnly:in:)``, and ``BridgeError/busy(lockPath:holder:waited:)``.
     static func runOnce(
         bridge: BridgeFeedOptions, steps: [any BridgeStep], dryRun: Bool, lockWait: Duration = .zero,
         in context: CommandContext
     ) async throws -> [RunRecord] {
         try await cycle(bridge: bridge, steps: steps, dryRun: dryRun, lockWait: lockWait, in: context).run()
+    }
+
+    /// How a push reads the feed: a local file as it is on disk, a published feed through the fetcher's cache
+    /// (a conditional request, so an unchanged feed costs a 304).
+    /// - Parameter context: the command's context (its transport and cache folder).
+    /// - Returns: the reader.
+    static func feedReader(in context: CommandContext) -> @Sendable (any BridgeFeed) async throws -> Feed {
+        let fetcher = ReadingOptions.makeFetcher(in: context)
+        return { feed in
+            if let local = feed as? LocalBridgeFeed { return try local.current() }
+            guard let url = feed.publicURL else {
+                throw CLIError.validation("The bridge's feed has no URL to read it from: give --file or --feed-url.")
+            }
+            do {
+                return try await fetcher.fetch(url).feed
+            } catch let error as CancellationError {
+                throw error
+            } catch {
+                throw CLIError.cannotRead(path: url.absoluteString, reason: error.localizedDescription)
+            }
+        }
     }
 
     /// Reports each failed account on standard error.
@@ -54,4 +79,19 @@ enum BridgeCycleRunner {
             "pulled \(counts.pulled), edited \(counts.edited), deleted \(counts.deleted), pushed \(counts.pushed)"
         return "\(record.account): " + (record.error.map { "failed (\(done)): \($0)" } ?? done)
     }
+}
+
+/// The reports a cycle's steps hand over, one per account, collected for the command's output.
+final class BridgeReports<Report: Sendable>: Sendable {
+    /// The reports so far.
+    private let storage = Mutex<[Report]>([])
+
+    /// Makes an empty collection.
+    init() {}
+
+    /// Adds one.
+    @Sendable func add(_ report: Report) { storage.withLock { $0.append(report) } }
+
+    /// All of them, in order.
+    var all: [Report] { storage.withLock { $0 } }
 }

@@ -1,0 +1,48 @@
+import Bridge
+import Foundation
+import TootClient
+
+/// One run of a bridge command that talks to accounts: the run lock held, the state open, and a client per
+/// account (its token from the configuration file, its stored server profile).
+struct BridgeRun {
+    /// The lock; released by ``end()``.
+    let lock: BridgeRunLock
+    /// The state file.
+    let state: BridgeState
+    /// The accounts to work on, each with its client, by name.
+    let accounts: [BridgeAccountClient]
+
+    /// Takes the lock of the state file, opens it and makes the accounts' clients.
+    /// - Parameters:
+    ///   - statePath: `--state`.
+    ///   - wait: `--wait`.
+    ///   - account: `--account`, or `nil` for every account.
+    ///   - context: the command's context.
+    /// - Returns: the run.
+    /// - Throws: ``BridgeError`` (busy, unknown account), ``CLIError`` (no token, no location).
+    static func begin(statePath: String?, wait: Duration, account: String?, in context: CommandContext) async throws
+        -> BridgeRun
+    {
+        guard let path = statePath ?? BridgeState.defaultPath(environment: context.environment) else {
+            throw CLIError.validation(
+                "The bridge state file has no location: give one with --state PATH, or set ORGSOCIAL_BRIDGE_STATE, "
+                    + "XDG_DATA_HOME or HOME.")
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty {
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        let lock = try await BridgeRunLock.acquire(statePath: path, waitingUpTo: wait)
+        do {
+            let state = try await BridgeOptions.openState(option: path, in: context)
+            let clients = try await BridgeOptions.accountClients(in: state, named: account, context: context)
+            return BridgeRun(lock: lock, state: state, accounts: clients)
+        } catch {
+            lock.release()
+            throw error
+        }
+    }
+
+    /// Releases the lock.
+    func end() { lock.release() }
+}
