@@ -297,7 +297,7 @@ package struct RelayResponder: HTTPResponder {
             now: Date())
         return HTTPResponse(
             status: .ok, headers: ["Content-Type": "application/rss+xml; charset=utf-8"],
-            bytes: Array(document.xml.utf8))
+            bytes: document.bytes())
     }
 
     /// The absolute URL the client asked for: `X-Forwarded-Proto` (else `http`), `Host` (else the site
