@@ -36,6 +36,8 @@ package final class RelayDatabase: Sendable {
     /// The last stamp read and the `PRAGMA data_version` it was read at. Only touched inside
     /// `stampReader.read`, which runs one call at a time, so the lock is never contended.
     let stampCache = Mutex<(dataVersion: Int, stamp: RelayChangeStamp)?>(nil)
+    /// The trigram counts the search reads its rarest trigrams from.
+    let trigramFrequencies = RelayTrigramFrequencies()
 
     /// The page cache of the write and the read connection, in KiB.
     static let cacheKibibytes = 32_768
@@ -108,7 +110,10 @@ extension RelayDatabase: RelayReadModel {
         async throws -> Answer
     {
         let groups = groups
-        return try await reader.read { db in try question(RelayQueries(db: db, groups: groups)) }
+        let frequencies = trigramFrequencies
+        return try await reader.read { db in
+            try question(RelayQueries(db: db, groups: groups, trigramFrequencies: frequencies))
+        }
     }
 
     /// Every crawl-list URL in insertion order, bridges left out.

@@ -21,12 +21,16 @@ extension RelayQueries {
                     case .text(let q): try textMatches(q)
                     case .tag(let tag): try tagMatches(tag)
                     }
-                let total = try matches.count(db)
+                // One pass gives the page and the total; a page past the end has no row to carry the total,
+                // so only then is it counted apart (and no offset is computed when `page` is huge).
+                let (first, total) = try matches.pageAndTotal(db, limit: perPage, offset: 0)
+                if page == 1 {
+                    return SearchResults(total: total, posts: first)
+                }
                 let pages = (total + perPage - 1) / perPage
-                // Past the last page there is nothing to read (and no offset to compute: `page` may be huge).
                 guard page <= pages else { return SearchResults(total: total, posts: []) }
-                return SearchResults(
-                    total: total, posts: try matches.page(db, limit: perPage, offset: (page - 1) * perPage))
+                let (posts, _) = try matches.pageAndTotal(db, limit: perPage, offset: (page - 1) * perPage)
+                return SearchResults(total: total, posts: posts)
             }
         } catch StoreError.overBudget {
             throw RelayReadError.searchOverBudget
@@ -34,8 +38,10 @@ extension RelayQueries {
     }
 
     /// Posts whose case-folded content or tags contain `q`: for 3 characters or more, the trigram index
-    /// finds the posts holding up to ``maximumQueryTrigrams`` of `q`'s distinct trigrams and `instr` checks
-    /// the whole `q`; below that, a scan of the folded column.
+    /// finds the posts holding the rarest (at most ``maximumIndexedTrigrams``) of up to
+    /// ``maximumQueryTrigrams`` of `q`'s distinct trigrams and `instr` checks the whole `q`; below that, a
+    /// scan of the folded column. Any subset of `q`'s trigrams gives the same answer (`instr` decides);
+    /// the rarest ones make FTS5 read the shortest posting lists.
     ///
     /// The index is not asked for `q` as a phrase: FTS5 matches a phrase by loading the position list of
     /// each of its trigrams, so a long run of one character (`aaaa…`) in a post and in `q` costs memory in
@@ -46,12 +52,35 @@ extension RelayQueries {
         guard !trigrams.isEmpty else {
             return SearchMatches(condition: "instr(p.search_text, ?) > 0", arguments: [folded])
         }
-        let expression = trigrams.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        let expression = try rarest(of: trigrams).map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
             .joined(separator: " AND ")
         return SearchMatches(
             condition:
                 "p.id IN (SELECT rowid FROM post_search WHERE post_search MATCH ?) AND instr(p.search_text, ?) > 0",
             arguments: [expression, folded])
+    }
+
+    /// The most trigrams given to the full-text index once their counts are known.
+    static let maximumIndexedTrigrams = 3
+    /// A trigram this many times as common as the rarest one narrows the candidates too little for the
+    /// posting list FTS5 would read, so it is left to `instr`.
+    static let commonTrigramFactor = 10
+
+    /// The trigrams of `trigrams` to give the index: with ``trigramFrequencies``, the rarest (up to
+    /// ``maximumIndexedTrigrams``, none more than ``commonTrigramFactor`` times as common as the rarest);
+    /// without, all of them.
+    func rarest(of trigrams: [String]) throws -> [String] {
+        guard let trigramFrequencies, trigrams.count > 1 else { return trigrams }
+        let counts = try trigramFrequencies.postCounts(of: trigrams, on: db)
+        let ordered = trigrams.enumerated().sorted { a, b in
+            let (countA, countB) = (counts[a.element] ?? 0, counts[b.element] ?? 0)
+            return countA != countB ? countA < countB : a.offset < b.offset
+        }.map(\.element)
+        let rarestCount = counts[ordered[0]] ?? 0
+        return Array(
+            ordered.prefix(Self.maximumIndexedTrigrams).filter {
+                (counts[$0] ?? 0) <= max(rarestCount, 1) * Self.commonTrigramFactor
+            })
     }
 
     /// The distinct trigrams of `text` in order, at most ``maximumQueryTrigrams`` of them, spread over the
@@ -108,17 +137,16 @@ struct SearchMatches {
     /// Its arguments.
     var arguments: PositionalArguments
 
-    /// How many posts match.
-    func count(_ db: Connection) throws -> Int {
-        try db.queryOne(sql: "SELECT count(*) FROM posts p WHERE \(condition)", arguments: arguments)?.value(at: 0)
-            ?? 0
-    }
-
-    /// One page of matching post URLs, newest first.
-    func page(_ db: Connection, limit: Int, offset: Int) throws -> [String] {
-        try db.query(
-            sql: "SELECT p.url FROM posts p WHERE \(condition) ORDER BY \(RelayQueries.newestFirst) LIMIT ? OFFSET ?",
-            arguments: arguments + [limit, offset]
-        ).map { try $0.value(at: 0, as: String.self) }
+    /// One page of matching post URLs, newest first, and how many posts match in all (0 when the page is
+    /// past the end, where no row carries the count), in one pass over the matches.
+    func pageAndTotal(_ db: Connection, limit: Int, offset: Int) throws -> (posts: [String], total: Int) {
+        let rows = try db.query(
+            sql: """
+                SELECT p.url, count(*) OVER () FROM posts p WHERE \(condition)
+                ORDER BY \(RelayQueries.newestFirst) LIMIT ? OFFSET ?
+                """,
+            arguments: arguments + [limit, offset])
+        let posts = try rows.map { try $0.value(at: 0, as: String.self) }
+        return (posts, try rows.first?.value(at: 1, as: Int.self) ?? 0)
     }
 }

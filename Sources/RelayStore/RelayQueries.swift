@@ -11,6 +11,9 @@ struct RelayQueries {
     let db: Connection
     /// The enabled groups.
     let groups: [ConfiguredGroup]
+    /// The trigram counts the search picks its rarest trigrams by; without them the search gives the
+    /// index every trigram of the query (up to ``maximumQueryTrigrams``).
+    var trigramFrequencies: RelayTrigramFrequencies?
 
     /// The ordering of "newest first" lists.
     static let newestFirst = "p.created_at DESC, p.post_id DESC, p.url DESC"

@@ -158,6 +158,56 @@ extension RelayAPISuite {
             await relay.stop()
         }
 
+        @Test func concurrentRequestsForOneUncachedAnswerShareOneStoreQuery() async throws {
+            let database = try await RelayFixtureDatabase.loaded()
+            let model = CountingReadModel(store: database.store)
+            var configuration = RelayResponder.Configuration(siteDomain: "relay.example.org")
+            configuration.changeCheckInterval = .zero
+            let responder = RelayResponder(
+                readModel: model, notificationLog: database.store, gateway: RecordingGateway(store: database.store),
+                configuration: configuration)
+            let request = HTTPRequest(method: .get, target: Self.mentionsOfBob)
+
+            // Returns the bodies of `count` concurrent requests, released together once one is computing.
+            func concurrentBodies(_ count: Int, callsBefore: Int) async -> [[UInt8]?] {
+                let gate = model.hold()
+                return await withTaskGroup(of: [UInt8]?.self) { group in
+                    for _ in 0..<count {
+                        group.addTask { await responder.respond(to: request).body.bytes }
+                    }
+                    while model.mentionsCalls.value == callsBefore { await Task.yield() }
+                    try? await Task.sleep(for: .milliseconds(100))
+                    gate.open()
+                    var bodies: [[UInt8]?] = []
+                    for await body in group { bodies.append(body) }
+                    return bodies
+                }
+            }
+            let first = await concurrentBodies(24, callsBefore: 0)
+            #expect(model.mentionsCalls.value == 1)
+            #expect(Set(first).count == 1)
+            #expect(first.first??.isEmpty == false)
+
+            // After a change, again one store query for all of them, and the new answer.
+            let changed =
+                RelayFixtures.alice(base: RelayServerHarness.base)
+                    + """
+                    ** 2025-02-07T10:00:00+0100
+                    :PROPERTIES:
+                    :END:
+
+                    Hello again [[org-social:\(RelayServerHarness.bob)][bob]]
+
+                    """
+            try await database.index(RelayServerHarness.alice, changed)
+            let second = await concurrentBodies(24, callsBefore: 1)
+            #expect(model.mentionsCalls.value == 2)
+            #expect(Set(second).count == 1)
+            let text = String(decoding: second.first.flatMap { $0 } ?? [], as: UTF8.self)
+            #expect(text.contains("#2025-02-07T10:00:00+0100"))
+            try await database.store.close()
+        }
+
         @Test func aRegistrationIsVisibleInTheFeedListAtOnce() async throws {
             let relay = try await RelayServerHarness { $0.changeCheckInterval = .seconds(30) }
             let before = try await relay.send("GET", "/feeds/")

@@ -13,6 +13,21 @@ extension RelayAPISuite {
     /// `/rss.xml` (`relay-api.md` §2.18); its descriptions' converter is tested in OrgSocialTextTests.
     @Suite
     struct RelayRSSTests {
+        @Test func itemDaysAreTheUTCCalendarDays() {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC")!
+            var random = SplitMix64(seed: 12)
+            let samples: [Double] =
+                [0, -1, 86_399, 86_400, -86_400, 951_782_400, 4_107_542_399, -2_208_988_800, 253_402_300_799]
+                + (0..<2000).map { _ in Double(random.next() % 20_000_000_000) - 10_000_000_000 + 0.5 }
+            for seconds in samples {
+                let date = Date(timeIntervalSince1970: seconds)
+                let parts = calendar.dateComponents([.year, .month, .day], from: date)
+                let expected = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+                #expect(RelayRSSDocument.utcDay(date) == expected, "\(seconds)")
+            }
+        }
+
         @Test func theFeedHasTheChannelAndItemShape() async throws {
             let relay = try await RelayServerHarness()
             let response = try await relay.send("GET", "/rss.xml?tag=emacs")

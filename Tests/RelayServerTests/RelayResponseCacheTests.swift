@@ -1,4 +1,5 @@
 import HTTPCore
+import TestSupport
 import Testing
 
 @testable import RelayServer
@@ -34,6 +35,50 @@ extension RelayAPISuite {
             #expect(cache.lookup("d", generation: 1) != nil)
             cache.store(Self.response(200), under: "huge", generation: 1)
             #expect(cache.lookup("huge", generation: 1) == nil)
+        }
+
+        @Test func concurrentMissesOfOneKeyAndGenerationComputeOnce() async {
+            let cache = RelayResponseCache(lifetime: .seconds(60), byteLimit: 10_000)
+            let computations = Counter()
+            let gate = Gate()
+            let compute: @Sendable () async -> HTTPResponse = {
+                let n = computations.increment()
+                await gate.wait()
+                return HTTPResponse(bytes: Array("answer \(n)".utf8))
+            }
+            let bodies = await withTaskGroup(of: [UInt8]?.self) { group in
+                for _ in 0..<32 {
+                    group.addTask { await cache.response(for: "k", generation: 7, compute: compute).body.bytes }
+                }
+                // Every request is waiting before the one computation may finish.
+                while cache.inFlightCount == 0 || computations.value == 0 { await Task.yield() }
+                try? await Task.sleep(for: .milliseconds(50))
+                gate.open()
+                var bodies: [[UInt8]?] = []
+                for await body in group { bodies.append(body) }
+                return bodies
+            }
+            #expect(computations.value == 1)
+            #expect(Set(bodies.map { $0.map { String(decoding: $0, as: UTF8.self) } }) == ["answer 1"])
+            #expect(cache.inFlightCount == 0)
+            // Stored: a later miss of the same generation is a hit; a new generation computes again.
+            #expect(cache.lookup("k", generation: 7)?.body.bytes == Array("answer 1".utf8))
+            let next = await cache.response(for: "k", generation: 8, compute: compute)
+            #expect(next.body.bytes == Array("answer 2".utf8))
+            #expect(computations.value == 2)
+        }
+
+        @Test func aServerErrorIsAnsweredButNotStored() async {
+            let cache = RelayResponseCache(lifetime: .seconds(60), byteLimit: 10_000)
+            let computations = Counter()
+            let failing: @Sendable () async -> HTTPResponse = {
+                computations.increment()
+                return HTTPResponse(status: .internalServerError, bytes: Array("boom".utf8))
+            }
+            #expect(await cache.response(for: "k", generation: 1, compute: failing).status.code == 500)
+            #expect(await cache.response(for: "k", generation: 1, compute: failing).status.code == 500)
+            #expect(computations.value == 2)
+            #expect(cache.count == 0)
         }
 
         @Test func acceptHeadersAreNegotiatedAsDjangoRESTFrameworkDoes() {

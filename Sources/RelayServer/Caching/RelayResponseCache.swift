@@ -1,4 +1,5 @@
 import HTTPCore
+import Synchronization
 import SystemSupport
 
 /// Whole `GET` answers of the current data generation, keyed by what selects them (the request target,
@@ -8,6 +9,10 @@ import SystemSupport
 /// (lookups ask for the current generation only, so an answer stored late for an old one is never
 /// served). Entries also age
 /// out after a lifetime, and the cache starts over empty when its bodies would pass a byte limit.
+///
+/// ``response(for:generation:compute:)`` computes each missing answer once per generation: requests that
+/// miss while the same key and generation is being computed wait for that computation instead of running
+/// their own, so a change does not make every open connection ask the store the same question at once.
 final class RelayResponseCache: Sendable {
     /// A cached answer, without the per-request headers (CORS, validators).
     struct Entry: Sendable {
@@ -23,7 +28,16 @@ final class RelayResponseCache: Sendable {
         var bytes = 0
     }
 
+    /// A computation in flight, shared by every request for its key and generation.
+    private struct InFlight: Sendable {
+        /// The generation the answer is computed for.
+        let generation: Int
+        /// The computation; its value is the answer.
+        let task: Task<HTTPResponse, Never>
+    }
+
     private let state = ReadMostly(State())
+    private let inFlight = Mutex<[String: InFlight]>([:])
     private let lifetime: Duration
     private let byteLimit: Int
 
@@ -60,6 +74,49 @@ final class RelayResponseCache: Sendable {
             state.entries[key] = Entry(response: response, storedAt: now)
             state.bytes += size
         }
+    }
+
+    /// The answer under `key` for `generation`: from the cache, from a computation of the same key and
+    /// generation already in flight, or computed now by `compute` (and stored unless it is a 5xx).
+    ///
+    /// The computation runs in a task of its own, so cancelling one waiter (its client went away) never
+    /// cancels the answer the others wait for; the store's own budgets bound how long it runs.
+    func response(
+        for key: String, generation: Int, compute: @escaping @Sendable () async -> HTTPResponse
+    ) async -> HTTPResponse {
+        if let cached = lookup(key, generation: generation) {
+            return cached
+        }
+        let task = inFlight.withLock { running -> Task<HTTPResponse, Never> in
+            if let current = running[key], current.generation == generation {
+                return current.task
+            }
+            // Checked again under the lock: a computation that finished since the lookup above stored its
+            // answer before leaving the table.
+            if let cached = lookup(key, generation: generation) {
+                return Task { cached }
+            }
+            let task = Task<HTTPResponse, Never> {
+                let response = await compute()
+                if response.status.code < 500 {
+                    store(response, under: key, generation: generation)
+                }
+                inFlight.withLock { running in
+                    if running[key]?.generation == generation {
+                        running[key] = nil
+                    }
+                }
+                return response
+            }
+            running[key] = InFlight(generation: generation, task: task)
+            return task
+        }
+        return await task.value
+    }
+
+    /// The number of computations in flight (for tests).
+    var inFlightCount: Int {
+        inFlight.withLock { $0.count }
     }
 
     /// The number of entries (for tests and metrics).

@@ -235,19 +235,16 @@ package struct RelayResponder: HTTPResponder {
         }
     }
 
-    /// Serves a cacheable endpoint from the cache or computes (and caches) it.
+    /// Serves a cacheable endpoint from the cache, from the same computation in flight, or computes (and
+    /// caches) it.
     private func cachedOrComputed(
         _ endpoint: RelayEndpoint, indent: Int?, request: HTTPRequest, validators: RelayValidators?,
-        compute: () async -> HTTPResponse
+        compute: @escaping @Sendable () async -> HTTPResponse
     ) async -> HTTPResponse {
-        let key = cacheKey(endpoint, indent: indent, request: request)
-        if let validators, let key, let cached = cache.lookup(key, generation: validators.generation) {
-            return finalize(cached, validators: validators, request: request, conditional: true)
+        guard let validators, let key = cacheKey(endpoint, indent: indent, request: request) else {
+            return finalize(await compute(), validators: validators, request: request, conditional: true)
         }
-        let response = await compute()
-        if let validators, let key, response.status.code < 500 {
-            cache.store(response, under: key, generation: validators.generation)
-        }
+        let response = await cache.response(for: key, generation: validators.generation, compute: compute)
         return finalize(response, validators: validators, request: request, conditional: true)
     }
 
@@ -300,7 +297,7 @@ package struct RelayResponder: HTTPResponder {
             now: Date())
         return HTTPResponse(
             status: .ok, headers: ["Content-Type": "application/rss+xml; charset=utf-8"],
-            bytes: Array(document.xml.utf8))
+            bytes: document.bytes())
     }
 
     /// The absolute URL the client asked for: `X-Forwarded-Proto` (else `http`), `Host` (else the site

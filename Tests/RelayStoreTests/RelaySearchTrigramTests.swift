@@ -1,0 +1,63 @@
+import Foundation
+import RelayCore
+import RelayTestFixtures
+import SQLiteStore
+import Testing
+
+@testable import RelayStore
+
+/// The search asks the trigram index for the query's rarest trigrams only (issue 12): the answer stays the
+/// exact set of posts holding the whole query, whatever the counts say.
+@Suite struct RelaySearchTrigramTests {
+    /// A feed of `count` posts about a common topic, the last one also naming a zebra.
+    static func feed(_ name: String, posts count: Int, zebraText: String) -> String {
+        var text = "#+TITLE: \(name)\n#+NICK: \(name)\n\n* Posts\n"
+        for n in 0..<count {
+            let body = n == count - 1 ? zebraText : "Post \(n) about the common topic."
+            text += "** 2025-03-01T10:\(String(format: "%02d", n)):00+0000\n:PROPERTIES:\n:END:\n\n\(body)\n\n"
+        }
+        return text
+    }
+
+    static let url = "http://127.0.0.1:8801/zoo/social.org"
+
+    @Test func theIndexIsAskedForTheRarestTrigramsAndTheAnswerIsExact() async throws {
+        let h = try await RelayFixtureDatabase()
+        try await h.index(Self.url, Self.feed("zoo", posts: 30, zebraText: "A zebra topic, at last."))
+        let store = h.store
+        let chosen = try await store.reader.read { db in
+            try RelayQueries(db: db, groups: [], trigramFrequencies: store.trigramFrequencies)
+                .rarest(of: RelayQueries.trigrams(of: "zebra topic"))
+        }
+        // "top", "opi", "pic" are in all 30 posts; the zebra's trigrams in one.
+        #expect(!chosen.isEmpty && chosen.count <= RelayQueries.maximumIndexedTrigrams)
+        #expect(chosen.allSatisfy { !["top", "opi", "pic", "c t"].contains($0) }, "\(chosen)")
+        #expect(chosen.first == "zeb")
+
+        let found = try await store.search(.text("Zebra Topic"), page: 1, perPage: 10)
+        #expect(found.total == 1)
+        #expect(found.posts == ["\(Self.url)#2025-03-01T10:29:00+0000"])
+        // Holding the rare trigrams is not enough: "zebra" alone is in the post, "zebra topics" is not.
+        #expect(try await store.search(.text("zebra topics"), page: 1, perPage: 10).total == 0)
+        #expect(try await store.search(.text("the common topic"), page: 1, perPage: 10).total == 29)
+    }
+
+    @Test func staleCountsNeverChangeTheAnswer() async throws {
+        let h = try await RelayFixtureDatabase()
+        try await h.index(Self.url, Self.feed("zoo", posts: 5, zebraText: "A zebra topic."))
+        #expect(try await h.store.search(.text("zebra topic"), page: 1, perPage: 10).total == 1)
+        // The counts read above still say one zebra; now every post names one.
+        var text = "#+TITLE: zoo\n#+NICK: zoo\n\n* Posts\n"
+        for n in 0..<12 {
+            text += "** 2025-03-02T10:\(String(format: "%02d", n)):00+0000\n:PROPERTIES:\n:END:\n\nzebra topic \(n)\n\n"
+        }
+        try await h.index(Self.url, text)
+        let page1 = try await h.store.search(.text("zebra topic"), page: 1, perPage: 10)
+        let page2 = try await h.store.search(.text("zebra topic"), page: 2, perPage: 10)
+        let page3 = try await h.store.search(.text("zebra topic"), page: 3, perPage: 10)
+        #expect(page1.total == 12 && page1.posts.count == 10)
+        #expect(page1.posts.first == "\(Self.url)#2025-03-02T10:11:00+0000")
+        #expect(page2.total == 12 && page2.posts.count == 2)
+        #expect(page3.total == 12 && page3.posts.isEmpty)
+    }
+}
