@@ -28,6 +28,9 @@ package struct RelayConfiguration: Sendable {
     /// The time between the starts of two background crawl passes; `nil` (or zero) crawls only when asked
     /// (``RelayService/scanOnce(forceDiscovery:)``, `orgsocial relay scan`).
     package var scanInterval: Duration? = .seconds(60)
+    /// How often the bridges refresh those read in the last 7 days and drop those unread for 90
+    /// (`relay-api.md` §2.20); `nil` (or zero) never.
+    package var bridgeMaintenanceInterval: Duration? = .seconds(900)
     /// A file listing peer relays, one URL per line (`relay-api.md` §4.3); `nil` uses
     /// ``defaultPeerRelays``.
     package var relayListPath: String?

@@ -2,6 +2,7 @@ import Foundation
 import HTTPClient
 import HTTPServer
 import OrgSocialClient
+import RelayBridges
 package import RelayCore
 import RelayCrawler
 import RelayServer
@@ -42,6 +43,8 @@ package actor RelayService {
     private var daemon: HTTPDaemon?
     private var crawlTask: Task<Void, Never>?
     private var currentPass: Task<RelayScanReport, Never>?
+    private var bridges: RelayBridges?
+    private var bridgeTask: Task<Void, Never>?
 
     /// Opens the database (creating the file and its folder when missing) and builds the crawler.
     ///
@@ -120,6 +123,9 @@ package actor RelayService {
         if let interval = configuration.effectiveScanInterval {
             crawlTask = Task { await self.crawlForever(every: interval) }
         }
+        if let interval = configuration.bridgeMaintenanceInterval, interval > .zero, let bridges {
+            bridgeTask = Task { await Self.maintainForever(bridges, every: interval) }
+        }
         return daemon.port
     }
 
@@ -140,15 +146,44 @@ package actor RelayService {
         }
     }
 
-    /// The API responder over this service's store and feed gateway.
+    /// The bridges of a relay named `siteDomain`, fetching through the crawler's guarded transport.
+    private func makeBridges(siteDomain: String) -> RelayBridges {
+        var bridgeConfiguration = RelayBridges.Configuration(siteDomain: siteDomain)
+        bridgeConfiguration.allowPrivateAddresses = configuration.allowPrivateAddresses
+        bridgeConfiguration.userAgent =
+            "Org-Social-Relay-Bridge (+\(siteDomain.hasPrefix("localhost") || siteDomain.hasPrefix("127.") ? "http" : "https")://\(siteDomain)/)"
+        let addressGuard = AddressGuard(allowPrivateAddresses: configuration.allowPrivateAddresses)
+        bridgeConfiguration.transport = CurlTransport(
+            userAgent: bridgeConfiguration.userAgent, timeout: bridgeConfiguration.timeout, maximumRedirects: 10,
+            connectionFilter: addressGuard.connectionFilter)
+        bridgeConfiguration.log = configuration.log
+        return RelayBridges(store: store, configuration: bridgeConfiguration)
+    }
+
+    /// Runs the bridges' maintenance every `interval` until the task is cancelled.
+    private static func maintainForever(_ bridges: RelayBridges, every interval: Duration) async {
+        while !Task.isCancelled {
+            do {
+                try await Task.sleep(for: interval)
+            } catch {
+                return
+            }
+            await bridges.maintain()
+        }
+    }
+
+    /// The API responder over this service's store, feed gateway and bridges.
     private func makeResponder(siteDomain: String) -> RelayResponder {
+        let bridges = makeBridges(siteDomain: siteDomain)
+        self.bridges = bridges
         var responderConfiguration = RelayResponder.Configuration()
         responderConfiguration.siteDomain = siteDomain
         responderConfiguration.registrationRate = configuration.registrationRate
         let log = configuration.log
         responderConfiguration.log = log
         return RelayResponder(
-            readModel: store, notificationLog: store, gateway: validator, configuration: responderConfiguration)
+            readModel: store, notificationLog: store, gateway: validator, bridges: bridges,
+            configuration: responderConfiguration)
     }
 
     /// Runs a pass every `interval` (between pass starts) until the task is cancelled.
@@ -171,12 +206,16 @@ package actor RelayService {
         let crawl = crawlTask
         crawlTask = nil
         crawl?.cancel()
+        let maintenance = bridgeTask
+        bridgeTask = nil
+        maintenance?.cancel()
         currentPass?.cancel()
         if let daemon {
             await daemon.stop(gracePeriod: .seconds(5))
             self.daemon = nil
         }
         await crawl?.value
+        await maintenance?.value
         _ = await currentPass?.value
     }
 

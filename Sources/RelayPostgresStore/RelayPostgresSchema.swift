@@ -35,8 +35,34 @@ package enum RelayPostgresSchema {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("relay 7: bridges") { db in
+            for statement in version7 {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }
+
+    /// The bridges: one row per bridged ActivityPub account or RSS/Atom/JSON feed (SQLite's migration 7).
+    private static let version7: [String] = [
+        """
+        CREATE TABLE bridges (
+            kind text NOT NULL,
+            source text NOT NULL,
+            feed text NOT NULL UNIQUE,
+            actor_url text,
+            etag text,
+            last_modified text,
+            content text NOT NULL,
+            content_changed_at float8 NOT NULL,
+            last_refreshed_at float8 NOT NULL,
+            last_accessed_at float8 NOT NULL,
+            created_at float8 NOT NULL,
+            PRIMARY KEY (kind, source)
+        )
+        """,
+        "CREATE INDEX bridges_accessed ON bridges(last_accessed_at)",
+    ]
 
     /// The `post_counts` key of a post (`NEW` or `OLD`): UTC month of `created_at`, author, group slug
     /// (`''` for none), as SQLite's `strftime('%Y-%m', created_at, 'unixepoch')` gives it.

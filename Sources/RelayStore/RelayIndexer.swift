@@ -12,6 +12,9 @@ struct RelayIndexer {
     let feedURL: String
     /// The time of the index.
     let now: Date
+    /// Whether the notifications of new posts and mention rows are logged for the event streams (not for
+    /// a bridge's virtual feed, which is never a source of notifications).
+    var logsNotifications = true
 
     /// Bump this when the indexer's rules change so every feed is re-indexed once.
     static let rulesVersion = "2"
@@ -49,7 +52,11 @@ struct RelayIndexer {
         if !report.isEmpty || profileCreated {
             try RelayMeta.bump(db, now: now)
         }
-        try RelayNotificationWriter.log(report.notifications, db: db, now: now)
+        if logsNotifications {
+            try RelayNotificationWriter.log(report.notifications, db: db, now: now)
+        } else {
+            report.notifications = []
+        }
         return report
     }
 

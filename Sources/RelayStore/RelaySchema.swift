@@ -26,8 +26,36 @@ enum RelaySchema {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("relay 7: bridges") { db in
+            for statement in version7 {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }
+
+    /// The bridges (`relay-api.md` §2.20): one row per ActivityPub account or RSS/Atom/JSON feed served as
+    /// a virtual `social.org`, with its generated file, the source's validators and the refresh and access
+    /// times. Its profile and posts live in `profiles` and `posts` under the virtual feed URL.
+    private static let version7: [String] = [
+        """
+        CREATE TABLE bridges (
+            kind TEXT NOT NULL,
+            source TEXT NOT NULL,
+            feed TEXT NOT NULL UNIQUE,
+            actor_url TEXT,
+            etag TEXT,
+            last_modified TEXT,
+            content TEXT NOT NULL,
+            content_changed_at REAL NOT NULL,
+            last_refreshed_at REAL NOT NULL,
+            last_accessed_at REAL NOT NULL,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (kind, source)
+        ) WITHOUT ROWID
+        """,
+        "CREATE INDEX bridges_accessed ON bridges(last_accessed_at)",
+    ]
 
     /// The columns of a `post_counts` row that a post adds (`new`) or takes away (`old`): total, posts,
     /// replies, boosts, reactions, polls, as `/stats/` classifies them.
