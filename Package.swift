@@ -194,7 +194,9 @@ let package = Package(
         // social.org files, fetched behind the crawler's SSRF guard, converted with OrgSocialText.
         .target(
             name: "RelayBridges",
-            dependencies: ["RelayCore", "RelayCrawler", "OrgSocialText", "OrgSocial", "OrgSocialClient", "HTTPClient"],
+            dependencies: [
+                "RelayCore", "RelayCrawler", "OrgSocialText", "OrgSocial", "OrgSocialClient", "HTTPClient", "HTTPCore",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

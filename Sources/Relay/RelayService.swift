@@ -45,6 +45,7 @@ package actor RelayService {
     private var currentPass: Task<RelayScanReport, Never>?
     private var bridges: RelayBridges?
     private var bridgeTask: Task<Void, Never>?
+    private var webmentionTask: Task<Void, Never>?
 
     /// Opens the database (creating the file and its folder when missing) and builds the crawler.
     ///
@@ -126,6 +127,10 @@ package actor RelayService {
         if let interval = configuration.bridgeMaintenanceInterval, interval > .zero, let bridges {
             bridgeTask = Task { await Self.maintainForever(bridges, every: interval) }
         }
+        if configuration.sendsWebmentions, let interval = configuration.webmentionInterval, interval > .zero {
+            let sender = makeWebmentionSender()
+            webmentionTask = Task { await Self.sendForever(sender, every: interval) }
+        }
         return daemon.port
     }
 
@@ -158,6 +163,31 @@ package actor RelayService {
             connectionFilter: addressGuard.connectionFilter)
         bridgeConfiguration.log = configuration.log
         return RelayBridges(store: store, configuration: bridgeConfiguration)
+    }
+
+    /// The outgoing Webmention sender over this service's queue (`relay-api.md` §4.7).
+    private func makeWebmentionSender() -> RelayWebmentionSender {
+        var senderConfiguration = RelayWebmentionSender.Configuration()
+        senderConfiguration.allowPrivateAddresses = configuration.allowPrivateAddresses
+        let addressGuard = AddressGuard(allowPrivateAddresses: configuration.allowPrivateAddresses)
+        senderConfiguration.transport = CurlTransport(
+            userAgent: senderConfiguration.userAgent, timeout: senderConfiguration.timeout, maximumRedirects: 0,
+            connectionFilter: addressGuard.connectionFilter)
+        senderConfiguration.log = configuration.log
+        return RelayWebmentionSender(store: store, configuration: senderConfiguration)
+    }
+
+    /// Sends the due Webmentions every `interval` (the first run one interval after the start, so the first
+    /// crawl pass has queued the new posts' links) until the task is cancelled.
+    private static func sendForever(_ sender: RelayWebmentionSender, every interval: Duration) async {
+        while !Task.isCancelled {
+            do {
+                try await Task.sleep(for: interval)
+            } catch {
+                return
+            }
+            _ = await sender.runOnce()
+        }
     }
 
     /// Runs the bridges' maintenance every `interval` until the task is cancelled.
@@ -209,6 +239,9 @@ package actor RelayService {
         let maintenance = bridgeTask
         bridgeTask = nil
         maintenance?.cancel()
+        let webmentions = webmentionTask
+        webmentionTask = nil
+        webmentions?.cancel()
         currentPass?.cancel()
         if let daemon {
             await daemon.stop(gracePeriod: .seconds(5))
@@ -216,6 +249,7 @@ package actor RelayService {
         }
         await crawl?.value
         await maintenance?.value
+        await webmentions?.value
         _ = await currentPass?.value
     }
 
@@ -311,8 +345,11 @@ package actor RelayService {
             let lastPass = try await store.metaValue(RelayPassSummary.metaKey).flatMap {
                 RelayPassSummary(storedText: $0)
             }
-            return RelayDatabaseSummary(
+            var summary = RelayDatabaseSummary(
                 databasePath: configuration.databasePath, entries: entries, totals: totals, lastPass: lastPass)
+            let queue = try await store.webmentionCounts()
+            summary.webmentions = Dictionary(uniqueKeysWithValues: queue.map { ($0.key.rawValue, $0.value) })
+            return summary
         } catch {
             throw RelayServiceError.databaseFailure(path: configuration.databasePath, reason: Self.sentence(error))
         }

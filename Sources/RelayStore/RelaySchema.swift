@@ -31,8 +31,33 @@ enum RelaySchema {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("relay 8: outgoing webmentions") { db in
+            for statement in version8 {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }
+
+    /// The outgoing Webmention queue (`relay-api.md` §4.7): one row per (linking post, linked page), its
+    /// status (`pending`, `sent`, `failed`, `no_endpoint`), attempts and next attempt.
+    private static let version8: [String] = [
+        """
+        CREATE TABLE outgoing_webmentions (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            source TEXT NOT NULL,
+            target TEXT NOT NULL,
+            status TEXT NOT NULL,
+            attempts INTEGER NOT NULL,
+            next_attempt REAL NOT NULL,
+            last_error TEXT,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            UNIQUE (source, target)
+        )
+        """,
+        "CREATE INDEX outgoing_webmentions_due ON outgoing_webmentions(status, next_attempt)",
+    ]
 
     /// The bridges (`relay-api.md` §2.20): one row per ActivityPub account or RSS/Atom/JSON feed served as
     /// a virtual `social.org`, with its generated file, the source's validators and the refresh and access
