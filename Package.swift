@@ -208,13 +208,31 @@ let package = Package(
             name: "RelayServer", dependencies: ["RelayCore", "HTTPCore", "Crypto", "SystemSupport", "OrgSocialText"],
             swiftSettings: strictSettings
         ),
+        // The relay's bridges (relay-api.md §2.20): ActivityPub accounts and RSS/Atom/JSON feeds as virtual
+        // social.org files, fetched behind the crawler's SSRF guard, converted with OrgSocialText.
+        .target(
+            name: "RelayBridges",
+            dependencies: [
+                "RelayCore", "RelayCrawler", "OrgSocialText", "OrgSocial", "OrgSocialClient", "HTTPClient", "HTTPCore",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "RelayBridgesTests",
+            dependencies: [
+                "RelayBridges", "RelayCore", "RelayStore", "RelayServer", "RelayCrawler", "OrgSocial", "OrgSocialText",
+                "HTTPCore",
+                "HTTPServer", "RelayTestFixtures", "TestSupport",
+            ],
+            swiftSettings: strictSettings
+        ),
         // The relay as one service: store + crawler + API wired together (what `orgsocial relay serve` runs).
         .target(
             name: "Relay",
             dependencies: [
-                "RelayCore", "RelayStore", "RelayCrawler", "RelayServer", "OrgSocialClient", "HTTPClient", "HTTPCore",
-                "HTTPServer",
-                "SystemSupport",
+                "RelayCore", "RelayStore", "RelayCrawler", "RelayServer", "RelayBridges", "OrgSocialClient",
+                "HTTPClient",
+                "HTTPCore", "HTTPServer", "SystemSupport",
             ],
             swiftSettings: strictSettings
         ),

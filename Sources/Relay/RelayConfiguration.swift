@@ -28,6 +28,14 @@ package struct RelayConfiguration: Sendable {
     /// The time between the starts of two background crawl passes; `nil` (or zero) crawls only when asked
     /// (``RelayService/scanOnce(forceDiscovery:)``, `orgsocial relay scan`).
     package var scanInterval: Duration? = .seconds(60)
+    /// How often the bridges refresh those read in the last 7 days and drop those unread for 90
+    /// (`relay-api.md` §2.20); `nil` (or zero) never.
+    package var bridgeMaintenanceInterval: Duration? = .seconds(900)
+    /// Whether outgoing Webmentions are sent (`relay-api.md` §4.7); `--no-webmentions` turns it off (the
+    /// queue still fills, so turning it on later sends what was missed).
+    package var sendsWebmentions = true
+    /// How often the due Webmentions are sent (up to 50 a run); `nil` (or zero) never.
+    package var webmentionInterval: Duration? = .seconds(300)
     /// A file listing peer relays, one URL per line (`relay-api.md` §4.3); `nil` uses
     /// ``defaultPeerRelays``.
     package var relayListPath: String?

@@ -69,6 +69,9 @@ package struct RelayDatabaseSummary: Sendable, Hashable, Codable {
     package var failingFeeds: [FailingFeed]
     /// The last crawl pass, if any pass was recorded.
     package var lastPass: RelayPassSummary?
+    /// The outgoing Webmention queue: how many are `pending`, `sent`, `failed` and `no_endpoint`
+    /// (`nil` when not read).
+    package var webmentions: [String: Int]?
 
     /// Builds a summary from the crawl list, the index's totals and the stored last pass.
     ///

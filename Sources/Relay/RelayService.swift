@@ -2,6 +2,7 @@ import Foundation
 import HTTPClient
 import HTTPServer
 import OrgSocialClient
+import RelayBridges
 package import RelayCore
 import RelayCrawler
 import RelayServer
@@ -42,6 +43,9 @@ package actor RelayService {
     private var daemon: HTTPDaemon?
     private var crawlTask: Task<Void, Never>?
     private var currentPass: Task<RelayScanReport, Never>?
+    private var bridges: RelayBridges?
+    private var bridgeTask: Task<Void, Never>?
+    private var webmentionTask: Task<Void, Never>?
 
     /// Opens the database (creating the file and its folder when missing) and builds the crawler.
     ///
@@ -120,6 +124,13 @@ package actor RelayService {
         if let interval = configuration.effectiveScanInterval {
             crawlTask = Task { await self.crawlForever(every: interval) }
         }
+        if let interval = configuration.bridgeMaintenanceInterval, interval > .zero, let bridges {
+            bridgeTask = Task { await Self.maintainForever(bridges, every: interval) }
+        }
+        if configuration.sendsWebmentions, let interval = configuration.webmentionInterval, interval > .zero {
+            let sender = makeWebmentionSender()
+            webmentionTask = Task { await Self.sendForever(sender, every: interval) }
+        }
         return daemon.port
     }
 
@@ -140,15 +151,69 @@ package actor RelayService {
         }
     }
 
-    /// The API responder over this service's store and feed gateway.
+    /// The bridges of a relay named `siteDomain`, fetching through the crawler's guarded transport.
+    private func makeBridges(siteDomain: String) -> RelayBridges {
+        var bridgeConfiguration = RelayBridges.Configuration(siteDomain: siteDomain)
+        bridgeConfiguration.allowPrivateAddresses = configuration.allowPrivateAddresses
+        bridgeConfiguration.userAgent =
+            "Org-Social-Relay-Bridge (+\(siteDomain.hasPrefix("localhost") || siteDomain.hasPrefix("127.") ? "http" : "https")://\(siteDomain)/)"
+        let addressGuard = AddressGuard(allowPrivateAddresses: configuration.allowPrivateAddresses)
+        bridgeConfiguration.transport = CurlTransport(
+            userAgent: bridgeConfiguration.userAgent, timeout: bridgeConfiguration.timeout, maximumRedirects: 10,
+            connectionFilter: addressGuard.connectionFilter)
+        bridgeConfiguration.log = configuration.log
+        return RelayBridges(store: store, configuration: bridgeConfiguration)
+    }
+
+    /// The outgoing Webmention sender over this service's queue (`relay-api.md` §4.7).
+    private func makeWebmentionSender() -> RelayWebmentionSender {
+        var senderConfiguration = RelayWebmentionSender.Configuration()
+        senderConfiguration.allowPrivateAddresses = configuration.allowPrivateAddresses
+        let addressGuard = AddressGuard(allowPrivateAddresses: configuration.allowPrivateAddresses)
+        senderConfiguration.transport = CurlTransport(
+            userAgent: senderConfiguration.userAgent, timeout: senderConfiguration.timeout, maximumRedirects: 0,
+            connectionFilter: addressGuard.connectionFilter)
+        senderConfiguration.log = configuration.log
+        return RelayWebmentionSender(store: store, configuration: senderConfiguration)
+    }
+
+    /// Sends the due Webmentions every `interval` (the first run one interval after the start, so the first
+    /// crawl pass has queued the new posts' links) until the task is cancelled.
+    private static func sendForever(_ sender: RelayWebmentionSender, every interval: Duration) async {
+        while !Task.isCancelled {
+            do {
+                try await Task.sleep(for: interval)
+            } catch {
+                return
+            }
+            _ = await sender.runOnce()
+        }
+    }
+
+    /// Runs the bridges' maintenance every `interval` until the task is cancelled.
+    private static func maintainForever(_ bridges: RelayBridges, every interval: Duration) async {
+        while !Task.isCancelled {
+            do {
+                try await Task.sleep(for: interval)
+            } catch {
+                return
+            }
+            await bridges.maintain()
+        }
+    }
+
+    /// The API responder over this service's store, feed gateway and bridges.
     private func makeResponder(siteDomain: String) -> RelayResponder {
+        let bridges = makeBridges(siteDomain: siteDomain)
+        self.bridges = bridges
         var responderConfiguration = RelayResponder.Configuration()
         responderConfiguration.siteDomain = siteDomain
         responderConfiguration.registrationRate = configuration.registrationRate
         let log = configuration.log
         responderConfiguration.log = log
         return RelayResponder(
-            readModel: store, notificationLog: store, gateway: validator, configuration: responderConfiguration)
+            readModel: store, notificationLog: store, gateway: validator, bridges: bridges,
+            configuration: responderConfiguration)
     }
 
     /// Runs a pass every `interval` (between pass starts) until the task is cancelled.
@@ -171,12 +236,20 @@ package actor RelayService {
         let crawl = crawlTask
         crawlTask = nil
         crawl?.cancel()
+        let maintenance = bridgeTask
+        bridgeTask = nil
+        maintenance?.cancel()
+        let webmentions = webmentionTask
+        webmentionTask = nil
+        webmentions?.cancel()
         currentPass?.cancel()
         if let daemon {
             await daemon.stop(gracePeriod: .seconds(5))
             self.daemon = nil
         }
         await crawl?.value
+        await maintenance?.value
+        await webmentions?.value
         _ = await currentPass?.value
     }
 
@@ -272,8 +345,11 @@ package actor RelayService {
             let lastPass = try await store.metaValue(RelayPassSummary.metaKey).flatMap {
                 RelayPassSummary(storedText: $0)
             }
-            return RelayDatabaseSummary(
+            var summary = RelayDatabaseSummary(
                 databasePath: configuration.databasePath, entries: entries, totals: totals, lastPass: lastPass)
+            let queue = try await store.webmentionCounts()
+            summary.webmentions = Dictionary(uniqueKeysWithValues: queue.map { ($0.key.rawValue, $0.value) })
+            return summary
         } catch {
             throw RelayServiceError.databaseFailure(path: configuration.databasePath, reason: Self.sentence(error))
         }

@@ -12,6 +12,10 @@ struct RelayIndexer {
     let feedURL: String
     /// The time of the index.
     let now: Date
+    /// Whether the notifications of new posts and mention rows are logged for the event streams, and their
+    /// links queued as outgoing Webmentions (not for a bridge's virtual feed, which is never a source of
+    /// either).
+    var logsNotifications = true
 
     /// Bump this when the indexer's rules change so every feed is re-indexed once.
     static let rulesVersion = "2"
@@ -49,7 +53,11 @@ struct RelayIndexer {
         if !report.isEmpty || profileCreated {
             try RelayMeta.bump(db, now: now)
         }
-        try RelayNotificationWriter.log(report.notifications, db: db, now: now)
+        if logsNotifications {
+            try RelayNotificationWriter.log(report.notifications, db: db, now: now)
+        } else {
+            report.notifications = []
+        }
         return report
     }
 
@@ -204,6 +212,9 @@ struct RelayIndexer {
         }
         try addMentions(post, rowID: rowID, url: url, report: &report)
         if post.pollOption != nil { _ = try updateVote(post, rowID: rowID) }
+        if logsNotifications {
+            try RelayWebmentionQueue.enqueue(db, source: url, feed: feedURL, content: post.content, now: now)
+        }
     }
 
     /// Overwrites a changed post's content and properties (`created_at` stays; `poll_end` is never cleared).
@@ -224,6 +235,10 @@ struct RelayIndexer {
         if !post.options.isEmpty { try replaceOptions(post, rowID: rowID) }
         try addMentions(post, rowID: rowID, url: "\(feedURL)#\(post.postID)", report: &report)
         _ = try updateVote(post, rowID: rowID)
+        if logsNotifications {
+            try RelayWebmentionQueue.enqueue(
+                db, source: "\(feedURL)#\(post.postID)", feed: feedURL, content: post.content, now: now)
+        }
     }
 
     /// Replaces the post's folded tags (a new post has none to delete).

@@ -9,8 +9,13 @@ extension RelayQueries {
         groups.map { _ in "?" }.joined(separator: ", ")
     }
 
+    /// The condition that leaves the bridges' virtual feeds out of `post_counts` rows (they are never
+    /// counted in `/stats/`, `relay-api.md` §2.20).
+    private static let notBridged = "profile_id NOT IN (SELECT p.id FROM profiles p JOIN bridges b ON b.feed = p.feed)"
+
     /// Monthly counters by UTC month of the post instant, and global totals, from the `post_counts` table
-    /// that the triggers on `posts` keep (a few rows per author and month, not a scan of the posts).
+    /// that the triggers on `posts` keep (a few rows per author and month, not a scan of the posts); the
+    /// bridges' virtual feeds are left out.
     func stats() throws -> IndexStats {
         let slugs = groups.map(\.slug)
         let rows = try db.query(
@@ -18,7 +23,7 @@ extension RelayQueries {
                 SELECT substr(month, 1, 4), substr(month, 6, 2), count(DISTINCT profile_id), sum(total), sum(posts),
                     sum(replies), sum(boosts), sum(reactions),
                     sum(CASE WHEN group_slug IN (\(enabledSlugList)) THEN total ELSE 0 END), sum(polls)
-                FROM post_counts WHERE total > 0 GROUP BY month ORDER BY month
+                FROM post_counts WHERE total > 0 AND \(Self.notBridged) GROUP BY month ORDER BY month
                 """,
             arguments: slugs)
         let months = try rows.map { row in
@@ -34,11 +39,12 @@ extension RelayQueries {
             try db.queryOne(sql: sql, arguments: arguments)?.value(at: 0) ?? 0
         }
         let activeGroups = try count(
-            "SELECT count(DISTINCT group_slug) FROM post_counts WHERE total > 0 AND group_slug IN (\(enabledSlugList))",
+            "SELECT count(DISTINCT group_slug) FROM post_counts WHERE total > 0 AND \(Self.notBridged) "
+                + "AND group_slug IN (\(enabledSlugList))",
             slugs)
         let global = GlobalCounters(
             registeredFeeds: feeds, totalAccounts: accounts,
-            totalPosts: try count("SELECT coalesce(sum(total), 0) FROM post_counts"),
+            totalPosts: try count("SELECT coalesce(sum(total), 0) FROM post_counts WHERE \(Self.notBridged)"),
             totalFollows: try count("SELECT count(*) FROM follows"), activeGroups: activeGroups)
         return IndexStats(months: months, global: global)
     }

@@ -26,8 +26,61 @@ enum RelaySchema {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("relay 7: bridges") { db in
+            for statement in version7 {
+                try db.execute(sql: statement)
+            }
+        }
+        migrator.registerMigration("relay 8: outgoing webmentions") { db in
+            for statement in version8 {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }
+
+    /// The outgoing Webmention queue (`relay-api.md` §4.7): one row per (linking post, linked page), its
+    /// status (`pending`, `sent`, `failed`, `no_endpoint`), attempts and next attempt.
+    private static let version8: [String] = [
+        """
+        CREATE TABLE outgoing_webmentions (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            source TEXT NOT NULL,
+            target TEXT NOT NULL,
+            status TEXT NOT NULL,
+            attempts INTEGER NOT NULL,
+            next_attempt REAL NOT NULL,
+            last_error TEXT,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            UNIQUE (source, target)
+        )
+        """,
+        "CREATE INDEX outgoing_webmentions_due ON outgoing_webmentions(status, next_attempt)",
+    ]
+
+    /// The bridges (`relay-api.md` §2.20): one row per ActivityPub account or RSS/Atom/JSON feed served as
+    /// a virtual `social.org`, with its generated file, the source's validators and the refresh and access
+    /// times. Its profile and posts live in `profiles` and `posts` under the virtual feed URL.
+    private static let version7: [String] = [
+        """
+        CREATE TABLE bridges (
+            kind TEXT NOT NULL,
+            source TEXT NOT NULL,
+            feed TEXT NOT NULL UNIQUE,
+            actor_url TEXT,
+            etag TEXT,
+            last_modified TEXT,
+            content TEXT NOT NULL,
+            content_changed_at REAL NOT NULL,
+            last_refreshed_at REAL NOT NULL,
+            last_accessed_at REAL NOT NULL,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (kind, source)
+        ) WITHOUT ROWID
+        """,
+        "CREATE INDEX bridges_accessed ON bridges(last_accessed_at)",
+    ]
 
     /// The columns of a `post_counts` row that a post adds (`new`) or takes away (`old`): total, posts,
     /// replies, boosts, reactions, polls, as `/stats/` classifies them.

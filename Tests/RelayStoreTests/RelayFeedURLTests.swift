@@ -80,7 +80,8 @@ struct RelayFeedURLTests {
                 sql: "DELETE FROM sqlitestore_migrations WHERE name >= 'relay 4' AND name < 'relay :'")
             try connection.execute(
                 sql: "DROP TRIGGER posts_counts_insert; DROP TRIGGER posts_counts_delete; "
-                    + "DROP TRIGGER posts_counts_update; DROP TABLE post_counts")
+                    + "DROP TRIGGER posts_counts_update; DROP TABLE post_counts; DROP TABLE bridges; "
+                    + "DROP TABLE outgoing_webmentions")
             try connection.execute(sql: "PRAGMA user_version = 3")
             try connection.close()
         }

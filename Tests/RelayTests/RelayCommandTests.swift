@@ -194,6 +194,9 @@ struct RelayCommandTests {
                 ))
             #expect(stats.output.contains("last pass: "))
             #expect(stats.output.contains(", 0 fetched, 3 not modified, 0 failed,"))
+            // The outgoing Webmention queue (nothing is sent by a scan).
+            #expect(stats.output.contains("\nwebmentions: "))
+            #expect(stats.output.contains(" pending, 0 sent, 0 failed, 0 no_endpoint\n"))
             let json = await runCLI(["relay", "stats", "--db", database, "--json"], environment: env)
             let summary = try JSONObject(Array(json.output.utf8))
             #expect(summary.int("feeds") == 3)
@@ -317,7 +320,7 @@ struct RelayCommandTests {
             "--header-timeout <seconds>", "$ORGSOCIAL_RELAY_HEADER_TIMEOUT", "--max-streams <n>",
             "$ORGSOCIAL_RELAY_MAX_STREAMS)", "--max-streams-per-address <n>",
             "$ORGSOCIAL_RELAY_MAX_STREAMS_PER_ADDRESS", "--registrations-per-hour <n>",
-            "$ORGSOCIAL_RELAY_REGISTRATIONS_PER_HOUR",
+            "$ORGSOCIAL_RELAY_REGISTRATIONS_PER_HOUR", "--no-webmentions",
         ] {
             #expect(help.contains(name), "\(name)")
         }

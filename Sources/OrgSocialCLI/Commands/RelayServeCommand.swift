@@ -43,6 +43,9 @@ struct RelayServeCommand: ParsableCommand {
                     defaultValue: "60"),
                 RelayServiceOptions.relayListOption,
                 RelayServiceOptions.privateAddressesOption,
+                .flag(
+                    "no-webmentions",
+                    help: "Do not send outgoing Webmentions for the links of new posts (they are still queued)."),
                 ClientLimitOptions.connectionsPerAddressOption(
                     variable: ClientLimitOptions.Variable.connectionsPerAddress),
                 ClientLimitOptions.headerTimeoutOption(variable: ClientLimitOptions.Variable.headerTimeout),
@@ -71,6 +74,8 @@ struct RelayServeCommand: ParsableCommand {
     var limits: ClientLimitOptions
     /// `--shutdown-deadline`, when given.
     var shutdownDeadline: Int?
+    /// `--no-webmentions`.
+    var sendsWebmentions: Bool
 
     init(parsing arguments: ParsedArguments) throws {
         options = RelayServiceOptions(parsing: arguments)
@@ -81,6 +86,7 @@ struct RelayServeCommand: ParsableCommand {
             try Self.seconds($0, option: "--scan-interval <seconds>")
         }
         limits = try ClientLimitOptions(parsing: arguments)
+        sendsWebmentions = !arguments.flag("no-webmentions")
         shutdownDeadline = try arguments.value("shutdown-deadline").map {
             try ServeCommand.integer($0, option: "--shutdown-deadline <seconds>", range: 1...3600)
         }
@@ -126,6 +132,7 @@ struct RelayServeCommand: ParsableCommand {
                 try Self.seconds($0, variable: "ORGSOCIAL_RELAY_SHUTDOWN_DEADLINE")
             } ?? 10
         configuration.shutdownDeadline = .seconds(max(1, deadline))
+        configuration.sendsWebmentions = sendsWebmentions
         let service = try await RelayService(configuration: configuration)
         try await service.run()
     }

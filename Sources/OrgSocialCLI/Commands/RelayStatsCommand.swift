@@ -146,6 +146,10 @@ struct RelayStatsCommand: ParsableCommand {
         } else {
             lines.append("last pass: none yet")
         }
+        if let queue = summary.webmentions {
+            let counts = ["pending", "sent", "failed", "no_endpoint"].map { "\(queue[$0] ?? 0) \($0)" }
+            lines.append("webmentions: " + counts.joined(separator: ", "))
+        }
         for feed in summary.failingFeeds {
             var line = "failing: \(feed.url): \(feed.consecutiveFailures) failure"
             line += feed.consecutiveFailures == 1 ? "" : "s"

@@ -20,13 +20,14 @@ extension FeedFetcher {
     ///   - url: the URL to read.
     ///   - validators: sent as `If-None-Match`/`If-Modified-Since`; `nil` or empty for an unconditional read.
     ///   - checkHop: called with every URL before a request goes to it (the first and each redirect target).
+    ///   - accept: the `Accept` header; `nil` asks for plain text first, as a `social.org` reader does.
     /// - Returns: the body or the 304, with the final URL and any permanent redirect.
     /// - Throws: ``OrgSocialClientError``: `invalidURL`; `fetchFailed` with the exact status for any
     ///   answer that is not 200, 304 or a followable redirect (404 and 410 included, so callers can report
     ///   the code); `invalidResponse` for a 304 to an unconditional request or too many redirects;
     ///   `feedTooLarge`, `timedOut`, `networkError`; or whatever `checkHop` throws.
     package func fetch(
-        _ url: URL, validators: FeedValidators?, checkHop: HopCheck? = nil
+        _ url: URL, validators: FeedValidators?, checkHop: HopCheck? = nil, accept: String? = nil
     ) async throws -> ConditionalFetchResult {
         try FeedPublisher.checkHTTPURL(url)
         let validators = validators?.isEmpty == false ? validators : nil
@@ -37,7 +38,7 @@ extension FeedFetcher {
         var redirects = 0
         try await checkHop?(current)
         while true {
-            let response = try await send(request(for: current, validators: validators))
+            let response = try await send(request(for: current, validators: validators, accept: accept))
             switch response.status {
             case 301, 302, 303, 307, 308:
                 guard let location = response.headers["Location"],
@@ -96,10 +97,12 @@ extension FeedFetcher {
         FeedPublisher.looksLikeHTML(body)
     }
 
-    private func request(for url: URL, validators: FeedValidators?) -> HTTPClientRequest {
+    private func request(for url: URL, validators: FeedValidators?, accept: String?) -> HTTPClientRequest {
         var request = HTTPClientRequest(
             url: url,
-            headers: ["Accept": "text/plain, text/*;q=0.9, */*;q=0.1", "User-Agent": configuration.userAgent],
+            headers: [
+                "Accept": accept ?? "text/plain, text/*;q=0.9, */*;q=0.1", "User-Agent": configuration.userAgent,
+            ],
             timeout: configuration.connectTimeout, followsRedirects: false,
             maximumBodyBytes: configuration.maximumBodyBytes)
         if let etag = validators?.etag { request.headers["If-None-Match"] = etag }

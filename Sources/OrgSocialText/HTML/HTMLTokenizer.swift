@@ -1,5 +1,5 @@
 /// One piece of an HTML document, as ``HTMLTokenizer`` reads it.
-enum HTMLToken: Sendable, Hashable {
+package enum HTMLToken: Sendable, Hashable {
     /// Character data, character references decoded.
     case text(String)
     /// `<name attr=value …>`; the name and attribute names lowercased, values decoded; `selfClosing` for `<br/>`.
@@ -14,7 +14,7 @@ enum HTMLToken: Sendable, Hashable {
 /// `<style>` is dropped with their tags; a `<` that opens no tag is text; a tag cut off by the end of the
 /// input is dropped, as browsers do; attribute values may be double-, single- or unquoted. Invalid UTF-8
 /// is decoded with U+FFFD.
-struct HTMLTokenizer {
+package struct HTMLTokenizer {
     /// The input's UTF-8 bytes.
     private let bytes: [UInt8]
     /// Where the next token starts.
@@ -26,7 +26,7 @@ struct HTMLTokenizer {
     }
 
     /// Every token of the input, in order.
-    static func tokens(_ html: String) -> [HTMLToken] {
+    package static func tokens(_ html: String) -> [HTMLToken] {
         var tokenizer = HTMLTokenizer(html)
         var tokens: [HTMLToken] = []
         while let token = tokenizer.next() {

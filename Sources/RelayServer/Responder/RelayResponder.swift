@@ -28,7 +28,8 @@ package import RelayCore
 /// - `304`s (deliberate difference 1); the validators change only with the data, not at every pass.
 /// - A non-string `feed` in `POST /feeds/` is a 400 envelope `Feed URL must be a string`, not a 500
 ///   page (deliberate difference 3).
-/// - The bridges (§2.20) are not served: `/bridge/…` is a 404, though the index keeps their links.
+/// - The bridges' virtual feeds (§2.20) carry validators of their own (the file's, not the relay's)
+///   and answer `304`s; without a bridge gateway `/bridge/…` is a 404, though the index keeps the links.
 /// - The texts the reference takes from libraries are our own: the `bridge-activitypub` and
 ///   `bridge-rss` link descriptions, the RSS channel description, and the Org-to-HTML markup of RSS
 ///   items (the reference uses `org-python`).
@@ -43,6 +44,7 @@ package struct RelayResponder: HTTPResponder {
     private let cache: RelayResponseCache
     private let hub: RelayNotificationHub
     private let registrations: TokenBucket?
+    private let bridges: RelayBridgeAPI?
 
     /// Makes the responder.
     ///
@@ -50,11 +52,13 @@ package struct RelayResponder: HTTPResponder {
     ///   - readModel: Answers the JSON read endpoints and RSS, and gives the change stamp.
     ///   - notificationLog: The log the event streams tail.
     ///   - gateway: Registers feeds and fetches `/feed-content/`.
+    ///   - bridges: Serves `/bridge/…`; without it those paths are 404s (the index keeps their links).
     ///   - configuration: Site domain, intervals, cache limits and logging.
     package init(
         readModel: any RelayReadModel, notificationLog: any RelayNotificationLog, gateway: any RelayFeedGateway,
-        configuration: Configuration
+        bridges: (any RelayBridgeGateway)? = nil, configuration: Configuration
     ) {
+        self.bridges = bridges.map(RelayBridgeAPI.init(gateway:))
         self.readModel = readModel
         readAPI = RelayReadAPI(readModel: readModel)
         self.gateway = gateway
@@ -135,6 +139,9 @@ package struct RelayResponder: HTTPResponder {
         case .appendSlash(let location):
             return .answer(RelayResponses.appendSlash(location: location))
         case .endpoint(let endpoint):
+            if endpoint.isBridge, bridges == nil {
+                return .answer(RelayResponses.notFoundPage)
+            }
             var indent: Int?
             if endpoint.negotiatesContent {
                 let accept = request.headers.values(for: "Accept")
@@ -183,7 +190,7 @@ package struct RelayResponder: HTTPResponder {
             return "json \(indent ?? -1) \(request.target)"
         case .rss:
             return "rss \(selfURL(of: request))"
-        case .root, .feedContent, .events:
+        case .root, .feedContent, .events, .bridgeIndex, .activityPubBridges, .activityPubBridge, .rssBridge:
             return nil
         }
     }
@@ -227,6 +234,9 @@ package struct RelayResponder: HTTPResponder {
             return await cachedOrComputed(endpoint, indent: indent, request: request, validators: validators) {
                 await rss(for: request)
             }
+        case .bridgeIndex, .activityPubBridges, .activityPubBridge, .rssBridge:
+            guard let bridges else { return RelayResponses.notFoundPage }
+            return await bridge(endpoint, api: bridges, indent: indent, request: request, validators: validators)
         case .events:
             let stream = RelayEventStream.body(
                 feed: lastQueryValue("feed", of: request), hub: hub, heartbeatInterval: configuration.heartbeatInterval)
@@ -269,6 +279,33 @@ package struct RelayResponder: HTTPResponder {
         let validators = await tracker.refresh(from: readModel, log: configuration.log)
         let response = RelayResponses.json(reply.body, status: reply.status, indent: indent)
         return finalize(response, validators: validators, request: request, conditional: false)
+    }
+
+    /// The bridge endpoints (§2.20): JSON listings with the relay's validators, virtual feeds with their own.
+    private func bridge(
+        _ endpoint: RelayEndpoint, api: RelayBridgeAPI, indent: Int?, request: HTTPRequest,
+        validators: RelayValidators?
+    ) async -> HTTPResponse {
+        let listing: RelayJSONReply?
+        switch endpoint {
+        case .bridgeIndex:
+            listing = RelayBridgeAPI.index
+        case .activityPubBridges:
+            listing = await api.listing(.activityPub)
+        case .rssBridge where lastQueryValue("url", of: request) == nil:
+            listing = await api.listing(.rss)
+        case .rssBridge:
+            let answer = await api.rss(source: lastQueryValue("url", of: request) ?? "", indent: indent)
+            return finalize(answer.response, validators: answer.validators, request: request, conditional: true)
+        case .activityPubBridge(let handle):
+            let answer = await api.activityPub(requested: handle, indent: indent)
+            return finalize(answer.response, validators: answer.validators, request: request, conditional: true)
+        default:
+            return RelayResponses.notFoundPage
+        }
+        guard let listing else { return RelayResponses.serverErrorPage }
+        let response = RelayResponses.json(listing.body, status: listing.status, indent: indent)
+        return finalize(response, validators: validators, request: request, conditional: true)
     }
 
     /// `/rss.xml` (§2.18).

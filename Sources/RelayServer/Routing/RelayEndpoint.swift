@@ -15,6 +15,14 @@ enum RelayEndpoint: Sendable, Equatable {
     case rss
     /// `GET /sse/notifications/`.
     case events
+    /// `GET /bridge/`: the bridges' index.
+    case bridgeIndex
+    /// `GET /bridge/activitypub/`: the bridged accounts.
+    case activityPubBridges
+    /// `GET /bridge/activitypub/<handle>/`: an account's virtual feed (the handle as requested).
+    case activityPubBridge(handle: String)
+    /// `GET /bridge/rss/`: the bridged feeds, or with `?url=` a feed's virtual feed.
+    case rssBridge
 
     /// The route of a decoded path, or `nil` when no route matches.
     ///
@@ -26,6 +34,13 @@ enum RelayEndpoint: Sendable, Equatable {
         case "/feed-content/": self = .feedContent
         case "/rss.xml": self = .rss
         case "/sse/notifications/": self = .events
+        case "/bridge/": self = .bridgeIndex
+        case "/bridge/activitypub/": self = .activityPubBridges
+        case "/bridge/rss/": self = .rssBridge
+        case _ where path.hasPrefix("/bridge/activitypub/") && path.hasSuffix("/"):
+            let handle = path.dropFirst("/bridge/activitypub/".count).dropLast()
+            guard !handle.isEmpty, !handle.contains("/") else { return nil }
+            self = .activityPubBridge(handle: String(handle))
         default:
             guard let read = RelayReadEndpoint(path: path) else { return nil }
             self = .read(read)
@@ -37,12 +52,20 @@ enum RelayEndpoint: Sendable, Equatable {
         self == .feeds ? [.get, .post, .head, .options] : [.get, .head, .options]
     }
 
+    /// Whether the route is one of the bridges' (`/bridge/…`).
+    var isBridge: Bool {
+        switch self {
+        case .bridgeIndex, .activityPubBridges, .activityPubBridge, .rssBridge: true
+        default: false
+        }
+    }
+
     /// Whether the reference serves the route through Django REST framework, which negotiates the
     /// `Accept` header (406) and renders compact UTF-8 JSON.
     var negotiatesContent: Bool {
         switch self {
-        case .feeds, .feedContent, .read: true
-        case .root, .rss, .events: false
+        case .feeds, .feedContent, .read, .bridgeIndex, .activityPubBridges: true
+        case .root, .rss, .events, .activityPubBridge, .rssBridge: false
         }
     }
 }
