@@ -203,7 +203,8 @@ let package = Package(
         // The relay's fixture feeds (alice, bob, carol, dave) shared by the relay test targets, and a
         // temporary database loaded with them.
         .target(
-            name: "RelayTestFixtures", dependencies: ["RelayStore", "RelayCore", "OrgSocial"],
+            name: "RelayTestFixtures",
+            dependencies: ["RelayStore", "RelayPostgresStore", "PostgresStore", "RelayCore", "OrgSocial", "TestSupport"],
             path: "Tests/RelayTestFixtures", swiftSettings: strictSettings
         ),
         .testTarget(
@@ -249,7 +250,9 @@ let package = Package(
         .testTarget(
             name: "PostgresStoreTests", dependencies: ["PostgresStore", "TestSupport"], swiftSettings: strictSettings),
         // The relay's PostgreSQL schema: the same named migrations as the SQLite store, in PostgreSQL's dialect.
-        .target(name: "RelayPostgresStore", dependencies: ["PostgresStore"], swiftSettings: strictSettings),
+        .target(
+            name: "RelayPostgresStore", dependencies: ["PostgresStore", "RelayCore", "OrgSocial"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "RelayPostgresStoreTests",
             dependencies: ["RelayPostgresStore", "PostgresStore", "RelayStore", "SQLiteStore", "TestSupport"],

@@ -25,7 +25,7 @@ final class RelayServerHarness: Sendable {
     /// The database (its folder goes when the harness goes).
     let database: RelayFixtureDatabase
     /// The store.
-    var store: RelayDatabase { database.store }
+    var store: any RelayStorage { database.store }
     let gateway: RecordingGateway
     let responder: RelayResponder
     let server: HTTPDaemon
@@ -91,11 +91,11 @@ final class RelayServerHarness: Sendable {
 /// A feed gateway that records what it is asked, adds registered feeds to the store (201, or 200 when
 /// known) and answers `/feed-content/` with fixed text.
 actor RecordingGateway: RelayFeedGateway {
-    let store: RelayDatabase
+    let store: any RelayStorage
     private(set) var registered: [String] = []
     private(set) var fetched: [String] = []
 
-    init(store: RelayDatabase) {
+    init(store: any RelayStorage) {
         self.store = store
     }
 
