@@ -33,13 +33,14 @@ final class RelayServerHarness: Sendable {
     /// The port the server listens on.
     var port: Int { server.port }
 
-    /// Starts a relay; `loaded` indexes the three valid fixture feeds first.
+    /// Starts a relay on a store of `engine`; `loaded` indexes the three valid fixture feeds first.
     init(
+        engine: RelayStoreEngine = .sqlite,
         loaded: Bool = true,
         configure: (inout RelayResponder.Configuration) -> Void = { _ in },
         daemon: (inout HTTPDaemon.Configuration) -> Void = { _ in }
     ) async throws {
-        database = loaded ? try await .loaded() : try await RelayFixtureDatabase()
+        database = loaded ? try await .loaded(engine: engine) : try await RelayFixtureDatabase(engine: engine)
         let store = database.store
         gateway = RecordingGateway(store: store)
         var configuration = RelayResponder.Configuration(siteDomain: "relay.example.org")
