@@ -194,9 +194,8 @@ let package = Package(
         .target(
             name: "Relay",
             dependencies: [
-                "RelayCore", "RelayStore", "RelayCrawler", "RelayServer", "OrgSocialClient", "HTTPClient", "HTTPCore",
-                "HTTPServer",
-                "SystemSupport",
+                "RelayCore", "RelayStore", "RelayPostgresStore", "PostgresStore", "RelayCrawler", "RelayServer",
+                "OrgSocialClient", "HTTPClient", "HTTPCore", "HTTPServer", "SystemSupport",
             ],
             swiftSettings: strictSettings
         ),
@@ -237,6 +236,7 @@ let package = Package(
                 "Relay", "RelayCore", "RelayStore", "RelayCrawler", "RelayServer", "OrgSocial", "OrgSocialClient",
                 "HTTPClient",
                 "HTTPCore", "HTTPServer", "FeedHosting", "OrgSocialCLI", "RelayTestFixtures", "TestSupport",
+                "PostgresStore",
             ],
             swiftSettings: strictSettings
         ),

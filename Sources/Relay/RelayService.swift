@@ -4,12 +4,14 @@ import HTTPServer
 import OrgSocialClient
 package import RelayCore
 import RelayCrawler
+import RelayPostgresStore
 import RelayServer
 import RelayStore
 import SystemSupport
 
-/// The whole relay in one process: the SQLite index (``RelayDatabase``), the crawler and the HTTP API, as
-/// `orgsocial relay serve` runs them.
+/// The whole relay in one process: the index (SQLite's ``RelayDatabase`` for a path, PostgreSQL's
+/// `RelayPostgresDatabase` for a `postgres://` URL), the crawler and the HTTP API, as `orgsocial relay
+/// serve` runs them.
 ///
 /// ```swift
 /// var configuration = RelayConfiguration(databasePath: "relay.sqlite")
@@ -36,7 +38,7 @@ package actor RelayService {
     /// The peer relays the crawler asks for feeds (`relay-api.md` §4.3).
     package nonisolated let peerRelays: [String]
 
-    private let store: RelayDatabase
+    private let store: any RelayStorage
     private let crawler: FeedCrawler
     private let validator: RelayFeedValidator
     private var daemon: HTTPDaemon?
@@ -50,7 +52,29 @@ package actor RelayService {
     ///   `.cannotReadRelayList` when `--relay-list` names an unreadable file.
     package init(configuration: RelayConfiguration) async throws {
         let peerRelays = try configuration.resolvedPeerRelays()
+        let store = try await Self.openStore(configuration)
+        let crawlerConfiguration = Self.crawlerConfiguration(configuration, peerRelays: peerRelays)
+        self.configuration = configuration
+        self.peerRelays = peerRelays
+        self.store = store
+        self.crawler = FeedCrawler(store: store, configuration: crawlerConfiguration)
+        self.validator = RelayFeedValidator(store: store, configuration: crawlerConfiguration)
+    }
+
+    /// Opens the configured store: PostgreSQL for a `postgres://` URL, else the SQLite file (creating it and
+    /// its folder when missing).
+    ///
+    /// - Throws: ``RelayServiceError/cannotOpenDatabase(path:reason:)``.
+    private static func openStore(_ configuration: RelayConfiguration) async throws -> any RelayStorage {
         let path = configuration.databasePath
+        if configuration.usesPostgres {
+            do {
+                return try await RelayPostgresDatabase.open(url: path, groups: configuration.groups)
+            } catch {
+                throw RelayServiceError.cannotOpenDatabase(
+                    path: configuration.databaseDisplayName, reason: Self.sentence(error))
+            }
+        }
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
             do {
@@ -62,19 +86,12 @@ package actor RelayService {
                         + "exists and is writable by this user")
             }
         }
-        let store: RelayDatabase
         do {
-            store = try await RelayDatabase.open(path: path, groups: configuration.groups)
+            return try await RelayDatabase.open(path: path, groups: configuration.groups)
         } catch {
             // The store's error already says what to do (check the folder, restore a backup, …).
             throw RelayServiceError.cannotOpenDatabase(path: path, reason: Self.sentence(error))
         }
-        let crawlerConfiguration = Self.crawlerConfiguration(configuration, peerRelays: peerRelays)
-        self.configuration = configuration
-        self.peerRelays = peerRelays
-        self.store = store
-        self.crawler = FeedCrawler(store: store, configuration: crawlerConfiguration)
-        self.validator = RelayFeedValidator(store: store, configuration: crawlerConfiguration)
     }
 
     /// The crawler settings derived from the relay's configuration.
@@ -194,7 +211,7 @@ package actor RelayService {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         let crawling = configuration.effectiveScanInterval.map { "every \(Self.describe($0))" } ?? "off"
         log(
-            "relay listening on http://\(host):\(port) (database \(configuration.databasePath); site domain "
+            "relay listening on http://\(host):\(port) (database \(configuration.databaseDisplayName); site domain "
                 + "\(configuration.effectiveSiteDomain(boundPort: port)); groups "
                 + "\(configuration.groups.isEmpty ? "none" : configuration.groups.joined(separator: ", ")); crawl "
                 + "\(crawling); peers \(peerRelays.isEmpty ? "none" : peerRelays.joined(separator: " ")))")
@@ -273,9 +290,10 @@ package actor RelayService {
                 RelayPassSummary(storedText: $0)
             }
             return RelayDatabaseSummary(
-                databasePath: configuration.databasePath, entries: entries, totals: totals, lastPass: lastPass)
+                databasePath: configuration.databaseDisplayName, entries: entries, totals: totals, lastPass: lastPass)
         } catch {
-            throw RelayServiceError.databaseFailure(path: configuration.databasePath, reason: Self.sentence(error))
+            throw RelayServiceError.databaseFailure(
+                path: configuration.databaseDisplayName, reason: Self.sentence(error))
         }
     }
 
