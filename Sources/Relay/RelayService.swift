@@ -226,6 +226,30 @@ package actor RelayService {
         log("relay stopped")
     }
 
+    /// Crawls every ``RelayConfiguration/scanInterval`` (60 s when it is `nil` or zero) without serving the
+    /// API, until the process receives SIGINT or SIGTERM (or the calling task is cancelled): a crawl-only
+    /// worker beside `relay serve --no-crawl` processes on one database.
+    package func runCrawler() async {
+        let interval = configuration.effectiveScanInterval ?? .seconds(60)
+        let log = configuration.log
+        let deadline = configuration.shutdownDeadline
+        let signals = TerminationSignals { _ in ShutdownWatchdog.arm(deadline: deadline, log: log) }
+        defer { signals.restore() }
+        crawlTask = Task { await self.crawlForever(every: interval) }
+        log(
+            "relay crawler started (database \(configuration.databaseDisplayName); crawl every "
+                + "\(Self.describe(interval)); groups "
+                + "\(configuration.groups.isEmpty ? "none" : configuration.groups.joined(separator: ", ")); peers "
+                + "\(peerRelays.isEmpty ? "none" : peerRelays.joined(separator: " ")))")
+        if let number = await signals.next() {
+            log("relay crawler stopping (signal \(number)); the pass in progress is cancelled")
+        } else {
+            log("relay crawler stopping")
+        }
+        await stop()
+        log("relay crawler stopped")
+    }
+
     // MARK: - Crawling
 
     /// Runs one crawl pass now (after any pass in progress) and remembers its summary in the database for

@@ -422,6 +422,30 @@ struct RelayEndToEndTests {
         }
     }
 
+    @Test(arguments: RelayStoreEngine.tested)
+    func aCrawlOnlyWorkerIndexesWhatAnAPIOnlyServiceServes(engine: RelayStoreEngine) async throws {
+        // The testbed's relay crawls only when asked, as `relay serve --no-crawl`; the worker is `relay crawl`.
+        try await withTestbed(engine: engine) { bed in
+            try await bed.registerValidFeeds()
+            var configuration = bed.configuration
+            configuration.scanInterval = .milliseconds(200)
+            let worker = try await RelayService(configuration: configuration)
+            let running = Task { await worker.runCrawler() }
+            var status = 0
+            let deadline = ContinuousClock.now + .seconds(20)
+            while status != 200, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+                status = try await bed.get("/profile/?feed=\(encoded(bed.carol))").status
+            }
+            running.cancel()
+            await running.value
+            #expect(status == 200)
+            #expect(
+                try JSONObject(try await bed.get("/notifications/?feed=\(encoded(bed.alice))").body)
+                    .objects("data").count == 5)
+        }
+    }
+
     @Test func theBackgroundCrawlIndexesRegisteredFeedsAndStops() async throws {
         try await withTestbed(scanInterval: .milliseconds(200)) { bed in
             try await bed.registerValidFeeds()
