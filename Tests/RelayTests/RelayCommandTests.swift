@@ -129,8 +129,9 @@ struct RelayCommandTests {
                 """)
     }
 
-    @Test func addFeedScanAndStatsWorkOnTheDatabaseARelayServes() async throws {
-        try await withTestbed { bed in
+    @Test(arguments: RelayStoreEngine.tested)
+    func addFeedScanAndStatsWorkOnTheDatabaseARelayServes(engine: RelayStoreEngine) async throws {
+        try await withTestbed(engine: engine) { bed in
             let home = try TemporaryFolder()
             defer { home.remove() }
             let peers = try home.write("", to: "no-peers.txt")
@@ -193,7 +194,7 @@ struct RelayCommandTests {
             // and crawled in the same pass) was indexed.
             #expect(
                 stats.output.hasPrefix(
-                    "database: \(database)\nfeeds: 3 (0 failing, 0 not fetched yet), profiles: 3, posts: 12, follows: 3\n"
+                    "database: \(bed.configuration.databaseDisplayName)\nfeeds: 3 (0 failing, 0 not fetched yet), profiles: 3, posts: 12, follows: 3\n"
                 ))
             #expect(stats.output.contains("last pass: "))
             #expect(stats.output.contains(", 0 fetched, 3 not modified, 0 failed,"))
