@@ -194,7 +194,7 @@ let package = Package(
         .target(
             name: "Relay",
             dependencies: [
-                "RelayCore", "RelayStore", "RelayPostgresStore", "PostgresStore", "RelayCrawler", "RelayServer",
+                "RelayCore", "RelayStore", "RelayPostgresStore", "PostgresStore", "SQLiteStore", "RelayCrawler", "RelayServer",
                 "OrgSocialClient", "HTTPClient", "HTTPCore", "HTTPServer", "SystemSupport",
             ],
             swiftSettings: strictSettings

@@ -73,6 +73,8 @@ struct RelayCommandTests {
                                           SQLite or PostgreSQL.
                   crawl                   Crawl a relay database every --scan-interval seconds,
                                           without serving the API.
+                  migrate                 Copy a relay's SQLite database into an empty
+                                          PostgreSQL database.
                   scan                    Crawl every feed of a relay database once, then exit.
                   add-feed                Add a feed to a relay database's crawl list.
                   register                Ask a relay to index a feed.

@@ -5,7 +5,8 @@ struct RelayCommand: CommandGroup {
             name: "relay",
             abstract: "Run a relay, or register a feed with one and read its feeds and statistics.",
             subcommands: [
-                RelayServeCommand.self, RelayCrawlCommand.self, RelayScanCommand.self, RelayAddFeedCommand.self,
+                RelayServeCommand.self, RelayCrawlCommand.self, RelayMigrateCommand.self, RelayScanCommand.self,
+                RelayAddFeedCommand.self,
                 RelayRegisterCommand.self,
                 RelayFeedsCommand.self, RelayStatsCommand.self,
             ])
