@@ -230,16 +230,17 @@ let package = Package(
         .target(
             name: "Relay",
             dependencies: [
-                "RelayCore", "RelayStore", "RelayCrawler", "RelayServer", "RelayBridges", "OrgSocialClient",
-                "HTTPClient",
-                "HTTPCore", "HTTPServer", "SystemSupport",
+                "RelayCore", "RelayStore", "RelayPostgresStore", "PostgresStore", "SQLiteStore", "RelayCrawler",
+                "RelayServer", "RelayBridges", "OrgSocialClient", "HTTPClient", "HTTPCore", "HTTPServer",
+                "SystemSupport",
             ],
             swiftSettings: strictSettings
         ),
         // The relay's fixture feeds (alice, bob, carol, dave) shared by the relay test targets, and a
         // temporary database loaded with them.
         .target(
-            name: "RelayTestFixtures", dependencies: ["RelayStore", "RelayCore", "OrgSocial"],
+            name: "RelayTestFixtures",
+            dependencies: ["RelayStore", "RelayPostgresStore", "PostgresStore", "RelayCore", "OrgSocial", "TestSupport"],
             path: "Tests/RelayTestFixtures", swiftSettings: strictSettings
         ),
         .testTarget(
@@ -272,6 +273,7 @@ let package = Package(
                 "Relay", "RelayCore", "RelayStore", "RelayCrawler", "RelayServer", "OrgSocial", "OrgSocialClient",
                 "HTTPClient",
                 "HTTPCore", "HTTPServer", "FeedHosting", "OrgSocialCLI", "RelayTestFixtures", "TestSupport",
+                "PostgresStore",
             ],
             swiftSettings: strictSettings
         ),
@@ -285,7 +287,9 @@ let package = Package(
         .testTarget(
             name: "PostgresStoreTests", dependencies: ["PostgresStore", "TestSupport"], swiftSettings: strictSettings),
         // The relay's PostgreSQL schema: the same named migrations as the SQLite store, in PostgreSQL's dialect.
-        .target(name: "RelayPostgresStore", dependencies: ["PostgresStore"], swiftSettings: strictSettings),
+        .target(
+            name: "RelayPostgresStore", dependencies: ["PostgresStore", "RelayCore", "OrgSocial"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "RelayPostgresStoreTests",
             dependencies: ["RelayPostgresStore", "PostgresStore", "RelayStore", "SQLiteStore", "TestSupport"],

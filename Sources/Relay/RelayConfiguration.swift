@@ -1,6 +1,7 @@
 import Foundation
 package import HTTPCore
 package import HTTPServer
+import PostgresStore
 import RelayCrawler
 
 /// How `orgsocial relay serve` (and `scan`, `stats`, `add-feed`) runs the relay: the database, the
@@ -13,7 +14,9 @@ import RelayCrawler
 /// let service = try await RelayService(configuration: configuration)
 /// ```
 package struct RelayConfiguration: Sendable {
-    /// The SQLite file holding the index (created with its folder when missing).
+    /// Where the index is: a SQLite file (created with its folder when missing), or a `postgres://` /
+    /// `postgresql://` URL of a PostgreSQL database (migrated when new), which several relay processes
+    /// may share.
     package var databasePath: String
     /// The numeric address to listen on; `127.0.0.1` by default (put nginx in front for the public).
     package var host = "127.0.0.1"
@@ -65,6 +68,18 @@ package struct RelayConfiguration: Sendable {
     /// - Parameter databasePath: The SQLite file holding the index.
     package init(databasePath: String) {
         self.databasePath = databasePath
+    }
+
+    /// Whether ``databasePath`` names a PostgreSQL database (a `postgres://` or `postgresql://` URL).
+    package var usesPostgres: Bool {
+        let lowered = databasePath.lowercased()
+        return lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://")
+    }
+
+    /// ``databasePath`` as logs and messages show it: a PostgreSQL URL without its password.
+    package var databaseDisplayName: String {
+        guard usesPostgres else { return databasePath }
+        return (try? PostgresURL(databasePath).description) ?? "a PostgreSQL URL that does not parse"
     }
 
     /// ``siteDomain``, or `localhost:<port>` for the port the relay listens on.

@@ -5,12 +5,14 @@ import OrgSocialClient
 import RelayBridges
 package import RelayCore
 import RelayCrawler
+import RelayPostgresStore
 import RelayServer
 import RelayStore
 import SystemSupport
 
-/// The whole relay in one process: the SQLite index (``RelayDatabase``), the crawler and the HTTP API, as
-/// `orgsocial relay serve` runs them.
+/// The whole relay in one process: the index (SQLite's ``RelayDatabase`` for a path, PostgreSQL's
+/// `RelayPostgresDatabase` for a `postgres://` URL), the crawler and the HTTP API, as `orgsocial relay
+/// serve` runs them.
 ///
 /// ```swift
 /// var configuration = RelayConfiguration(databasePath: "relay.sqlite")
@@ -37,7 +39,7 @@ package actor RelayService {
     /// The peer relays the crawler asks for feeds (`relay-api.md` §4.3).
     package nonisolated let peerRelays: [String]
 
-    private let store: RelayDatabase
+    private let store: any RelayStorage
     private let crawler: FeedCrawler
     private let validator: RelayFeedValidator
     private var daemon: HTTPDaemon?
@@ -54,7 +56,29 @@ package actor RelayService {
     ///   `.cannotReadRelayList` when `--relay-list` names an unreadable file.
     package init(configuration: RelayConfiguration) async throws {
         let peerRelays = try configuration.resolvedPeerRelays()
+        let store = try await Self.openStore(configuration)
+        let crawlerConfiguration = Self.crawlerConfiguration(configuration, peerRelays: peerRelays)
+        self.configuration = configuration
+        self.peerRelays = peerRelays
+        self.store = store
+        self.crawler = FeedCrawler(store: store, configuration: crawlerConfiguration)
+        self.validator = RelayFeedValidator(store: store, configuration: crawlerConfiguration)
+    }
+
+    /// Opens the configured store: PostgreSQL for a `postgres://` URL, else the SQLite file (creating it and
+    /// its folder when missing).
+    ///
+    /// - Throws: ``RelayServiceError/cannotOpenDatabase(path:reason:)``.
+    private static func openStore(_ configuration: RelayConfiguration) async throws -> any RelayStorage {
         let path = configuration.databasePath
+        if configuration.usesPostgres {
+            do {
+                return try await RelayPostgresDatabase.open(url: path, groups: configuration.groups)
+            } catch {
+                throw RelayServiceError.cannotOpenDatabase(
+                    path: configuration.databaseDisplayName, reason: Self.sentence(error))
+            }
+        }
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
             do {
@@ -66,19 +90,12 @@ package actor RelayService {
                         + "exists and is writable by this user")
             }
         }
-        let store: RelayDatabase
         do {
-            store = try await RelayDatabase.open(path: path, groups: configuration.groups)
+            return try await RelayDatabase.open(path: path, groups: configuration.groups)
         } catch {
             // The store's error already says what to do (check the folder, restore a backup, …).
             throw RelayServiceError.cannotOpenDatabase(path: path, reason: Self.sentence(error))
         }
-        let crawlerConfiguration = Self.crawlerConfiguration(configuration, peerRelays: peerRelays)
-        self.configuration = configuration
-        self.peerRelays = peerRelays
-        self.store = store
-        self.crawler = FeedCrawler(store: store, configuration: crawlerConfiguration)
-        self.validator = RelayFeedValidator(store: store, configuration: crawlerConfiguration)
     }
 
     /// The crawler settings derived from the relay's configuration.
@@ -127,8 +144,9 @@ package actor RelayService {
         if let interval = configuration.bridgeMaintenanceInterval, interval > .zero, let bridges {
             bridgeTask = Task { await Self.maintainForever(bridges, every: interval) }
         }
-        if configuration.sendsWebmentions, let interval = configuration.webmentionInterval, interval > .zero {
+        if configuration.sendsWebmentions, let interval = configuration.webmentionInterval, interval > .zero,
             let sender = makeWebmentionSender()
+        {
             webmentionTask = Task { await Self.sendForever(sender, every: interval) }
         }
         return daemon.port
@@ -152,7 +170,9 @@ package actor RelayService {
     }
 
     /// The bridges of a relay named `siteDomain`, fetching through the crawler's guarded transport.
-    private func makeBridges(siteDomain: String) -> RelayBridges {
+    private func makeBridges(siteDomain: String) -> RelayBridges? {
+        // Bridges are stored by the SQLite engine only, for now; on PostgreSQL `/bridge/` answers 404.
+        guard let bridgeStore = store as? any RelayBridgeStore else { return nil }
         var bridgeConfiguration = RelayBridges.Configuration(siteDomain: siteDomain)
         bridgeConfiguration.allowPrivateAddresses = configuration.allowPrivateAddresses
         bridgeConfiguration.userAgent =
@@ -162,11 +182,13 @@ package actor RelayService {
             userAgent: bridgeConfiguration.userAgent, timeout: bridgeConfiguration.timeout, maximumRedirects: 10,
             connectionFilter: addressGuard.connectionFilter)
         bridgeConfiguration.log = configuration.log
-        return RelayBridges(store: store, configuration: bridgeConfiguration)
+        return RelayBridges(store: bridgeStore, configuration: bridgeConfiguration)
     }
 
     /// The outgoing Webmention sender over this service's queue (`relay-api.md` §4.7).
-    private func makeWebmentionSender() -> RelayWebmentionSender {
+    private func makeWebmentionSender() -> RelayWebmentionSender? {
+        // The SQLite engine alone queues Webmentions, for now.
+        guard let mentionStore = store as? any RelayWebmentionStore else { return nil }
         var senderConfiguration = RelayWebmentionSender.Configuration()
         senderConfiguration.allowPrivateAddresses = configuration.allowPrivateAddresses
         let addressGuard = AddressGuard(allowPrivateAddresses: configuration.allowPrivateAddresses)
@@ -174,7 +196,7 @@ package actor RelayService {
             userAgent: senderConfiguration.userAgent, timeout: senderConfiguration.timeout, maximumRedirects: 0,
             connectionFilter: addressGuard.connectionFilter)
         senderConfiguration.log = configuration.log
-        return RelayWebmentionSender(store: store, configuration: senderConfiguration)
+        return RelayWebmentionSender(store: mentionStore, configuration: senderConfiguration)
     }
 
     /// Sends the due Webmentions every `interval` (the first run one interval after the start, so the first
@@ -267,7 +289,7 @@ package actor RelayService {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         let crawling = configuration.effectiveScanInterval.map { "every \(Self.describe($0))" } ?? "off"
         log(
-            "relay listening on http://\(host):\(port) (database \(configuration.databasePath); site domain "
+            "relay listening on http://\(host):\(port) (database \(configuration.databaseDisplayName); site domain "
                 + "\(configuration.effectiveSiteDomain(boundPort: port)); groups "
                 + "\(configuration.groups.isEmpty ? "none" : configuration.groups.joined(separator: ", ")); crawl "
                 + "\(crawling); peers \(peerRelays.isEmpty ? "none" : peerRelays.joined(separator: " ")))")
@@ -280,6 +302,30 @@ package actor RelayService {
         }
         await stop()
         log("relay stopped")
+    }
+
+    /// Crawls every ``RelayConfiguration/scanInterval`` (60 s when it is `nil` or zero) without serving the
+    /// API, until the process receives SIGINT or SIGTERM (or the calling task is cancelled): a crawl-only
+    /// worker beside `relay serve --no-crawl` processes on one database.
+    package func runCrawler() async {
+        let interval = configuration.effectiveScanInterval ?? .seconds(60)
+        let log = configuration.log
+        let deadline = configuration.shutdownDeadline
+        let signals = TerminationSignals { _ in ShutdownWatchdog.arm(deadline: deadline, log: log) }
+        defer { signals.restore() }
+        crawlTask = Task { await self.crawlForever(every: interval) }
+        log(
+            "relay crawler started (database \(configuration.databaseDisplayName); crawl every "
+                + "\(Self.describe(interval)); groups "
+                + "\(configuration.groups.isEmpty ? "none" : configuration.groups.joined(separator: ", ")); peers "
+                + "\(peerRelays.isEmpty ? "none" : peerRelays.joined(separator: " ")))")
+        if let number = await signals.next() {
+            log("relay crawler stopping (signal \(number)); the pass in progress is cancelled")
+        } else {
+            log("relay crawler stopping")
+        }
+        await stop()
+        log("relay crawler stopped")
     }
 
     // MARK: - Crawling
@@ -346,12 +392,15 @@ package actor RelayService {
                 RelayPassSummary(storedText: $0)
             }
             var summary = RelayDatabaseSummary(
-                databasePath: configuration.databasePath, entries: entries, totals: totals, lastPass: lastPass)
-            let queue = try await store.webmentionCounts()
-            summary.webmentions = Dictionary(uniqueKeysWithValues: queue.map { ($0.key.rawValue, $0.value) })
+                databasePath: configuration.databaseDisplayName, entries: entries, totals: totals, lastPass: lastPass)
+            if let mentionStore = store as? any RelayWebmentionStore {
+                let queue = try await mentionStore.webmentionCounts()
+                summary.webmentions = Dictionary(uniqueKeysWithValues: queue.map { ($0.key.rawValue, $0.value) })
+            }
             return summary
         } catch {
-            throw RelayServiceError.databaseFailure(path: configuration.databasePath, reason: Self.sentence(error))
+            throw RelayServiceError.databaseFailure(
+                path: configuration.databaseDisplayName, reason: Self.sentence(error))
         }
     }
 

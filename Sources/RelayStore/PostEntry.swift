@@ -1,3 +1,4 @@
+import RelayCore
 import SQLiteStore
 
 /// A post in a list: its URL and the keys it sorts by.
@@ -18,8 +19,6 @@ struct PostEntry {
 
     /// Whether `self` comes first in a newest-first list (instant, then ID, then URL, all descending).
     func isOrdered(before other: PostEntry) -> Bool {
-        if createdAt != other.createdAt { return createdAt > other.createdAt }
-        if postID != other.postID { return other.postID.utf8.lexicographicallyPrecedes(postID.utf8) }
-        return other.url.utf8.lexicographicallyPrecedes(url.utf8)
+        RelayListing.isNewerFirst((createdAt, postID, url), before: (other.createdAt, other.postID, other.url))
     }
 }

@@ -7,7 +7,7 @@ import SQLiteStore
 extension RelayQueries {
     /// Whether a feed URL is one of the reference's bridge virtual feeds (left out of listings and stats).
     static func isBridge(_ url: String) -> Bool {
-        url.contains("/bridge/activitypub/") || url.contains("/bridge/rss/")
+        RelayListing.isBridge(url)
     }
 
     /// Every crawl-list URL in insertion order, bridges left out.

@@ -31,11 +31,11 @@ final class BridgeHarness: StoppableServer {
     let server: HTTPDaemon
     let logs = LogLines()
 
-    var store: RelayDatabase { database.store }
+    var store: RelayDatabase { database.sqliteStore }
 
     init(allowPrivateAddresses: Bool = true) async throws {
         database = try await .loaded()
-        let store = database.store
+        let store = database.sqliteStore
         var configuration = RelayBridges.Configuration(siteDomain: "relay.example.org")
         configuration.allowPrivateAddresses = allowPrivateAddresses
         configuration.timeout = .seconds(5)

@@ -21,7 +21,7 @@ struct WebmentionTests {
 
     @Test func linksOfNewPostsAndEditsAreQueuedOncePerTargetExceptFeedsAndMentions() async throws {
         let database = try await RelayFixtureDatabase.loaded()
-        let store = database.store
+        let store = database.sqliteStore
         let now = RelayFixtureDatabase.now
         let body = """
             See [[https://blog.example/a][this post]], https://blog.example/b. and (https://blog.example/c)
@@ -50,8 +50,8 @@ struct WebmentionTests {
         let bridge = RelayBridge(
             kind: .rss, source: "https://blog.example/feed", feed: "https://relay.example.org/bridge/rss/?url=x",
             content: text, contentChangedAt: now, lastRefreshedAt: now, lastAccessedAt: now, createdAt: now)
-        try await database.store.saveBridge(bridge, feed: Feed(parsing: text))
-        #expect(try await database.store.dueWebmentions(now: now, limit: 50).isEmpty)
+        try await database.sqliteStore.saveBridge(bridge, feed: Feed(parsing: text))
+        #expect(try await database.sqliteStore.dueWebmentions(now: now, limit: 50).isEmpty)
     }
 
     @Test func endpointsAreFoundInTheLinkHeaderThenTheHTML() {
@@ -71,7 +71,7 @@ struct WebmentionTests {
 
     @Test func theSenderPostsToDiscoveredEndpointsAndBacksOffOnFailure() async throws {
         let database = try await RelayFixtureDatabase()
-        let store = database.store
+        let store = database.sqliteStore
         try await withServer(try WebmentionReceiver()) { receiver in
             let pages = ["header", "link", "anchor", "none", "failing", "unsafe"].map { receiver.url("/page/\($0)") }
             let body = pages.map { "[[\($0)]]" }.joined(separator: " ")
@@ -107,7 +107,7 @@ struct WebmentionTests {
 
     @Test func loopbackTargetsAreNotContactedWithoutAllowPrivateAddresses() async throws {
         let database = try await RelayFixtureDatabase()
-        let store = database.store
+        let store = database.sqliteStore
         try await withServer(try WebmentionReceiver()) { receiver in
             let page = receiver.url("/page/header")
             _ = try await store.index(

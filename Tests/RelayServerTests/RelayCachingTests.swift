@@ -160,7 +160,7 @@ extension RelayAPISuite {
 
         @Test func concurrentRequestsForOneUncachedAnswerShareOneStoreQuery() async throws {
             let database = try await RelayFixtureDatabase.loaded()
-            let model = CountingReadModel(store: database.store)
+            let model = CountingReadModel(store: database.sqliteStore)
             var configuration = RelayResponder.Configuration(siteDomain: "relay.example.org")
             configuration.changeCheckInterval = .zero
             let responder = RelayResponder(

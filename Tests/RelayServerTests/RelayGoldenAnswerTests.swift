@@ -6,7 +6,7 @@ import Testing
 extension RelayAPISuite {
     /// Every JSON endpoint's whole answer (status, headers but the validators, body bytes) over the fixture
     /// feeds, compared with the answers recorded in `Fixtures/golden-answers.txt` before the read model
-    /// returned typed rows: the relay answers byte-identically.
+    /// returned typed rows: the relay answers byte-identically, on every storage engine.
     @Suite struct RelayGoldenAnswerTests {
         typealias H = RelayServerHarness
 
@@ -57,8 +57,9 @@ extension RelayAPISuite {
             return "=== \(method) \(target)\n\(response.status)\n\(headers)\n\(body)\n"
         }
 
-        @Test func everyReadEndpointAnswersAsRecorded() async throws {
-            let relay = try await H()
+        @Test(arguments: RelayStoreEngine.tested)
+        func everyReadEndpointAnswersAsRecorded(engine: RelayStoreEngine) async throws {
+            let relay = try await H(engine: engine)
             let all = try await relay.send("GET", "/search/?q=%20&perPage=50")
             let data = try #require(all.json?["data"] as? [String])
             let posts = data + ["\(H.alice)#missing"]
@@ -78,6 +79,27 @@ extension RelayAPISuite {
             for (actual, wanted) in zip(actualBlocks, expectedBlocks) where actual != wanted {
                 Issue.record("answer differs:\n\(actual)\nrecorded:\n\(wanted)")
             }
+        }
+
+        @Test(.enabled(if: RelayStoreEngine.tested.contains(.postgres)))
+        func bothEnginesAnswerEveryReadEndpointWithTheSameBytesAndValidators() async throws {
+            let sqlite = try await H(engine: .sqlite)
+            let postgres = try await H(engine: .postgres)
+            let all = try await sqlite.send("GET", "/search/?q=%20&perPage=50")
+            let posts = try #require(all.json?["data"] as? [String]) + ["\(H.alice)#missing"]
+            for (method, target) in Self.targets(posts: posts) {
+                let first = try await sqlite.send(method, target)
+                let second = try await postgres.send(method, target)
+                #expect(Self.record(method, target, second) == Self.record(method, target, first))
+                for name in ["etag", "last-modified"] {
+                    let values = [first, second].map { response in
+                        response.headers.first { $0.0.lowercased() == name }?.1
+                    }
+                    #expect(values[1] == values[0], "\(name) of \(method) \(target)")
+                }
+            }
+            await sqlite.stop()
+            await postgres.stop()
         }
     }
 }

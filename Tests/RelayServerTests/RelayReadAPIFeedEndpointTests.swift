@@ -8,8 +8,10 @@ import Testing
 @Suite struct RelayReadAPIFeedEndpointTests {
     typealias H = RelayReadAPIHarness
 
-    @Test func feedsListsTheCrawlListInInsertionOrder() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func feedsListsTheCrawlListInInsertionOrder(engine: RelayStoreEngine)
+        async throws
+    {
+        let h = try await H.loaded(engine: engine)
         let reply = try await h.get("/feeds/")
         #expect(reply.status == 200)
         #expect(
@@ -18,8 +20,8 @@ import Testing
         )
     }
 
-    @Test func emptyFeedsList() async throws {
-        let h = try await H()
+    @Test(arguments: RelayStoreEngine.tested) func emptyFeedsList(engine: RelayStoreEngine) async throws {
+        let h = try await H(engine: engine)
         let reply = try await h.get("/feeds/")
         #expect(
             reply.text
@@ -27,16 +29,18 @@ import Testing
         )
     }
 
-    @Test func mentionsBeforeAScanIsProfileNotFound() async throws {
-        let h = try await H()
+    @Test(arguments: RelayStoreEngine.tested) func mentionsBeforeAScanIsProfileNotFound(engine: RelayStoreEngine)
+        async throws
+    {
+        let h = try await H(engine: engine)
         _ = try await h.store.addFeed(H.alice, now: H.now)
         let reply = try await h.get("/mentions/", [("feed", H.alice)])
         #expect(reply.status == 404)
         #expect(reply.text == #"{"type":"Error","errors":["Profile not found for the given feed URL"],"data":null}"#)
     }
 
-    @Test func mentionsOfBob() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func mentionsOfBob(engine: RelayStoreEngine) async throws {
+        let h = try await H.loaded(engine: engine)
         let reply = try await h.get("/mentions/", [("feed", "  \(H.bob) ")])
         #expect(reply.status == 200)
         #expect(
@@ -45,8 +49,8 @@ import Testing
         )
     }
 
-    @Test func mentionsWithoutFeedIsA400() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func mentionsWithoutFeedIsA400(engine: RelayStoreEngine) async throws {
+        let h = try await H.loaded(engine: engine)
         for query in [[], [("feed", "   ")]] {
             let reply = try await h.get("/mentions/", query)
             #expect(reply.status == 400)
@@ -54,8 +58,10 @@ import Testing
         }
     }
 
-    @Test func notificationsOfAliceAreFiveNewestFirst() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func notificationsOfAliceAreFiveNewestFirst(engine: RelayStoreEngine)
+        async throws
+    {
+        let h = try await H.loaded(engine: engine)
         let enc = H.enc(H.alice)
         let reply = try await h.get("/notifications/", [("feed", H.alice)])
         #expect(reply.status == 200)
@@ -76,8 +82,10 @@ import Testing
         #expect(reply.text == expected)
     }
 
-    @Test func notificationsOfBobAreOrderedByInstantNotByIDString() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func notificationsOfBobAreOrderedByInstantNotByIDString(
+        engine: RelayStoreEngine
+    ) async throws {
+        let h = try await H.loaded(engine: engine)
         let (_, object) = try await h.json("/notifications/", [("feed", H.bob)])
         let data = try #require(object["data"] as? [[String: Any]])
         #expect(data.map { $0["type"] as? String } == ["reaction", "reply", "mention"])
@@ -88,8 +96,8 @@ import Testing
             ])
     }
 
-    @Test func notificationsFilteredByType() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func notificationsFilteredByType(engine: RelayStoreEngine) async throws {
+        let h = try await H.loaded(engine: engine)
         let reply = try await h.get("/notifications/", [("feed", H.alice), ("type", " BOOST ")])
         #expect(reply.status == 200)
         #expect(
@@ -99,8 +107,9 @@ import Testing
         #expect(reply.text.contains(#""self":{"href":"/notifications/?feed=\#(H.enc(H.alice))","method":"GET"}"#))
     }
 
-    @Test func notificationsWithAnInvalidType() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func notificationsWithAnInvalidType(engine: RelayStoreEngine) async throws
+    {
+        let h = try await H.loaded(engine: engine)
         let reply = try await h.get("/notifications/", [("feed", H.alice), ("type", "like")])
         #expect(reply.status == 400)
         #expect(
@@ -109,8 +118,10 @@ import Testing
         )
     }
 
-    @Test func reactionsOfAliceIncludeTheMoodWithText() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func reactionsOfAliceIncludeTheMoodWithText(engine: RelayStoreEngine)
+        async throws
+    {
+        let h = try await H.loaded(engine: engine)
         let reply = try await h.get("/reactions/", [("feed", H.alice)])
         #expect(
             reply.text
@@ -118,8 +129,10 @@ import Testing
         )
     }
 
-    @Test func repliesToAliceLeaveOutVotesAndMoods() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func repliesToAliceLeaveOutVotesAndMoods(engine: RelayStoreEngine)
+        async throws
+    {
+        let h = try await H.loaded(engine: engine)
         let reply = try await h.get("/replies-to/", [("feed", H.alice)])
         #expect(
             reply.text
@@ -127,8 +140,8 @@ import Testing
         )
     }
 
-    @Test func profileListsFollowers() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func profileListsFollowers(engine: RelayStoreEngine) async throws {
+        let h = try await H.loaded(engine: engine)
         let reply = try await h.get("/profile/", [("feed", H.alice)])
         #expect(
             reply.text
@@ -138,16 +151,16 @@ import Testing
         #expect((carol.object["data"] as? [String: Any])?["followers"] as? [String] == [H.alice])
     }
 
-    @Test func profileErrors() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func profileErrors(engine: RelayStoreEngine) async throws {
+        let h = try await H.loaded(engine: engine)
         #expect(try await h.get("/profile/").status == 400)
         let unknown = try await h.get("/profile/", [("feed", H.dave)])
         #expect(unknown.status == 404)
         #expect(unknown.text.contains("Profile not found for the given feed URL"))
     }
 
-    @Test func feedMatchingIsExact() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func feedMatchingIsExact(engine: RelayStoreEngine) async throws {
+        let h = try await H.loaded(engine: engine)
         for variant in [H.bob + "/", H.bob.replacingOccurrences(of: "http:", with: "https:"), H.bob.uppercased()] {
             #expect(try await h.get("/mentions/", [("feed", variant)]).status == 404)
         }

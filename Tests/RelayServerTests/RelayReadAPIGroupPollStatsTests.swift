@@ -10,8 +10,8 @@ import Testing
     typealias H = RelayReadAPIHarness
     let poll = "\(H.alice)#2025-02-02T09:00:00+0100"
 
-    @Test func groupList() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func groupList(engine: RelayStoreEngine) async throws {
+        let h = try await H.loaded(engine: engine)
         let reply = try await h.get("/groups/")
         #expect(
             reply.text
@@ -19,15 +19,15 @@ import Testing
         )
     }
 
-    @Test func noGroupsConfigured() async throws {
-        let h = try await H.loaded(groups: [])
+    @Test(arguments: RelayStoreEngine.tested) func noGroupsConfigured(engine: RelayStoreEngine) async throws {
+        let h = try await H.loaded(engine: engine, groups: [])
         let reply = try await h.get("/groups/")
         #expect(reply.status == 404)
         #expect(reply.text == #"{"type":"Error","errors":["No groups configured in this relay"],"data":[]}"#)
     }
 
-    @Test func groupMessagesTreeAndMembers() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func groupMessagesTreeAndMembers(engine: RelayStoreEngine) async throws {
+        let h = try await H.loaded(engine: engine)
         let reply = try await h.get("/groups/emacs/")
         #expect(reply.status == 200)
         #expect(
@@ -45,8 +45,8 @@ import Testing
         #expect(empty.object["data"] as? [String] == [])
     }
 
-    @Test func unknownOrDisabledGroupIs404() async throws {
-        let h = try await H.loaded(groups: ["Org Social"])
+    @Test(arguments: RelayStoreEngine.tested) func unknownOrDisabledGroupIs404(engine: RelayStoreEngine) async throws {
+        let h = try await H.loaded(engine: engine, groups: ["Org Social"])
         for slug in ["python", "emacs", "Emacs"] {
             let reply = try await h.get("/groups/\(slug)/")
             #expect(reply.status == 404)
@@ -54,8 +54,10 @@ import Testing
         }
     }
 
-    @Test func pollsListAlwaysCarriesMetaAndLinks() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func pollsListAlwaysCarriesMetaAndLinks(engine: RelayStoreEngine)
+        async throws
+    {
+        let h = try await H.loaded(engine: engine)
         for _ in 0..<2 {
             let reply = try await h.get("/polls/")
             #expect(
@@ -65,8 +67,8 @@ import Testing
         }
     }
 
-    @Test func pollsOfAFeed() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func pollsOfAFeed(engine: RelayStoreEngine) async throws {
+        let h = try await H.loaded(engine: engine)
         let reply = try await h.get("/polls/", [("feed", " \(H.alice) ")], now: H.now)
         #expect(
             reply.text
@@ -79,8 +81,8 @@ import Testing
         #expect(unknown.text == #"{"type":"Error","errors":["Profile not found for the given feed URL"],"data":null}"#)
     }
 
-    @Test func pollsOfAVoter() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func pollsOfAVoter(engine: RelayStoreEngine) async throws {
+        let h = try await H.loaded(engine: engine)
         let reply = try await h.get("/polls/", [("voter", H.bob), ("feed", H.alice)])
         #expect(
             reply.text
@@ -91,8 +93,8 @@ import Testing
         #expect(unknown.text.contains("Voter profile not found for the given feed URL"))
     }
 
-    @Test func pollVotesPerOption() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func pollVotesPerOption(engine: RelayStoreEngine) async throws {
+        let h = try await H.loaded(engine: engine)
         let reply = try await h.get("/polls/votes/", [("post", poll)])
         #expect(
             reply.text
@@ -100,8 +102,8 @@ import Testing
         )
     }
 
-    @Test func pollVotesErrors() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func pollVotesErrors(engine: RelayStoreEngine) async throws {
+        let h = try await H.loaded(engine: engine)
         let notPoll = try await h.get("/polls/votes/", [("post", "\(H.alice)#2025-02-01T10:00:00+0100")])
         #expect(notPoll.status == 400)
         #expect(notPoll.text == #"{"type":"Error","errors":["Post is not a poll"],"data":null}"#)
@@ -112,8 +114,8 @@ import Testing
         #expect(try await h.get("/polls/votes/", [("post", H.alice)]).text.contains("Invalid post URL format"))
     }
 
-    @Test func statsForFebruary2025() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func statsForFebruary2025(engine: RelayStoreEngine) async throws {
+        let h = try await H.loaded(engine: engine)
         let reply = try await h.get("/stats/", now: Date(timeIntervalSince1970: 1_800_000_000.705879))
         #expect(
             reply.text
@@ -121,8 +123,8 @@ import Testing
         )
     }
 
-    @Test func statsUseTheUTCMonth() async throws {
-        let h = try await H()
+    @Test(arguments: RelayStoreEngine.tested) func statsUseTheUTCMonth(engine: RelayStoreEngine) async throws {
+        let h = try await H(engine: engine)
         try await h.index(
             "https://erin.example/social.org",
             "#+TITLE: Erin\n* Posts\n** 2025-03-01T00:30:00+0100\n\nStill February in UTC\n")
@@ -131,8 +133,8 @@ import Testing
         #expect((years["2025"] as? [String: Any])?.keys.sorted() == ["02"])
     }
 
-    @Test func rssItemsByTagAndFeed() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func rssItemsByTagAndFeed(engine: RelayStoreEngine) async throws {
+        let h = try await H.loaded(engine: engine)
         let tagged = try await h.store.rssItems(tag: "emacs", feed: H.bob, limit: 200)
         #expect(tagged.map(\.post) == ["\(H.alice)#2025-02-01T10:00:00+0100"])
         #expect(tagged.first?.nick == "alice")
@@ -148,8 +150,8 @@ import Testing
         #expect(all.first?.post == "\(H.bob)#2025-02-05T09:00:00+0100")
     }
 
-    @Test func unknownPathsAreNotAnswered() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func unknownPathsAreNotAnswered(engine: RelayStoreEngine) async throws {
+        let h = try await H.loaded(engine: engine)
         for path in ["/", "/rss.xml", "/feeds", "/groups/emacs/members/", "/sse/notifications/", "/feed-content/"] {
             #expect(await h.api.reply(path: path, query: [], now: H.now) == nil, "\(path)")
         }

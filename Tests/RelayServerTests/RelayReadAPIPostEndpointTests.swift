@@ -9,8 +9,8 @@ import Testing
     typealias H = RelayReadAPIHarness
     let post = "\(H.alice)#2025-02-01T10:00:00+0100"
 
-    @Test func boostsOfAlicesPost() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func boostsOfAlicesPost(engine: RelayStoreEngine) async throws {
+        let h = try await H.loaded(engine: engine)
         let reply = try await h.get("/boosts/", [("post", post)])
         #expect(
             reply.text
@@ -18,8 +18,8 @@ import Testing
         )
     }
 
-    @Test func postParameterErrors() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func postParameterErrors(engine: RelayStoreEngine) async throws {
+        let h = try await H.loaded(engine: engine)
         for path in ["/boosts/", "/interactions/", "/replies/"] {
             let missing = try await h.get(path)
             #expect(missing.status == 400)
@@ -38,14 +38,14 @@ import Testing
         }
     }
 
-    @Test func postIDsMatchByteForByte() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func postIDsMatchByteForByte(engine: RelayStoreEngine) async throws {
+        let h = try await H.loaded(engine: engine)
         let colonOffset = "\(H.alice)#2025-02-01T10:00:00+01:00"
         #expect(try await h.get("/boosts/", [("post", colonOffset)]).status == 404)
     }
 
-    @Test func interactionsOfAlicesPost() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func interactionsOfAlicesPost(engine: RelayStoreEngine) async throws {
+        let h = try await H.loaded(engine: engine)
         let reply = try await h.get("/interactions/", [("post", post)])
         let b = H.bob
         let expected =
@@ -59,15 +59,18 @@ import Testing
         #expect(reply.text == expected)
     }
 
-    @Test func parentChainRunsFromTheRootDown() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func parentChainRunsFromTheRootDown(engine: RelayStoreEngine) async throws
+    {
+        let h = try await H.loaded(engine: engine)
         let (_, object) = try await h.json("/interactions/", [("post", "\(H.carol)#2025-02-01T07:00:00-0500")])
         let meta = try #require(object["meta"] as? [String: Any])
         #expect(meta["parentChain"] as? [String] == [post, "\(H.bob)#2025-02-01T11:00:00+0100"])
     }
 
-    @Test func parentChainStopsAtAnUnknownParentButIncludesIt() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func parentChainStopsAtAnUnknownParentButIncludesIt(
+        engine: RelayStoreEngine
+    ) async throws {
+        let h = try await H.loaded(engine: engine)
         let unknownParent = "https://elsewhere.example/social.org#2025-01-01T00:00:00+0000"
         try await h.index(
             "https://erin.example/social.org",
@@ -86,8 +89,8 @@ import Testing
         #expect((object["meta"] as? [String: Any])?["parentChain"] as? [String] == [unknownParent])
     }
 
-    @Test func repliesTreeWithMoods() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func repliesTreeWithMoods(engine: RelayStoreEngine) async throws {
+        let h = try await H.loaded(engine: engine)
         let reply = try await h.get("/replies/", [("post", post)])
         let b = H.bob
         let c = H.carol
@@ -101,15 +104,19 @@ import Testing
         #expect(reply.text == expected)
     }
 
-    @Test func pollVotesAreNodesOfTheRepliesTree() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func pollVotesAreNodesOfTheRepliesTree(engine: RelayStoreEngine)
+        async throws
+    {
+        let h = try await H.loaded(engine: engine)
         let (_, object) = try await h.json("/replies/", [("post", "\(H.alice)#2025-02-02T09:00:00+0100")])
         let data = try #require(object["data"] as? [[String: Any]])
         #expect(data.map { $0["post"] as? String } == ["\(H.bob)#2025-02-02T10:00:00+0100"])
     }
 
-    @Test func aReplyToAMoodIsDroppedFromTheTree() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func aReplyToAMoodIsDroppedFromTheTree(engine: RelayStoreEngine)
+        async throws
+    {
+        let h = try await H.loaded(engine: engine)
         try await h.index(
             "https://erin.example/social.org",
             """

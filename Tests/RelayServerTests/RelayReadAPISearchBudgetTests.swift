@@ -8,8 +8,9 @@ import Testing
 @Suite struct RelayReadAPISearchBudgetTests {
     typealias H = RelayReadAPIHarness
 
-    @Test func aQueryLongerThanTheLimitIsA400() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func aQueryLongerThanTheLimitIsA400(engine: RelayStoreEngine) async throws
+    {
+        let h = try await H.loaded(engine: engine)
         let long = try await h.get("/search/", [("q", String(repeating: "a", count: 10_000))])
         #expect(long.status == 400)
         #expect(
@@ -18,8 +19,10 @@ import Testing
         #expect(limit.status == 200)
     }
 
-    @Test func anEmptyPageBeyondTheEndHasNoPreviousLink() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func anEmptyPageBeyondTheEndHasNoPreviousLink(engine: RelayStoreEngine)
+        async throws
+    {
+        let h = try await H.loaded(engine: engine)
         let reply = try await h.get("/search/", [("q", "zzzz"), ("page", "99")])
         #expect(
             reply.text

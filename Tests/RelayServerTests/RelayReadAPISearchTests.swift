@@ -8,8 +8,9 @@ import Testing
 @Suite struct RelayReadAPISearchTests {
     typealias H = RelayReadAPIHarness
 
-    @Test func searchEmacsFindsContentAndTags() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func searchEmacsFindsContentAndTags(engine: RelayStoreEngine) async throws
+    {
+        let h = try await H.loaded(engine: engine)
         let reply = try await h.get("/search/", [("q", "emacs")])
         #expect(
             reply.text
@@ -17,8 +18,9 @@ import Testing
         )
     }
 
-    @Test func tagSearchMatchesWholeWordsOnly() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func tagSearchMatchesWholeWordsOnly(engine: RelayStoreEngine) async throws
+    {
+        let h = try await H.loaded(engine: engine)
         let reply = try await h.get("/search/", [("tag", "EMACS")])
         #expect(
             reply.text
@@ -30,15 +32,17 @@ import Testing
             ])
     }
 
-    @Test func qWinsOverTag() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func qWinsOverTag(engine: RelayStoreEngine) async throws {
+        let h = try await H.loaded(engine: engine)
         let (_, object) = try await h.json("/search/", [("tag", "emacs"), ("q", "elisp")])
         #expect(object["data"] as? [String] == ["\(H.carol)#2025-02-04T18:00:00-0500"])
         #expect((object["meta"] as? [String: Any])?["query"] as? String == "elisp")
     }
 
-    @Test func pagingWithShortQueryUsesTheScan() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func pagingWithShortQueryUsesTheScan(engine: RelayStoreEngine)
+        async throws
+    {
+        let h = try await H.loaded(engine: engine)
         let reply = try await h.get("/search/", [("q", "e"), ("perPage", "2"), ("page", "2")])
         #expect(
             reply.text
@@ -46,8 +50,10 @@ import Testing
         )
     }
 
-    @Test func pageBeyondTheLastIsA400UnlessNothingMatches() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func pageBeyondTheLastIsA400UnlessNothingMatches(engine: RelayStoreEngine)
+        async throws
+    {
+        let h = try await H.loaded(engine: engine)
         let beyond = try await h.get("/search/", [("q", "emacs"), ("page", "99")])
         #expect(beyond.status == 400)
         #expect(beyond.text == #"{"type":"Error","errors":["Page 99 does not exist. Maximum page is 1"],"data":null}"#)
@@ -57,8 +63,10 @@ import Testing
         #expect((empty.object["meta"] as? [String: Any])?["page"] as? Int == 99)
     }
 
-    @Test func hugePageNumbersAreAnsweredNotTrapped() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func hugePageNumbersAreAnsweredNotTrapped(engine: RelayStoreEngine)
+        async throws
+    {
+        let h = try await H.loaded(engine: engine)
         let empty = try await h.get("/search/", [("q", "zzzz"), ("page", String(Int.max))])
         #expect(empty.status == 200)
         let beyond = try await h.get("/search/", [("q", "emacs"), ("page", String(Int.max)), ("perPage", "50")])
@@ -67,16 +75,16 @@ import Testing
         #expect(try await h.get("/search/", [("q", "e"), ("page", "99999999999999999999999")]).status == 400)
     }
 
-    @Test func perPageIsCappedAt50() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func perPageIsCappedAt50(engine: RelayStoreEngine) async throws {
+        let h = try await H.loaded(engine: engine)
         let (_, object) = try await h.json("/search/", [("q", "e"), ("perPage", "500")])
         #expect((object["meta"] as? [String: Any])?["perPage"] as? Int == 50)
         let links = try #require(object["_links"] as? [String: Any])
         #expect((links["self"] as? [String: Any])?["href"] as? String == "/search/?q=e&perPage=50&page=1")
     }
 
-    @Test func pagingErrorsAre400Envelopes() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func pagingErrorsAre400Envelopes(engine: RelayStoreEngine) async throws {
+        let h = try await H.loaded(engine: engine)
         let cases: [([(String, String)], String)] = [
             ([], "Either 'q' (query) or 'tag' parameter is required"),
             ([("q", "")], "Either 'q' (query) or 'tag' parameter is required"),
@@ -94,15 +102,17 @@ import Testing
         }
     }
 
-    @Test func linksEncodeTheTerm() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func linksEncodeTheTerm(engine: RelayStoreEngine) async throws {
+        let h = try await H.loaded(engine: engine)
         let (_, object) = try await h.json("/search/", [("q", "hello world")])
         let links = try #require(object["_links"] as? [String: Any])
         #expect((links["self"] as? [String: Any])?["href"] as? String == "/search/?q=hello%20world&page=1")
     }
 
-    @Test func searchIsCaseInsensitiveForAllOfUnicode() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func searchIsCaseInsensitiveForAllOfUnicode(engine: RelayStoreEngine)
+        async throws
+    {
+        let h = try await H.loaded(engine: engine)
         try await h.index(
             "https://erin.example/social.org",
             """
@@ -124,8 +134,9 @@ import Testing
         #expect((tagged["data"] as? [String])?.count == 1)
     }
 
-    @Test func searchFollowsEditsAndDeletions() async throws {
-        let h = try await H()
+    @Test(arguments: RelayStoreEngine.tested) func searchFollowsEditsAndDeletions(engine: RelayStoreEngine) async throws
+    {
+        let h = try await H(engine: engine)
         let feed = "https://erin.example/social.org"
         func text(_ body: String) -> String { "#+TITLE: Erin\n* Posts\n** 2025-03-01T00:00:00+0000\n\n\(body)\n" }
         try await h.index(feed, text("kangaroo"))

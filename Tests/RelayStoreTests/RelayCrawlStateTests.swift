@@ -11,8 +11,10 @@ import Testing
 @Suite struct RelayCrawlStateTests {
     typealias H = RelayStoreHarness
 
-    @Test func addFeedIsIdempotentAndBumpsTheGeneration() async throws {
-        let h = try await H()
+    @Test(arguments: RelayStoreEngine.tested) func addFeedIsIdempotentAndBumpsTheGeneration(engine: RelayStoreEngine)
+        async throws
+    {
+        let h = try await H(engine: engine)
         let start = try await h.store.changeStamp()
         #expect(start.generation == 0)
         #expect(try await h.store.addFeed(H.alice, now: H.now))
@@ -24,8 +26,8 @@ import Testing
         #expect(try await h.store.crawlEntries() == [RelayCrawlEntry(url: H.alice)])
     }
 
-    @Test func crawlStateIsRecorded() async throws {
-        let h = try await H()
+    @Test(arguments: RelayStoreEngine.tested) func crawlStateIsRecorded(engine: RelayStoreEngine) async throws {
+        let h = try await H(engine: engine)
         _ = try await h.store.addFeed(H.alice, now: H.now)
         _ = try await h.store.addFeed(H.bob, now: H.now)
         let generation = try await h.store.changeStamp().generation
@@ -53,8 +55,10 @@ import Testing
                 "https://unknown.example/social.org", reason: "x", nextAttempt: H.now, now: H.now) == 0)
     }
 
-    @Test func staleFeedsLeaveTheCrawlListButKeepTheirData() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func staleFeedsLeaveTheCrawlListButKeepTheirData(engine: RelayStoreEngine)
+        async throws
+    {
+        let h = try await H.loaded(engine: engine)
         try await h.store.recordFetched(H.alice, etag: nil, lastModified: nil, now: H.now - 4 * 86_400)
         try await h.store.recordFetched(H.bob, etag: nil, lastModified: nil, now: H.now)
         let before = try await h.store.changeStamp().generation
@@ -73,8 +77,10 @@ import Testing
         #expect(try await h.store.changeStamp().generation == before + 1)
     }
 
-    @Test func followsMakePlaceholdersAndAreNeverDeleted() async throws {
-        let h = try await H()
+    @Test(arguments: RelayStoreEngine.tested) func followsMakePlaceholdersAndAreNeverDeleted(engine: RelayStoreEngine)
+        async throws
+    {
+        let h = try await H(engine: engine)
         let frank = "https://frank.example/social.org"
         try await h.store.recordFollows(
             follower: H.alice, follows: [RelayFollow(nickname: "frankie", url: frank)], now: H.now)
@@ -95,8 +101,8 @@ import Testing
         #expect(try await h.store.changeStamp().generation == generation + 1)
     }
 
-    @Test func onlyHTTPFollowsAreRecorded() async throws {
-        let h = try await H()
+    @Test(arguments: RelayStoreEngine.tested) func onlyHTTPFollowsAreRecorded(engine: RelayStoreEngine) async throws {
+        let h = try await H(engine: engine)
         try await h.store.recordFollows(
             follower: H.alice,
             follows: [
@@ -108,8 +114,8 @@ import Testing
         #expect(try await h.store.hasProfile(H.bob))
     }
 
-    @Test func followersAreSortedByFeedURL() async throws {
-        let h = try await H()
+    @Test(arguments: RelayStoreEngine.tested) func followersAreSortedByFeedURL(engine: RelayStoreEngine) async throws {
+        let h = try await H(engine: engine)
         for follower in [
             "https://z.example/social.org", "https://a.example/social.org", "https://m.example/social.org",
         ] {
@@ -123,8 +129,9 @@ import Testing
             ])
     }
 
-    @Test func renameInPlaceMovesThePostURLs() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func renameInPlaceMovesThePostURLs(engine: RelayStoreEngine) async throws
+    {
+        let h = try await H.loaded(engine: engine)
         let moved = "https://new.example/carol/social.org"
         try await h.store.renameFeed(from: H.carol, to: moved)
         #expect(try await h.store.crawlEntries().map(\.url) == [H.alice, H.bob, moved])
@@ -136,8 +143,9 @@ import Testing
         #expect(thread?.replies.first?.post == "\(moved)#2025-02-01T07:00:00-0500")
     }
 
-    @Test func renameMergesIntoAnExistingFeed() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func renameMergesIntoAnExistingFeed(engine: RelayStoreEngine) async throws
+    {
+        let h = try await H.loaded(engine: engine)
         let moved = "https://new.example/bob/social.org"
         _ = try await h.store.addFeed(moved, now: H.now)
         // The new location has bob's first post only, and one new post.
@@ -166,24 +174,26 @@ import Testing
         #expect(global.totalAccounts == 3)
     }
 
-    @Test func metaValuesPersist() async throws {
-        let h = try await H()
+    @Test(arguments: RelayStoreEngine.tested) func metaValuesPersist(engine: RelayStoreEngine) async throws {
+        let h = try await H(engine: engine)
         #expect(try await h.store.metaValue("peers.lastPass") == nil)
         try await h.store.setMetaValue("peers.lastPass", "1800000000")
         try await h.store.setMetaValue("peers.lastPass", "1800000060")
         #expect(try await h.store.metaValue("peers.lastPass") == "1800000060")
         #expect(try await h.store.metaValue("store.generation") == nil)
-        let reopened = try await RelayDatabase.open(path: h.path, groups: [])
+        let reopened = try await h.openAnother(groups: [])
         #expect(try await reopened.metaValue("peers.lastPass") == "1800000060")
         try await reopened.close()
     }
 
-    @Test func anotherConnectionsWritesAreSeenByTheChangeStamp() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func anotherConnectionsWritesAreSeenByTheChangeStamp(
+        engine: RelayStoreEngine
+    ) async throws {
+        let h = try await H.loaded(engine: engine)
         let before = try await h.store.changeStamp()
         #expect(try await h.store.changeStamp() == before)
         // A second store on the same file stands for `relay scan` in another process.
-        let scanner = try await RelayDatabase.open(path: h.path, groups: RelayFixtures.groups)
+        let scanner = try await h.openAnother(groups: RelayFixtures.groups)
         _ = try await scanner.index(
             feedURL: "https://erin.example/social.org",
             feed: Feed(parsing: "#+TITLE: Erin\n* Posts\n** 2025-03-01T10:00:00+0000\n\nkumquat\n"), now: H.now + 99)
@@ -197,10 +207,12 @@ import Testing
         try await scanner.close()
     }
 
-    @Test func reopeningKeepsEverythingAndMigratesOnce() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func reopeningKeepsEverythingAndMigratesOnce(engine: RelayStoreEngine)
+        async throws
+    {
+        let h = try await H.loaded(engine: engine)
         let stamp = try await h.store.changeStamp()
-        let reopened = try await RelayDatabase.open(path: h.path, groups: RelayFixtures.groups)
+        let reopened = try await h.openAnother(groups: RelayFixtures.groups)
         #expect(try await reopened.changeStamp() == stamp)
         #expect(try await reopened.feeds() == (try await h.store.feeds()))
         try await reopened.close()
@@ -238,5 +250,28 @@ import Testing
         #expect(ids.count == 10)
         #expect(try ids.first?.value(at: 1, as: String.self) == "https://a.example/s.org#15")
         #expect(try ids.last?.value(at: 0, as: Int.self) == 25)
+    }
+}
+
+/// The per-request freshness check across processes: another store's committed write changes this one's
+/// `dataVersion()` (SQLite's `PRAGMA data_version`; PostgreSQL's change notification).
+@Suite struct RelayDataVersionTests {
+    typealias H = RelayStoreHarness
+
+    @Test(arguments: RelayStoreEngine.tested)
+    func anotherStoresWriteChangesTheDataVersionSoon(engine: RelayStoreEngine) async throws {
+        let h = try await H.loaded(engine: engine)
+        let before = try #require(h.store.dataVersion())
+        #expect(h.store.dataVersion() == before)
+        let other = try await h.openAnother(groups: RelayFixtures.groups)
+        _ = try await other.addFeed("https://erin.example/social.org", now: H.now)
+        var changed = false
+        for _ in 0..<200 where !changed {
+            changed = h.store.dataVersion() != before
+            if !changed { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(changed)
+        #expect(try await h.store.feeds().contains("https://erin.example/social.org"))
+        try await other.close()
     }
 }

@@ -24,8 +24,10 @@ import Testing
         return text
     }
 
-    @Test func aNewFeedWithoutPostsChangesNoPostsButIsServedAtOnce() async throws {
-        let h = try await H()
+    @Test(arguments: RelayStoreEngine.tested) func aNewFeedWithoutPostsChangesNoPostsButIsServedAtOnce(
+        engine: RelayStoreEngine
+    ) async throws {
+        let h = try await H(engine: engine)
         let before = try await h.store.changeStamp()
         let report = try await h.index(H.dave, "#+TITLE: Dave\n#+NICK: dave\n\n* Posts\n")
         #expect(report.isEmpty)
@@ -33,8 +35,10 @@ import Testing
         #expect(try await h.store.mentions(of: H.dave) != nil)
     }
 
-    @Test func firstIndexReportsEveryPostAndItsNotifications() async throws {
-        let h = try await H()
+    @Test(arguments: RelayStoreEngine.tested) func firstIndexReportsEveryPostAndItsNotifications(
+        engine: RelayStoreEngine
+    ) async throws {
+        let h = try await H(engine: engine)
         _ = try await h.index(H.alice, RelayFixtures.alice(base: H.base))
         let report = try await h.index(H.bob, RelayFixtures.bob(base: H.base))
         #expect(report.added == 6)
@@ -55,8 +59,8 @@ import Testing
         #expect(boost.post == "\(H.bob)#2025-02-02T11:00:00+0100")
     }
 
-    @Test func unchangedFeedChangesNothing() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func unchangedFeedChangesNothing(engine: RelayStoreEngine) async throws {
+        let h = try await H.loaded(engine: engine)
         let before = try await h.store.changeStamp()
         let latest = try await h.store.latestNotificationID()
         for (url, text) in RelayFixtures.validFeeds(base: H.base) {
@@ -67,8 +71,10 @@ import Testing
         #expect(try await h.store.latestNotificationID() == latest)
     }
 
-    @Test func editedPostIsChangedAndKeepsItsCreationTime() async throws {
-        let h = try await H()
+    @Test(arguments: RelayStoreEngine.tested) func editedPostIsChangedAndKeepsItsCreationTime(engine: RelayStoreEngine)
+        async throws
+    {
+        let h = try await H(engine: engine)
         _ = try await h.index(erin, erinFeed([("2025-03-01T10:00:00+0000", [("TAGS", "a")], "first text")]))
         let before = try await h.store.changeStamp()
         let report = try await h.index(
@@ -85,8 +91,10 @@ import Testing
         #expect(try await h.store.search(.tag("a"), page: 1, perPage: 10).posts == [])
     }
 
-    @Test func profileChangeAloneCountsAsChanged() async throws {
-        let h = try await H()
+    @Test(arguments: RelayStoreEngine.tested) func profileChangeAloneCountsAsChanged(engine: RelayStoreEngine)
+        async throws
+    {
+        let h = try await H(engine: engine)
         _ = try await h.index(erin, erinFeed([("2025-03-01T10:00:00+0000", [], "text")]))
         let report = try await h.index(erin, erinFeed([("2025-03-01T10:00:00+0000", [], "text")], title: "Erin 2"))
         #expect(report.changed == 1 && report.added == 0 && report.removed == 0)
@@ -95,8 +103,10 @@ import Testing
         #expect(same.isEmpty)
     }
 
-    @Test func removedPostIsDeletedWithItsRows() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func removedPostIsDeletedWithItsRows(engine: RelayStoreEngine)
+        async throws
+    {
+        let h = try await H.loaded(engine: engine)
         // Bob drops his boost and his vote.
         let bob = RelayFixtures.bob(base: H.base)
         var kept = Feed(parsing: bob)
@@ -120,8 +130,8 @@ import Testing
         #expect(voter?.count == 0)
     }
 
-    @Test func onlyNewPostsNotify() async throws {
-        let h = try await H()
+    @Test(arguments: RelayStoreEngine.tested) func onlyNewPostsNotify(engine: RelayStoreEngine) async throws {
+        let h = try await H(engine: engine)
         _ = try await h.index(H.alice, RelayFixtures.alice(base: H.base))
         let reply = ("REPLY_TO", "\(H.alice)#2025-02-01T10:00:00+0100")
         _ = try await h.index(erin, erinFeed([("2025-03-01T10:00:00+0000", [reply], "one")]))
@@ -138,8 +148,9 @@ import Testing
             ])
     }
 
-    @Test func notificationsAreLoggedInOrder() async throws {
-        let h = try await H()
+    @Test(arguments: RelayStoreEngine.tested) func notificationsAreLoggedInOrder(engine: RelayStoreEngine) async throws
+    {
+        let h = try await H(engine: engine)
         #expect(try await h.store.latestNotificationID() == 0)
         _ = try await h.index(H.alice, RelayFixtures.alice(base: H.base))
         let report = try await h.index(H.bob, RelayFixtures.bob(base: H.base))
@@ -152,8 +163,10 @@ import Testing
         #expect(tail.map(\.id) == [logged[2].id, logged[3].id])
     }
 
-    @Test func mentionsWaitForTheMentionedFeedsProfile() async throws {
-        let h = try await H()
+    @Test(arguments: RelayStoreEngine.tested) func mentionsWaitForTheMentionedFeedsProfile(engine: RelayStoreEngine)
+        async throws
+    {
+        let h = try await H(engine: engine)
         _ = try await h.index(H.alice, RelayFixtures.alice(base: H.base))
         #expect(try await h.store.mentions(of: H.bob) == nil)
         let report = try await h.index(H.bob, RelayFixtures.bob(base: H.base))
@@ -166,8 +179,10 @@ import Testing
             ])
     }
 
-    @Test func mentionsOfFeedsThatNeverGetAProfileAreNotListed() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func mentionsOfFeedsThatNeverGetAProfileAreNotListed(
+        engine: RelayStoreEngine
+    ) async throws {
+        let h = try await H.loaded(engine: engine)
         let ghost = "https://ghost.example/social.org"
         let report = try await h.index(
             erin,
@@ -177,8 +192,10 @@ import Testing
         #expect(try await h.store.stats().global.totalAccounts == 4)
     }
 
-    @Test func mentionsNeedADescriptionAndAreCutAtTheHash() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func mentionsNeedADescriptionAndAreCutAtTheHash(engine: RelayStoreEngine)
+        async throws
+    {
+        let h = try await H.loaded(engine: engine)
         let report = try await h.index(
             erin,
             erinFeed([
@@ -191,8 +208,10 @@ import Testing
             ])
     }
 
-    @Test func mentionsAreKeptWhenTheLinkIsEditedAway() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func mentionsAreKeptWhenTheLinkIsEditedAway(engine: RelayStoreEngine)
+        async throws
+    {
+        let h = try await H.loaded(engine: engine)
         _ = try await h.index(erin, erinFeed([("2025-03-01T10:00:00+0000", [], "Hi [[org-social:\(H.carol)][carol]]")]))
         let edited = try await h.index(erin, erinFeed([("2025-03-01T10:00:00+0000", [], "Hi nobody")]))
         #expect(edited.changed == 1 && edited.notifications.isEmpty)
@@ -204,8 +223,10 @@ import Testing
         #expect(try await h.store.mentions(of: H.carol) == [])
     }
 
-    @Test func votesNeedAnIndexedPollAndResolveInEitherOrder() async throws {
-        let h = try await H()
+    @Test(arguments: RelayStoreEngine.tested) func votesNeedAnIndexedPollAndResolveInEitherOrder(
+        engine: RelayStoreEngine
+    ) async throws {
+        let h = try await H(engine: engine)
         // Bob is indexed before alice: his vote waits, and counts as soon as alice's poll is indexed.
         _ = try await h.index(H.bob, RelayFixtures.bob(base: H.base))
         _ = try await h.index(H.alice, RelayFixtures.alice(base: H.base))
@@ -214,8 +235,10 @@ import Testing
         #expect(try await h.store.replies(to: H.alice)?.count == 2)
     }
 
-    @Test func voteForAnUnknownOptionIsDroppedAndAChangedVoteMoves() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func voteForAnUnknownOptionIsDroppedAndAChangedVoteMoves(
+        engine: RelayStoreEngine
+    ) async throws {
+        let h = try await H.loaded(engine: engine)
         let poll = "\(H.alice)#2025-02-02T09:00:00+0100"
         _ = try await h.index(
             erin, erinFeed([("2025-03-01T10:00:00+0000", [("REPLY_TO", poll), ("POLL_OPTION", "Nano")], "")]))
@@ -229,8 +252,8 @@ import Testing
         #expect(vim?.votes == ["\(erin)#2025-03-01T10:00:00+0000"])
     }
 
-    @Test func groupsAreKeptOnlyWhenEnabled() async throws {
-        let h = try await H(groups: ["Org Social"])
+    @Test(arguments: RelayStoreEngine.tested) func groupsAreKeptOnlyWhenEnabled(engine: RelayStoreEngine) async throws {
+        let h = try await H(engine: engine, groups: ["Org Social"])
         _ = try await h.index(
             erin,
             erinFeed([
@@ -245,7 +268,7 @@ import Testing
         #expect(march?.groupMessages == 1)
         #expect(try await h.store.messages(ofGroup: "emacs") == nil)
         // Another process configured with other groups (e.g. `relay scan`) serves the same index its own way.
-        let other = try await RelayDatabase.open(path: h.path, groups: ["Emacs"])
+        let other = try await h.openAnother(groups: ["Emacs"])
         let emacs = try #require(try await other.messages(ofGroup: "emacs"))
         #expect(H.posts(in: emacs.threads).contains("\(erin)#2025-03-02T10:00:00+0000"))
         try await other.close()
@@ -304,8 +327,10 @@ import Testing
         #expect(stats.global.activeGroups == 1)
     }
 
-    @Test func postsWithoutIDsAreSkippedAndDuplicatesCollapse() async throws {
-        let h = try await H()
+    @Test(arguments: RelayStoreEngine.tested) func postsWithoutIDsAreSkippedAndDuplicatesCollapse(
+        engine: RelayStoreEngine
+    ) async throws {
+        let h = try await H(engine: engine)
         let text = """
             #+TITLE: Erin
             * Posts
@@ -326,8 +351,9 @@ import Testing
             ])
     }
 
-    @Test func nonTimestampIDsSortByIndexTime() async throws {
-        let h = try await H()
+    @Test(arguments: RelayStoreEngine.tested) func nonTimestampIDsSortByIndexTime(engine: RelayStoreEngine) async throws
+    {
+        let h = try await H(engine: engine)
         let text = "#+TITLE: Erin\n* Posts\n** Hello\n:PROPERTIES:\n:ID: custom-id-1\n:END:\n\nwombat\n"
         let report = try await h.index(erin, text, now: H.now)
         #expect(report.added == 1)
@@ -336,8 +362,10 @@ import Testing
         #expect(items.first?.createdAt == H.now)
     }
 
-    @Test func boostAndReplyInOnePostNotifyTwice() async throws {
-        let h = try await H.loaded()
+    @Test(arguments: RelayStoreEngine.tested) func boostAndReplyInOnePostNotifyTwice(engine: RelayStoreEngine)
+        async throws
+    {
+        let h = try await H.loaded(engine: engine)
         let target = "\(H.alice)#2025-02-01T10:00:00+0100"
         let report = try await h.index(
             erin,

@@ -24,7 +24,7 @@ import Testing
     @Test func theIndexIsAskedForTheRarestTrigramsAndTheAnswerIsExact() async throws {
         let h = try await RelayFixtureDatabase()
         try await h.index(Self.url, Self.feed("zoo", posts: 30, zebraText: "A zebra topic, at last."))
-        let store = h.store
+        let store = h.sqliteStore
         let chosen = try await store.reader.read { db in
             try RelayQueries(db: db, groups: [], trigramFrequencies: store.trigramFrequencies)
                 .rarest(of: RelayQueries.trigrams(of: "zebra topic"))

@@ -70,7 +70,11 @@ struct RelayCommandTests {
 
                 SUBCOMMANDS:
                   serve                   Run a relay: the relay HTTP API and its crawler, over
-                                          one SQLite file.
+                                          SQLite or PostgreSQL.
+                  crawl                   Crawl a relay database every --scan-interval seconds,
+                                          without serving the API.
+                  migrate                 Copy a relay's SQLite database into an empty
+                                          PostgreSQL database.
                   scan                    Crawl every feed of a relay database once, then exit.
                   add-feed                Add a feed to a relay database's crawl list.
                   register                Ask a relay to index a feed.
@@ -83,7 +87,7 @@ struct RelayCommandTests {
                 """)
         let serve = await runCLI(["relay", "serve", "--help"], environment: [:])
         #expect(serve.status == 0)
-        #expect(serve.output.contains("USAGE: orgsocial relay serve [--db <path>] [--host <host>] [--port <port>]"))
+        #expect(serve.output.contains("USAGE: orgsocial relay serve [--db <path|url>] [--host <host>] [--port <port>]"))
         #expect(serve.output.contains("$XDG_DATA_HOME/orgsocial/relay.sqlite)"))
         #expect(await runCLI(["help", "relay", "serve"], environment: [:]).output == serve.output)
     }
@@ -103,14 +107,15 @@ struct RelayCommandTests {
                 either way; with --no-discovery, discovery runs only when due (daily, every 3
                 hours), as in the running relay's passes. Logs the pass to standard error.
 
-                USAGE: orgsocial relay scan [--db <path>] [--groups <list>]
+                USAGE: orgsocial relay scan [--db <path|url>] [--groups <list>]
                                             [--relay-list <file>] [--allow-private-addresses]
                                             [--no-discovery] [--json]
 
                 OPTIONS:
-                  --db <path>             The relay's SQLite database, created when missing
-                                          ($ORGSOCIAL_RELAY_DB). (default:
-                                          $XDG_DATA_HOME/orgsocial/relay.sqlite)
+                  --db <path|url>         The relay's SQLite database, created when missing, or
+                                          a postgres:// URL of a PostgreSQL database that
+                                          several relay processes share ($ORGSOCIAL_RELAY_DB).
+                                          (default: $XDG_DATA_HOME/orgsocial/relay.sqlite)
                   --groups <list>         Comma-separated group names, e.g. "Emacs,Org Social"
                                           ($ORGSOCIAL_RELAY_GROUPS). (default: none)
                   --relay-list <file>     Peer relays whose feed lists are crawled, one URL per
@@ -126,8 +131,9 @@ struct RelayCommandTests {
                 """)
     }
 
-    @Test func addFeedScanAndStatsWorkOnTheDatabaseARelayServes() async throws {
-        try await withTestbed { bed in
+    @Test(arguments: RelayStoreEngine.tested)
+    func addFeedScanAndStatsWorkOnTheDatabaseARelayServes(engine: RelayStoreEngine) async throws {
+        try await withTestbed(engine: engine) { bed in
             let home = try TemporaryFolder()
             defer { home.remove() }
             let peers = try home.write("", to: "no-peers.txt")
@@ -190,7 +196,7 @@ struct RelayCommandTests {
             // and crawled in the same pass) was indexed.
             #expect(
                 stats.output.hasPrefix(
-                    "database: \(database)\nfeeds: 3 (0 failing, 0 not fetched yet), profiles: 3, posts: 12, follows: 3\n"
+                    "database: \(bed.configuration.databaseDisplayName)\nfeeds: 3 (0 failing, 0 not fetched yet), profiles: 3, posts: 12, follows: 3\n"
                 ))
             #expect(stats.output.contains("last pass: "))
             #expect(stats.output.contains(", 0 fetched, 3 not modified, 0 failed,"))

@@ -15,8 +15,10 @@ import Testing
 struct RelayEndToEndTests {
     // MARK: - Registration (§2.2, §2.3; §7 rows 2–14)
 
-    @Test func registrationAnswersAsTheReference() async throws {
-        try await withTestbed { bed in
+    @Test(arguments: RelayStoreEngine.tested) func registrationAnswersAsTheReference(engine: RelayStoreEngine)
+        async throws
+    {
+        try await withTestbed(engine: engine) { bed in
             let empty = try await bed.get("/feeds/")
             #expect(empty.status == 200)
             #expect(
@@ -76,8 +78,9 @@ struct RelayEndToEndTests {
 
     // MARK: - Reading after a scan (§7 rows 1, 15–46)
 
-    @Test func rootAndFeedEndpointsAfterAScan() async throws {
-        try await withTestbed { bed in
+    @Test(arguments: RelayStoreEngine.tested) func rootAndFeedEndpointsAfterAScan(engine: RelayStoreEngine) async throws
+    {
+        try await withTestbed(engine: engine) { bed in
             try await bed.registerAndScan()
             let root = try await bed.object("/")
             #expect(root.object("data")?.string("name") == "Org Social Relay")
@@ -149,8 +152,8 @@ struct RelayEndToEndTests {
         }
     }
 
-    @Test func postEndpointsAfterAScan() async throws {
-        try await withTestbed { bed in
+    @Test(arguments: RelayStoreEngine.tested) func postEndpointsAfterAScan(engine: RelayStoreEngine) async throws {
+        try await withTestbed(engine: engine) { bed in
             try await bed.registerAndScan()
             let post = "\(bed.alice)#2025-02-01T10:00:00+0100"
             let boosts = try await bed.object("/boosts/?post=\(encoded(post))")
@@ -195,8 +198,10 @@ struct RelayEndToEndTests {
         }
     }
 
-    @Test func searchGroupsPollsStatsAndRSSAfterAScan() async throws {
-        try await withTestbed { bed in
+    @Test(arguments: RelayStoreEngine.tested) func searchGroupsPollsStatsAndRSSAfterAScan(engine: RelayStoreEngine)
+        async throws
+    {
+        try await withTestbed(engine: engine) { bed in
             try await bed.registerAndScan()
             let search = try await bed.object("/search/?q=emacs")
             #expect(
@@ -292,8 +297,10 @@ struct RelayEndToEndTests {
 
     // MARK: - HTTP conventions (§1)
 
-    @Test func cachingHeadersConditionalRequestsAndSlashes() async throws {
-        try await withTestbed { bed in
+    @Test(arguments: RelayStoreEngine.tested) func cachingHeadersConditionalRequestsAndSlashes(engine: RelayStoreEngine)
+        async throws
+    {
+        try await withTestbed(engine: engine) { bed in
             try await bed.registerAndScan()
             let first = try await bed.get("/feeds/")
             let etag = try #require(first.headers["ETag"])
@@ -317,8 +324,10 @@ struct RelayEndToEndTests {
 
     // MARK: - Another process on the same database
 
-    @Test func aScanBySecondServiceIsServedAtOnce() async throws {
-        try await withTestbed { bed in
+    @Test(arguments: RelayStoreEngine.tested) func aScanBySecondServiceIsServedAtOnce(engine: RelayStoreEngine)
+        async throws
+    {
+        try await withTestbed(engine: engine) { bed in
             try await bed.registerValidFeeds()
             let before = try await bed.get("/mentions/?feed=\(encoded(bed.alice))")
             #expect(before.status == 404)
@@ -348,8 +357,10 @@ struct RelayEndToEndTests {
 
     // MARK: - Server-Sent Events (§2.19; §7 rows 48, 49)
 
-    @Test func eventStreamsNotifyAfterARescanOfAChangedFeed() async throws {
-        try await withTestbed { bed in
+    @Test(arguments: RelayStoreEngine.tested) func eventStreamsNotifyAfterARescanOfAChangedFeed(
+        engine: RelayStoreEngine
+    ) async throws {
+        try await withTestbed(engine: engine) { bed in
             try await bed.registerAndScan()
             let perFeed = try EventStreamReader(
                 port: bed.relayPort, target: "/sse/notifications/?feed=\(encoded(bed.alice))")
@@ -390,6 +401,48 @@ struct RelayEndToEndTests {
             #expect(
                 try await bed.object("/boosts/?post=\(encoded("\(bed.alice)#2025-02-01T10:00:00+0100"))").strings(
                     "data") == [])
+        }
+    }
+
+    @Test(arguments: RelayStoreEngine.tested)
+    func anEventStreamOfOneServiceGetsWhatAnotherServiceIndexed(engine: RelayStoreEngine) async throws {
+        try await withTestbed(engine: engine) { bed in
+            try await bed.registerValidFeeds()
+            let stream = try EventStreamReader(
+                port: bed.relayPort, target: "/sse/notifications/?feed=\(encoded(bed.alice))")
+            defer { stream.close() }
+            #expect(await stream.read(until: "event: connected"))
+            // Another process on the same database (a crawl-only worker, `relay scan`) indexes the feeds.
+            let crawler = try await RelayService(configuration: bed.configuration)
+            let report = await crawler.scanOnce(forceDiscovery: true)
+            #expect(report.fetched == 3)
+            await crawler.stop()
+            #expect(await stream.read(until: "event: notification"))
+            #expect(await stream.read(until: #""post": "\#(bed.bob)#"#))
+        }
+    }
+
+    @Test(arguments: RelayStoreEngine.tested)
+    func aCrawlOnlyWorkerIndexesWhatAnAPIOnlyServiceServes(engine: RelayStoreEngine) async throws {
+        // The testbed's relay crawls only when asked, as `relay serve --no-crawl`; the worker is `relay crawl`.
+        try await withTestbed(engine: engine) { bed in
+            try await bed.registerValidFeeds()
+            var configuration = bed.configuration
+            configuration.scanInterval = .milliseconds(200)
+            let worker = try await RelayService(configuration: configuration)
+            let running = Task { await worker.runCrawler() }
+            var status = 0
+            let deadline = ContinuousClock.now + .seconds(20)
+            while status != 200, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+                status = try await bed.get("/profile/?feed=\(encoded(bed.carol))").status
+            }
+            running.cancel()
+            await running.value
+            #expect(status == 200)
+            #expect(
+                try JSONObject(try await bed.get("/notifications/?feed=\(encoded(bed.alice))").body)
+                    .objects("data").count == 5)
         }
     }
 

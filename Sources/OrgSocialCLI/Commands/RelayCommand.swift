@@ -5,7 +5,9 @@ struct RelayCommand: CommandGroup {
             name: "relay",
             abstract: "Run a relay, or register a feed with one and read its feeds and statistics.",
             subcommands: [
-                RelayServeCommand.self, RelayScanCommand.self, RelayAddFeedCommand.self, RelayRegisterCommand.self,
+                RelayServeCommand.self, RelayCrawlCommand.self, RelayMigrateCommand.self, RelayScanCommand.self,
+                RelayAddFeedCommand.self,
+                RelayRegisterCommand.self,
                 RelayFeedsCommand.self, RelayStatsCommand.self,
             ])
     }

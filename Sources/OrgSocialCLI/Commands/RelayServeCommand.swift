@@ -7,7 +7,7 @@ struct RelayServeCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             name: "serve",
-            abstract: "Run a relay: the relay HTTP API and its crawler, over one SQLite file.",
+            abstract: "Run a relay: the relay HTTP API and its crawler, over SQLite or PostgreSQL.",
             discussion: """
                 Serves the relay API of relay.org-social.org (feeds, mentions, notifications, replies, \
                 search, groups, polls, profile, stats, RSS, Server-Sent Events) and crawls every registered \
@@ -41,6 +41,10 @@ struct RelayServeCommand: ParsableCommand {
                     help: "Seconds between the starts of two crawl passes; 0 crawls only with 'relay scan' "
                         + "($ORGSOCIAL_RELAY_SCAN_INTERVAL).",
                     defaultValue: "60"),
+                .flag(
+                    "no-crawl",
+                    help: "Serve the API only, never crawl (as --scan-interval 0): for API processes beside "
+                        + "'relay crawl' workers on one PostgreSQL database."),
                 RelayServiceOptions.relayListOption,
                 RelayServiceOptions.privateAddressesOption,
                 .flag(
@@ -70,6 +74,8 @@ struct RelayServeCommand: ParsableCommand {
     var siteDomain: String?
     /// `--scan-interval`, when given.
     var scanInterval: Int?
+    /// `--no-crawl`.
+    var crawls: Bool
     /// The client limits and the registration rate.
     var limits: ClientLimitOptions
     /// `--shutdown-deadline`, when given.
@@ -85,6 +91,7 @@ struct RelayServeCommand: ParsableCommand {
         scanInterval = try arguments.value("scan-interval").map {
             try Self.seconds($0, option: "--scan-interval <seconds>")
         }
+        crawls = !arguments.flag("no-crawl")
         limits = try ClientLimitOptions(parsing: arguments)
         sendsWebmentions = !arguments.flag("no-webmentions")
         shutdownDeadline = try arguments.value("shutdown-deadline").map {
@@ -122,7 +129,7 @@ struct RelayServeCommand: ParsableCommand {
             ?? environment["ORGSOCIAL_RELAY_SCAN_INTERVAL"].map {
                 try Self.seconds($0, variable: "ORGSOCIAL_RELAY_SCAN_INTERVAL")
             } ?? 60
-        configuration.scanInterval = seconds > 0 ? .seconds(seconds) : nil
+        configuration.scanInterval = seconds > 0 && crawls ? .seconds(seconds) : nil
         configuration.clientLimits = try limits.clientLimits(environment: environment)
         configuration.registrationRate = try limits.hourlyRate(
             default: 60, variable: ClientLimitOptions.Variable.registrationsPerHour, environment: environment)

@@ -8,7 +8,9 @@ import Relay
 struct RelayServiceOptions {
     /// `--db <path>`.
     static let databaseOption = OptionDefinition.value(
-        "db", valueName: "path", help: "The relay's SQLite database, created when missing ($ORGSOCIAL_RELAY_DB).",
+        "db", valueName: "path|url",
+        help: "The relay's SQLite database, created when missing, or a postgres:// URL of a PostgreSQL database "
+            + "that several relay processes share ($ORGSOCIAL_RELAY_DB).",
         defaultValue: "$XDG_DATA_HOME/orgsocial/relay.sqlite")
     /// `--groups <list>`.
     static let groupsOption = OptionDefinition.value(

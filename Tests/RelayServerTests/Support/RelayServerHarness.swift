@@ -25,7 +25,7 @@ final class RelayServerHarness: Sendable {
     /// The database (its folder goes when the harness goes).
     let database: RelayFixtureDatabase
     /// The store.
-    var store: RelayDatabase { database.store }
+    var store: any RelayStorage { database.store }
     let gateway: RecordingGateway
     let responder: RelayResponder
     let server: HTTPDaemon
@@ -33,13 +33,14 @@ final class RelayServerHarness: Sendable {
     /// The port the server listens on.
     var port: Int { server.port }
 
-    /// Starts a relay; `loaded` indexes the three valid fixture feeds first.
+    /// Starts a relay on a store of `engine`; `loaded` indexes the three valid fixture feeds first.
     init(
+        engine: RelayStoreEngine = .sqlite,
         loaded: Bool = true,
         configure: (inout RelayResponder.Configuration) -> Void = { _ in },
         daemon: (inout HTTPDaemon.Configuration) -> Void = { _ in }
     ) async throws {
-        database = loaded ? try await .loaded() : try await RelayFixtureDatabase()
+        database = loaded ? try await .loaded(engine: engine) : try await RelayFixtureDatabase(engine: engine)
         let store = database.store
         gateway = RecordingGateway(store: store)
         var configuration = RelayResponder.Configuration(siteDomain: "relay.example.org")
@@ -91,11 +92,11 @@ final class RelayServerHarness: Sendable {
 /// A feed gateway that records what it is asked, adds registered feeds to the store (201, or 200 when
 /// known) and answers `/feed-content/` with fixed text.
 actor RecordingGateway: RelayFeedGateway {
-    let store: RelayDatabase
+    let store: any RelayStorage
     private(set) var registered: [String] = []
     private(set) var fetched: [String] = []
 
-    init(store: RelayDatabase) {
+    init(store: any RelayStorage) {
         self.store = store
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import HTTPClient
 import HTTPCore
 import OrgSocialClient
+import PostgresStore
 import Relay
 import RelayCore
 import RelayTestFixtures
@@ -32,6 +33,8 @@ struct RelayTestbed: Sendable {
     let relayPort: Int
     /// The relay's configuration (for a second service on the same database).
     let configuration: RelayConfiguration
+    /// The private PostgreSQL schema of a PostgreSQL relay, dropped by ``stop()``.
+    let schema: PostgresTestDatabase?
     /// What plain HTTP requests go through.
     let transport = CurlTransport(timeout: .seconds(20))
 
@@ -50,7 +53,7 @@ struct RelayTestbed: Sendable {
 
     /// Starts the node with the fixtures and the relay.
     static func start(
-        groups: [String] = RelayFixtures.groups, scanInterval: Duration? = nil
+        engine: RelayStoreEngine = .sqlite, groups: [String] = RelayFixtures.groups, scanInterval: Duration? = nil
     ) async throws -> RelayTestbed {
         let folder = try TemporaryFolder()
         var nodeConfiguration = FeedNode.Configuration(root: "\(folder.path)/feeds")
@@ -60,11 +63,14 @@ struct RelayTestbed: Sendable {
         for fixture in RelayFixtures.all(base: node.siteURL) {
             try folder.write(fixture.text, to: "feeds/\(fixture.path)")
         }
-        var configuration = makeConfiguration(databasePath: "\(folder.path)/db/relay.sqlite", groups: groups)
+        let schema = engine == .postgres ? try PostgresTestDatabase() : nil
+        var configuration = makeConfiguration(
+            databasePath: schema?.url.string ?? "\(folder.path)/db/relay.sqlite", groups: groups)
         configuration.scanInterval = scanInterval
         let relay = try await RelayService(configuration: configuration)
         let port = try await relay.start()
-        return RelayTestbed(node: node, folder: folder, relay: relay, relayPort: port, configuration: configuration)
+        return RelayTestbed(
+            node: node, folder: folder, relay: relay, relayPort: port, configuration: configuration, schema: schema)
     }
 
     /// A test configuration: port 0, private addresses allowed, no background crawl, no peers.
@@ -83,6 +89,7 @@ struct RelayTestbed: Sendable {
         await relay.stop()
         await node.stop(gracePeriod: .seconds(1))
         folder.remove()
+        try? schema?.drop()
     }
 
     /// Replaces a fixture feed's file (e.g. `bob/social.org`) on the node.
@@ -158,10 +165,10 @@ func encoded(_ value: String) -> String {
 
 /// Runs `body` with a started testbed and always stops it.
 func withTestbed(
-    groups: [String] = RelayFixtures.groups, scanInterval: Duration? = nil,
+    engine: RelayStoreEngine = .sqlite, groups: [String] = RelayFixtures.groups, scanInterval: Duration? = nil,
     _ body: (RelayTestbed) async throws -> Void
 ) async throws {
-    let testbed = try await RelayTestbed.start(groups: groups, scanInterval: scanInterval)
+    let testbed = try await RelayTestbed.start(engine: engine, groups: groups, scanInterval: scanInterval)
     do {
         try await body(testbed)
     } catch {

@@ -1,13 +1,13 @@
 /// A 64-bit FNV-1a hash, stable across processes (unlike `Hasher`), for change detection of feeds and posts.
-struct RelayHash {
+package struct RelayHash {
     /// The running state.
     private var state: UInt64 = 0xcbf2_9ce4_8422_2325
 
     /// Starts a hash.
-    init() {}
+    package init() {}
 
     /// Mixes in bytes.
-    mutating func combine(bytes: some Sequence<UInt8>) {
+    package mutating func combine(bytes: some Sequence<UInt8>) {
         for byte in bytes {
             state ^= UInt64(byte)
             state &*= 0x0000_0100_0000_01B3
@@ -15,7 +15,7 @@ struct RelayHash {
     }
 
     /// Mixes in a string and a separator, so `("ab", "c")` and `("a", "bc")` differ.
-    mutating func combine(_ text: String?) {
+    package mutating func combine(_ text: String?) {
         if let text {
             combine(bytes: text.utf8)
             combine(bytes: CollectionOfOne(0x1F))
@@ -25,7 +25,7 @@ struct RelayHash {
     }
 
     /// The hash as 16 hex digits.
-    var hex: String {
+    package var hex: String {
         let digits = String(state, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }

@@ -1,31 +1,31 @@
-import Foundation
-import OrgSocial
+package import Foundation
+package import OrgSocial
 
 /// The profile fields the relay stores, read as the reference does (`relay-api.md` §4.5).
-struct ParsedProfile {
+package struct ParsedProfile {
     /// `#+TITLE:`, or empty.
-    var title: String
+    package var title: String
     /// `#+NICK:`, or empty.
-    var nick: String
+    package var nick: String
     /// `#+DESCRIPTION:`, or empty.
-    var description: String
+    package var description: String
     /// `#+AVATAR:`, or empty.
-    var avatar: String
+    package var avatar: String
     /// `#+LOCATION:`, or empty.
-    var location: String
+    package var location: String
     /// `#+BIRTHDAY:` when it is a valid `YYYY-MM-DD` date.
-    var birthday: String?
+    package var birthday: String?
     /// `#+LANGUAGE:` codes, space separated.
-    var languages: String
+    package var languages: String
     /// `#+PINNED:`, or empty.
-    var pinned: String
+    package var pinned: String
     /// The `#+LINK:` values.
-    var links: [String]
+    package var links: [String]
     /// The `#+CONTACT:` values split at the first `:` (values without one are dropped).
-    var contacts: [(type: String, value: String)]
+    package var contacts: [(type: String, value: String)]
 
     /// Reads `profile`.
-    init(_ profile: Profile) {
+    package init(_ profile: Profile) {
         title = profile.title ?? ""
         nick = profile.nick ?? ""
         description = profile.description ?? ""

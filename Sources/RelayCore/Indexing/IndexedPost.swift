@@ -1,47 +1,46 @@
-import Foundation
-import OrgSocial
-import RelayCore
+package import Foundation
+package import OrgSocial
 
 /// One parsed post reduced to what the relay stores (`relay-api.md` §4.5, §5), with a hash of all of it.
-struct IndexedPost: Sendable {
+package struct IndexedPost: Sendable {
     /// The ID exactly as the parser gives it.
-    var postID: String
+    package var postID: String
     /// The body, stripped.
-    var content: String
+    package var content: String
     /// `:LANG:`, or empty.
-    var lang: String
+    package var lang: String
     /// `:TAGS:` as written (space separated), or empty.
-    var tags: String
+    package var tags: String
     /// The tags, case-folded, for whole-word tag search.
-    var foldedTags: [String]
+    package var foldedTags: [String]
     /// `:CLIENT:`, or empty.
-    var client: String
+    package var client: String
     /// `:REPLY_TO:` as written, or `nil`.
-    var replyTo: String?
+    package var replyTo: String?
     /// `:MOOD:`, or empty.
-    var mood: String
+    package var mood: String
     /// The slug of `:GROUP:` (the part before the first `http`), whether or not this relay enables that
     /// group: the queries filter by the enabled groups, so the index does not depend on `--groups`.
-    var groupSlug: String?
+    package var groupSlug: String?
     /// `:INCLUDE:` as written, or `nil`.
-    var include: String?
+    package var include: String?
     /// `:POLL_END:` when it parses.
-    var pollEnd: Date?
+    package var pollEnd: Date?
     /// `:POLL_OPTION:`, or `nil`.
-    var pollOption: String?
+    package var pollOption: String?
     /// The `- [ ] text` options of the body, without duplicates.
-    var options: [String]
+    package var options: [String]
     /// The `[[org-social:URL][text]]` mentions: the URL cut at `#`, and the text.
-    var mentions: [(feed: String, nickname: String)]
+    package var mentions: [(feed: String, nickname: String)]
     /// The parsed ID instant, when it parses.
-    var instant: Date?
+    package var instant: Date?
     /// A hash of every field above.
-    var hash: String
+    package var hash: String
 
     /// Reads `post`; `nil` when it has no ID.
     ///
     /// - Parameter post: The parsed post.
-    init?(_ post: Post) {
+    package init?(_ post: Post) {
         guard let id = post.id, !id.isEmpty else { return nil }
         postID = id
         content = RelaySearchText.strip(post.body)
@@ -84,12 +83,12 @@ struct IndexedPost: Sendable {
     }
 
     /// The text the full-text index holds: the case-folded content and tags.
-    var searchText: String {
+    package var searchText: String {
         RelaySearchText.fold(content) + "\n" + RelaySearchText.fold(tags)
     }
 
     /// The target feed of a `feed#id` reference, when it splits into exactly two parts (§2.19).
-    static func targetFeed(of reference: String) -> String? {
+    package static func targetFeed(of reference: String) -> String? {
         let parts = reference.split(separator: "#", omittingEmptySubsequences: false)
         return parts.count == 2 ? String(parts[0]) : nil
     }

@@ -1,0 +1,73 @@
+import Foundation
+import Relay
+
+/// `orgsocial relay crawl [--db <path|url>] [...]`: a crawl-only relay worker (no HTTP API) until SIGINT or
+/// SIGTERM.
+struct RelayCrawlCommand: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "crawl",
+            abstract: "Crawl a relay database every --scan-interval seconds, without serving the API.",
+            discussion: """
+                Runs the crawl passes of 'relay serve' (follows and peer discovery when due, then every feed \
+                with conditional GET) and nothing else, until SIGINT or SIGTERM. Pair it with \
+                'relay serve --no-crawl' processes on the same database: on PostgreSQL (--db postgres://…) \
+                any number of API processes serve what the crawler indexes, with their caches and event \
+                streams following it. Give the same --groups as the API processes. Logs to standard error.
+                """,
+            options: [
+                RelayServiceOptions.databaseOption, RelayServiceOptions.groupsOption,
+                .value(
+                    "scan-interval", valueName: "seconds",
+                    help: "Seconds between the starts of two crawl passes, at least 1 "
+                        + "($ORGSOCIAL_RELAY_SCAN_INTERVAL).",
+                    defaultValue: "60"),
+                RelayServiceOptions.relayListOption, RelayServiceOptions.privateAddressesOption,
+                .value(
+                    "shutdown-deadline", valueName: "seconds",
+                    help: "Seconds a stop after SIGINT or SIGTERM may take before the process exits anyway "
+                        + "with status 1 ($ORGSOCIAL_RELAY_SHUTDOWN_DEADLINE).",
+                    defaultValue: "10"),
+            ], handlesTerminationSignals: true)
+    }
+
+    /// The shared relay options.
+    var options: RelayServiceOptions
+    /// `--scan-interval`, when given.
+    var scanInterval: Int?
+    /// `--shutdown-deadline`, when given.
+    var shutdownDeadline: Int?
+
+    init(parsing arguments: ParsedArguments) throws {
+        options = RelayServiceOptions(parsing: arguments)
+        scanInterval = try arguments.value("scan-interval").map {
+            try ServeCommand.integer($0, option: "--scan-interval <seconds>", range: 1...86_400)
+        }
+        shutdownDeadline = try arguments.value("shutdown-deadline").map {
+            try ServeCommand.integer($0, option: "--shutdown-deadline <seconds>", range: 1...3600)
+        }
+    }
+
+    func validate() throws {
+        try options.validate()
+    }
+
+    func run(in context: CommandContext) async throws {
+        let environment = context.environment
+        var configuration = try options.configuration(in: context)
+        let seconds =
+            try scanInterval
+            ?? environment["ORGSOCIAL_RELAY_SCAN_INTERVAL"].flatMap({ $0.isEmpty ? nil : $0 }).map {
+                try RelayServeCommand.seconds($0, variable: "ORGSOCIAL_RELAY_SCAN_INTERVAL")
+            } ?? 60
+        configuration.scanInterval = .seconds(max(1, seconds))
+        let deadline =
+            try shutdownDeadline
+            ?? environment["ORGSOCIAL_RELAY_SHUTDOWN_DEADLINE"].flatMap({ $0.isEmpty ? nil : $0 }).map {
+                try RelayServeCommand.seconds($0, variable: "ORGSOCIAL_RELAY_SHUTDOWN_DEADLINE")
+            } ?? 10
+        configuration.shutdownDeadline = .seconds(max(1, deadline))
+        let service = try await RelayService(configuration: configuration)
+        await service.runCrawler()
+    }
+}

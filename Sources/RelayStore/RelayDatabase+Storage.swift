@@ -1,0 +1,4 @@
+import RelayCore
+
+/// The SQLite store is one of the relay's storage engines.
+extension RelayDatabase: RelayStorage {}
