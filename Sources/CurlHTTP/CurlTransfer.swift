@@ -296,7 +296,13 @@ final class CurlTransfer: @unchecked Sendable {
         func field(_ name: String) -> String? { headers.last { $0.name.lowercased() == name }?.value }
         if request.followsRedirects, (300..<400).contains(status), field("location") != nil { return true }
         if let encoding = field("content-encoding"), encoding.lowercased() != "identity" { return true }
-        guard let length = field("content-length").flatMap({ Int($0) }), length > limit else { return true }
+        guard let length = field("content-length").flatMap({ Int($0) }) else { return true }
+        guard length > limit else {
+            // Room for the whole body at once: growing by appends can leave up to half the array unused,
+            // and the body is kept (a relay parses the feed from these very bytes).
+            body.reserveCapacity(max(0, length))
+            return true
+        }
         failure = .bodyTooLarge(limit: limit)
         return false
     }

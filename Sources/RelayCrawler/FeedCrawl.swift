@@ -75,7 +75,7 @@ struct FeedCrawl: Sendable {
                 case .success(let decoded): text = decoded
                 case .failure(let invalid): throw RelayCrawlerError.invalidUTF8(url: location, offset: invalid.offset)
                 }
-                let feed = try await FeedParsing.parse(text, url: location, budget: configuration.parseTimeout)
+                let feed = try await FeedParsing.parse(body, url: location, budget: configuration.parseTimeout)
                 let follows = RelayFeedText.follows(in: text)
                 let report = try await store.storeFetched(
                     RelayFetchedFeed(

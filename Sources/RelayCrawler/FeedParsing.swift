@@ -15,18 +15,19 @@ enum FeedParsing {
     /// The abandoned parse threads still running.
     fileprivate static let abandonedThreads = Atomic<Int>(0)
 
-    /// Parses `text` as a feed on a new thread.
+    /// Parses `bytes` as a feed on a new thread. The feed keeps these bytes (an array shares its storage),
+    /// so a downloaded body is not copied to be parsed.
     /// - Parameters:
-    ///   - text: the decoded `social.org` file.
+    ///   - bytes: the `social.org` file, already checked to be UTF-8.
     ///   - url: the feed's URL, for the error.
     ///   - budget: how long to wait for the parse.
     /// - Returns: the parsed feed.
     /// - Throws: ``RelayCrawlerError/parseTimedOut(url:budget:)`` over budget,
     ///   ``RelayCrawlerError/parserBusy(threads:)`` while ``maximumAbandonedThreads`` abandoned parses run;
     ///   `CancellationError` when the calling task is cancelled.
-    static func parse(_ text: String, url: String, budget: Duration) async throws -> Feed {
+    static func parse(_ bytes: [UInt8], url: String, budget: Duration) async throws -> Feed {
         try await withThrowingTaskGroup(of: Feed.self) { group in
-            group.addTask { try await parseOnThread(text) }
+            group.addTask { try await parseOnThread(bytes) }
             group.addTask {
                 try await Task.sleep(for: budget)
                 throw RelayCrawlerError.parseTimedOut(url: url, budget: budget)
@@ -38,7 +39,7 @@ enum FeedParsing {
     }
 
     /// Runs the parse on a thread; returns (or throws `CancellationError`) as soon as the task is cancelled.
-    private static func parseOnThread(_ text: String) async throws -> Feed {
+    private static func parseOnThread(_ bytes: [UInt8]) async throws -> Feed {
         let waiter = Waiter()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -47,7 +48,7 @@ enum FeedParsing {
                     return
                 }
                 guard waiter.install(continuation) else { return }
-                let thread = Thread { waiter.finishFromThread(Feed(parsing: text)) }
+                let thread = Thread { waiter.finishFromThread(OrgSocialParser().parse(bytes: bytes)) }
                 thread.name = "relay-parse"
                 thread.start()
             }

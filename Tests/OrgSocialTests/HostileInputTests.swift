@@ -210,6 +210,101 @@ struct HostileInputTests {
         #expect(last.rawText == "**\n")
     }
 
+    /// A drawer entry keeps where its name starts and its line (8 bytes), not 72 bytes of offsets, and a
+    /// drawer of distinct names finds repeats through one table: parsing and validating a 4 MB drawer peaks
+    /// under 4× its size (the bound; with 72-byte entries the peak was over 10×).
+    @Test(arguments: ["properties", "duplicate properties"])
+    func aHugeDrawerIsCheckedInLittleMoreMemoryThanItsBytes(_ name: String) throws {
+        let shape = try #require(Shape.all.first { $0.name == name })
+        let bytes = shape.make(4 << 20)
+        var count = 0
+
+        let growth = try #require(ResidentMemory.smallestPeakGrowth { count = Self.checkAll(bytes) })
+
+        #expect(count >= 1)
+        #expect(growth < 4 * bytes.count, "checking took \(growth) bytes at its peak for \(bytes.count) bytes")
+    }
+
+    /// The properties of a huge drawer read back as written: names, values, lines and columns come from
+    /// the line of each entry, and the duplicates are all counted.
+    @Test func entriesReadBackFromTheirLines() throws {
+        var drawer = ":PROPERTIES:\n"
+        for n in 0..<3000 { drawer += n % 3 == 0 ? "  :P\(n):\tv\(n)  \n" : ":P\(n): v\(n)\n" }
+        drawer += ":p7: again\n:ID:\n:id: 2025-05-01T12:00:00+0100\n:END:\n"
+        let text = Shape.header + "** \n" + drawer + "body\n"
+        let feed = Feed(parsing: text)
+        let post = try #require(feed.posts.first)
+
+        let properties = post.properties
+
+        #expect(properties.count == 3003)
+        #expect(properties[3].name == "P3")
+        #expect(properties[3].value == "v3")
+        #expect(properties[3].line == 10)
+        #expect(properties[3].valueColumn == 8)
+        #expect(properties[4].valueColumn == 6)
+        #expect(post.value(of: "p2999") == "v2999")
+        #expect(post.value(of: "P7") == "v7")
+        #expect(post.id == "2025-05-01T12:00:00+0100")
+        #expect(feed.diagnostics.filter { $0.code == .duplicateProperty }.map(\.line) == [3007])
+        #expect(feed.serialized() == Array(text.utf8))
+    }
+
+    /// The validator reads a body's mentions one at a time instead of gathering them into an array: a
+    /// body of 4 MB of mentions is validated within twice its size (the array of 100,000 mentions alone
+    /// took about twice its size).
+    @Test func mentionsAreValidatedWithoutGatheringThem() throws {
+        let shape = try #require(Shape.all.first { $0.name == "mentions" })
+        let bytes = shape.make(4 << 20)
+        let feed = OrgSocialParser().parse(bytes: bytes)
+        var diagnostics: [Diagnostic] = []
+
+        let growth = try #require(ResidentMemory.smallestPeakGrowth { diagnostics = FeedValidator().validate(feed) })
+
+        #expect(growth < 2 * bytes.count, "validating took \(growth) bytes at its peak for \(bytes.count) bytes")
+        #expect(diagnostics.filter { $0.code == .invalidMention }.map(\.problemCount).reduce(0, +) == 0)
+    }
+
+    /// Where each post starts and its line are kept as distances within blocks of 64 posts, a byte each
+    /// while they fit, then two bytes, then as plain numbers: every width reads back exactly.
+    @Test(arguments: [[0, 1, 0, 0], [0, 150, 0, 3], [0, 0, 150, 40_000, 0, 2]])
+    func postPlacesReadBackAcrossEveryWidth(_ bodyLines: [Int]) {
+        var text = Shape.header
+        var expected: [(line: Int, text: String)] = []
+        var line = 5
+        for index in 0..<130 {
+            let lines = bodyLines[index % bodyLines.count]
+            let post = "**\n" + String(repeating: "x\n", count: lines)
+            expected.append((line, post))
+            text += post
+            line += 1 + lines
+        }
+        let feed = Feed(parsing: text)
+
+        #expect(feed.posts.map(\.line) == expected.map(\.line))
+        #expect(feed.posts.map(\.rawText) == expected.map(\.text))
+        #expect(feed.posts[129].line == expected[129].line)
+        #expect(feed.serialized() == Array(text.utf8))
+    }
+
+    /// A bare `**` post costs about two bytes (a byte for where it starts, one for its line), not the
+    /// eight of two 32-bit numbers: a million of them take under 5 MB beside their 3 MB of bytes.
+    @Test func aMillionBarePostsKeepAboutTwoBytesEach() throws {
+        let posts = 1_000_000
+        let bytes = Array((Shape.header + String(repeating: "**\n", count: posts)).utf8)
+        var feed = Feed.empty
+
+        let growth = try #require(
+            ResidentMemory.smallestGrowth {
+                feed = .empty
+                feed = OrgSocialParser().parse(bytes: bytes)
+            })
+
+        #expect(feed.posts.count == posts)
+        #expect(growth < 5 << 20, "the feed took \(growth) bytes for \(bytes.count) bytes of input")
+        #expect(feed.posts.last?.line == 4 + posts)
+    }
+
     /// Bytes that are not UTF-8 are found again line by line for their report, not kept one offset each
     /// (8 bytes per byte of input before).
     @Test func invalidBytesAreReportedWithoutKeepingAnOffsetEach() throws {

@@ -90,19 +90,23 @@ enum Check {
 
 /// `en`, `es`, `pt-br`, `zh-Hant`: two or three lowercase letters, optionally a region or script.
 func isLanguageCode(_ code: String) -> Bool {
-    let parts = code.split(separator: "-", omittingEmptySubsequences: false)
-    guard let first = parts.first, (2...3).contains(first.count),
-        first.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) })
+    // On the UTF-8 bytes (a drawer can repeat `:LANG:` a million times): every byte allowed is ASCII,
+    // so counting bytes counts characters.
+    let bytes = code.utf8
+    let dash = bytes.firstIndex(of: UInt8(ascii: "-"))
+    let language = bytes[..<(dash ?? bytes.endIndex)]
+    guard (2...3).contains(language.count),
+        language.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") })
     else { return false }
-    guard parts.count <= 2 else { return false }
-    if parts.count == 2 {
-        let region = parts[1]
-        return (2...4).contains(region.count)
-            && region.unicodeScalars.allSatisfy {
-                $0.properties.isAlphabetic && $0.isASCII || ("0"..."9").contains($0)
-            }
-    }
-    return true
+    guard let dash else { return true }
+    // One region after the dash: letters or digits (a second dash is neither).
+    let region = bytes[bytes.index(after: dash)...]
+    return (2...4).contains(region.count)
+        && region.allSatisfy { byte in
+            let letter = byte | 0x20
+            return (letter >= UInt8(ascii: "a") && letter <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+        }
 }
 
 /// A tag word: letters, digits, `-`, `_` (ASCII or not).

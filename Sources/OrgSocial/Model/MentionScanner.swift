@@ -10,13 +10,20 @@ enum MentionScanner {
     private static var lineFeed: UInt8 { UInt8(ascii: "\n") }
 
     static func mentions(in text: String) -> [Mention] {
-        var text = text
-        return text.withUTF8 { mentions(in: $0) }
+        var result: [Mention] = []
+        forEachMention(in: text) { result.append($0) }
+        return result
     }
 
-    static func mentions(in bytes: UnsafeBufferPointer<UInt8>) -> [Mention] {
+    /// Calls `visit` with each mention of `text` in order, without gathering them (a hostile body can
+    /// hold hundreds of thousands).
+    static func forEachMention(in text: String, _ visit: (Mention) throws -> Void) rethrows {
+        var text = text
+        try text.withUTF8 { try forEachMention(in: $0, visit) }
+    }
+
+    static func forEachMention(in bytes: UnsafeBufferPointer<UInt8>, _ visit: (Mention) throws -> Void) rethrows {
         let count = bytes.count
-        var result: [Mention] = []
         // Cached positions of the next `]`, `]]` and line break at or after some point (`count` = none).
         var nextBracket = -1
         var nextDouble = -1
@@ -53,10 +60,9 @@ enum MentionScanner {
             let hasLineFeed = find(after, &nextLineFeed) { bytes[$0] == lineFeed } < close
             if close > after, !hasLineFeed {
                 let url = String(decoding: UnsafeBufferPointer(rebasing: bytes[after..<close]), as: UTF8.self)
-                result.append(Mention(feedURL: url, name: name))
+                try visit(Mention(feedURL: url, name: name))
             }
         }
-        return result
     }
 
     /// Whether `bytes` hold a link opening `[[org-social:` anywhere.

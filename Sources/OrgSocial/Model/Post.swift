@@ -15,15 +15,15 @@ public struct Post: Sendable {
     public let index: Int
 
     let source: [UInt8]
-    /// The drawer entries of every post of the feed (shared, not copied); this post's are `entryRange`.
-    let entries: [EntrySpan]
+    /// The drawer entries read with this post (shared, not copied); this post's are `entryRange`.
+    let entries: EntryList
     let entryRange: Range<Int>
     let headlineTextRange: Range<Int>?
     let layout: PostLayout
     let hasCarriageReturns: Bool
 
     init(
-        timestamp: OrgTimestamp?, line: Int, index: Int, source: [UInt8], entries: [EntrySpan],
+        timestamp: OrgTimestamp?, line: Int, index: Int, source: [UInt8], entries: EntryList,
         entryRange: Range<Int>, headlineTextRange: Range<Int>?, layout: PostLayout, hasCarriageReturns: Bool
     ) {
         self.id = timestamp?.raw
@@ -50,15 +50,20 @@ public struct Post: Sendable {
         return list
     }
 
-    /// The 1-based column (Unicode scalars) where an entry's value starts.
-    private func column(of entry: EntrySpan) -> Int {
-        var column = 1
-        for byte in source[entry.location.lineStart..<entry.valueStart] where byte & 0xC0 != 0x80 { column += 1 }
-        return column
+    /// Calls `work` with a view of the post's bytes.
+    private func withBytes<T>(_ work: (ByteView) throws -> T) rethrows -> T {
+        try source.withUnsafeBufferPointer { try work(ByteView(buf: $0)) }
+    }
+
+    /// All the byte places of drawer entry `index` (one of ``entryRange``).
+    func entrySpan(_ index: Int) -> EntrySpan {
+        withBytes { entries.span(index, in: $0, hasCR: hasCarriageReturns) }
     }
 
     /// Where each property line is, parallel to ``properties``.
-    var propertyLocations: [EntryLocation] { entries[entryRange].map(\.location) }
+    var propertyLocations: [EntryLocation] {
+        withBytes { bytes in entryRange.map { entries.span($0, in: bytes, hasCR: hasCarriageReturns).location } }
+    }
 
     // MARK: - Text
 
@@ -101,15 +106,16 @@ public struct Post: Sendable {
     func hasValue(_ name: String) -> Bool { firstEntry(named: name) != nil }
 
     private func firstEntry(named name: String) -> EntrySpan? {
-        for index in entryRange {
-            let entry = entries[index]
-            if entry.valueEnd > entry.valueStart,
-                source.asciiCaseInsensitiveEquals(entry.nameStart..<entry.nameEnd, name)
-            {
-                return entry
+        var name = name
+        return name.withUTF8 { key in
+            withBytes { bytes in
+                for index in entryRange where bytes.nameEquals(from: entries.nameStart(index), key) {
+                    let entry = entries.span(index, in: bytes, hasCR: hasCarriageReturns)
+                    if entry.valueEnd > entry.valueStart { return entry }
+                }
+                return nil
             }
         }
-        return nil
     }
 
     /// The instant of the ID, when the ID is valid.
@@ -190,31 +196,53 @@ public struct Post: Sendable {
         body.utf8.split(separator: UInt8(ascii: "\n")).compactMap { PollOptionLine.option(in: Substring($0)) }
     }
 
-    /// ``body``, ``mentions`` and ``pollOptions`` from one reading of the body (each of the three
-    /// properties builds the body again), for writers that need all of them.
-    package var bodyWithMentionsAndPollOptions: (body: String, mentions: [Mention], pollOptions: [String]) {
+    /// ``body`` and ``pollOptions`` from one reading of the body (each of the two properties builds the
+    /// body again), for writers that need both; ``forEachMention(inBody:_:)`` gives the mentions of the same
+    /// body.
+    package var bodyAndPollOptions: (body: String, pollOptions: [String]) {
         let body = body
-        return (body, bodyMayHoldMentions ? MentionScanner.mentions(in: body) : [], Self.pollOptions(in: body))
+        return (body, Self.pollOptions(in: body))
+    }
+
+    /// Calls `visit` with each of ``mentions`` in order, without building that array (a hostile body can
+    /// hold hundreds of thousands of links).
+    /// - Parameters:
+    ///   - body: this post's ``body``, when the caller has it already (else it is built).
+    ///   - visit: receives each mention.
+    package func forEachMention(inBody body: String? = nil, _ visit: (Mention) throws -> Void) rethrows {
+        guard bodyMayHoldMentions else { return }
+        try MentionScanner.forEachMention(in: body ?? self.body, visit)
     }
 
     /// Calls `visit` with each drawer entry in file order, as ``properties`` lists them, without building
     /// that array (a hostile drawer can hold hundreds of thousands of entries).
     /// - Parameter visit: receives each entry.
     package func forEachProperty(_ visit: (Property) throws -> Void) rethrows {
-        for index in entryRange { try visit(property(from: entries[index])) }
+        for index in entryRange { try visit(property(from: entrySpan(index))) }
     }
 
     /// The ``Property`` of one of this post's drawer entries.
     func property(from entry: EntrySpan) -> Property {
-        Property(
-            name: String(decoding: source[entry.nameStart..<entry.nameEnd], as: UTF8.self),
-            value: String(decoding: source[entry.valueStart..<entry.valueEnd], as: UTF8.self),
-            line: entry.line, valueColumn: column(of: entry))
+        withBytes { bytes in
+            Property(
+                name: bytes.string(entry.nameStart..<entry.nameEnd),
+                value: bytes.string(entry.valueStart..<entry.valueEnd),
+                line: entry.line,
+                valueColumn: bytes.column(lineStart: entry.location.lineStart, offset: entry.valueStart))
+        }
     }
 
-    /// Whether a drawer entry's name is `name`, ignoring ASCII case.
-    func entry(_ entry: EntrySpan, isNamed name: String) -> Bool {
-        source.asciiCaseInsensitiveEquals(entry.nameStart..<entry.nameEnd, name)
+    /// Whether drawer entry `index` is named `name` (ASCII case ignored) and has a value: what the
+    /// validator asks of every entry before it reads one (O(the name's length)).
+    func entry(_ index: Int, isNamedOneOf names: [[UInt8]]) -> Int? {
+        withBytes { bytes in
+            let start = entries.nameStart(index)
+            for (position, name) in names.enumerated() {
+                let matches = name.withUnsafeBufferPointer { bytes.nameEquals(from: start, $0) }
+                if matches { return entries.hasValue(index, in: bytes) ? position : nil }
+            }
+            return nil
+        }
     }
 
     /// ``instant`` as `show --json` writes it: `2025-05-01T11:00:00Z` (UTC, whole seconds).
@@ -256,7 +284,8 @@ extension Post: Encodable {
         try c.encodeIfPresent(headlineText, forKey: .headlineText)
         try c.encode(line, forKey: .line)
         try c.encode(kind, forKey: .kind)
-        let (body, mentions, pollOptions) = bodyWithMentionsAndPollOptions
+        let (body, pollOptions) = bodyAndPollOptions
+        let mentions = bodyMayHoldMentions ? MentionScanner.mentions(in: body) : []
         try c.encode(properties, forKey: .properties)
         try c.encode(body, forKey: .body)
         try c.encodeIfPresent(language, forKey: .language)

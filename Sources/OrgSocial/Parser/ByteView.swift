@@ -64,6 +64,53 @@ struct ByteView {
         return count
     }
 
+    /// Where a drawer entry's name that starts at `start` ends: at its closing `:` (the parser made an
+    /// entry only of a line where that `:` comes before any space, TAB or line break).
+    func nameEnd(from start: Int) -> Int {
+        var i = start
+        while i < count, buf[i] != asciiColon { i += 1 }
+        return i
+    }
+
+    /// Whether the name that starts at `start` and ends at the next `:` equals the bytes in `name`,
+    /// ignoring ASCII case; reads at most `name.count + 1` bytes of it, whatever its length.
+    func nameEquals(from start: Int, _ name: Range<Int>) -> Bool {
+        var i = start
+        var j = name.lowerBound
+        while j < name.upperBound {
+            guard i < count else { return false }
+            var x = buf[i]
+            var y = buf[j]
+            if x >= UInt8(ascii: "A"), x <= UInt8(ascii: "Z") { x |= 0x20 }
+            if y >= UInt8(ascii: "A"), y <= UInt8(ascii: "Z") { y |= 0x20 }
+            guard x == y else { return false }
+            i += 1
+            j += 1
+        }
+        return i < count && buf[i] == asciiColon
+    }
+
+    /// Whether the name that starts at `start` and ends at the next `:` is `key`'s bytes, ignoring ASCII
+    /// case; reads at most `key.count + 1` bytes of it.
+    func nameEquals(from start: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard start + key.count < count else { return false }
+        var i = start
+        for c in key {
+            var x = buf[i]
+            if x >= UInt8(ascii: "A"), x <= UInt8(ascii: "Z") { x |= 0x20 }
+            let y = c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z") ? c | 0x20 : c
+            guard x == y else { return false }
+            i += 1
+        }
+        return buf[i] == asciiColon
+    }
+
+    /// Whether the name that starts at `start` and ends at the next `:` is `name`, ignoring ASCII case.
+    func nameEquals(from start: Int, _ name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { nameEquals(from: start, $0) }
+    }
+
     func string(_ range: Range<Int>) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: buf[range]), as: UTF8.self)
     }

@@ -100,10 +100,10 @@ struct ParseRun {
     var keywords: [Property] = []
     var keywordLocations: [EntryLocation] = []
     /// Drawer entries of the post being read (emptied when the next post starts).
-    var entries: [EntrySpan] = []
+    var entries = EntryList()
     /// Where each post read so far starts, and its headline's line: all a ``PostList`` keeps.
-    var postStarts = CompactIntegers()
-    var postLines = CompactIntegers()
+    var postStarts = IncreasingIntegers()
+    var postLines = IncreasingIntegers()
     /// Which posts are a headline alone (see ``PostList/Iterator/next(skippingBare:)``).
     var barePosts = BitList()
     /// Whether this run reads one post for a ``PostList`` (no diagnostics, stops after the post).

@@ -123,9 +123,9 @@ extension ParseRun {
             var j = nameStart
             while j < contentEnd, buf[j] != asciiColon, buf[j] != asciiSpace, buf[j] != asciiTab { j += 1 }
             if j < contentEnd, buf[j] == asciiColon, j > nameStart {
-                let valueRange = bytes.trim(j + 1..<contentEnd)
+                let hasValue = !bytes.isBlank(j + 1..<contentEnd)
                 // Reading one post again reports nothing, so it skips the duplicate check (and its name table).
-                if !isReadingOnePost, !valueRange.isEmpty, hasValuedEntry(named: nameStart..<j) {
+                if !isReadingOnePost, hasValue, isRepeatedValuedName(nameStart..<j) {
                     if diagnostics.admits(.duplicateProperty) {
                         let name = bytes.string(nameStart..<j)
                         diagnostics.append(
@@ -136,15 +136,12 @@ extension ParseRun {
                                 suggestion: "Remove the repeated property."))
                     }
                 }
-                let isNewValuedName = !valueRange.isEmpty && post.valuedNames != nil
-                entries.append(
-                    EntrySpan(
-                        nameStart: nameStart, nameEnd: j, valueStart: valueRange.lowerBound,
-                        valueEnd: valueRange.upperBound,
-                        line: line,
-                        location: EntryLocation(lineStart: start, afterKey: j + 1, contentEnd: contentEnd, lineEnd: end)
-                    ))
-                if isNewValuedName { post.valuedNames?.insert(entries.count - 1, in: entries, bytes: bytes) }
+                if hasValue, post.idEntry == nil, j - nameStart == 2, buf[nameStart] | 0x20 == UInt8(ascii: "i"),
+                    buf[nameStart + 1] | 0x20 == UInt8(ascii: "d")
+                {
+                    post.idEntry = entries.count
+                }
+                entries.append(nameStart: nameStart, line: line)
                 return
             }
         }
@@ -231,24 +228,25 @@ extension ParseRun {
         bytes.column(lineStart: entry.location.lineStart, offset: entry.valueStart)
     }
 
-    /// Whether the post being read already has an entry with this name and a value.
+    /// Whether the post being read already has an entry with this name and a value, the entry about to
+    /// be added (named `name`, with a value) being remembered for the next ones.
     ///
     /// Small drawers are scanned; from ``PostBuilder/scanLimit`` entries on, the names with a value are kept
-    /// in a set, so that a drawer of n entries costs O(n) rather than O(n²).
-    mutating func hasValuedEntry(named name: Range<Int>) -> Bool {
+    /// in a table, so that a drawer of n entries costs O(n) rather than O(n²).
+    mutating func isRepeatedValuedName(_ name: Range<Int>) -> Bool {
         if post.valuedNames == nil, entries.count - post.entryStart >= PostBuilder.scanLimit {
             var names = PropertyNameTable()
-            for index in post.entryStart..<entries.count where entries[index].valueEnd > entries[index].valueStart {
-                names.insert(index, in: entries, bytes: bytes)
+            for index in post.entryStart..<entries.count where entries.hasValue(index, in: bytes) {
+                _ = names.insert(index, named: entries.nameRange(index, in: bytes), in: entries, bytes: bytes)
             }
             post.valuedNames = names
         }
-        if let names = post.valuedNames { return names.contains(name, in: entries, bytes: bytes) }
+        if post.valuedNames != nil {
+            return post.valuedNames?.insert(entries.count, named: name, in: entries, bytes: bytes) ?? false
+        }
         var index = post.entryStart
         while index < entries.count {
-            if entries[index].valueEnd > entries[index].valueStart,
-                bytes.equalIgnoringCase(entries[index].nameStart..<entries[index].nameEnd, name)
-            {
+            if bytes.nameEquals(from: entries.nameStart(index), name), entries.hasValue(index, in: bytes) {
                 return true
             }
             index += 1
@@ -256,26 +254,10 @@ extension ParseRun {
         return false
     }
 
-    /// The first entry from `start` on named `ID` with a value.
-    static func idEntry(in entries: [EntrySpan], from start: Int, bytes: ByteView) -> EntrySpan? {
-        let buf = bytes.buf
-        var index = start
-        while index < entries.count {
-            let entry = entries[index]
-            if entry.valueEnd > entry.valueStart, entry.nameEnd - entry.nameStart == 2,
-                buf[entry.nameStart] | 0x20 == UInt8(ascii: "i"), buf[entry.nameStart + 1] | 0x20 == UInt8(ascii: "d")
-            {
-                return entry
-            }
-            index += 1
-        }
-        return nil
-    }
-
     /// Header ID wins over `:ID:` unless only the drawer's is valid (spec §4.2, §15 case 3). Each candidate
     /// is read as a timestamp once.
     mutating func resolveID(_ post: PostBuilder) -> OrgTimestamp? {
-        let drawerEntry = Self.idEntry(in: entries, from: post.entryStart, bytes: bytes)
+        let drawerEntry = post.idEntry.map { entries.span($0, in: bytes, hasCR: hasCR) }
         var drawerID = drawerEntry.map { bytes.string($0.valueStart..<$0.valueEnd) }
         // An Org UUID in `:ID:` (from org-id) is not a timestamp, hence not a post ID (spec §15 case 45).
         if let uuid = drawerID, let entry = drawerEntry, isUUID(uuid) {

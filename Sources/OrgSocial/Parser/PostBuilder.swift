@@ -5,7 +5,7 @@ enum DrawerMarker {
 /// The names of a drawer's entries, for finding a repeated name in O(1): an open-addressing table of
 /// entry indices keyed by an FNV-1a hash of the ASCII-lowercased name (8 bytes a slot, half full at most).
 struct PropertyNameTable {
-    /// Per slot: the hash's high 32 bits and the entry index + 1 (0: empty).
+    /// Per slot: the hash and the entry index + 1 (0: empty).
     private var slots = [UInt64](repeating: 0, count: 64)
     private var count = 0
 
@@ -18,37 +18,43 @@ struct PropertyNameTable {
         return h
     }
 
-    private static func name(_ entry: EntrySpan) -> Range<Int> { entry.nameStart..<entry.nameEnd }
+    /// The slot a hash starts probing at: the hash's bits mixed, so that names differing in their last
+    /// bytes only do not crowd neighbouring slots.
+    private static func home(_ hash: UInt32, _ mask: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt64(hash) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+    }
 
-    /// Whether an entry named `name` (ASCII case ignored) is in the table.
-    func contains(_ name: Range<Int>, in entries: [EntrySpan], bytes: ByteView) -> Bool {
+    /// Adds the entry at `index`, whose name is `name`, unless an entry of that name (ASCII case ignored)
+    /// is already in the table. One probe sequence for both.
+    /// - Returns: whether the name was already there.
+    mutating func insert(_ index: Int, named name: Range<Int>, in entries: EntryList, bytes: ByteView) -> Bool {
         let h = Self.hash(name, bytes)
-        let mask = slots.count - 1
-        var slot = Int(h) & mask
+        var mask = slots.count - 1
+        var slot = Self.home(h, mask)
         while slots[slot] != 0 {
             let value = slots[slot]
             if UInt32(truncatingIfNeeded: value >> 32) == h,
-                bytes.equalIgnoringCase(Self.name(entries[Int(value & 0xFFFF_FFFF) - 1]), name)
+                bytes.nameEquals(from: entries.nameStart(Int(value & 0xFFFF_FFFF) - 1), name)
             {
                 return true
             }
             slot = (slot + 1) & mask
         }
-        return false
-    }
-
-    /// Adds the entry at `index` (a name already in the table is not added again).
-    mutating func insert(_ index: Int, in entries: [EntrySpan], bytes: ByteView) {
-        let name = Self.name(entries[index])
-        guard !contains(name, in: entries, bytes: bytes) else { return }
-        if 2 * (count + 1) > slots.count { grow() }
-        place(UInt64(Self.hash(name, bytes)) << 32 | UInt64(index + 1))
+        if 2 * (count + 1) > slots.count {
+            grow()
+            mask = slots.count - 1
+            slot = Self.home(h, mask)
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+        }
+        precondition(index < Int(UInt32.max), "A drawer of more than 4 billion entries")
+        slots[slot] = UInt64(h) << 32 | UInt64(index + 1)
         count += 1
+        return false
     }
 
     private mutating func place(_ value: UInt64) {
         let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: value >> 32) & mask
+        var slot = Self.home(UInt32(truncatingIfNeeded: value >> 32), mask)
         while slots[slot] != 0 { slot = (slot + 1) & mask }
         slots[slot] = value
     }
@@ -84,6 +90,8 @@ struct PostBuilder {
     var contentEnd: Int
     /// The names of this post's entries with a value, once the drawer has ``scanLimit`` entries.
     var valuedNames: PropertyNameTable?
+    /// Index in `entries` of the first `:ID:` entry with a value.
+    var idEntry: Int?
 
     /// How many entries a drawer may have before duplicate names are looked up in a set.
     static let scanLimit = 16

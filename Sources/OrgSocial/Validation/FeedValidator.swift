@@ -158,15 +158,15 @@ public struct FeedValidator: Sendable {
     private static let checkedProperties = [
         "REPLY_TO", "INCLUDE", "POLL_END", "LANG", "TAGS", "VISIBILITY", "GROUP", "MIGRATION",
     ]
+    /// ``checkedProperties`` as bytes, for matching the file's bytes without building a string.
+    private static let checkedPropertyBytes = checkedProperties.map { Array($0.utf8) }
 
     private func checkPost(_ post: Post, into found: inout DiagnosticList) {
         // The names are matched on the file's bytes: only entries that are checked become `Property` values.
         for index in post.entryRange {
-            let entry = post.entries[index]
-            guard entry.valueEnd > entry.valueStart,
-                let name = Self.checkedProperties.first(where: { post.entry(entry, isNamed: $0) })
-            else { continue }
-            let property = post.property(from: entry)
+            guard let position = post.entry(index, isNamedOneOf: Self.checkedPropertyBytes) else { continue }
+            let name = Self.checkedProperties[position]
+            let property = post.property(from: post.entrySpan(index))
             let value = property.value
             switch name {
             case "REPLY_TO", "INCLUDE":
@@ -243,7 +243,8 @@ public struct FeedValidator: Sendable {
                     .pollWithoutOptions, line: post.line, message: "This poll has no options.",
                     suggestion: "List the options in the body as `- [ ] Option` lines."))
         }
-        for mention in post.mentions where !mention.feedURL.isHTTPURL {
+        post.forEachMention { mention in
+            guard !mention.feedURL.isHTTPURL, found.admits(.invalidMention) else { return }
             found.append(
                 Diagnostic(
                     .invalidMention, line: post.line,

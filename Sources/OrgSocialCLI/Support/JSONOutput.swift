@@ -65,7 +65,7 @@ enum FeedPostJSON {
     ///   - writer: where the text goes.
     ///   - write: receives the writer's text whenever it passes ``JSONOutput/chunkSize`` inside a long post.
     static func write(_ post: Post, into writer: inout JSONStreamWriter, flushing write: ([UInt8]) -> Void) {
-        let (body, mentions, pollOptions) = post.bodyWithMentionsAndPollOptions
+        let (body, pollOptions) = post.bodyAndPollOptions
         writer.beginObject()
         writer.key("body")
         writer.string(body)
@@ -99,7 +99,7 @@ enum FeedPostJSON {
         writer.int(post.line)
         writer.key("mentions")
         writer.beginArray()
-        for mention in mentions {
+        post.forEachMention(inBody: body) { mention in
             writer.beginObject()
             writer.key("feedURL")
             writer.string(mention.feedURL)
