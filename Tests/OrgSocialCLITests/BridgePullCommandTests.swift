@@ -22,14 +22,7 @@ import TootClient
         let token: String
         var feedPath: String { folder.path("social.org") }
         var statePath: String { folder.path("data/bridge.sqlite") }
-        var environment: [String: String] {
-            testEnvironment.merging(
-                [
-                    "HOME": folder.path, "ORGSOCIAL_CONFIG": folder.path("config/config.json"),
-                    "ORGSOCIAL_BRIDGE_STATE": statePath,
-                ]
-            ) { $1 }
-        }
+        var environment: [String: String] { bridgeTestEnvironment(in: folder) }
         var accountName: String { "alice@127.0.0.1" }
         /// `--file <feed> --feed-url <url>`.
         var feedArguments: [String] { ["--file", feedPath, "--feed-url", "https://ana.example/social.org"] }

@@ -20,12 +20,7 @@ import TootClient
         let fake: FakeMastodon
         let token: String
         var feedPath: String { folder.path("social.org") }
-        var environment: [String: String] {
-            testEnvironment.merging([
-                "HOME": folder.path, "ORGSOCIAL_CONFIG": folder.path("config/config.json"),
-                "ORGSOCIAL_BRIDGE_STATE": folder.path("data/bridge.sqlite"),
-            ]) { $1 }
-        }
+        var environment: [String: String] { bridgeTestEnvironment(in: folder) }
         /// The local user's statuses, oldest first.
         var statuses: [FakeStatus] {
             fake.storage.statuses.values.filter { $0.accountID == fake.user.id }.sorted { $0.sequence < $1.sequence }

@@ -22,6 +22,17 @@ struct CLIResult {
 /// "Now" in every test: 2026-01-02T03:04:05+0000, written in UTC.
 let testEnvironment = ["ORGSOCIAL_NOW": "2026-01-02T03:04:05+0000", "TZ": "UTC"]
 
+/// The environment of a bridge test whose configuration (`config/config.json`), state file
+/// (`data/bridge.sqlite`) and home are all in `folder`.
+/// - Parameter folder: the test's folder.
+/// - Returns: ``testEnvironment`` with those paths.
+func bridgeTestEnvironment(in folder: TemporaryFolder) -> [String: String] {
+    testEnvironment.merging([
+        "HOME": folder.path, "ORGSOCIAL_CONFIG": folder.path("config/config.json"),
+        "ORGSOCIAL_BRIDGE_STATE": folder.path("data/bridge.sqlite"),
+    ]) { $1 }
+}
+
 /// The feed URL tests publish at.
 let testFeedURL = "https://ana.example.org/social.org"
 

@@ -14,12 +14,7 @@ import TootClient
     struct Setup {
         let folder: TemporaryFolder
         var feedPath: String { folder.path("social.org") }
-        var environment: [String: String] {
-            testEnvironment.merging([
-                "HOME": folder.path, "ORGSOCIAL_CONFIG": folder.path("config/config.json"),
-                "ORGSOCIAL_BRIDGE_STATE": folder.path("data/bridge.sqlite"),
-            ]) { $1 }
-        }
+        var environment: [String: String] { bridgeTestEnvironment(in: folder) }
         /// Adds an account on `fake` with a token of `scopes`.
         func add(_ fake: FakeMastodon, name: String, scopes: [String] = ["read", "write"]) async {
             let token = fake.issueToken(scopes: scopes, appName: BridgeIdentity.applicationName)

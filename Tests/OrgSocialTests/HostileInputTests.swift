@@ -187,19 +187,26 @@ struct HostileInputTests {
 
     // MARK: - Memory
 
-    /// A post of a bare `**` line is 3 bytes of input; the feed keeps two 32-bit numbers for it, not a
-    /// `Post` value (hundreds of bytes), and one summary instead of a diagnostic per post. (The margin
-    /// leaves room for tests running at the same time; without compact storage the growth is > 120 MB.)
-    @Test func aFeedOfBareStarsTakesLittleMoreMemoryThanItsBytes() throws {
-        let posts = 500_000
+    /// Parses a feed of `posts` bare `**` lines, measuring how much the resident memory grew.
+    /// - Parameter posts: how many posts.
+    /// - Returns: the input, the feed and the smallest growth seen.
+    static func parseBareStars(_ posts: Int) throws -> (bytes: [UInt8], feed: Feed, growth: Int) {
         let bytes = Array((Shape.header + String(repeating: "**\n", count: posts)).utf8)
         var feed = Feed.empty
-
         let growth = try #require(
             ResidentMemory.smallestGrowth {
                 feed = .empty
                 feed = OrgSocialParser().parse(bytes: bytes)
             })
+        return (bytes, feed, growth)
+    }
+
+    /// A post of a bare `**` line is 3 bytes of input; the feed keeps two 32-bit numbers for it, not a
+    /// `Post` value (hundreds of bytes), and one summary instead of a diagnostic per post. (The margin
+    /// leaves room for tests running at the same time; without compact storage the growth is > 120 MB.)
+    @Test func aFeedOfBareStarsTakesLittleMoreMemoryThanItsBytes() throws {
+        let posts = 500_000
+        let (bytes, feed, growth) = try Self.parseBareStars(posts)
 
         #expect(feed.posts.count == posts)
         #expect(growth < 3 * bytes.count + 16 << 20, "the feed took \(growth) bytes for \(bytes.count) bytes of input")
@@ -291,14 +298,7 @@ struct HostileInputTests {
     /// eight of two 32-bit numbers: a million of them take under 5 MB beside their 3 MB of bytes.
     @Test func aMillionBarePostsKeepAboutTwoBytesEach() throws {
         let posts = 1_000_000
-        let bytes = Array((Shape.header + String(repeating: "**\n", count: posts)).utf8)
-        var feed = Feed.empty
-
-        let growth = try #require(
-            ResidentMemory.smallestGrowth {
-                feed = .empty
-                feed = OrgSocialParser().parse(bytes: bytes)
-            })
+        let (bytes, feed, growth) = try Self.parseBareStars(posts)
 
         #expect(feed.posts.count == posts)
         #expect(growth < 5 << 20, "the feed took \(growth) bytes for \(bytes.count) bytes of input")
