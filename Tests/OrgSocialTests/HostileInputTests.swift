@@ -190,6 +190,7 @@ struct HostileInputTests {
     /// Parses a feed of `posts` bare `**` lines, measuring how much the resident memory grew.
     /// - Parameter posts: how many posts.
     /// - Returns: the input, the feed and the smallest growth seen.
+    /// - Throws: when the resident memory cannot be read.
     static func parseBareStars(_ posts: Int) throws -> (bytes: [UInt8], feed: Feed, growth: Int) {
         let bytes = Array((Shape.header + String(repeating: "**\n", count: posts)).utf8)
         var feed = Feed.empty
