@@ -7,8 +7,8 @@
 /// ```
 ///
 /// Bodies are decoded (gzip, deflate) by libcurl and counted as they arrive: past
-/// ``CurlRequest/maximumBodyBytes`` the transfer stops at once with ``CurlError/bodyTooLarge(limit:)``,
-/// whatever the transfer coding. Only http and https are allowed, redirects included. Cancelling the
+/// ``CurlRequest/maximumBodyBytes`` the transfer stops at once with ``CurlError/bodyTooLarge(limit:)``
+/// (or, with ``CurlRequest/truncatesBody``, with the first bytes as the body), whatever the transfer coding. Only http and https are allowed, redirects included. Cancelling the
 /// calling task removes the transfer promptly and throws `CancellationError`.
 package final class CurlClient: Sendable {
     private let loop = CurlMultiLoop()

@@ -14,6 +14,9 @@ package struct CurlRequest: Sendable, Hashable {
     package var maximumRedirects: Int
     /// The largest decoded body accepted, or `nil` for any size.
     package var maximumBodyBytes: Int?
+    /// Whether a body past ``maximumBodyBytes`` is cut there (the transfer stops and the response keeps
+    /// the first ``maximumBodyBytes`` bytes) instead of failing with ``CurlError/bodyTooLarge(limit:)``.
+    package var truncatesBody: Bool
     /// How long the transfer may go without sending or receiving anything (connecting included).
     package var inactivityTimeout: Duration
     /// The longest the whole transfer may take, or `nil` for no limit beyond the inactivity timeout.
@@ -28,12 +31,13 @@ package struct CurlRequest: Sendable, Hashable {
     ///   - followsRedirects: whether to follow redirects.
     ///   - maximumRedirects: the redirect limit.
     ///   - maximumBodyBytes: the decoded body limit, or `nil`.
+    ///   - truncatesBody: whether a longer body is cut at the limit instead of failing.
     ///   - inactivityTimeout: the inactivity timeout.
     ///   - totalTimeout: the total timeout, or `nil`.
     package init(
         method: String, url: String, headers: [CurlHeader] = [], body: [UInt8]? = nil,
         followsRedirects: Bool = true, maximumRedirects: Int = 10, maximumBodyBytes: Int? = nil,
-        inactivityTimeout: Duration = .seconds(30), totalTimeout: Duration? = nil
+        truncatesBody: Bool = false, inactivityTimeout: Duration = .seconds(30), totalTimeout: Duration? = nil
     ) {
         self.method = method
         self.url = url
@@ -42,6 +46,7 @@ package struct CurlRequest: Sendable, Hashable {
         self.followsRedirects = followsRedirects
         self.maximumRedirects = maximumRedirects
         self.maximumBodyBytes = maximumBodyBytes
+        self.truncatesBody = truncatesBody
         self.inactivityTimeout = inactivityTimeout
         self.totalTimeout = totalTimeout
     }

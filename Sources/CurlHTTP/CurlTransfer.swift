@@ -46,6 +46,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var headers: [CurlHeader] = []
     /// The decoded body so far.
     private var body: [UInt8] = []
+    /// Whether the body was cut at the limit (``CurlRequest/truncatesBody``): the stop is then no failure.
+    private var truncated = false
     /// Why the transfer was stopped by this side (a limit, the filter, a timeout), if it was.
     var failure: CurlError?
     /// When the transfer was handed to the loop.
@@ -236,6 +238,10 @@ final class CurlTransfer: @unchecked Sendable {
     /// - Returns: the response, or why there is none.
     func outcome(_ code: CURLcode) -> Result<CurlResponse, any Error> {
         if code != CURLE_OK, let failure { return .failure(failure) }
+        if truncated {
+            let url = request.url
+            return .success(CurlResponse(status: status, headers: headers, body: body, url: effectiveURL ?? url))
+        }
         var systemError = 0
         _ = ccurl_easy_getinfo_long(easy, CURLINFO_OS_ERRNO, &systemError)
         do throws(CurlError) {
@@ -247,19 +253,29 @@ final class CurlTransfer: @unchecked Sendable {
         }
         var code = 0
         _ = ccurl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &code)
+        return .success(CurlResponse(status: code, headers: headers, body: body, url: effectiveURL ?? request.url))
+    }
+
+    /// The URL that answered (`CURLINFO_EFFECTIVE_URL`), if libcurl knows it.
+    private var effectiveURL: String? {
         var effective: UnsafeMutablePointer<CChar>?
         _ = ccurl_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
-        let url = effective.map { String(cString: $0) } ?? request.url
-        return .success(CurlResponse(status: code, headers: headers, body: body, url: url))
+        return effective.map { String(cString: $0) }
     }
 
     /// Takes a piece of the decoded body.
     /// - Parameter bytes: the piece.
-    /// - Returns: `false` to stop the transfer (the body passed the limit).
+    /// - Returns: `false` to stop the transfer (the body reached the limit: cut there when the request
+    ///   truncates, else a failure).
     fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
         lastActivity = .now
         if let limit = request.maximumBodyBytes, body.count + bytes.count > limit {
-            failure = .bodyTooLarge(limit: limit)
+            guard request.truncatesBody else {
+                failure = .bodyTooLarge(limit: limit)
+                return false
+            }
+            body.append(contentsOf: bytes.prefix(max(0, limit - body.count)))
+            truncated = true
             return false
         }
         body.append(contentsOf: bytes)
@@ -277,6 +293,7 @@ final class CurlTransfer: @unchecked Sendable {
             status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
             headers = []
             body = []
+            truncated = false
         } else if line.isEmpty {
             return acceptsDeclaredLength()
         } else if let colon = line.firstIndex(of: ":") {
@@ -289,7 +306,8 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Whether the response whose header just ended may be read: `false` when it will carry a body (not
     /// a HEAD, 1xx, 204, 304 or a redirect being followed), is not content-encoded, and declares a
-    /// `Content-Length` past the limit, so no byte of it is read.
+    /// `Content-Length` past the limit, so no byte of it is read (unless the request truncates: then the
+    /// first `limit` bytes are read).
     private func acceptsDeclaredLength() -> Bool {
         guard let limit = request.maximumBodyBytes, request.method != "HEAD" else { return true }
         guard status >= 200, status != 204, status != 304 else { return true }
@@ -301,6 +319,11 @@ final class CurlTransfer: @unchecked Sendable {
             // Room for the whole body at once: growing by appends can leave up to half the array unused,
             // and the body is kept (a relay parses the feed from these very bytes).
             body.reserveCapacity(max(0, length))
+            return true
+        }
+        if request.truncatesBody {
+            // The first `limit` bytes are read and kept.
+            body.reserveCapacity(limit)
             return true
         }
         failure = .bodyTooLarge(limit: limit)

@@ -14,7 +14,9 @@ import HTTPCore
 ///   ``HTTPClientRequest/maximumBodyBytes`` counts *decoded* bytes as they arrive: the transfer stops
 ///   the moment it passes the limit, whatever the transfer coding (identity, chunked, compressed), so a
 ///   gzip bomb or an endless chunked body costs at most the limit in memory. An honest `Content-Length`
-///   past the limit is refused before any of the body is read.
+///   past the limit is refused before any of the body is read. With
+///   ``HTTPClientRequest/truncatesOversizedBody`` the transfer stops at the limit just the same, and the
+///   response carries the first `maximumBodyBytes` bytes instead of an error.
 /// - Redirects are followed (at most ``maximumRedirects``) unless a request says otherwise
 ///   (``HTTPClientRequest/followsRedirects``); only http and https are allowed, redirects included.
 /// - Waiting costs nothing: the thread sleeps in `curl_multi_poll` until a socket is ready, a timeout
@@ -72,7 +74,7 @@ public final class CurlTransport: HTTPTransport {
     /// - Returns: the response, whatever its status.
     /// - Throws: ``HTTPClientError/networkError(url:message:)`` when the server cannot be reached or
     ///   does not answer in time; ``HTTPClientError/bodyTooLarge(url:limit:)`` when the decoded body
-    ///   passes ``HTTPClientRequest/maximumBodyBytes``; `CancellationError` when the task is cancelled.
+    ///   passes ``HTTPClientRequest/maximumBodyBytes`` (and the request does not truncate); `CancellationError` when the task is cancelled.
     public func send(_ request: HTTPClientRequest) async throws -> HTTPClientResponse {
         var headers = request.headers.fields.map { CurlHeader(name: $0.name, value: $0.value) }
         if !request.headers.contains("User-Agent") {
@@ -83,7 +85,7 @@ public final class CurlTransport: HTTPTransport {
             method: request.method.rawValue, url: request.url.absoluteString, headers: headers,
             body: hasBody ? request.body : nil, followsRedirects: request.followsRedirects,
             maximumRedirects: maximumRedirects, maximumBodyBytes: request.maximumBodyBytes,
-            inactivityTimeout: request.timeout ?? timeout)
+            truncatesBody: request.truncatesOversizedBody, inactivityTimeout: request.timeout ?? timeout)
         let response: CurlResponse
         do {
             response = try await client.perform(curlRequest)

@@ -22,8 +22,14 @@ public struct HTTPClientRequest: Sendable, Hashable {
     /// is returned.
     public var followsRedirects: Bool
     /// The largest response body accepted; the transport stops reading and throws
-    /// ``HTTPClientError/bodyTooLarge(url:limit:)`` beyond it. `nil` (the default) accepts any size.
+    /// ``HTTPClientError/bodyTooLarge(url:limit:)`` beyond it (unless ``truncatesOversizedBody``).
+    /// `nil` (the default) accepts any size.
     public var maximumBodyBytes: Int?
+    /// Whether a body past ``maximumBodyBytes`` is cut instead of refused: the transport stops reading at
+    /// the limit and returns the response with the first ``maximumBodyBytes`` decoded bytes (for readers
+    /// that only need the start of a document, such as Webmention discovery in an HTML page). `false` by
+    /// default.
+    public var truncatesOversizedBody: Bool
 
     /// Makes a request.
     /// - Parameters:
@@ -34,9 +40,11 @@ public struct HTTPClientRequest: Sendable, Hashable {
     ///   - timeout: the timeout; the transport's default when `nil`.
     ///   - followsRedirects: whether to follow redirects (yes by default).
     ///   - maximumBodyBytes: the largest body accepted, or `nil` for any size.
+    ///   - truncatesOversizedBody: whether a larger body is cut at `maximumBodyBytes` instead of refused.
     public init(
         method: HTTPClientMethod = .get, url: URL, headers: HTTPHeaders = [:], body: [UInt8] = [],
-        timeout: Duration? = nil, followsRedirects: Bool = true, maximumBodyBytes: Int? = nil
+        timeout: Duration? = nil, followsRedirects: Bool = true, maximumBodyBytes: Int? = nil,
+        truncatesOversizedBody: Bool = false
     ) {
         self.method = method
         self.url = url
@@ -45,6 +53,7 @@ public struct HTTPClientRequest: Sendable, Hashable {
         self.timeout = timeout
         self.followsRedirects = followsRedirects
         self.maximumBodyBytes = maximumBodyBytes
+        self.truncatesOversizedBody = truncatesOversizedBody
     }
 }
 

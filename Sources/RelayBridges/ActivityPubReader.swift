@@ -1,17 +1,23 @@
 import Foundation
+import OrgSocialClient
 import OrgSocialText
 
 /// Reads an ActivityPub account for its bridge (`relay-api.md` §2.20): WebFinger → actor → outbox (up to
 /// 3 pages), keeping up to 40 public top-level `Create`/`Note`s (no replies, no boosts). A note's content
 /// warning becomes a `CW:` first line, its attachments Org links with their alt text, its hashtags
 /// `:TAGS:`, its `contentMap` language `:LANG:`; IDs are the UTC `published` times.
+///
+/// A refresh starts at the stored actor (no WebFinger) and asks for the outbox with the validators of its
+/// last `200`; a `304` means the stored file stands, and no page is read.
 struct ActivityPubReader: Sendable {
     /// What an account read gives.
     struct Account: Sendable {
         /// The actor's URL.
         var actorURL: String
-        /// The virtual file.
-        var document: BridgeDocument
+        /// The virtual file; `nil` when the outbox answered `304` to the stored validators.
+        var document: BridgeDocument?
+        /// The `ETag` and `Last-Modified` of the outbox's last `200` (for the next refresh).
+        var outboxValidators: FeedValidators
     }
 
     /// The most notes a virtual feed holds.
@@ -30,8 +36,59 @@ struct ActivityPubReader: Sendable {
     let allowPrivateAddresses: Bool
 
     /// Reads the account `handle` (`user@instance`, canonical).
+    /// - Parameters:
+    ///   - handle: the handle.
+    ///   - actorURL: the actor found by an earlier read; WebFinger is asked when `nil`.
+    ///   - outboxValidators: the outbox validators of an earlier read, for a conditional outbox request.
+    /// - Returns: the actor URL, the virtual file (`nil` when the outbox is unchanged) and the validators.
     /// - Throws: ``RelayBridgeError``; `signedFetchRequired` for a 401 or 403.
-    func read(handle: String) async throws(RelayBridgeError) -> Account {
+    func read(handle: String, actorURL: String? = nil, outboxValidators: FeedValidators? = nil)
+        async throws(RelayBridgeError) -> Account
+    {
+        guard let at = handle.firstIndex(of: "@") else {
+            throw .unexpectedActivityPub(url: handle, reason: "the handle has no instance")
+        }
+        let actorLink: String
+        if let actorURL {
+            actorLink = actorURL
+        } else {
+            actorLink = try await webFingerActor(handle: handle)
+        }
+        guard let actorLocation = URL(string: actorLink) else {
+            throw .unexpectedActivityPub(url: actorLink, reason: "the actor URL is not a URL")
+        }
+        let actor = try await signedJSON(actorLocation, accept: Self.activityJSON)
+        guard let outboxText = actor["outbox"] as? String, let outboxURL = URL(string: outboxText) else {
+            throw .unexpectedActivityPub(url: actorLink, reason: "the actor has no outbox")
+        }
+        let outbox = try await signedResult(outboxURL, validators: outboxValidators)
+        guard case .fresh(let outboxBody) = outbox.outcome else {
+            return Account(actorURL: actorLink, document: nil, outboxValidators: outboxValidators ?? FeedValidators())
+        }
+        guard let outboxObject = try? JSONSerialization.jsonObject(with: Data(outboxBody)) as? [String: Any] else {
+            throw .unexpectedActivityPub(url: outboxText, reason: "the answer is not a JSON object")
+        }
+        let notes = try await readOutbox(outboxObject)
+        let converter = HTMLOrgConverter()
+        let ids = BridgeDates.uniquePostIDs(notes.map(\.published))
+        let posts = zip(notes, ids).map { note, id in
+            let text = converter.convert(note.content)
+            return BridgeDocument.Post(id: id, body: text.body, language: note.language, tags: text.tags)
+        }
+        let username = actor["preferredUsername"] as? String ?? String(handle[..<at])
+        let name = (actor["name"] as? String).map(BridgeDocument.singleLine) ?? ""
+        let summary = (actor["summary"] as? String).map { converter.convert(StatusContent(html: $0)).body } ?? ""
+        let document = BridgeDocument(
+            title: name.isEmpty ? username : name, nick: username, description: summary,
+            avatar: Self.url(of: actor["icon"]), link: actor["url"] as? String ?? actorLink, posts: posts)
+        return Account(
+            actorURL: actorLink, document: document,
+            outboxValidators: FeedValidators(etag: outbox.etag, lastModified: outbox.lastModified))
+    }
+
+    /// The actor URL WebFinger gives for `handle`.
+    /// - Throws: ``RelayBridgeError``; `unexpectedActivityPub` when WebFinger names no ActivityPub actor.
+    private func webFingerActor(handle: String) async throws(RelayBridgeError) -> String {
         guard let at = handle.firstIndex(of: "@") else {
             throw .unexpectedActivityPub(url: handle, reason: "the handle has no instance")
         }
@@ -50,29 +107,11 @@ struct ActivityPubReader: Sendable {
                 link["rel"] as? String == "self"
                     && ((link["type"] as? String)?.contains("activity+json") == true
                         || (link["type"] as? String)?.contains("ld+json") == true)
-            })?["href"] as? String,
-            let actorURL = URL(string: actorLink)
+            })?["href"] as? String
         else {
             throw .unexpectedActivityPub(url: webfinger.absoluteString, reason: "WebFinger names no ActivityPub actor")
         }
-        let actor = try await signedJSON(actorURL, accept: Self.activityJSON)
-        guard let outboxText = actor["outbox"] as? String, let outboxURL = URL(string: outboxText) else {
-            throw .unexpectedActivityPub(url: actorLink, reason: "the actor has no outbox")
-        }
-        let notes = try await readOutbox(outboxURL)
-        let converter = HTMLOrgConverter()
-        let ids = BridgeDates.uniquePostIDs(notes.map(\.published))
-        let posts = zip(notes, ids).map { note, id in
-            let text = converter.convert(note.content)
-            return BridgeDocument.Post(id: id, body: text.body, language: note.language, tags: text.tags)
-        }
-        let username = actor["preferredUsername"] as? String ?? String(handle[..<at])
-        let name = (actor["name"] as? String).map(BridgeDocument.singleLine) ?? ""
-        let summary = (actor["summary"] as? String).map { converter.convert(StatusContent(html: $0)).body } ?? ""
-        let document = BridgeDocument(
-            title: name.isEmpty ? username : name, nick: username, description: summary,
-            avatar: Self.url(of: actor["icon"]), link: actor["url"] as? String ?? actorLink, posts: posts)
-        return Account(actorURL: actorLink, document: document)
+        return actorLink
     }
 
     /// A note worth bridging.
@@ -82,9 +121,8 @@ struct ActivityPubReader: Sendable {
         var language: String?
     }
 
-    /// The public top-level notes of up to ``pageLimit`` pages, newest first, at most ``noteLimit``.
-    private func readOutbox(_ url: URL) async throws(RelayBridgeError) -> [Note] {
-        let outbox = try await signedJSON(url, accept: Self.activityJSON)
+    /// The public top-level notes of up to ``pageLimit`` pages of `outbox`, newest first, at most ``noteLimit``.
+    private func readOutbox(_ outbox: [String: Any]) async throws(RelayBridgeError) -> [Note] {
         var notes: [Note] = []
         var page: [String: Any]? = outbox["orderedItems"] != nil ? outbox : nil
         var next: String? = page == nil ? nil : outbox["next"] as? String
@@ -121,6 +159,17 @@ struct ActivityPubReader: Sendable {
     private func signedJSON(_ url: URL, accept: String) async throws(RelayBridgeError) -> [String: Any] {
         do {
             return try await fetcher.json(url, accept: accept)
+        } catch .httpStatus(let failed, let status) where status == 401 || status == 403 {
+            throw .signedFetchRequired(url: failed, status: status)
+        }
+    }
+
+    /// The ActivityJSON answer at `url`, conditional on `validators`; 401 and 403 as in ``signedJSON(_:accept:)``.
+    private func signedResult(_ url: URL, validators: FeedValidators?) async throws(RelayBridgeError)
+        -> ConditionalFetchResult
+    {
+        do {
+            return try await fetcher.get(url, accept: Self.activityJSON, validators: validators)
         } catch .httpStatus(let failed, let status) where status == 401 || status == 403 {
             throw .signedFetchRequired(url: failed, status: status)
         }

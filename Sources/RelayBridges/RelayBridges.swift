@@ -18,7 +18,9 @@ package import RelayCrawler
 /// Lifecycle, as the reference's: created on first request; refreshed inline when a request finds it
 /// older than ``Configuration/inlineRefreshAge`` (the stored copy served when that fails); refreshed by
 /// ``maintain()`` when read within ``Configuration/recentReadAge``; removed when unread for
-/// ``Configuration/removalAge``. Unlike the reference, RSS refreshes are conditional requests. One fetch
+/// ``Configuration/removalAge``. Unlike the reference, refreshes are conditional requests: an RSS source
+/// is asked with its validators, an ActivityPub account's outbox with the outbox's (a `304` keeps the
+/// stored file, and no outbox page is read; the stored actor URL spares the WebFinger request). One fetch
 /// per source at a time: concurrent requests for one source share it.
 package actor RelayBridges: RelayBridgeGateway {
     /// Settings; every field has a default.
@@ -237,8 +239,12 @@ package actor RelayBridges: RelayBridgeGateway {
             case .activityPub:
                 let reader = ActivityPubReader(
                     fetcher: fetcher, allowPrivateAddresses: configuration.allowPrivateAddresses)
-                let account = try await reader.read(handle: source)
+                let validators = existing.map { FeedValidators(etag: $0.etag, lastModified: $0.lastModified) }
+                let account = try await reader.read(
+                    handle: source, actorURL: existing?.actorURL, outboxValidators: validators)
                 bridge.actorURL = account.actorURL
+                bridge.etag = account.outboxValidators.etag
+                bridge.lastModified = account.outboxValidators.lastModified
                 document = account.document
             }
         } catch let error as RelayBridgeError {

@@ -138,6 +138,43 @@ struct CurlTransportLimitTests {
     }
 
     @Test(.timeLimit(.minutes(1)))
+    func aTruncatingRequestGetsTheFirstBytesOfAnOversizedBody() async throws {
+        let pattern = (0..<(3 * 1024 * 1024)).map { UInt8(truncatingIfNeeded: $0 % 251) }
+        let server = try ScriptedHTTPServer { request, connection in
+            if request.path == "/declared" {
+                connection.writeHead("200 OK", [("Content-Length", "\(pattern.count)"), ("ETag", "\"p\"")])
+                connection.writeBody(pattern)
+                return false
+            }
+            connection.writeHead("200 OK", [("Transfer-Encoding", "chunked")])
+            for start in stride(from: 0, to: pattern.count, by: 64 * 1024) {
+                guard connection.writeChunk(Array(pattern[start..<(start + 64 * 1024)])) else { return false }
+            }
+            connection.writeBody(Array("0\r\n\r\n".utf8))
+            return false
+        }
+        defer { server.stop() }
+        let transport = CurlTransport(timeout: .seconds(10))
+        let limit = 1024 * 1024 + 7
+        for path in ["/declared", "/chunked"] {
+            let response = try await transport.send(
+                HTTPClientRequest(url: server.url(path), maximumBodyBytes: limit, truncatesOversizedBody: true))
+            #expect(response.status == 200, "\(path)")
+            #expect(response.body == Array(pattern.prefix(limit)), "\(path)")
+        }
+        // A body within the limit is whole, and without the option the same answer is refused.
+        let whole = try await transport.send(
+            HTTPClientRequest(
+                url: server.url("/declared"), maximumBodyBytes: pattern.count, truncatesOversizedBody: true))
+        #expect(whole.body == pattern && whole.headers["ETag"] == "\"p\"")
+        let url = server.url("/chunked")
+        let error = await #expect(throws: HTTPClientError.self) {
+            try await transport.send(HTTPClientRequest(url: url, maximumBodyBytes: limit))
+        }
+        #expect(error == .bodyTooLarge(url: url.absoluteString, limit: limit))
+    }
+
+    @Test(.timeLimit(.minutes(1)))
     func cancellingASlowRequestReturnsPromptlyAndClosesTheConnection() async throws {
         let closedByClient = Atomic<Bool>(false)
         let server = try ScriptedHTTPServer { _, connection in

@@ -185,4 +185,45 @@ struct ActivityPubBridgeTests {
             #expect(await farm.state.requests(for: "/.well-known/webfinger").isEmpty)
         }
     }
+
+    @Test func refreshesAskTheOutboxConditionallyAndA304KeepsTheStoredFeed() async throws {
+        try await withBridges { relay, farm in
+            let handle = await Self.serveAlice(farm)
+            let target = "/bridge/activitypub/@\(handle)/"
+            let first = try await relay.get(target).text
+            #expect(await farm.state.requests(for: "/users/alice/outbox").count == 1)
+
+            // Older than 24 h: the outbox is asked with its validators; the farm's 304 keeps the stored feed,
+            // the pages are not read again and the stored actor URL spares the WebFinger request.
+            relay.clock.advance(hours: 25)
+            #expect(try await relay.get(target).text == first)
+            let outbox = await farm.state.requests(for: "/users/alice/outbox")
+            #expect(outbox.count == 2)
+            #expect(outbox.last?["If-None-Match"] != nil)
+            #expect(await farm.state.requests(for: "/users/alice/outbox/1").count == 1)
+            #expect(await farm.state.requests(for: "/.well-known/webfinger").count == 1)
+            let stored = try #require(try await relay.store.bridge(.activityPub, source: handle))
+            #expect(stored.lastRefreshedAt == relay.clock.now)
+            #expect(relay.logs.all.contains { $0.contains("relay bridge refreshed") && $0.contains("changed=false") })
+
+            // Maintenance counts a 304 as a successful refresh.
+            relay.clock.advance(hours: 1)
+            #expect(await relay.bridges.maintain().refreshed == 1)
+            #expect(await farm.state.requests(for: "/users/alice/outbox").count == 3)
+            #expect(await farm.state.requests(for: "/users/alice/outbox/1").count == 1)
+
+            // A new post changes the outbox: the next refresh reads the pages again and shows it.
+            await farm.state.set(
+                "/users/alice/outbox",
+                #"{"type": "OrderedCollection", "totalItems": 10, "first": "\#(farm.url("/users/alice/outbox/1"))"}"#)
+            await farm.state.set(
+                "/users/alice/outbox/1",
+                #"{"type": "OrderedCollectionPage", "orderedItems": [\#(Self.create("n0", published: "2026-05-03T10:00:00Z", note: #""content": "<p>brand new</p>""#))]}"#
+            )
+            relay.clock.advance(hours: 25)
+            let changed = try await relay.get(target).text
+            #expect(changed.contains("brand new"))
+            #expect(await farm.state.requests(for: "/users/alice/outbox/1").count == 2)
+        }
+    }
 }

@@ -119,6 +119,26 @@ struct WebmentionTests {
             #expect(receiver.received.isEmpty)
         }
     }
+
+    @Test func discoveryReadsTheFirstMebibyteOfALargePage() async throws {
+        let database = try await RelayFixtureDatabase()
+        let store = database.sqliteStore
+        try await withServer(try WebmentionReceiver()) { receiver in
+            let pages = ["large-head", "large-late"].map { receiver.url("/page/\($0)") }
+            _ = try await store.index(
+                feedURL: Self.feed, feed: Feed(parsing: Self.text(pages.map { "[[\($0)]]" }.joined(separator: " "))),
+                now: RelayFixtureDatabase.now)
+            var configuration = RelayWebmentionSender.Configuration()
+            configuration.allowPrivateAddresses = true
+            configuration.now = { RelayFixtureDatabase.now }
+            let run = await RelayWebmentionSender(store: store, configuration: configuration).runOnce()
+            // 3 MiB pages: the endpoint in the head is found; one after the first MiB is not looked for.
+            #expect(run == .init(sent: 1, noEndpoint: 1))
+            let source = RelayPercentEncoding.encode("\(Self.feed)#2026-06-01T10:00:00+00:00")
+            #expect(receiver.received == ["source=\(source)&target=\(RelayPercentEncoding.encode(pages[0]))"])
+            #expect(try await store.webmentionCounts() == [.sent: 1, .noEndpoint: 1])
+        }
+    }
 }
 
 /// Pages that name their Webmention endpoint in different ways, and the endpoints.
@@ -155,6 +175,16 @@ final class WebmentionReceiver: StoppableServer {
             let own = state.port.withLock { $0 }
             return HTTPResponse(
                 status: .ok, headers: ["Link": "<http://127.0.0.1:\(own)/endpoint>; rel=\"webmention\""], bytes: [])
+        }
+        let filler = String(repeating: "<p>Lorem ipsum dolor sit amet.</p>\n", count: 3 * 1024 * 1024 / 35 + 1)
+        router.get("/page/large-head") { _ in
+            let html = #"<html><head><link rel="webmention" href="/endpoint"></head><body>"# + filler + "</body></html>"
+            return HTTPResponse(status: .ok, headers: ["Content-Type": "text/html"], bytes: Array(html.utf8))
+        }
+        router.get("/page/large-late") { _ in
+            let html =
+                "<html><head></head><body>" + filler + #"<a rel="webmention" href="/endpoint">wm</a></body></html>"#
+            return HTTPResponse(status: .ok, headers: ["Content-Type": "text/html"], bytes: Array(html.utf8))
         }
         router.post("/endpoint") { request in
             state.posts.withLock { $0.append(String(decoding: request.body, as: UTF8.self)) }

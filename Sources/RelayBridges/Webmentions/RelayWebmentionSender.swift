@@ -24,7 +24,7 @@ package struct RelayWebmentionSender: Sendable {
         package var transport: any HTTPTransport = CurlTransport()
         /// The timeout of every request.
         package var timeout: Duration = .seconds(10)
-        /// The most HTML read for discovery.
+        /// The most HTML read for discovery: a longer page is read up to here and searched in that part.
         package var discoveryBytes = 1024 * 1024
         /// The most Webmentions sent per run.
         package var batchSize = 50
@@ -134,7 +134,7 @@ package struct RelayWebmentionSender: Sendable {
                 HTTPClientRequest(
                     url: current, headers: ["Accept": "text/html, */*;q=0.5", "User-Agent": configuration.userAgent],
                     timeout: configuration.timeout, followsRedirects: false,
-                    maximumBodyBytes: configuration.discoveryBytes))
+                    maximumBodyBytes: configuration.discoveryBytes, truncatesOversizedBody: true))
             if [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["Location"],
                 let next = URL(string: location, relativeTo: current)?.absoluteURL
             {

@@ -21,9 +21,11 @@ package struct RelayBridge: Sendable, Hashable {
     package var feed: String
     /// The ActivityPub actor URL (ActivityPub bridges only).
     package var actorURL: String?
-    /// The `ETag` of the source's last `200` (RSS bridges), sent back as `If-None-Match`.
+    /// The `ETag` of the source's last `200` (an RSS bridge's feed, an ActivityPub bridge's outbox), sent
+    /// back as `If-None-Match`.
     package var etag: String?
-    /// The `Last-Modified` of the source's last `200` (RSS bridges), sent back as `If-Modified-Since`.
+    /// The `Last-Modified` of the source's last `200` (RSS feed or ActivityPub outbox), sent back as
+    /// `If-Modified-Since`.
     package var lastModified: String?
     /// The generated `social.org` text.
     package var content: String
