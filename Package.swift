@@ -245,7 +245,9 @@ let package = Package(
         ),
         .testTarget(
             name: "RelayStoreTests",
-            dependencies: ["RelayStore", "RelayCore", "OrgSocial", "SQLiteStore", "RelayTestFixtures"],
+            dependencies: [
+                "RelayStore", "RelayCore", "OrgSocial", "SQLiteStore", "RelayTestFixtures", "TestSupport",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
