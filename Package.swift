@@ -245,9 +245,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RelayStoreTests",
-            dependencies: [
-                "RelayStore", "RelayCore", "OrgSocial", "SQLiteStore", "RelayTestFixtures", "TestSupport",
-            ],
+            dependencies: ["RelayStore", "RelayCore", "OrgSocial", "SQLiteStore", "RelayTestFixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -75,19 +75,4 @@ package enum ResidentMemory {
         }
         return smallest
     }
-
-    /// ``smallestPeakGrowth(_:)`` for asynchronous work (a store's `async` method).
-    /// - Parameter work: the work to measure.
-    /// - Returns: the growth in bytes, or `nil` where the peak cannot be read or reset.
-    package static func smallestAsyncPeakGrowth(_ work: () async throws -> Void) async rethrows -> Int? {
-        var smallest: Int?
-        for _ in 0..<3 {
-            trimHeap()
-            guard resetPeak(), let before = current() else { return nil }
-            try await work()
-            guard let peak = peak() else { return nil }
-            smallest = min(smallest ?? .max, peak - before)
-        }
-        return smallest
-    }
 }
