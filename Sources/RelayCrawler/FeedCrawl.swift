@@ -70,16 +70,17 @@ struct FeedCrawl: Sendable {
                 let location = result.finalURL.absoluteString
                 if body.isEmpty { throw RelayCrawlerError.emptyBody(url: location) }
                 if FeedFetcher.isHTMLPage(body) { throw RelayCrawlerError.htmlPage(url: location) }
-                let text: String
+                // The decoded text is needed only for the follows; it is gone before the parse, so the file is
+                // held once (as `body`, which the feed shares) while it is parsed and stored.
+                let follows: [RelayFollow]
                 switch RelayFeedText.decode(body) {
-                case .success(let decoded): text = decoded
+                case .success(let text): follows = RelayFeedText.follows(in: text)
                 case .failure(let invalid): throw RelayCrawlerError.invalidUTF8(url: location, offset: invalid.offset)
                 }
                 let feed = try await FeedParsing.parse(body, url: location, budget: configuration.parseTimeout)
-                let follows = RelayFeedText.follows(in: text)
                 let report = try await store.storeFetched(
                     RelayFetchedFeed(
-                        url: storedURL, feed: feed, text: text, etag: result.etag, lastModified: result.lastModified,
+                        url: storedURL, feed: feed, body: body, etag: result.etag, lastModified: result.lastModified,
                         follows: follows, now: now))
                 return Outcome(
                     kind: .fetched, requestedURL: entry.url, url: storedURL, bytes: body.count, index: report,

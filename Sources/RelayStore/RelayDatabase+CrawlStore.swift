@@ -116,9 +116,10 @@ extension RelayDatabase: RelayCrawlStore {
     static func storeFetched(_ fetched: RelayFetchedFeed, db: Connection) throws -> RelayIndexReport {
         let now = fetched.now
         let report = try RelayIndexer(db: db, feedURL: fetched.url, now: now).index(fetched.feed)
+        // The file is bound where it is, not copied: a 10 MB feed would otherwise be held twice more.
         try db.execute(
             sql: "INSERT OR REPLACE INTO feed_files (feed, content, fetched_at) VALUES (?, ?, ?)",
-            arguments: [fetched.url, fetched.text, now.timeIntervalSince1970])
+            arguments: [fetched.url, nil, now.timeIntervalSince1970], borrowingText: fetched.body, at: 2)
         try db.execute(
             sql: """
                 UPDATE feeds SET etag = ?, last_modified = ?, last_success = ?, failures = 0,

@@ -79,6 +79,38 @@ struct StatementTests {
         }
     }
 
+    /// A borrowed text is stored as the `TEXT` it is, the empty one as `''` (not `NULL`), and the statement
+    /// lets go of it: stepped again without new bindings, it stores `NULL` there, not the old bytes.
+    @Test func bindsABorrowedTextAndLetsGoOfItAfterwards() throws {
+        let connection = try makeConnection()
+        let sql = "INSERT INTO v (i, t) VALUES (?, ?)"
+        let text = "Zürich — 東京 🚀\n" + String(repeating: "** line\n", count: 10_000)
+
+        try connection.execute(sql: sql, arguments: [1, nil], borrowingText: Array(text.utf8), at: 2)
+        try connection.execute(sql: sql, arguments: [2, nil], borrowingText: [], at: 2)
+        let statement = try connection.cachedStatement(sql: sql)
+        try statement.bind(3, at: 1)
+        try statement.step()
+
+        let rows = try connection.query(sql: "SELECT t, typeof(t) FROM v ORDER BY i")
+        #expect(try rows.map { try $0.value(at: 0, as: String?.self) } == [text, "", nil])
+        #expect(try rows.map { try $0.value(at: 1, as: String.self) } == ["text", "text", "null"])
+    }
+
+    /// A borrowed text checks its arguments as ``Statement/execute(_:)`` does, and its position too.
+    @Test func aBorrowedTextAtAMissingPositionOrWithTheWrongCountThrows() throws {
+        let connection = try makeConnection()
+        let sql = "INSERT INTO v (i, t) VALUES (?, ?)"
+
+        #expect(throws: StoreError.self) {
+            try connection.execute(sql: sql, arguments: [1, nil], borrowingText: Array("x".utf8), at: 3)
+        }
+        #expect(throws: StoreError.self) {
+            try connection.execute(sql: sql, arguments: [1], borrowingText: Array("x".utf8), at: 2)
+        }
+        #expect(try connection.query(sql: "SELECT * FROM v").isEmpty)
+    }
+
     @Test func cachedStatementIsReusedForTheSameSQL() throws {
         let connection = try makeConnection()
         let sql = "INSERT INTO v (i) VALUES (?)"

@@ -154,8 +154,9 @@ package struct RelayFetchedFeed: Sendable {
     package var url: String
     /// The parsed feed.
     package var feed: Feed
-    /// The file's text (decoded, UTF-8 checked), kept for `/feed-content/`.
-    package var text: String
+    /// The file's bytes (already checked to be UTF-8), kept for `/feed-content/`: the same storage as the
+    /// body the feed was parsed from, so a downloaded file is held once, not again as a `String`.
+    package var body: [UInt8]
     /// The answer's `ETag`.
     package var etag: String?
     /// The answer's `Last-Modified`.
@@ -167,17 +168,21 @@ package struct RelayFetchedFeed: Sendable {
 
     /// Makes a downloaded feed.
     package init(
-        url: String, feed: Feed, text: String, etag: String?, lastModified: String?, follows: [RelayFollow],
+        url: String, feed: Feed, body: [UInt8], etag: String?, lastModified: String?, follows: [RelayFollow],
         now: Date
     ) {
         self.url = url
         self.feed = feed
-        self.text = text
+        self.body = body
         self.etag = etag
         self.lastModified = lastModified
         self.follows = follows
         self.now = now
     }
+
+    /// The file's text, decoded from ``body`` on each use (a copy as big as the file): for a store that
+    /// cannot take the bytes as they are.
+    package var text: String { String(decoding: body, as: UTF8.self) }
 }
 
 /// A feed's last downloaded file, as the relay keeps it for `/feed-content/`.

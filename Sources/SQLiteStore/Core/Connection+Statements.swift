@@ -56,6 +56,22 @@ extension Connection {
         try cachedStatement(sql: sql).execute(arguments)
     }
 
+    /// Runs one statement with positional arguments through the statement cache, binding `text` to the
+    /// parameter at `position` without copying it (see ``Statement/execute(_:borrowingText:at:)``): for a
+    /// text of megabytes, which SQLite would otherwise copy whole before storing it.
+    ///
+    /// - Parameters:
+    ///   - sql: One statement with `?` placeholders.
+    ///   - arguments: One value per placeholder; the one at `position` is replaced by `text` (pass `nil`).
+    ///   - text: UTF-8 bytes, stored as `TEXT` (SQLite does not check them).
+    ///   - position: The 1-based index of the placeholder that takes `text`.
+    /// - Throws: ``StoreError``.
+    package func execute(
+        sql: String, arguments: PositionalArguments, borrowingText text: [UInt8], at position: Int
+    ) throws(StoreError) {
+        try cachedStatement(sql: sql).execute(arguments, borrowingText: text, at: position)
+    }
+
     /// Runs one statement with named arguments, through the statement cache.
     ///
     /// - Parameters:

@@ -245,6 +245,48 @@ extension Statement {
         while try step() {}
     }
 
+    /// Resets, binds `arguments`, binds `text` as `TEXT` to the parameter at `position` without copying it,
+    /// and steps until done.
+    ///
+    /// ``execute(_:)`` has SQLite copy each text it binds; for a text of megabytes (a whole feed file) that
+    /// copy is as big again as the text. Here SQLite reads `text`'s own storage (`SQLITE_STATIC`), which stays
+    /// alive for the whole call: before returning, even by throwing, the statement is reset and the parameter
+    /// set back to `NULL`, so nothing points at the buffer afterwards.
+    ///
+    /// - Parameters:
+    ///   - arguments: One value per parameter, in order; the one at `position` is replaced by `text` (pass
+    ///     `nil` there).
+    ///   - text: UTF-8 bytes (SQLite does not check them; store only text already checked to be UTF-8).
+    ///   - position: The 1-based index of the parameter that takes `text`.
+    /// - Throws: ``StoreError``: ``StoreError/misuse(message:sql:)`` when the argument count differs from
+    ///   ``parameterCount``, `SQLITE_RANGE` for a position out of range, or the step's failure.
+    package func execute(
+        _ arguments: PositionalArguments, borrowingText text: [UInt8], at position: Int
+    ) throws(StoreError) {
+        try resetQuietly()
+        defer { resetIgnoringErrors() }
+        try bind(arguments)
+        let statement = try live()
+        let index = Int32(clamping: position)
+        let outcome: Result<Void, StoreError> = text.withUnsafeBufferPointer { bytes in
+            // A zero-length buffer may have no base address, and a NULL pointer would bind NULL.
+            let code = bytes.withMemoryRebound(to: CChar.self) { chars in
+                guard let base = chars.baseAddress else { return csqlite_bind_text_static(statement, index, "", 0) }
+                return csqlite_bind_text_static(statement, index, base, Int32(clamping: chars.count))
+            }
+            // Reset and unbind while the buffer is still alive, so the statement never holds a dangling pointer.
+            defer {
+                sqlite3_reset(statement)
+                sqlite3_bind_null(statement, index)
+            }
+            return Result { () throws(StoreError) in
+                try check(code)
+                while try step() {}
+            }
+        }
+        try outcome.get()
+    }
+
     /// Resets, binds `arguments` and collects every row.
     ///
     /// - Parameter arguments: Positional arguments.
