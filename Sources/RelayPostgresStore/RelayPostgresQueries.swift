@@ -17,28 +17,6 @@ struct RelayPostgresQueries {
     /// The ordering of "newest first" lists (``RelayCore/RelayListing/isNewerFirst(_:before:)``).
     static let newestFirst = "p.created_at DESC, p.post_id COLLATE \"C\" DESC, p.url COLLATE \"C\" DESC"
 
-    /// One post of a list: its URL and the keys it sorts by (columns 0–2: url, created_at, post_id).
-    struct Entry {
-        /// `<feed>#<id>`.
-        var url: String
-        /// The parsed instant (seconds since 1970).
-        var createdAt: Double
-        /// The post ID.
-        var postID: String
-
-        /// Reads columns 0–2.
-        init(_ row: Row) throws {
-            url = try row.value(at: 0)
-            createdAt = try row.value(at: 1)
-            postID = try row.value(at: 2)
-        }
-
-        /// Whether `self` comes first in a newest-first list.
-        func isOrdered(before other: Entry) -> Bool {
-            RelayListing.isNewerFirst((createdAt, postID, url), before: (other.createdAt, other.postID, other.url))
-        }
-    }
-
     /// One stored post as the post questions need it.
     struct Post {
         /// The row id.
@@ -92,45 +70,10 @@ struct RelayPostgresQueries {
     /// The four lists of `feed` merged, newest first, ties in kind order.
     func notifications(of feed: String, kinds: Set<InteractionNotice.Kind>) throws -> FeedNotifications? {
         guard let profileID = try profileID(feed) else { return nil }
-        var items: [(entry: Entry, notice: InteractionNotice)] = []
-        var counts: [InteractionNotice.Kind: Int] = [:]
-        if kinds.contains(.mention) {
-            let rows = try mentionRows(profileID)
-            counts[.mention] = rows.count
-            items += rows.map { ($0, InteractionNotice(kind: .mention, post: $0.url, targetFeed: feed)) }
-        }
-        if kinds.contains(.reaction) {
-            let rows = try reactionRows(profileID, excludingVotes: false)
-            counts[.reaction] = rows.count
-            items += rows.map { row in
-                let notice = InteractionNotice(
-                    kind: .reaction, post: row.entry.url, emoji: row.mood, parent: row.parent, targetFeed: feed)
-                return (row.entry, notice)
-            }
-        }
-        if kinds.contains(.reply) {
-            let rows = try replyRows(profileID)
-            counts[.reply] = rows.count
-            items += rows.map { row in
-                (row.entry, InteractionNotice(kind: .reply, post: row.entry.url, parent: row.parent, targetFeed: feed))
-            }
-        }
-        if kinds.contains(.boost) {
-            let rows = try boostRows(profileID)
-            counts[.boost] = rows.count
-            items += rows.map { row in
-                (
-                    row.entry,
-                    InteractionNotice(kind: .boost, post: row.entry.url, boosted: row.boosted, targetFeed: feed)
-                )
-            }
-        }
-        let sorted = items.enumerated().sorted { lhs, rhs in
-            if lhs.element.entry.isOrdered(before: rhs.element.entry) { return true }
-            if rhs.element.entry.isOrdered(before: lhs.element.entry) { return false }
-            return lhs.offset < rhs.offset
-        }.map(\.element.notice)
-        return FeedNotifications(notices: sorted, counts: counts)
+        return try RelayListing.notifications(
+            of: feed, kinds: kinds, mentions: { try mentionRows(profileID) },
+            reactions: { try reactionRows(profileID, excludingVotes: false) }, replies: { try replyRows(profileID) },
+            boosts: { try boostRows(profileID) })
     }
 
     /// Moods on `feed`'s posts, poll votes left out.
@@ -160,19 +103,19 @@ struct RelayPostgresQueries {
     }
 
     /// The posts that mention the profile, newest first.
-    private func mentionRows(_ profileID: Int) throws -> [Entry] {
+    private func mentionRows(_ profileID: Int) throws -> [RelayListEntry] {
         try sql.query(
             """
             SELECT p.url, p.created_at, p.post_id FROM mentions m JOIN posts p ON p.id = m.post_id
             WHERE m.profile_id = ? ORDER BY \(Self.newestFirst)
             """,
             [profileID]
-        ).map(Entry.init)
+        ).map(RelayListEntry.init)
     }
 
     /// Posts with a mood replying to the profile's posts, newest first.
     private func reactionRows(_ profileID: Int, excludingVotes: Bool) throws -> [(
-        entry: Entry, mood: String, parent: String
+        entry: RelayListEntry, mood: String, parent: String
     )] {
         let voteFilter = excludingVotes ? "AND NOT EXISTS (SELECT 1 FROM poll_votes v WHERE v.vote_post_id = p.id)" : ""
         return try sql.query(
@@ -183,11 +126,11 @@ struct RelayPostgresQueries {
             ORDER BY \(Self.newestFirst)
             """,
             [profileID]
-        ).map { (try Entry($0), try $0.value(at: 3), try $0.value(at: 4)) }
+        ).map { (try RelayListEntry($0), try $0.value(at: 3), try $0.value(at: 4)) }
     }
 
     /// Replies without a mood (and not poll votes) to the profile's posts, newest first.
-    private func replyRows(_ profileID: Int) throws -> [(entry: Entry, parent: String)] {
+    private func replyRows(_ profileID: Int) throws -> [(entry: RelayListEntry, parent: String)] {
         try sql.query(
             """
             SELECT p.url, p.created_at, p.post_id, p.reply_to
@@ -197,11 +140,11 @@ struct RelayPostgresQueries {
             ORDER BY \(Self.newestFirst)
             """,
             [profileID]
-        ).map { (try Entry($0), try $0.value(at: 3)) }
+        ).map { (try RelayListEntry($0), try $0.value(at: 3)) }
     }
 
     /// Posts including (boosting) the profile's posts, newest first.
-    private func boostRows(_ profileID: Int) throws -> [(entry: Entry, boosted: String)] {
+    private func boostRows(_ profileID: Int) throws -> [(entry: RelayListEntry, boosted: String)] {
         try sql.query(
             """
             SELECT p.url, p.created_at, p.post_id, p.include
@@ -210,7 +153,7 @@ struct RelayPostgresQueries {
             ORDER BY \(Self.newestFirst)
             """,
             [profileID]
-        ).map { (try Entry($0), try $0.value(at: 3)) }
+        ).map { (try RelayListEntry($0), try $0.value(at: 3)) }
     }
 
     // MARK: - Posts

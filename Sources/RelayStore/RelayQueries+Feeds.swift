@@ -24,45 +24,10 @@ extension RelayQueries {
     /// The four lists of `feed` merged, newest first, ties in kind order.
     func notifications(of feed: String, kinds: Set<InteractionNotice.Kind>) throws -> FeedNotifications? {
         guard let profileID = try profileID(feed) else { return nil }
-        var items: [(entry: PostEntry, notice: InteractionNotice)] = []
-        var counts: [InteractionNotice.Kind: Int] = [:]
-        if kinds.contains(.mention) {
-            let rows = try mentionRows(profileID)
-            counts[.mention] = rows.count
-            items += rows.map { ($0, InteractionNotice(kind: .mention, post: $0.url, targetFeed: feed)) }
-        }
-        if kinds.contains(.reaction) {
-            let rows = try reactionRows(profileID, excludingVotes: false)
-            counts[.reaction] = rows.count
-            items += rows.map { row in
-                let notice = InteractionNotice(
-                    kind: .reaction, post: row.entry.url, emoji: row.mood, parent: row.parent, targetFeed: feed)
-                return (row.entry, notice)
-            }
-        }
-        if kinds.contains(.reply) {
-            let rows = try replyRows(profileID)
-            counts[.reply] = rows.count
-            items += rows.map { row in
-                (row.entry, InteractionNotice(kind: .reply, post: row.entry.url, parent: row.parent, targetFeed: feed))
-            }
-        }
-        if kinds.contains(.boost) {
-            let rows = try boostRows(profileID)
-            counts[.boost] = rows.count
-            items += rows.map { row in
-                (
-                    row.entry,
-                    InteractionNotice(kind: .boost, post: row.entry.url, boosted: row.boosted, targetFeed: feed)
-                )
-            }
-        }
-        let sorted = items.enumerated().sorted { lhs, rhs in
-            if lhs.element.entry.isOrdered(before: rhs.element.entry) { return true }
-            if rhs.element.entry.isOrdered(before: lhs.element.entry) { return false }
-            return lhs.offset < rhs.offset
-        }.map(\.element.notice)
-        return FeedNotifications(notices: sorted, counts: counts)
+        return try RelayListing.notifications(
+            of: feed, kinds: kinds, mentions: { try mentionRows(profileID) },
+            reactions: { try reactionRows(profileID, excludingVotes: false) }, replies: { try replyRows(profileID) },
+            boosts: { try boostRows(profileID) })
     }
 
     /// Moods on `feed`'s posts, poll votes left out.
@@ -94,19 +59,19 @@ extension RelayQueries {
     // MARK: - Lists
 
     /// The posts that mention the profile, newest first.
-    func mentionRows(_ profileID: Int) throws -> [PostEntry] {
+    func mentionRows(_ profileID: Int) throws -> [RelayListEntry] {
         try db.query(
             sql: """
                 SELECT p.url, p.created_at, p.post_id FROM mentions m JOIN posts p ON p.id = m.post_id
                 WHERE m.profile_id = ? ORDER BY \(Self.newestFirst)
                 """,
             arguments: [profileID]
-        ).map(PostEntry.init)
+        ).map(RelayListEntry.init)
     }
 
     /// Posts with a mood replying to the profile's posts, newest first.
     func reactionRows(_ profileID: Int, excludingVotes: Bool) throws -> [(
-        entry: PostEntry, mood: String, parent: String
+        entry: RelayListEntry, mood: String, parent: String
     )] {
         let voteFilter = excludingVotes ? "AND NOT EXISTS (SELECT 1 FROM poll_votes v WHERE v.vote_post_id = p.id)" : ""
         return try db.query(
@@ -117,11 +82,11 @@ extension RelayQueries {
                 ORDER BY \(Self.newestFirst)
                 """,
             arguments: [profileID]
-        ).map { (try PostEntry($0), try $0.value(at: 3), try $0.value(at: 4)) }
+        ).map { (try RelayListEntry($0), try $0.value(at: 3), try $0.value(at: 4)) }
     }
 
     /// Replies without a mood (and not poll votes) to the profile's posts, newest first.
-    func replyRows(_ profileID: Int) throws -> [(entry: PostEntry, parent: String)] {
+    func replyRows(_ profileID: Int) throws -> [(entry: RelayListEntry, parent: String)] {
         try db.query(
             sql: """
                 SELECT p.url, p.created_at, p.post_id, p.reply_to
@@ -131,11 +96,11 @@ extension RelayQueries {
                 ORDER BY \(Self.newestFirst)
                 """,
             arguments: [profileID]
-        ).map { (try PostEntry($0), try $0.value(at: 3)) }
+        ).map { (try RelayListEntry($0), try $0.value(at: 3)) }
     }
 
     /// Posts including (boosting) the profile's posts, newest first.
-    func boostRows(_ profileID: Int) throws -> [(entry: PostEntry, boosted: String)] {
+    func boostRows(_ profileID: Int) throws -> [(entry: RelayListEntry, boosted: String)] {
         try db.query(
             sql: """
                 SELECT p.url, p.created_at, p.post_id, p.include
@@ -144,6 +109,6 @@ extension RelayQueries {
                 ORDER BY \(Self.newestFirst)
                 """,
             arguments: [profileID]
-        ).map { (try PostEntry($0), try $0.value(at: 3)) }
+        ).map { (try RelayListEntry($0), try $0.value(at: 3)) }
     }
 }

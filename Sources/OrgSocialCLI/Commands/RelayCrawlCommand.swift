@@ -23,11 +23,7 @@ struct RelayCrawlCommand: ParsableCommand {
                         + "($ORGSOCIAL_RELAY_SCAN_INTERVAL).",
                     defaultValue: "60"),
                 RelayServiceOptions.relayListOption, RelayServiceOptions.privateAddressesOption,
-                .value(
-                    "shutdown-deadline", valueName: "seconds",
-                    help: "Seconds a stop after SIGINT or SIGTERM may take before the process exits anyway "
-                        + "with status 1 ($ORGSOCIAL_RELAY_SHUTDOWN_DEADLINE).",
-                    defaultValue: "10"),
+                RelayShutdownDeadlineOption.definition,
             ], handlesTerminationSignals: true)
     }
 
@@ -35,17 +31,15 @@ struct RelayCrawlCommand: ParsableCommand {
     var options: RelayServiceOptions
     /// `--scan-interval`, when given.
     var scanInterval: Int?
-    /// `--shutdown-deadline`, when given.
-    var shutdownDeadline: Int?
+    /// `--shutdown-deadline`.
+    var shutdownDeadline: RelayShutdownDeadlineOption
 
     init(parsing arguments: ParsedArguments) throws {
         options = RelayServiceOptions(parsing: arguments)
         scanInterval = try arguments.value("scan-interval").map {
             try ServeCommand.integer($0, option: "--scan-interval <seconds>", range: 1...86_400)
         }
-        shutdownDeadline = try arguments.value("shutdown-deadline").map {
-            try ServeCommand.integer($0, option: "--shutdown-deadline <seconds>", range: 1...3600)
-        }
+        shutdownDeadline = try RelayShutdownDeadlineOption(parsing: arguments)
     }
 
     func validate() throws {
@@ -61,12 +55,7 @@ struct RelayCrawlCommand: ParsableCommand {
                 try RelayServeCommand.seconds($0, variable: "ORGSOCIAL_RELAY_SCAN_INTERVAL")
             } ?? 60
         configuration.scanInterval = .seconds(max(1, seconds))
-        let deadline =
-            try shutdownDeadline
-            ?? environment["ORGSOCIAL_RELAY_SHUTDOWN_DEADLINE"].flatMap({ $0.isEmpty ? nil : $0 }).map {
-                try RelayServeCommand.seconds($0, variable: "ORGSOCIAL_RELAY_SHUTDOWN_DEADLINE")
-            } ?? 10
-        configuration.shutdownDeadline = .seconds(max(1, deadline))
+        configuration.shutdownDeadline = try shutdownDeadline.deadline(environment: environment)
         let service = try await RelayService(configuration: configuration)
         await service.runCrawler()
     }

@@ -56,11 +56,7 @@ struct RelayServeCommand: ParsableCommand {
                 ClientLimitOptions.streamsOption,
                 ClientLimitOptions.streamsPerAddressOption,
                 ClientLimitOptions.registrationsOption,
-                .value(
-                    "shutdown-deadline", valueName: "seconds",
-                    help: "Seconds a stop after SIGINT or SIGTERM may take before the process exits anyway "
-                        + "with status 1 ($ORGSOCIAL_RELAY_SHUTDOWN_DEADLINE).",
-                    defaultValue: "10"),
+                RelayShutdownDeadlineOption.definition,
             ], handlesTerminationSignals: true)
     }
 
@@ -78,8 +74,8 @@ struct RelayServeCommand: ParsableCommand {
     var crawls: Bool
     /// The client limits and the registration rate.
     var limits: ClientLimitOptions
-    /// `--shutdown-deadline`, when given.
-    var shutdownDeadline: Int?
+    /// `--shutdown-deadline`.
+    var shutdownDeadline: RelayShutdownDeadlineOption
     /// `--no-webmentions`.
     var sendsWebmentions: Bool
 
@@ -94,9 +90,7 @@ struct RelayServeCommand: ParsableCommand {
         crawls = !arguments.flag("no-crawl")
         limits = try ClientLimitOptions(parsing: arguments)
         sendsWebmentions = !arguments.flag("no-webmentions")
-        shutdownDeadline = try arguments.value("shutdown-deadline").map {
-            try ServeCommand.integer($0, option: "--shutdown-deadline <seconds>", range: 1...3600)
-        }
+        shutdownDeadline = try RelayShutdownDeadlineOption(parsing: arguments)
     }
 
     func validate() throws {
@@ -133,12 +127,7 @@ struct RelayServeCommand: ParsableCommand {
         configuration.clientLimits = try limits.clientLimits(environment: environment)
         configuration.registrationRate = try limits.hourlyRate(
             default: 60, variable: ClientLimitOptions.Variable.registrationsPerHour, environment: environment)
-        let deadline =
-            try shutdownDeadline
-            ?? environment["ORGSOCIAL_RELAY_SHUTDOWN_DEADLINE"].flatMap({ $0.isEmpty ? nil : $0 }).map {
-                try Self.seconds($0, variable: "ORGSOCIAL_RELAY_SHUTDOWN_DEADLINE")
-            } ?? 10
-        configuration.shutdownDeadline = .seconds(max(1, deadline))
+        configuration.shutdownDeadline = try shutdownDeadline.deadline(environment: environment)
         configuration.sendsWebmentions = sendsWebmentions
         let service = try await RelayService(configuration: configuration)
         try await service.run()
