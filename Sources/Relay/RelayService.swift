@@ -107,6 +107,9 @@ package actor RelayService {
         crawler.peerRelays = peerRelays
         crawler.siteDomain = configuration.effectiveSiteDomain()
         crawler.log = configuration.log
+        // A pass's feeds stay this process's until its next pass: crawlers sharing a PostgreSQL database
+        // skip them until then, and take them over one interval after this process stops.
+        crawler.leaseDuration = configuration.effectiveScanInterval ?? .seconds(60)
         // The SSRF guard once more at connect time, on the address actually connected to (DNS rebinding).
         let addressGuard = AddressGuard(allowPrivateAddresses: configuration.allowPrivateAddresses)
         crawler.transport = CurlTransport(
