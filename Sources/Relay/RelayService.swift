@@ -107,6 +107,14 @@ package actor RelayService {
         crawler.peerRelays = peerRelays
         crawler.siteDomain = configuration.effectiveSiteDomain()
         crawler.log = configuration.log
+        // A pass's feeds stay this process's until its next pass: crawlers sharing a PostgreSQL database
+        // skip them until then, and take them over one interval after this process stops.
+        crawler.leaseDuration = configuration.effectiveScanInterval ?? .seconds(60)
+        if configuration.effectiveScanInterval == nil {
+            // Passes only when asked (`relay scan`): one identity per host, so the next scan takes back the
+            // feeds the last one leased instead of waiting for its leases to expire.
+            crawler.crawlerID = "relay-scan@\(ProcessInfo.processInfo.hostName)"
+        }
         // The SSRF guard once more at connect time, on the address actually connected to (DNS rebinding).
         let addressGuard = AddressGuard(allowPrivateAddresses: configuration.allowPrivateAddresses)
         crawler.transport = CurlTransport(

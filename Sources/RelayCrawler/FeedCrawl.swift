@@ -110,11 +110,3 @@ struct FeedCrawl: Sendable {
         }
     }
 }
-
-extension Duration {
-    /// The duration in seconds (the bridges use it too).
-    package var seconds: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
-    }
-}

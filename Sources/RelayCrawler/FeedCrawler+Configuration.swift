@@ -48,6 +48,15 @@ extension FeedCrawler {
         /// How long a file downloaded for a feed (by the crawler or `/feed-content/`) is served by
         /// `/feed-content/` before that endpoint may fetch the feed again itself.
         package var feedContentFreshness: Duration = .seconds(300)
+        /// How long the feeds a pass claims stay this crawler's (``RelayCrawlStore/claimCrawlEntries(owner:after:limit:leaseFor:now:)``):
+        /// the crawl interval, so crawlers sharing a database skip each other's feeds until the owner's next
+        /// pass, and take over a stopped crawler's feeds one interval after its last claim.
+        package var leaseDuration: Duration = .seconds(60)
+        /// The most feeds a pass claims at once; the next batch is claimed when the previous one is crawled,
+        /// so a lease is never taken long before its feed is fetched.
+        package var claimBatchSize = 64
+        /// This crawler's identity in the leases; `nil` makes one per ``FeedCrawler`` (host, process, random).
+        package var crawlerID: String?
         /// The `User-Agent` of every request.
         package var userAgent: String
         /// Receives the structured log lines (one per pass, one per failed feed, discovery events).

@@ -28,6 +28,8 @@ package actor FeedCrawler {
     let validator: RelayFeedValidator
     /// The SSRF guard.
     let addressGuard: AddressGuard
+    /// This crawler's identity in the crawl leases (``Configuration/crawlerID``, or one made for it).
+    package let crawlerID: String
 
     /// The follows of every feed downloaded since the crawler started, so a follows discovery can use a
     /// 304 instead of downloading the feed again.
@@ -44,6 +46,10 @@ package actor FeedCrawler {
         self.configuration = configuration
         validator = RelayFeedValidator(store: store, configuration: configuration)
         addressGuard = AddressGuard(allowPrivateAddresses: configuration.allowPrivateAddresses)
+        let process = ProcessInfo.processInfo
+        crawlerID =
+            configuration.crawlerID
+            ?? "\(process.hostName):\(process.processIdentifier):\(UUID().uuidString.prefix(8).lowercased())"
     }
 
     /// Runs passes until the task is cancelled, one every `interval` (measured between pass starts; a
@@ -98,21 +104,24 @@ package actor FeedCrawler {
             return report
         }
         report.feeds = entries.count
-        let due = entries.filter { entry in entry.nextAttempt.map { $0 <= now } ?? true }
-        report.skipped = entries.count - due.count
         // A follows discovery needs every feed's follows: those remembered from an earlier download (in
         // memory, or saved in the store by an earlier process) are reused after a 304; the others are
         // downloaded in full this once.
-        if followsDue, due.contains(where: { rememberedFollows[$0.url] == nil }) {
+        if followsDue,
+            entries.contains(where: { entry in
+                rememberedFollows[entry.url] == nil && entry.nextAttempt.map { $0 <= now } ?? true
+            })
+        {
             do {
                 rememberedFollows.merge(try await store.declaredFollows()) { current, _ in current }
             } catch {
                 configuration.log("relay follows load failed reason=\(RelayFeedValidator.describe(error))")
             }
         }
-        let needBody: Set<String> = followsDue ? Set(due.map(\.url)).subtracting(rememberedFollows.keys) : []
-        let outcomes = await crawlAll(due, with: crawl, unconditional: needBody, now: now)
-        remember(outcomes)
+        var cursor: Int?
+        var outcomes = await crawlClaimed(after: &cursor, with: crawl, followsDue: followsDue, now: now, start: start)
+        // The feeds not crawled here: not due yet, or leased by another crawler on the same database.
+        report.skipped = max(0, entries.count - outcomes.count)
         Self.add(outcomes, to: &report)
 
         if followsDue, !Task.isCancelled {
@@ -126,10 +135,11 @@ package actor FeedCrawler {
             report.discoveryDuration += clock.now - discovering
             report.discovered += added.count
             await setTime(Self.followsDiscoveryKey, now)
-            let newOutcomes = await crawlAll(
-                added.map { RelayCrawlEntry(url: $0) }, with: crawl, unconditional: [], now: now)
-            remember(newOutcomes)
-            Self.add(newOutcomes, to: &report)
+            // The feeds just added come after every listed one: the claims go on from the cursor.
+            if !added.isEmpty {
+                outcomes = await crawlClaimed(after: &cursor, with: crawl, followsDue: false, now: now, start: start)
+                Self.add(outcomes, to: &report)
+            }
         }
 
         do {
@@ -177,6 +187,44 @@ package actor FeedCrawler {
     }
 
     // MARK: - Crawling
+
+    /// Claims the due feeds after `cursor` in batches of ``Configuration/claimBatchSize`` and crawls each
+    /// batch before claiming the next one, until none is left or the task is cancelled; remembers the
+    /// follows of the feeds downloaded.
+    /// - Parameters:
+    ///   - cursor: where the claims start; left after the last claimed feed.
+    ///   - crawl: the pass's crawl.
+    ///   - followsDue: whether a follows discovery follows, so feeds whose follows are unknown are read in full.
+    ///   - now: the pass's time.
+    ///   - start: when the pass started: a batch's leases run from its claim (the pass's time plus the time
+    ///     spent since), so a long pass's last feeds are leased as long as its first.
+    /// - Returns: the outcomes of every claimed feed.
+    private func crawlClaimed(
+        after cursor: inout Int?, with crawl: FeedCrawl, followsDue: Bool, now: Date,
+        start: ContinuousClock.Instant
+    ) async -> [FeedCrawl.Outcome] {
+        var outcomes: [FeedCrawl.Outcome] = []
+        while !Task.isCancelled {
+            let claim: RelayCrawlClaim
+            do {
+                let elapsed = ContinuousClock.now - start
+                claim = try await store.claimCrawlEntries(
+                    owner: crawlerID, after: cursor, limit: max(1, configuration.claimBatchSize),
+                    leaseFor: configuration.leaseDuration + elapsed, now: now)
+            } catch {
+                configuration.log("relay claim failed reason=\(RelayFeedValidator.describe(error))")
+                break
+            }
+            guard !claim.entries.isEmpty else { break }
+            cursor = claim.cursor
+            let needBody: Set<String> =
+                followsDue ? Set(claim.entries.map(\.url)).subtracting(rememberedFollows.keys) : []
+            let batch = await crawlAll(claim.entries, with: crawl, unconditional: needBody, now: now)
+            remember(batch)
+            outcomes += batch
+        }
+        return outcomes
+    }
 
     /// Crawls `entries` concurrently: at most ``Configuration/maxConcurrentDownloads`` at once, and the
     /// fetcher's per-host limit inside that; the URLs in `unconditional` are read without validators.

@@ -1,4 +1,5 @@
 import Foundation
+import RelayCore
 
 /// What can go wrong while the relay crawls or validates a feed, beyond the HTTP errors of
 /// `OrgSocialClientError`: the one error type of this module.

@@ -27,18 +27,51 @@ extension RelayPostgresDatabase: RelayCrawlStore {
         try await read { sql in
             try sql.query(
                 "SELECT url, etag, last_modified, last_success, failures, next_attempt, last_error FROM feeds ORDER BY id"
-            ).map(Self.crawlEntry)
+            ).map { try Self.crawlEntry($0) }
+        }
+    }
+
+    /// Claims the next due feeds after `cursor` whose lease is free, expired or `owner`'s, skipping the rows
+    /// another claim has locked (`FOR UPDATE SKIP LOCKED`), and leases them to `owner` until `now + leaseFor`.
+    package func claimCrawlEntries(owner: String, after cursor: Int?, limit: Int, leaseFor: Duration, now: Date)
+        async throws -> RelayCrawlClaim
+    {
+        let time = now.timeIntervalSince1970
+        let until = time + leaseFor.seconds
+        return try await write { sql in
+            let rows = try sql.query(
+                """
+                UPDATE feeds SET lease_owner = ?, lease_until = ?
+                WHERE id IN (
+                    SELECT id FROM feeds
+                    WHERE id > ? AND (next_attempt IS NULL OR next_attempt <= ?)
+                        AND (lease_until IS NULL OR lease_until <= ? OR lease_owner = ?)
+                    ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED)
+                RETURNING id, url, etag, last_modified, last_success, failures, next_attempt, last_error
+                """,
+                [owner, until, cursor ?? 0, time, time, owner, max(limit, 0)])
+            var claimed: [(id: Int, entry: RelayCrawlEntry)] = try rows.map { row in
+                (try row.value(at: 0), try Self.crawlEntry(row, from: 1))
+            }
+            claimed.sort { $0.id < $1.id }
+            return RelayCrawlClaim(entries: claimed.map(\.entry), cursor: claimed.last?.id)
         }
     }
 
     /// Reads a `feeds` row (url, etag, last_modified, last_success, failures, next_attempt, last_error).
-    static func crawlEntry(_ row: Row) throws -> RelayCrawlEntry {
+    /// - Parameters:
+    ///   - row: the row.
+    ///   - first: the column of `url`; the others follow it.
+    /// - Returns: the entry.
+    /// - Throws: the engine's error when a column has another type.
+    static func crawlEntry(_ row: Row, from first: Int = 0) throws -> RelayCrawlEntry {
         RelayCrawlEntry(
-            url: try row.value(at: 0), etag: try row.value(at: 1), lastModified: try row.value(at: 2),
-            lastSuccess: try row.value(at: 3, as: Double?.self).map(Date.init(timeIntervalSince1970:)),
-            consecutiveFailures: try row.value(at: 4),
-            nextAttempt: try row.value(at: 5, as: Double?.self).map(Date.init(timeIntervalSince1970:)),
-            lastError: try row.value(at: 6))
+            url: try row.value(at: first), etag: try row.value(at: first + 1),
+            lastModified: try row.value(at: first + 2),
+            lastSuccess: try row.value(at: first + 3, as: Double?.self).map(Date.init(timeIntervalSince1970:)),
+            consecutiveFailures: try row.value(at: first + 4),
+            nextAttempt: try row.value(at: first + 5, as: Double?.self).map(Date.init(timeIntervalSince1970:)),
+            lastError: try row.value(at: first + 6))
     }
 
     /// Records a 200 answer's validators and the success time, and clears the failure state.

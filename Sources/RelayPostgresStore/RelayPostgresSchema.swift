@@ -45,8 +45,21 @@ package enum RelayPostgresSchema {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("relay 9: crawl leases") { db in
+            for statement in version9 {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }
+
+    /// The crawl leases (SQLite's migration 9): the crawler holding each feed and until when, so several
+    /// crawlers on one database never fetch a feed at once (see
+    /// ``RelayPostgresDatabase/claimCrawlEntries(owner:after:limit:leaseFor:now:)``).
+    private static let version9: [String] = [
+        "ALTER TABLE feeds ADD COLUMN lease_owner text",
+        "ALTER TABLE feeds ADD COLUMN lease_until float8",
+    ]
 
     /// The outgoing Webmention queue (SQLite's migration 8).
     private static let version8: [String] = [

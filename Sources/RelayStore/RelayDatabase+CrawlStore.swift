@@ -31,15 +31,42 @@ extension RelayDatabase: RelayCrawlStore {
                     SELECT url, etag, last_modified, last_success, failures, next_attempt, last_error
                     FROM feeds ORDER BY id
                     """
-            ).map { row in
-                RelayCrawlEntry(
-                    url: try row.value(at: 0), etag: try row.value(at: 1), lastModified: try row.value(at: 2),
-                    lastSuccess: try row.value(at: 3, as: Double?.self).map(Date.init(timeIntervalSince1970:)),
-                    consecutiveFailures: try row.value(at: 4),
-                    nextAttempt: try row.value(at: 5, as: Double?.self).map(Date.init(timeIntervalSince1970:)),
-                    lastError: try row.value(at: 6))
-            }
+            ).map { try Self.crawlEntry($0) }
         }
+    }
+
+    /// The due feeds after `cursor`, at most `limit`: one SQLite relay crawls alone, so there is nothing to
+    /// lease (`owner` and `leaseFor` are not used, the lease columns stay `NULL`).
+    package func claimCrawlEntries(owner: String, after cursor: Int?, limit: Int, leaseFor: Duration, now: Date)
+        async throws -> RelayCrawlClaim
+    {
+        let time = now.timeIntervalSince1970
+        return try await reader.read { db in
+            let rows = try db.query(
+                sql: """
+                    SELECT id, url, etag, last_modified, last_success, failures, next_attempt, last_error
+                    FROM feeds WHERE id > ? AND (next_attempt IS NULL OR next_attempt <= ?) ORDER BY id LIMIT ?
+                    """,
+                arguments: [cursor ?? 0, time, max(limit, 0)])
+            let entries = try rows.map { row in try Self.crawlEntry(row, from: 1) }
+            return RelayCrawlClaim(entries: entries, cursor: try rows.last?.value(at: 0, as: Int.self))
+        }
+    }
+
+    /// Reads a `feeds` row (url, etag, last_modified, last_success, failures, next_attempt, last_error).
+    /// - Parameters:
+    ///   - row: the row.
+    ///   - first: the column of `url`; the others follow it.
+    /// - Returns: the entry.
+    /// - Throws: the engine's error when a column has another type.
+    static func crawlEntry(_ row: Row, from first: Int = 0) throws -> RelayCrawlEntry {
+        RelayCrawlEntry(
+            url: try row.value(at: first), etag: try row.value(at: first + 1),
+            lastModified: try row.value(at: first + 2),
+            lastSuccess: try row.value(at: first + 3, as: Double?.self).map(Date.init(timeIntervalSince1970:)),
+            consecutiveFailures: try row.value(at: first + 4),
+            nextAttempt: try row.value(at: first + 5, as: Double?.self).map(Date.init(timeIntervalSince1970:)),
+            lastError: try row.value(at: first + 6))
     }
 
     /// Records a 200 answer's validators and the success time, and clears the failure state.

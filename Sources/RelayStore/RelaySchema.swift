@@ -36,8 +36,21 @@ enum RelaySchema {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("relay 9: crawl leases") { db in
+            for statement in version9 {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }
+
+    /// The crawl lease of each feed (`lease_owner`, `lease_until`, Unix seconds): kept for the PostgreSQL
+    /// store's parity, where several crawlers share the crawl list; one SQLite relay crawls alone and
+    /// leaves them empty.
+    private static let version9: [String] = [
+        "ALTER TABLE feeds ADD COLUMN lease_owner TEXT",
+        "ALTER TABLE feeds ADD COLUMN lease_until REAL",
+    ]
 
     /// The outgoing Webmention queue (`relay-api.md` §4.7): one row per (linking post, linked page), its
     /// status (`pending`, `sent`, `failed`, `no_endpoint`), attempts and next attempt.

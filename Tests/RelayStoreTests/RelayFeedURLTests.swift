@@ -81,7 +81,8 @@ struct RelayFeedURLTests {
             try connection.execute(
                 sql: "DROP TRIGGER posts_counts_insert; DROP TRIGGER posts_counts_delete; "
                     + "DROP TRIGGER posts_counts_update; DROP TABLE post_counts; DROP TABLE bridges; "
-                    + "DROP TABLE outgoing_webmentions")
+                    + "DROP TABLE outgoing_webmentions; ALTER TABLE feeds DROP COLUMN lease_owner; "
+                    + "ALTER TABLE feeds DROP COLUMN lease_until")
             try connection.execute(sql: "PRAGMA user_version = 3")
             try connection.close()
         }

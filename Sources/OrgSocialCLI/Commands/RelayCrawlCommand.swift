@@ -13,7 +13,9 @@ struct RelayCrawlCommand: ParsableCommand {
                 with conditional GET) and nothing else, until SIGINT or SIGTERM. Pair it with \
                 'relay serve --no-crawl' processes on the same database: on PostgreSQL (--db postgres://…) \
                 any number of API processes serve what the crawler indexes, with their caches and event \
-                streams following it. Give the same --groups as the API processes. Logs to standard error.
+                streams following it, and several crawl workers share the feeds through leases (each feed \
+                fetched by one worker at a time; a stopped worker's feeds are taken over one interval later). \
+                Give the same --groups as the API processes. Logs to standard error.
                 """,
             options: [
                 RelayServiceOptions.databaseOption, RelayServiceOptions.groupsOption,

@@ -83,6 +83,24 @@ package protocol RelayCrawlStore: Sendable {
     /// Every feed of the crawl list with its state, in insertion order.
     func crawlEntries() async throws -> [RelayCrawlEntry]
 
+    /// Claims, for `owner`, the next feeds of the crawl list after `cursor` (in insertion order) that are
+    /// due at `now` (no ``RelayCrawlEntry/nextAttempt`` after it), at most `limit` of them, in one
+    /// transaction. A store shared by several crawlers (PostgreSQL) takes only the feeds whose lease is
+    /// free, expired or already `owner`'s, skips those another claim is taking at that moment, and leases
+    /// what it returns to `owner` until `now + leaseFor`; the lease is left to expire, so the other
+    /// crawlers skip the feed until then and a crashed crawler's feeds are taken over when it runs out.
+    /// A store with one crawler (SQLite) returns the due entries as ``crawlEntries()`` lists them.
+    /// - Parameters:
+    ///   - owner: the claiming crawler's identity, unique per process.
+    ///   - cursor: ``RelayCrawlClaim/cursor`` of the pass's previous batch; `nil` for the first one.
+    ///   - limit: the most feeds to claim.
+    ///   - leaseFor: how long the claimed feeds stay `owner`'s (the crawl interval).
+    ///   - now: the pass's time: due times and leases are compared with it.
+    /// - Returns: the claimed feeds and the cursor of the next batch.
+    /// - Throws: the engine's error when the database cannot be read or written.
+    func claimCrawlEntries(owner: String, after cursor: Int?, limit: Int, leaseFor: Duration, now: Date)
+        async throws -> RelayCrawlClaim
+
     /// Records a 200 answer's validators and the success time, and clears the failure count.
     func recordFetched(_ url: String, etag: String?, lastModified: String?, now: Date) async throws
 
@@ -145,6 +163,23 @@ package protocol RelayCrawlStore: Sendable {
 
     /// The file last saved with ``saveFeedFile(_:content:now:)`` for `feed`, or `nil`.
     func feedFile(_ feed: String) async throws -> RelayFeedFile?
+}
+
+/// One batch of feeds claimed by a crawl pass (``RelayCrawlStore/claimCrawlEntries(owner:after:limit:leaseFor:now:)``).
+package struct RelayCrawlClaim: Sendable, Hashable {
+    /// The claimed feeds, in insertion order.
+    package var entries: [RelayCrawlEntry]
+    /// Where the next batch starts (the row of the last claimed feed); `nil` when nothing was claimed.
+    package var cursor: Int?
+
+    /// Makes a batch.
+    /// - Parameters:
+    ///   - entries: the claimed feeds.
+    ///   - cursor: where the next batch starts.
+    package init(entries: [RelayCrawlEntry], cursor: Int?) {
+        self.entries = entries
+        self.cursor = cursor
+    }
 }
 
 /// A feed the crawler just downloaded (a `200`) and parsed, with what the store keeps of the answer
