@@ -261,23 +261,7 @@ struct RelayPostgresQueries {
             "SELECT p.url, p.reply_to FROM posts p WHERE p.group_slug = ? ORDER BY \(Self.newestFirst)", [slug])
         var posts: [(url: String, replyTo: String?)] = []
         for row in rows { posts.append((try row.value(at: 0), try row.value(at: 1))) }
-        let inGroup = Set(posts.map(\.url))
-        var children: [String: [String]] = [:]
-        var roots: [String] = []
-        for post in posts {
-            if let parent = post.replyTo, inGroup.contains(parent), parent != post.url {
-                children[parent, default: []].append(post.url)
-            } else {
-                roots.append(post.url)
-            }
-        }
-        var visited = Set<String>()
-        func node(_ url: String) -> GroupThread {
-            visited.insert(url)
-            let kids = (children[url] ?? []).filter { !visited.contains($0) }.map(node)
-            return GroupThread(post: url, replies: kids)
-        }
-        let threads = roots.map(node)
+        let threads = RelayListing.groupThreads(posts)
         let members = try sql.strings(
             sql.query(
                 """

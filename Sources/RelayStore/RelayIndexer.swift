@@ -152,29 +152,22 @@ struct RelayIndexer {
         {
             existing[try row.value(at: 1)] = (try row.value(at: 0), try row.value(at: 2))
         }
-        // The last occurrence of a duplicated ID wins, as the reference overwrites the row for each one.
-        var order: [String] = []
-        var parsedByID: [String: IndexedPost] = [:]
-        for post in feed.posts {
-            guard let indexed = IndexedPost(post) else { continue }
-            if parsedByID.updateValue(indexed, forKey: indexed.postID) == nil { order.append(indexed.postID) }
-        }
+        let changes = RelayPostChanges(feed: feed, stored: existing)
         var newURLs: [String] = []
-        for postID in order {
-            guard let post = parsedByID[postID] else { continue }
-            if let stored = existing[postID] {
-                guard stored.hash != post.hash else { continue }
-                try update(post, rowID: stored.id, report: &report)
+        for step in changes.steps {
+            switch step {
+            case .update(let post, let rowID):
+                try update(post, rowID: rowID, report: &report)
                 report.changed += 1
-            } else {
+            case .insert(let post):
                 let url = "\(feedURL)#\(post.postID)"
                 try insert(post, profileID: profileID, url: url, report: &report)
                 newURLs.append(url)
                 report.added += 1
             }
         }
-        for (postID, stored) in existing where parsedByID[postID] == nil {
-            try db.execute(sql: "DELETE FROM posts WHERE id = ?", arguments: [stored.id])
+        for rowID in changes.removedRowIDs {
+            try db.execute(sql: "DELETE FROM posts WHERE id = ?", arguments: [rowID])
             report.removed += 1
         }
         for url in newURLs {
