@@ -3,7 +3,7 @@ package import HTTPClient
 import OrgSocial
 import OrgSocialClient
 package import RelayCore
-package import RelayCrawler
+import RelayCrawler
 
 /// The relay's bridges (`relay-api.md` §2.20): ActivityPub accounts and RSS/Atom/JSON feeds served as
 /// virtual `social.org` files, stored as normal profiles and posts under their public URL.

@@ -13,15 +13,12 @@ struct RelayPostgresIndexer {
     /// The time of the index.
     let now: Date
 
-    /// Bump this when the indexer's rules change so every feed is re-indexed once (the SQLite store's value).
-    static let rulesVersion = "2"
-
     /// Indexes `feed`: skips it when the file and the rules are what was indexed last time (only retrying
     /// unresolved poll votes), else updates the profile and adds, updates and deletes posts.
     ///
     /// - Returns: What changed, with the notifications for new posts and new mention rows (already logged).
     func index(_ feed: Feed) throws -> RelayIndexReport {
-        let version = feedVersion(feed)
+        let version = RelayIndexRules.feedVersion(feed)
         var report = RelayIndexReport()
         let existingProfile = try sql.queryOne("SELECT id, version FROM profiles WHERE feed = ?", [feedURL])
         let profileID: Int
@@ -49,14 +46,6 @@ struct RelayPostgresIndexer {
         }
         try RelayPostgresNotificationWriter.log(report.notifications, sql: sql, now: now)
         return report
-    }
-
-    /// The hash that tells whether a feed needs indexing: file bytes, and the rules version.
-    private func feedVersion(_ feed: Feed) -> String {
-        var hasher = RelayHash()
-        hasher.combine(bytes: feed.bytes)
-        hasher.combine(Self.rulesVersion)
-        return hasher.hex
     }
 
     // MARK: - Profile

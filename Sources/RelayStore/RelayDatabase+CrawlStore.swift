@@ -172,8 +172,7 @@ extension RelayDatabase: RelayCrawlStore {
         var notifications: [InteractionNotice] = []
         let followerID = try profileID(
             db, feed: follower, nick: nil, now: now, created: &changed, notifications: &notifications)
-        // Only http(s) URLs are followed (§4.2); anything else would make a junk placeholder profile.
-        for follow in follows where follow.url.hasPrefix("http://") || follow.url.hasPrefix("https://") {
+        for follow in follows where RelayIndexRules.isFollowable(follow.url) {
             let followedID = try profileID(
                 db, feed: follow.url, nick: follow.nickname, now: now, created: &changed,
                 notifications: &notifications)

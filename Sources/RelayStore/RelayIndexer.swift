@@ -17,15 +17,12 @@ struct RelayIndexer {
     /// either).
     var logsNotifications = true
 
-    /// Bump this when the indexer's rules change so every feed is re-indexed once.
-    static let rulesVersion = "2"
-
     /// Indexes `feed`: skips it when the file and the rules are what was indexed last time
     /// (only retrying unresolved poll votes), else updates the profile and adds, updates and deletes posts.
     ///
     /// - Returns: What changed, with the notifications for new posts and new mention rows (already logged).
     func index(_ feed: Feed) throws -> RelayIndexReport {
-        let version = feedVersion(feed)
+        let version = RelayIndexRules.feedVersion(feed)
         var report = RelayIndexReport()
         let existingProfile = try db.queryOne(
             sql: "SELECT id, version FROM profiles WHERE feed = ?", arguments: [feedURL])
@@ -59,14 +56,6 @@ struct RelayIndexer {
             report.notifications = []
         }
         return report
-    }
-
-    /// The hash that tells whether a feed needs indexing: file bytes, and the rules version.
-    private func feedVersion(_ feed: Feed) -> String {
-        var hasher = RelayHash()
-        hasher.combine(bytes: feed.bytes)
-        hasher.combine(Self.rulesVersion)
-        return hasher.hex
     }
 
     // MARK: - Profile

@@ -3,7 +3,7 @@ package import HTTPClient
 import HTTPCore
 import OrgSocialText
 package import RelayCore
-package import RelayCrawler
+import RelayCrawler
 
 /// Sends the queued outgoing Webmentions (`relay-api.md` §4.7): for each due one, discovers the target's
 /// endpoint (the `Link` header, then the first `<link>` or `<a>` with `rel="webmention"` in at most 1 MiB

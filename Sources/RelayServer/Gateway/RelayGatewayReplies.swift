@@ -1,4 +1,4 @@
-package import HTTPCore
+import HTTPCore
 package import RelayCore
 
 /// The envelopes of registration (`POST /feeds/`, `relay-api.md` §2.3) and `/feed-content/` (§2.16),
