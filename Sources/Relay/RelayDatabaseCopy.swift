@@ -30,10 +30,11 @@ package enum RelayDatabaseCopy {
     /// The tables copied, parents before children (the foreign keys hold at every insert).
     static let tables = [
         "feeds", "profiles", "links", "contacts", "follows", "posts", "post_tags", "poll_options", "poll_votes",
-        "mentions", "pending_mentions", "notifications", "declared_follows", "feed_files", "meta",
+        "mentions", "pending_mentions", "notifications", "declared_follows", "feed_files", "meta", "bridges",
+        "outgoing_webmentions",
     ]
     /// The tables whose `id` is an identity column, whose sequence must continue after the copied ids.
-    static let identityTables = ["feeds", "profiles", "posts", "notifications"]
+    static let identityTables = ["feeds", "profiles", "posts", "notifications", "outgoing_webmentions"]
 
     /// Copies the relay at `sqlitePath` into the empty PostgreSQL database at `postgresURL`, in one
     /// transaction.

@@ -152,9 +152,8 @@ package actor RelayService {
         if let interval = configuration.bridgeMaintenanceInterval, interval > .zero, let bridges {
             bridgeTask = Task { await Self.maintainForever(bridges, every: interval) }
         }
-        if configuration.sendsWebmentions, let interval = configuration.webmentionInterval, interval > .zero,
+        if configuration.sendsWebmentions, let interval = configuration.webmentionInterval, interval > .zero {
             let sender = makeWebmentionSender()
-        {
             webmentionTask = Task { await Self.sendForever(sender, every: interval) }
         }
         return daemon.port
@@ -178,9 +177,7 @@ package actor RelayService {
     }
 
     /// The bridges of a relay named `siteDomain`, fetching through the crawler's guarded transport.
-    private func makeBridges(siteDomain: String) -> RelayBridges? {
-        // Bridges are stored by the SQLite engine only, for now; on PostgreSQL `/bridge/` answers 404.
-        guard let bridgeStore = store as? any RelayBridgeStore else { return nil }
+    private func makeBridges(siteDomain: String) -> RelayBridges {
         var bridgeConfiguration = RelayBridges.Configuration(siteDomain: siteDomain)
         bridgeConfiguration.allowPrivateAddresses = configuration.allowPrivateAddresses
         bridgeConfiguration.userAgent =
@@ -190,13 +187,11 @@ package actor RelayService {
             userAgent: bridgeConfiguration.userAgent, timeout: bridgeConfiguration.timeout, maximumRedirects: 10,
             connectionFilter: addressGuard.connectionFilter)
         bridgeConfiguration.log = configuration.log
-        return RelayBridges(store: bridgeStore, configuration: bridgeConfiguration)
+        return RelayBridges(store: store, configuration: bridgeConfiguration)
     }
 
     /// The outgoing Webmention sender over this service's queue (`relay-api.md` §4.7).
-    private func makeWebmentionSender() -> RelayWebmentionSender? {
-        // The SQLite engine alone queues Webmentions, for now.
-        guard let mentionStore = store as? any RelayWebmentionStore else { return nil }
+    private func makeWebmentionSender() -> RelayWebmentionSender {
         var senderConfiguration = RelayWebmentionSender.Configuration()
         senderConfiguration.allowPrivateAddresses = configuration.allowPrivateAddresses
         let addressGuard = AddressGuard(allowPrivateAddresses: configuration.allowPrivateAddresses)
@@ -204,7 +199,7 @@ package actor RelayService {
             userAgent: senderConfiguration.userAgent, timeout: senderConfiguration.timeout, maximumRedirects: 0,
             connectionFilter: addressGuard.connectionFilter)
         senderConfiguration.log = configuration.log
-        return RelayWebmentionSender(store: mentionStore, configuration: senderConfiguration)
+        return RelayWebmentionSender(store: store, configuration: senderConfiguration)
     }
 
     /// Sends the due Webmentions every `interval` (the first run one interval after the start, so the first
@@ -401,10 +396,8 @@ package actor RelayService {
             }
             var summary = RelayDatabaseSummary(
                 databasePath: configuration.databaseDisplayName, entries: entries, totals: totals, lastPass: lastPass)
-            if let mentionStore = store as? any RelayWebmentionStore {
-                let queue = try await mentionStore.webmentionCounts()
-                summary.webmentions = Dictionary(uniqueKeysWithValues: queue.map { ($0.key.rawValue, $0.value) })
-            }
+            let queue = try await store.webmentionCounts()
+            summary.webmentions = Dictionary(uniqueKeysWithValues: queue.map { ($0.key.rawValue, $0.value) })
             return summary
         } catch {
             throw RelayServiceError.databaseFailure(

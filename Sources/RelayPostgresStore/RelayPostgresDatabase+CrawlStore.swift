@@ -285,7 +285,7 @@ extension RelayPostgresDatabase: RelayCrawlStore {
     }
 
     /// ``saveFeedFile(_:content:now:)`` inside the caller's transaction.
-    private static func saveFeedFile(_ sql: RelaySQL, feed: String, content: String, now: Date) throws {
+    static func saveFeedFile(_ sql: RelaySQL, feed: String, content: String, now: Date) throws {
         try sql.execute(
             """
             INSERT INTO feed_files (feed, content, fetched_at) VALUES (?, ?, ?)

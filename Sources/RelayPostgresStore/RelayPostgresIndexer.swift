@@ -12,6 +12,10 @@ struct RelayPostgresIndexer {
     let feedURL: String
     /// The time of the index.
     let now: Date
+    /// Whether the notifications of new posts and mention rows are logged for the event streams, and their
+    /// links queued as outgoing Webmentions (not for a bridge's virtual feed, which is never a source of
+    /// either).
+    var logsNotifications = true
 
     /// Indexes `feed`: skips it when the file and the rules are what was indexed last time (only retrying
     /// unresolved poll votes), else updates the profile and adds, updates and deletes posts.
@@ -44,7 +48,11 @@ struct RelayPostgresIndexer {
         if !report.isEmpty || profileCreated {
             try RelayPostgresMeta.bump(sql, now: now)
         }
-        try RelayPostgresNotificationWriter.log(report.notifications, sql: sql, now: now)
+        if logsNotifications {
+            try RelayPostgresNotificationWriter.log(report.notifications, sql: sql, now: now)
+        } else {
+            report.notifications = []
+        }
         return report
     }
 
@@ -174,6 +182,9 @@ struct RelayPostgresIndexer {
         }
         try addMentions(post, rowID: rowID, url: url, report: &report)
         if post.pollOption != nil { _ = try updateVote(rowID: rowID, replyTo: post.replyTo, option: post.pollOption) }
+        if logsNotifications {
+            try RelayPostgresWebmentionQueue.enqueue(sql, source: url, feed: feedURL, content: post.content, now: now)
+        }
     }
 
     /// Overwrites a changed post's content and properties (`created_at` stays; `poll_end` is never cleared).
@@ -194,6 +205,10 @@ struct RelayPostgresIndexer {
         if !post.options.isEmpty { try replaceOptions(post, rowID: rowID) }
         try addMentions(post, rowID: rowID, url: "\(feedURL)#\(post.postID)", report: &report)
         _ = try updateVote(rowID: rowID, replyTo: post.replyTo, option: post.pollOption)
+        if logsNotifications {
+            try RelayPostgresWebmentionQueue.enqueue(
+                sql, source: "\(feedURL)#\(post.postID)", feed: feedURL, content: post.content, now: now)
+        }
     }
 
     /// Replaces the post's folded tags (a new post has none to delete).

@@ -90,8 +90,12 @@ extension RelayPostgresQueries {
         return ("group_slug IN (\(groups.map { _ in "?" }.joined(separator: ", ")))", groups.map(\.slug))
     }
 
+    /// The condition that leaves the bridges' virtual feeds out of `post_counts` rows (they are never
+    /// counted in `/stats/`, `relay-api.md` §2.20), as on SQLite.
+    private static let notBridged = "profile_id NOT IN (SELECT p.id FROM profiles p JOIN bridges b ON b.feed = p.feed)"
+
     /// Monthly counters by UTC month of the post instant, and global totals, from the `post_counts` table
-    /// that the trigger on `posts` keeps.
+    /// that the trigger on `posts` keeps; the bridges' virtual feeds are left out.
     func stats() throws -> IndexStats {
         let enabled = enabledGroupCondition
         let rows = try sql.query(
@@ -99,7 +103,7 @@ extension RelayPostgresQueries {
             SELECT substr(month, 1, 4), substr(month, 6, 2), count(DISTINCT profile_id), sum(total)::int8,
                 sum(posts)::int8, sum(replies)::int8, sum(boosts)::int8, sum(reactions)::int8,
                 sum(CASE WHEN \(enabled.sql) THEN total ELSE 0 END)::int8, sum(polls)::int8
-            FROM post_counts WHERE total > 0 GROUP BY month ORDER BY month COLLATE "C"
+            FROM post_counts WHERE total > 0 AND \(Self.notBridged) GROUP BY month ORDER BY month COLLATE "C"
             """,
             enabled.arguments)
         let months = try rows.map { row in
@@ -117,10 +121,11 @@ extension RelayPostgresQueries {
         }
         let global = GlobalCounters(
             registeredFeeds: feeds, totalAccounts: accounts,
-            totalPosts: try count("SELECT coalesce(sum(total), 0)::int8 FROM post_counts"),
+            totalPosts: try count("SELECT coalesce(sum(total), 0)::int8 FROM post_counts WHERE \(Self.notBridged)"),
             totalFollows: try count("SELECT count(*) FROM follows"),
             activeGroups: try count(
-                "SELECT count(DISTINCT group_slug) FROM post_counts WHERE total > 0 AND \(enabled.sql)",
+                "SELECT count(DISTINCT group_slug) FROM post_counts WHERE total > 0 AND \(Self.notBridged) "
+                    + "AND \(enabled.sql)",
                 enabled.arguments))
         return IndexStats(months: months, global: global)
     }

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPCore
 import RelayCore
-import RelayStore
+import RelayTestFixtures
 import TestSupport
 import Testing
 
@@ -84,8 +84,10 @@ struct ActivityPubBridgeTests {
         return "alice@\(host)"
     }
 
-    @Test func anAccountBecomesAVirtualFeedOfItsPublicTopLevelNotes() async throws {
-        try await withBridges { relay, farm in
+    @Test(arguments: RelayStoreEngine.tested) func anAccountBecomesAVirtualFeedOfItsPublicTopLevelNotes(
+        engine: RelayStoreEngine
+    ) async throws {
+        try await withBridges(engine: engine) { relay, farm in
             let handle = await Self.serveAlice(farm)
             let response = try await relay.get("/bridge/activitypub/@\(handle)/")
             #expect(response.status == 200)
@@ -138,8 +140,10 @@ struct ActivityPubBridgeTests {
         }
     }
 
-    @Test func handlesAreCheckedAndRedirectedToTheirCanonicalSpelling() async throws {
-        try await withBridges { relay, farm in
+    @Test(arguments: RelayStoreEngine.tested) func handlesAreCheckedAndRedirectedToTheirCanonicalSpelling(
+        engine: RelayStoreEngine
+    ) async throws {
+        try await withBridges(engine: engine) { relay, farm in
             let handle = await Self.serveAlice(farm)
             let upper = try await relay.get("/bridge/activitypub/@ALICE@\(handle.split(separator: "@")[1])/")
             #expect(upper.status == 301)
@@ -157,8 +161,10 @@ struct ActivityPubBridgeTests {
         }
     }
 
-    @Test func signedFetchInstancesGetAClearFailure() async throws {
-        try await withBridges { relay, farm in
+    @Test(arguments: RelayStoreEngine.tested) func signedFetchInstancesGetAClearFailure(engine: RelayStoreEngine)
+        async throws
+    {
+        try await withBridges(engine: engine) { relay, farm in
             let handle = await Self.serveAlice(farm)
             await farm.state.script("/users/alice", [.status(401, [:], "Request not signed")])
             let response = try await relay.get("/bridge/activitypub/@\(handle)/")
@@ -172,8 +178,10 @@ struct ActivityPubBridgeTests {
         }
     }
 
-    @Test func loopbackInstancesAreRefusedWithoutAllowPrivateAddresses() async throws {
-        try await withBridges(allowPrivateAddresses: false) { relay, farm in
+    @Test(arguments: RelayStoreEngine.tested) func loopbackInstancesAreRefusedWithoutAllowPrivateAddresses(
+        engine: RelayStoreEngine
+    ) async throws {
+        try await withBridges(engine: engine, allowPrivateAddresses: false) { relay, farm in
             let handle = await Self.serveAlice(farm)
             let withPort = try await relay.get("/bridge/activitypub/@\(handle)/")
             #expect(withPort.status == 400)
@@ -186,8 +194,10 @@ struct ActivityPubBridgeTests {
         }
     }
 
-    @Test func refreshesAskTheOutboxConditionallyAndA304KeepsTheStoredFeed() async throws {
-        try await withBridges { relay, farm in
+    @Test(arguments: RelayStoreEngine.tested) func refreshesAskTheOutboxConditionallyAndA304KeepsTheStoredFeed(
+        engine: RelayStoreEngine
+    ) async throws {
+        try await withBridges(engine: engine) { relay, farm in
             let handle = await Self.serveAlice(farm)
             let target = "/bridge/activitypub/@\(handle)/"
             let first = try await relay.get(target).text

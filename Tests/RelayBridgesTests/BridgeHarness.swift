@@ -4,7 +4,6 @@ import RelayBridges
 import RelayCore
 import RelayCrawler
 import RelayServer
-import RelayStore
 import RelayTestFixtures
 import Synchronization
 import TestSupport
@@ -22,8 +21,8 @@ final class ManualClock: Sendable {
     }
 }
 
-/// A relay API on 127.0.0.1 (port 0) with real bridges over a real store, a manual clock, and
-/// `--allow-private-addresses` on or off, loaded with the fixture feeds.
+/// A relay API on 127.0.0.1 (port 0) with real bridges over a real store of one engine, a manual clock,
+/// and `--allow-private-addresses` on or off, loaded with the fixture feeds.
 final class BridgeHarness: StoppableServer {
     let database: RelayFixtureDatabase
     let bridges: RelayBridges
@@ -31,11 +30,11 @@ final class BridgeHarness: StoppableServer {
     let server: HTTPDaemon
     let logs = LogLines()
 
-    var store: RelayDatabase { database.sqliteStore }
+    var store: any RelayStorage { database.store }
 
-    init(allowPrivateAddresses: Bool = true) async throws {
-        database = try await .loaded()
-        let store = database.sqliteStore
+    init(engine: RelayStoreEngine, allowPrivateAddresses: Bool = true) async throws {
+        database = try await .loaded(engine: engine)
+        let store = database.store
         var configuration = RelayBridges.Configuration(siteDomain: "relay.example.org")
         configuration.allowPrivateAddresses = allowPrivateAddresses
         configuration.timeout = .seconds(5)
@@ -78,11 +77,11 @@ final class BridgeHarness: StoppableServer {
 /// The percent-encoded form of a query value, as the relay writes it.
 func encoded(_ text: String) -> String { RelayPercentEncoding.encode(text) }
 
-/// Runs `body` with a fresh bridge relay and a fresh source farm, and always stops both.
+/// Runs `body` with a fresh bridge relay on `engine` and a fresh source farm, and always stops both.
 func withBridges<T>(
-    allowPrivateAddresses: Bool = true, _ body: (BridgeHarness, FeedFarm) async throws -> T
+    engine: RelayStoreEngine, allowPrivateAddresses: Bool = true, _ body: (BridgeHarness, FeedFarm) async throws -> T
 ) async throws -> T {
-    let harness = try await BridgeHarness(allowPrivateAddresses: allowPrivateAddresses)
+    let harness = try await BridgeHarness(engine: engine, allowPrivateAddresses: allowPrivateAddresses)
     return try await withServer(harness) { relay in
         try await withFarm { farm in try await body(relay, farm) }
     }

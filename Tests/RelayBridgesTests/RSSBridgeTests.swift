@@ -1,7 +1,7 @@
 import Foundation
 import HTTPCore
 import RelayCore
-import RelayStore
+import RelayTestFixtures
 import TestSupport
 import Testing
 
@@ -24,8 +24,10 @@ struct RSSBridgeTests {
         "https://relay.example.org/bridge/rss/?url=\(encoded(source))"
     }
 
-    @Test func theIndexAnswersTheReferenceDocument() async throws {
-        try await withBridges { relay, _ in
+    @Test(arguments: RelayStoreEngine.tested) func theIndexAnswersTheReferenceDocument(engine: RelayStoreEngine)
+        async throws
+    {
+        try await withBridges(engine: engine) { relay, _ in
             let response = try await relay.get("/bridge/")
             #expect(response.status == 200)
             #expect(
@@ -43,8 +45,10 @@ struct RSSBridgeTests {
         }
     }
 
-    @Test func aFeedBecomesAVirtualSocialOrgStoredAsANormalProfile() async throws {
-        try await withBridges { relay, farm in
+    @Test(arguments: RelayStoreEngine.tested) func aFeedBecomesAVirtualSocialOrgStoredAsANormalProfile(
+        engine: RelayStoreEngine
+    ) async throws {
+        try await withBridges(engine: engine) { relay, farm in
             await farm.state.set("/feed.xml", Self.rss)
             let source = farm.url("/feed.xml")
             let virtual = Self.virtualFeed(source)
@@ -99,8 +103,10 @@ struct RSSBridgeTests {
         }
     }
 
-    @Test func badURLsAre400sAndFailedFetches502s() async throws {
-        try await withBridges { relay, farm in
+    @Test(arguments: RelayStoreEngine.tested) func badURLsAre400sAndFailedFetches502s(engine: RelayStoreEngine)
+        async throws
+    {
+        try await withBridges(engine: engine) { relay, farm in
             let invalid =
                 #"{"type":"Error","errors":["Invalid url parameter. Expected an http(s) feed URL"],"data":null}"#
             for url in [
@@ -122,8 +128,10 @@ struct RSSBridgeTests {
         }
     }
 
-    @Test func loopbackSourcesAreRefusedWithoutAllowPrivateAddresses() async throws {
-        try await withBridges(allowPrivateAddresses: false) { relay, farm in
+    @Test(arguments: RelayStoreEngine.tested) func loopbackSourcesAreRefusedWithoutAllowPrivateAddresses(
+        engine: RelayStoreEngine
+    ) async throws {
+        try await withBridges(engine: engine, allowPrivateAddresses: false) { relay, farm in
             await farm.state.set("/feed.xml", Self.rss)
             let source = farm.url("/feed.xml")
             let response = try await relay.get("/bridge/rss/?url=\(encoded(source))")
@@ -136,8 +144,9 @@ struct RSSBridgeTests {
         }
     }
 
-    @Test func lifecycleRefreshesInlineAfterADayConditionallyAndKeepsTheCopyOnFailure() async throws {
-        try await withBridges { relay, farm in
+    @Test(arguments: RelayStoreEngine.tested)
+    func lifecycleRefreshesInlineAfterADayConditionallyAndKeepsTheCopyOnFailure(engine: RelayStoreEngine) async throws {
+        try await withBridges(engine: engine) { relay, farm in
             await farm.state.set("/feed.xml", Self.rss)
             let target = "/bridge/rss/?url=\(encoded(farm.url("/feed.xml")))"
             let first = try await relay.get(target).text
@@ -168,8 +177,9 @@ struct RSSBridgeTests {
         }
     }
 
-    @Test func maintenanceRefreshesRecentlyReadBridgesAndRemovesThoseUnreadFor90Days() async throws {
-        try await withBridges { relay, farm in
+    @Test(arguments: RelayStoreEngine.tested)
+    func maintenanceRefreshesRecentlyReadBridgesAndRemovesThoseUnreadFor90Days(engine: RelayStoreEngine) async throws {
+        try await withBridges(engine: engine) { relay, farm in
             await farm.state.set("/feed.xml", Self.rss)
             let source = farm.url("/feed.xml")
             _ = try await relay.get("/bridge/rss/?url=\(encoded(source))")

@@ -11,7 +11,8 @@ import Testing
 
 @testable import RelayBridges
 
-/// The outgoing Webmention queue and its sender, against a receiver on 127.0.0.1.
+/// The outgoing Webmention queue and its sender, against a receiver on 127.0.0.1, on every storage engine
+/// with the same assertions.
 struct WebmentionTests {
     static let feed = "http://127.0.0.1:8801/erin/social.org"
 
@@ -19,9 +20,10 @@ struct WebmentionTests {
         "#+TITLE: Erin\n#+NICK: erin\n\n* Posts\n** \(id)\n:PROPERTIES:\n:END:\n\n\(body)\n"
     }
 
-    @Test func linksOfNewPostsAndEditsAreQueuedOncePerTargetExceptFeedsAndMentions() async throws {
-        let database = try await RelayFixtureDatabase.loaded()
-        let store = database.sqliteStore
+    @Test(arguments: RelayStoreEngine.tested)
+    func linksOfNewPostsAndEditsAreQueuedOncePerTargetExceptFeedsAndMentions(engine: RelayStoreEngine) async throws {
+        let database = try await RelayFixtureDatabase.loaded(engine: engine)
+        let store = database.store
         let now = RelayFixtureDatabase.now
         let body = """
             See [[https://blog.example/a][this post]], https://blog.example/b. and (https://blog.example/c)
@@ -43,15 +45,16 @@ struct WebmentionTests {
         #expect(try await store.webmentionCounts() == [.pending: 4])
     }
 
-    @Test func bridgedPostsQueueNothing() async throws {
-        let database = try await RelayFixtureDatabase()
+    @Test(arguments: RelayStoreEngine.tested) func bridgedPostsQueueNothing(engine: RelayStoreEngine) async throws {
+        let database = try await RelayFixtureDatabase(engine: engine)
         let now = RelayFixtureDatabase.now
         let text = Self.text("[[https://blog.example/a]]")
         let bridge = RelayBridge(
             kind: .rss, source: "https://blog.example/feed", feed: "https://relay.example.org/bridge/rss/?url=x",
             content: text, contentChangedAt: now, lastRefreshedAt: now, lastAccessedAt: now, createdAt: now)
-        try await database.sqliteStore.saveBridge(bridge, feed: Feed(parsing: text))
-        #expect(try await database.sqliteStore.dueWebmentions(now: now, limit: 50).isEmpty)
+        try await database.store.saveBridge(bridge, feed: Feed(parsing: text))
+        #expect(try await database.store.dueWebmentions(now: now, limit: 50).isEmpty)
+        #expect(try await database.store.webmentionCounts().isEmpty)
     }
 
     @Test func endpointsAreFoundInTheLinkHeaderThenTheHTML() {
@@ -69,9 +72,11 @@ struct WebmentionTests {
         #expect(RelayWebmentionSender.endpoint(html: "<p>nothing</p>") == nil)
     }
 
-    @Test func theSenderPostsToDiscoveredEndpointsAndBacksOffOnFailure() async throws {
-        let database = try await RelayFixtureDatabase()
-        let store = database.sqliteStore
+    @Test(arguments: RelayStoreEngine.tested) func theSenderPostsToDiscoveredEndpointsAndBacksOffOnFailure(
+        engine: RelayStoreEngine
+    ) async throws {
+        let database = try await RelayFixtureDatabase(engine: engine)
+        let store = database.store
         try await withServer(try WebmentionReceiver()) { receiver in
             let pages = ["header", "link", "anchor", "none", "failing", "unsafe"].map { receiver.url("/page/\($0)") }
             let body = pages.map { "[[\($0)]]" }.joined(separator: " ")
@@ -105,9 +110,11 @@ struct WebmentionTests {
         }
     }
 
-    @Test func loopbackTargetsAreNotContactedWithoutAllowPrivateAddresses() async throws {
-        let database = try await RelayFixtureDatabase()
-        let store = database.sqliteStore
+    @Test(arguments: RelayStoreEngine.tested) func loopbackTargetsAreNotContactedWithoutAllowPrivateAddresses(
+        engine: RelayStoreEngine
+    ) async throws {
+        let database = try await RelayFixtureDatabase(engine: engine)
+        let store = database.store
         try await withServer(try WebmentionReceiver()) { receiver in
             let page = receiver.url("/page/header")
             _ = try await store.index(
@@ -120,9 +127,11 @@ struct WebmentionTests {
         }
     }
 
-    @Test func discoveryReadsTheFirstMebibyteOfALargePage() async throws {
-        let database = try await RelayFixtureDatabase()
-        let store = database.sqliteStore
+    @Test(arguments: RelayStoreEngine.tested) func discoveryReadsTheFirstMebibyteOfALargePage(engine: RelayStoreEngine)
+        async throws
+    {
+        let database = try await RelayFixtureDatabase(engine: engine)
+        let store = database.store
         try await withServer(try WebmentionReceiver()) { receiver in
             let pages = ["large-head", "large-late"].map { receiver.url("/page/\($0)") }
             _ = try await store.index(

@@ -1,4 +1,5 @@
 import Foundation
+import OrgSocial
 import PostgresStore
 import Relay
 import RelayCore
@@ -42,6 +43,46 @@ struct RelayDatabaseCopyTests {
             await #expect(throws: RelayDatabaseCopyError.self) {
                 _ = try await RelayDatabaseCopy.copy(fromSQLite: h.path, toPostgres: schema.url.string)
             }
+            await copy.close()
+        }
+    }
+
+    @Test func theBridgesAndTheWebmentionQueueAreCopiedToo() async throws {
+        let h = try await RelayFixtureDatabase.loaded()
+        let now = RelayFixtureDatabase.now
+        let erin = "http://127.0.0.1:8801/erin/social.org"
+        let post = { (id: String, body: String) in
+            "#+TITLE: Erin\n#+NICK: erin\n\n* Posts\n** \(id)\n:PROPERTIES:\n:END:\n\n\(body)\n"
+        }
+        try await h.index(erin, post("2026-06-01T10:00:00+00:00", "[[https://a.example/1]] https://b.example/2"))
+        let sent = try #require(try await h.store.dueWebmentions(now: now, limit: 10).first)
+        try await h.store.recordWebmentionAttempt(
+            id: sent.id, status: .sent, attempts: 1, nextAttempt: now, error: nil, now: now)
+        let text = post("2026-05-01T09:00:00+00:00", "A bridged post")
+        let bridge = RelayBridge(
+            kind: .rss, source: "https://farm.example/feed.xml",
+            feed: "https://relay.example.org/bridge/rss/?url=https%3A%2F%2Ffarm.example%2Ffeed.xml", etag: "\"v1\"",
+            content: text, contentChangedAt: now, lastRefreshedAt: now, lastAccessedAt: now, createdAt: now)
+        try await h.store.saveBridge(bridge, feed: Feed(parsing: text))
+        try await withTestDatabase { schema in
+            let counts = try await RelayDatabaseCopy.copy(fromSQLite: h.path, toPostgres: schema.url.string)
+            #expect(counts["bridges"] == 1)
+            #expect(counts["outgoing_webmentions"] == 2)
+            let copy = try await RelayPostgresDatabase.open(
+                url: schema.url.string, groups: RelayFixtures.groups, poolCapacity: 2)
+            #expect(try await copy.bridges(of: .rss) == [bridge])
+            #expect(try await copy.bridge(.rss, source: bridge.source) == bridge)
+            #expect(try await copy.feedFile(bridge.feed) == (try await h.store.feedFile(bridge.feed)))
+            #expect(try await copy.webmentionCounts() == [.sent: 1, .pending: 1])
+            #expect(
+                try await copy.dueWebmentions(now: now, limit: 10)
+                    == (try await h.store.dueWebmentions(now: now, limit: 10)))
+            // The queue's identity continues after the copied ids.
+            _ = try await copy.index(
+                feedURL: erin, feed: Feed(parsing: post("2026-06-02T10:00:00+00:00", "https://c.example/3")), now: now)
+            let due = try await copy.dueWebmentions(now: now, limit: 10)
+            #expect(due.map(\.target) == ["https://b.example/2", "https://c.example/3"])
+            #expect(due.last?.id == sent.id + 2)
             await copy.close()
         }
     }

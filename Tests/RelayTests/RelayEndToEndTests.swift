@@ -446,6 +446,49 @@ struct RelayEndToEndTests {
         }
     }
 
+    @Test(arguments: RelayStoreEngine.tested)
+    func aBridgeMadeThroughOneServiceIsListedByAnotherOnTheSameDatabase(engine: RelayStoreEngine) async throws {
+        let rss = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <rss version="2.0"><channel><title>Farm news</title><link>https://farm.example/</link>
+            <description>All about the farm</description>
+            <item><title>Hello</title><link>https://farm.example/hello</link><description>A cucumber</description>
+              <pubDate>Sun, 01 Mar 2026 09:00:00 +0100</pubDate></item>
+            </channel></rss>
+            """
+        try await withTestbed(engine: engine) { bed in
+            try await withFarm { farm in
+                await farm.state.set("/feed.xml", rss)
+                let source = farm.url("/feed.xml")
+                #expect(try await bed.get("/bridge/").status == 200)
+                #expect(try await bed.object("/bridge/rss/").objects("data").isEmpty)
+
+                // Another process on the same database (another API server) makes the bridge.
+                let other = try await RelayService(configuration: bed.configuration)
+                let port = try await other.start()
+                let made = try await bed.transport.send(
+                    HTTPClientRequest(
+                        method: .get, url: URL(string: "http://127.0.0.1:\(port)/bridge/rss/?url=\(encoded(source))")!))
+                await other.stop()
+                #expect(made.status == 200)
+                #expect(made.text.contains("A cucumber"))
+
+                // The first one lists it and serves its profile: its cached answers followed the change.
+                var listed: [JSONObject] = []
+                #expect(
+                    await eventually {
+                        listed = (try? await bed.object("/bridge/rss/").objects("data")) ?? []
+                        return !listed.isEmpty
+                    })
+                #expect(listed.map { $0.string("url") } == [source])
+                let feed = try #require(listed.first?.string("feed"))
+                #expect(try await bed.get("/profile/?feed=\(encoded(feed))").status == 200)
+                #expect(try await bed.get("/bridge/rss/?url=\(encoded(source))").text == made.text)
+                #expect(await farm.state.requests(for: "/feed.xml").count == 1)
+            }
+        }
+    }
+
     @Test func theBackgroundCrawlIndexesRegisteredFeedsAndStops() async throws {
         try await withTestbed(scanInterval: .milliseconds(200)) { bed in
             try await bed.registerValidFeeds()

@@ -70,7 +70,7 @@ package struct RelayBridge: Sendable, Hashable {
     }
 }
 
-/// What the bridges need from the relay's storage (the SQLite store implements it). A bridge's profile
+/// What the bridges need from the relay's storage (both engines implement it, as part of ``RelayStorage``). A bridge's profile
 /// and posts are stored in the normal tables under its virtual feed URL, so the read endpoints serve
 /// them; they never enter the crawl list and never log notifications.
 package protocol RelayBridgeStore: Sendable {

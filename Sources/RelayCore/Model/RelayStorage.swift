@@ -1,8 +1,10 @@
 /// A whole relay store, whatever its engine: the crawl state the crawler writes, the read model the API
-/// answers from, and the notification log the event streams tail. The SQLite store (`RelayDatabase`,
-/// the default: one file) and the PostgreSQL store (`RelayPostgresDatabase`, for several processes on one
-/// database) implement it with the same answers.
-package protocol RelayStorage: RelayCrawlStore, RelayReadModel, RelayNotificationLog {
+/// answers from, the notification log the event streams tail, the bridges and the outgoing Webmention
+/// queue. The SQLite store (`RelayDatabase`, the default: one file) and the PostgreSQL store
+/// (`RelayPostgresDatabase`, for several processes on one database) implement it with the same answers.
+package protocol RelayStorage: RelayCrawlStore, RelayReadModel, RelayNotificationLog, RelayBridgeStore,
+    RelayWebmentionStore
+{
     /// Closes the store's connections; later calls fail.
     ///
     /// - Throws: The engine's error when a connection cannot be closed.

@@ -46,9 +46,10 @@ package struct RelayWebmention: Sendable, Hashable {
     }
 }
 
-/// The outgoing Webmention queue (the SQLite store implements it). Indexing fills it: every http(s) link
-/// of a new post, and those an edit adds, except `org-social:` mentions, registered feeds and the
-/// author's own feed, each (source, target) pair once; bridged posts never.
+/// The outgoing Webmention queue (both engines implement it, as part of ``RelayStorage``). Indexing fills
+/// it: every http(s) link of a new post, and those an edit adds (``RelayWebmentionTargets``), except
+/// `org-social:` mentions, registered feeds and the author's own feed, each (source, target) pair once;
+/// bridged posts never.
 package protocol RelayWebmentionStore: Sendable {
     /// The pending Webmentions due at `now`, oldest first, at most `limit`.
     func dueWebmentions(now: Date, limit: Int) async throws -> [RelayWebmention]
