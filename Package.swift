@@ -240,7 +240,9 @@ let package = Package(
         // temporary database loaded with them.
         .target(
             name: "RelayTestFixtures",
-            dependencies: ["RelayStore", "RelayPostgresStore", "PostgresStore", "RelayCore", "OrgSocial", "TestSupport"],
+            dependencies: [
+                "RelayStore", "RelayPostgresStore", "PostgresStore", "RelayCore", "OrgSocial", "TestSupport",
+            ],
             path: "Tests/RelayTestFixtures", swiftSettings: strictSettings
         ),
         .testTarget(
@@ -292,7 +294,10 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "RelayPostgresStoreTests",
-            dependencies: ["RelayPostgresStore", "PostgresStore", "RelayStore", "SQLiteStore", "TestSupport"],
+            dependencies: [
+                "RelayPostgresStore", "PostgresStore", "RelayStore", "SQLiteStore", "RelayCore", "RelayTestFixtures",
+                "TestSupport",
+            ],
             swiftSettings: strictSettings),
     ]
 )

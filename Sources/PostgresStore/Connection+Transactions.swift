@@ -24,7 +24,7 @@ extension Connection {
     package func transaction<T>(_ body: (Connection) throws -> T) throws -> T {
         let level = depth
         let savepoint = "pgstore_savepoint_\(level)"
-        try execute(sql: level == 0 ? "BEGIN" : "SAVEPOINT \(savepoint)")
+        try execute(script: level == 0 ? "BEGIN" : "SAVEPOINT \(savepoint)", isTransactionControl: true)
         depth = level + 1
         defer { depth = level }
 
@@ -41,7 +41,8 @@ extension Connection {
             throw PostgresError.transactionAborted(sql: failed)
         }
         do {
-            try execute(sql: level == 0 ? "COMMIT" : "RELEASE SAVEPOINT \(savepoint)")
+            try execute(
+                script: level == 0 ? "COMMIT" : "RELEASE SAVEPOINT \(savepoint)", isTransactionControl: true)
         } catch {
             rollBackIgnoringErrors(level: level, savepoint: savepoint)
             throw error
@@ -52,10 +53,10 @@ extension Connection {
     /// Undoes the current level; errors are dropped because the caller rethrows the first error.
     private func rollBackIgnoringErrors(level: Int, savepoint: String) {
         if level == 0 {
-            if isInTransaction { try? execute(sql: "ROLLBACK") }
+            if isInTransaction { try? execute(script: "ROLLBACK", isTransactionControl: true) }
         } else {
-            try? execute(sql: "ROLLBACK TO SAVEPOINT \(savepoint)")
-            try? execute(sql: "RELEASE SAVEPOINT \(savepoint)")
+            try? execute(script: "ROLLBACK TO SAVEPOINT \(savepoint)", isTransactionControl: true)
+            try? execute(script: "RELEASE SAVEPOINT \(savepoint)", isTransactionControl: true)
         }
     }
 }

@@ -37,6 +37,11 @@ package final class Connection: @unchecked Sendable {
     /// How many ``transaction(_:)`` calls are running (0 = none; above 1 = savepoints). Only the task that
     /// holds the connection changes it.
     private var transactionDepth = 0
+    /// Serializes every use of `cancellation`. Taken after `lock` (never the other way round), and alone by a
+    /// task's cancellation handler, which must not wait for the statement that `lock` guards.
+    let cancelLock = NSLock()
+    /// What cancels the running statement and when (see ``cancellingOnTaskCancellation(_:)``).
+    var cancellation = Cancellation()
 
     /// Connects to the server a URL names.
     ///
@@ -79,9 +84,11 @@ package final class Connection: @unchecked Sendable {
         }
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
         pointer = connection
+        cancellation = Cancellation(handle: PQgetCancel(connection))
     }
 
     deinit {
+        if let handle = cancellation.handle { PQfreeCancel(handle) }
         if let pointer { PQfinish(pointer) }
     }
 
@@ -89,6 +96,10 @@ package final class Connection: @unchecked Sendable {
     package func close() {
         lock.lock()
         defer { lock.unlock() }
+        cancelLock.lock()
+        if let handle = cancellation.handle { PQfreeCancel(handle) }
+        cancellation.handle = nil
+        cancelLock.unlock()
         if let pointer { PQfinish(pointer) }
         pointer = nil
         statements = [:]
@@ -163,10 +174,23 @@ extension Connection {
     /// - Parameter sql: The script, e.g. a migration's `CREATE TABLE`s.
     /// - Throws: ``PostgresError`` naming the script.
     package func execute(sql: String) throws(PostgresError) {
+        try execute(script: sql, isTransactionControl: false)
+    }
+
+    /// Runs a script through libpq's simple query protocol.
+    ///
+    /// - Parameters:
+    ///   - sql: The script.
+    ///   - isTransactionControl: Whether it begins or ends a transaction or savepoint: such a statement is
+    ///     never cancelled (see ``cancellingOnTaskCancellation(_:)``), so a cancelled task still rolls back.
+    /// - Throws: ``PostgresError`` naming the script.
+    func execute(script sql: String, isTransactionControl: Bool) throws(PostgresError) {
         lock.lock()
         defer { lock.unlock() }
         let connection = try live(sql: sql)
-        _ = try check(PQexec(connection, sql), connection: connection, sql: sql)
+        try sending(sql, isInterruptible: !isTransactionControl) { () throws(PostgresError) in
+            _ = try check(PQexec(connection, sql), connection: connection, sql: sql)
+        }
     }
 
     /// Runs one statement with arguments for `$1`, `$2`, …, through the statement cache.
@@ -214,8 +238,10 @@ extension Connection {
         if let statement = statements[sql] { return statement }
         let connection = try live(sql: sql)
         let name = "pgstore_\(statements.count + 1)"
-        _ = try check(PQprepare(connection, name, sql, 0, nil), connection: connection, sql: sql)
-        let description = try check(PQdescribePrepared(connection, name), connection: connection, sql: sql)
+        let description = try sending(sql, isInterruptible: true) { () throws(PostgresError) in
+            _ = try check(PQprepare(connection, name, sql, 0, nil), connection: connection, sql: sql)
+            return try check(PQdescribePrepared(connection, name), connection: connection, sql: sql)
+        }
         defer { PQclear(description) }
         let columns = (0..<PQnfields(description)).map { String(cString: PQfname(description, $0)) }
         let statement = PreparedStatement(
@@ -258,10 +284,12 @@ extension Connection {
         lock.lock()
         defer { lock.unlock() }
         let connection = try live(sql: statement.sql)
-        let result = withCStrings(texts) { values in
-            PQexecPrepared(connection, statement.name, Int32(values.count - 1), values, nil, nil, 0)
+        let checked = try sending(statement.sql, isInterruptible: true) { () throws(PostgresError) in
+            let result = withCStrings(texts) { values in
+                PQexecPrepared(connection, statement.name, Int32(values.count - 1), values, nil, nil, 0)
+            }
+            return try check(result, connection: connection, sql: statement.sql)
         }
-        let checked = try check(result, connection: connection, sql: statement.sql)
         defer { PQclear(checked) }
         return QueryResult(checked, sql: statement.sql)
     }

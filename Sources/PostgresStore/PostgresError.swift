@@ -26,6 +26,9 @@ package enum PostgresError: Error, Sendable, Equatable, LocalizedError {
     case migrationHistoryMismatch(applied: [String], registered: [String])
     /// The pool was closed while a task waited for a connection, or used after ``PostgresPool/close()``.
     case poolClosed
+    /// The calling task was cancelled inside ``Connection/cancellingOnTaskCancellation(_:)``: the statement
+    /// was cancelled on the server, or not sent.
+    case cancelled(sql: String?)
     /// The store was used in a way the code should never do (a bug in the caller): wrong number of
     /// arguments, a column index out of range.
     case misuse(message: String, sql: String?)
@@ -89,6 +92,10 @@ package enum PostgresError: Error, Sendable, Equatable, LocalizedError {
                 + "by a newer version; use that version or a fresh database."
         case .poolClosed:
             return "The PostgreSQL connection pool is closed; make a new pool."
+        case .cancelled(let sql):
+            let context = sql.map { " `\($0)`" } ?? ""
+            return "The statement\(context) was cancelled because its task was cancelled (the caller no longer "
+                + "wants the answer); nothing needs to be done, and the connection is still usable."
         case .misuse(let message, let sql):
             let context = sql.map { " (SQL: `\($0)`)" } ?? ""
             return "[PostgresStore bug] \(message)\(context). This is a programming error in the caller."

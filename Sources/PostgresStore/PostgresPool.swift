@@ -82,11 +82,24 @@ package actor PostgresPool {
 
     /// Runs `body` in a transaction on a connection of the pool (see ``Connection/transaction(_:)``).
     ///
-    /// - Parameter body: The work.
+    /// With `cancellable`, cancelling the calling task cancels the statement running on the server and
+    /// rolls the transaction back (see ``Connection/cancellingOnTaskCancellation(_:)``); the connection
+    /// then comes back to the pool idle and is reused. Meant for reads a client may stop waiting for
+    /// (a search): a write should rather finish what it started.
+    ///
+    /// - Parameters:
+    ///   - cancellable: Whether cancelling the task cancels the running statement.
+    ///   - body: The work.
     /// - Returns: What `body` returns.
-    /// - Throws: The first error, after rolling back.
-    package nonisolated func transaction<T: Sendable>(_ body: @Sendable (Connection) throws -> T) async throws -> T {
-        try await withConnection { connection in try connection.transaction(body) }
+    /// - Throws: The first error, after rolling back: ``PostgresError/cancelled(sql:)`` for a cancelled
+    ///   statement, `CancellationError` for a task cancelled while it waited for a connection.
+    package nonisolated func transaction<T: Sendable>(
+        cancellable: Bool = false, _ body: @Sendable (Connection) throws -> T
+    ) async throws -> T {
+        try await withConnection { connection in
+            guard cancellable else { return try connection.transaction(body) }
+            return try await connection.cancellingOnTaskCancellation { try connection.transaction(body) }
+        }
     }
 
     /// Closes the idle connections and fails every waiting task with ``PostgresError/poolClosed``; connections

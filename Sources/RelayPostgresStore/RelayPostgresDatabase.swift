@@ -106,9 +106,12 @@ package final class RelayPostgresDatabase: Sendable {
         await pool.close()
     }
 
-    /// Runs `question` in a read-only snapshot on a connection of the pool.
-    func read<Answer: Sendable>(_ question: @escaping @Sendable (RelaySQL) throws -> Answer) async throws -> Answer {
-        try await pool.transaction { db in
+    /// Runs `question` in a read-only snapshot on a connection of the pool; with `cancellable`, cancelling
+    /// the calling task cancels the query on the server (``PostgresError/cancelled(sql:)``).
+    func read<Answer: Sendable>(
+        cancellable: Bool = false, _ question: @escaping @Sendable (RelaySQL) throws -> Answer
+    ) async throws -> Answer {
+        try await pool.transaction(cancellable: cancellable) { db in
             try db.execute(sql: "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             return try question(RelaySQL(db: db))
         }
@@ -122,12 +125,14 @@ package final class RelayPostgresDatabase: Sendable {
         return answer
     }
 
-    /// Runs `question` with the read model's queries.
-    private func ask<Answer: Sendable>(_ question: @escaping @Sendable (RelayPostgresQueries) throws -> Answer)
-        async throws -> Answer
-    {
+    /// Runs `question` with the read model's queries (cancelled with the task when `cancellable`).
+    private func ask<Answer: Sendable>(
+        cancellable: Bool = false, _ question: @escaping @Sendable (RelayPostgresQueries) throws -> Answer
+    ) async throws -> Answer {
         let groups = groups
-        return try await read { sql in try question(RelayPostgresQueries(sql: sql, groups: groups)) }
+        return try await read(cancellable: cancellable) { sql in
+            try question(RelayPostgresQueries(sql: sql, groups: groups))
+        }
     }
 }
 
@@ -169,11 +174,14 @@ extension RelayPostgresDatabase: RelayReadModel {
     /// The thread below the post `key`.
     package func thread(below key: PostKey) async throws -> PostThread? { try await ask { try $0.thread(below: key) } }
 
-    /// One page of the posts matching `term`, within the search's time budget.
+    /// One page of the posts matching `term`, within the search's time budget; as on SQLite, a search whose
+    /// task is cancelled (the client hung up) stops at once, its query cancelled on the server.
     package func search(_ term: SearchTerm, page: Int, perPage: Int) async throws -> SearchResults {
         do {
-            return try await ask { try $0.search(term, page: page, perPage: perPage) }
+            return try await ask(cancellable: true) { try $0.search(term, page: page, perPage: perPage) }
         } catch let error as PostgresError where error.sqlState == RelayPostgresQueries.queryCanceled {
+            throw RelayReadError.searchOverBudget
+        } catch PostgresError.cancelled, is CancellationError {
             throw RelayReadError.searchOverBudget
         }
     }
