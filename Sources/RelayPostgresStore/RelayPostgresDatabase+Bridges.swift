@@ -65,7 +65,7 @@ extension RelayPostgresDatabase: RelayBridgeStore {
     /// Records a client's read of a bridge (not served data: no generation bump, as on SQLite).
     package func recordBridgeAccess(_ kind: RelayBridgeKind, source: String, now: Date) async throws {
         try await write { sql in
-            try sql.execute(
+            _ = try sql.execute(
                 "UPDATE bridges SET last_accessed_at = ? WHERE kind = ? AND source = ?",
                 [now.timeIntervalSince1970, kind.rawValue, source])
         }

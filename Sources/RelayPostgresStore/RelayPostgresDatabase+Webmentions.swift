@@ -12,16 +12,39 @@ extension RelayPostgresDatabase: RelayWebmentionStore {
                 WHERE status = 'pending' AND next_attempt <= ? ORDER BY next_attempt, id LIMIT ?
                 """,
                 [now.timeIntervalSince1970, max(0, limit)]
-            ).compactMap { row in
-                guard let status = RelayWebmention.Status(rawValue: try row.value(at: 3, as: String.self)) else {
-                    return nil
-                }
-                return RelayWebmention(
-                    id: try row.value(at: 0), source: try row.value(at: 1), target: try row.value(at: 2),
-                    status: status, attempts: try row.value(at: 4),
-                    nextAttempt: Date(timeIntervalSince1970: try row.value(at: 5, as: Double.self)))
-            }
+            ).compactMap(Self.webmention(from:))
         }
+    }
+
+    /// Claims the due Webmentions for one sender: the rows another process's claim has locked are skipped
+    /// (`FOR UPDATE SKIP LOCKED`), the others moved to `now + leaseFor`; returned as they were, oldest first.
+    package func claimDueWebmentions(now: Date, limit: Int, leaseFor: Duration) async throws -> [RelayWebmention] {
+        try await write { sql in
+            try sql.query(
+                """
+                WITH due AS (
+                    SELECT id, next_attempt FROM outgoing_webmentions
+                    WHERE status = 'pending' AND next_attempt <= ? ORDER BY next_attempt, id LIMIT ?
+                    FOR UPDATE SKIP LOCKED)
+                UPDATE outgoing_webmentions w SET next_attempt = ? FROM due WHERE w.id = due.id
+                RETURNING w.id, w.source, w.target, w.status, w.attempts, due.next_attempt
+                """,
+                [now.timeIntervalSince1970, max(0, limit), (now + leaseFor.seconds).timeIntervalSince1970]
+            ).compactMap(Self.webmention(from:))
+                .sorted { ($0.nextAttempt, $0.id) < ($1.nextAttempt, $1.id) }
+        }
+    }
+
+    /// A queued Webmention read from a row (id, source, target, status, attempts, next_attempt); `nil` for an
+    /// unknown status.
+    private static func webmention(from row: Row) throws -> RelayWebmention? {
+        guard let status = RelayWebmention.Status(rawValue: try row.value(at: 3, as: String.self)) else {
+            return nil
+        }
+        return RelayWebmention(
+            id: try row.value(at: 0), source: try row.value(at: 1), target: try row.value(at: 2), status: status,
+            attempts: try row.value(at: 4),
+            nextAttempt: Date(timeIntervalSince1970: try row.value(at: 5, as: Double.self)))
     }
 
     /// Records an attempt's outcome (not served data: no generation bump, as on SQLite).
@@ -29,7 +52,7 @@ extension RelayPostgresDatabase: RelayWebmentionStore {
         id: Int, status: RelayWebmention.Status, attempts: Int, nextAttempt: Date, error: String?, now: Date
     ) async throws {
         try await write { sql in
-            try sql.execute(
+            _ = try sql.execute(
                 """
                 UPDATE outgoing_webmentions SET status = ?, attempts = ?, next_attempt = ?, last_error = ?,
                     updated_at = ?

@@ -110,6 +110,48 @@ struct WebmentionTests {
         }
     }
 
+    @Test(arguments: RelayStoreEngine.tested)
+    func twoSendersOnOneDatabaseSendEachWebmentionOnce(engine: RelayStoreEngine) async throws {
+        let database = try await RelayFixtureDatabase(engine: engine)
+        // The second sender's store is another process's, on the same database.
+        let other = try await database.openAnother(groups: [])
+        try await withServer(try WebmentionReceiver()) { receiver in
+            let pages = (1...6).map { receiver.url("/page/header?n=\($0)") }
+            _ = try await database.store.index(
+                feedURL: Self.feed, feed: Feed(parsing: Self.text(pages.map { "[[\($0)]]" }.joined(separator: " "))),
+                now: RelayFixtureDatabase.now)
+            var configuration = RelayWebmentionSender.Configuration()
+            configuration.allowPrivateAddresses = true
+            configuration.now = { RelayFixtureDatabase.now }
+            configuration.batchSize = 4
+            let senders = [database.store, other].map { RelayWebmentionSender(store: $0, configuration: configuration) }
+            async let first = senders[0].runOnce()
+            async let second = senders[1].runOnce()
+            let runs = await [first, second]
+            #expect(runs.map(\.sent).reduce(0, +) == 6)
+            #expect(receiver.received.count == 6)
+            #expect(Set(receiver.received).count == 6)
+            #expect(try await database.store.webmentionCounts() == [.sent: 6])
+            // A claim moves a Webmention's next attempt by the lease until its attempt is recorded.
+            _ = try await database.store.index(
+                feedURL: Self.feed,
+                feed: Feed(parsing: Self.text("[[https://late.example/page]]", id: "2026-06-02T10:00:00+00:00")),
+                now: RelayFixtureDatabase.now)
+            let claimed = try await other.claimDueWebmentions(
+                now: RelayFixtureDatabase.now, limit: 10, leaseFor: .seconds(600))
+            #expect(claimed.map(\.target) == ["https://late.example/page"])
+            #expect(claimed.first?.nextAttempt == RelayFixtureDatabase.now)
+            #expect(
+                try await database.store.claimDueWebmentions(
+                    now: RelayFixtureDatabase.now + 599, limit: 10, leaseFor: .seconds(600)
+                ).isEmpty)
+            #expect(
+                try await database.store.dueWebmentions(now: RelayFixtureDatabase.now + 600, limit: 10).map(\.target)
+                    == ["https://late.example/page"])
+        }
+        try await other.close()
+    }
+
     @Test(arguments: RelayStoreEngine.tested) func loopbackTargetsAreNotContactedWithoutAllowPrivateAddresses(
         engine: RelayStoreEngine
     ) async throws {

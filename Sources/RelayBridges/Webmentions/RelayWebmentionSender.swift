@@ -9,7 +9,8 @@ import RelayCrawler
 /// endpoint (the `Link` header, then the first `<link>` or `<a>` with `rel="webmention"` in at most 1 MiB
 /// of HTML), refuses endpoints the SSRF guard refuses, and POSTs form-encoded `source` and `target`.
 /// A 2xx is `sent`; no endpoint is `no_endpoint`; a failure is retried after 1 h, 2 h, 4 h, … and is
-/// `failed` after 5 attempts.
+/// `failed` after 5 attempts. A run claims its batch first, so senders in several processes on one
+/// PostgreSQL database never send a Webmention twice.
 ///
 /// ```swift
 /// let sender = RelayWebmentionSender(store: database, configuration: .init(publicURL: { "https://relay.example.org/bridge/…" }))
@@ -32,6 +33,10 @@ package struct RelayWebmentionSender: Sendable {
         package var maximumAttempts = 5
         /// The wait after the first failure, doubled after each further one.
         package var retryBase: Duration = .seconds(3600)
+        /// How long a run's claim on its Webmentions lasts (longer than a run of ``batchSize`` can take):
+        /// other senders on the database leave them alone meanwhile, and a run that stopped midway leaves
+        /// its unsent ones to be sent once it has passed.
+        package var claimLease: Duration = .seconds(1800)
         /// The `User-Agent` of every request.
         package var userAgent = "Org-Social-Relay (orgsocial)"
         /// The clock.
@@ -80,7 +85,8 @@ package struct RelayWebmentionSender: Sendable {
         let now = configuration.now()
         let due: [RelayWebmention]
         do {
-            due = try await store.dueWebmentions(now: now, limit: configuration.batchSize)
+            due = try await store.claimDueWebmentions(
+                now: now, limit: configuration.batchSize, leaseFor: configuration.claimLease)
         } catch {
             configuration.log("relay webmention queue unreadable reason=\(error)")
             return report

@@ -54,6 +54,12 @@ package protocol RelayWebmentionStore: Sendable {
     /// The pending Webmentions due at `now`, oldest first, at most `limit`.
     func dueWebmentions(now: Date, limit: Int) async throws -> [RelayWebmention]
 
+    /// Claims the pending Webmentions due at `now` for one sender, oldest first, at most `limit`: each is
+    /// given the next attempt `now + leaseFor` in the same transaction, so another sender on the same
+    /// database (another process on PostgreSQL) does not take it until its attempt is recorded or the lease
+    /// runs out (a sender that stopped mid-run). The Webmentions are returned as they were before the claim.
+    func claimDueWebmentions(now: Date, limit: Int, leaseFor: Duration) async throws -> [RelayWebmention]
+
     /// Records an attempt's outcome: the new status, the attempt count, the next attempt time and the
     /// reason of a failure.
     func recordWebmentionAttempt(
