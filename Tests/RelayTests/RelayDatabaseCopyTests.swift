@@ -1,12 +1,13 @@
 import Foundation
 import OrgSocial
 import PostgresStore
-import Relay
 import RelayCore
 import RelayPostgresStore
 import RelayTestFixtures
 import TestSupport
 import Testing
+
+@testable import Relay
 
 /// `relay migrate`: a SQLite relay copied into PostgreSQL answers as it did.
 @Suite(.enabled(if: RelayStoreEngine.tested.contains(.postgres)))
@@ -84,6 +85,25 @@ struct RelayDatabaseCopyTests {
             #expect(due.map(\.target) == ["https://b.example/2", "https://c.example/3"])
             #expect(due.last?.id == sent.id + 2)
             await copy.close()
+        }
+    }
+
+    @Test func everyTableOfTheSchemaIsCopiedButTheDerivedOnes() async throws {
+        try await withTestDatabase { schema in
+            try await RelayPostgresDatabase.open(url: schema.url.string, groups: [], poolCapacity: 1).close()
+            let db = try schema.connect()
+            let tables = try db.query(
+                sql: "SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema()"
+            ).map { try $0.value(at: 0, as: String.self) }
+            // The post counters are recomputed by their trigger; the migration history is the target's own.
+            #expect(Set(tables).subtracting(["post_counts", Migrator.tableName]) == Set(RelayDatabaseCopy.tables))
+            let identities = try db.query(
+                sql: """
+                    SELECT table_name::text FROM information_schema.columns
+                    WHERE table_schema = current_schema() AND is_identity = 'YES' AND table_name <> 'post_counts'
+                    """
+            ).map { try $0.value(at: 0, as: String.self) }
+            #expect(Set(identities) == Set(RelayDatabaseCopy.identityTables))
         }
     }
 
