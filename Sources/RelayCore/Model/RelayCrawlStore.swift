@@ -70,7 +70,7 @@ package struct RelayFollow: Sendable, Hashable {
     }
 }
 
-/// What the crawler needs from the relay's storage. The SQLite store implements it; every method is one
+/// What the crawler needs from the relay's storage. Both stores implement it; every method is one
 /// transaction, and every write that changes what the API serves bumps the data generation (see
 /// ``RelayReadModel/changeStamp()``), so a server on the same database (even in another process) sees it.
 package protocol RelayCrawlStore: Sendable {

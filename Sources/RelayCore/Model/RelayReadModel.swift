@@ -1,7 +1,7 @@
 package import Foundation
 
 /// What the HTTP layer needs from storage to answer the read endpoints: typed questions answered with
-/// typed rows (`relay-api.md` §2.2, §2.4–2.15, §2.17, §2.18). The SQLite store implements it; paths,
+/// typed rows (`relay-api.md` §2.2, §2.4–2.15, §2.17, §2.18). Both stores implement it; paths,
 /// parameters, status codes and the envelope are the server's.
 ///
 /// A method returns `nil` when the feed, post or group it is asked about is not indexed, and throws when
