@@ -112,7 +112,7 @@ struct RelayClusterTests {
             (try? await Self.get(port: cluster.apiA.port, mentionsTarget).json.strings("data")?.count) == expected.count
         }
         #expect(complete, "every post is indexed after the takeover: \(cluster.crawlerLogs)")
-        let indexedAt = ContinuousClock.now - started
+        let indexedAt = Date().timeIntervalSince(killedAt)
         #expect(
             await stream.read(until: #""type": "mention""#, occurs: feeds.count, timeout: .seconds(30)),
             "A's stream gets a mention per new post")
@@ -163,8 +163,12 @@ struct RelayClusterTests {
                 + "(\(passLines.map { "\(PassLine($0).value("duration_ms")) ms" }.joined(separator: ", "))), "
                 + "fetched \(fetched.map(String.init).joined(separator: " + ")); killed worker held \(held.count) "
                 + "feeds (\(pending.count) not crawled yet in the pass), taken over \(String(format: "%.1f", takeovers.min() ?? 0))–"
-                + "\(String(format: "%.1f", takeovers.max() ?? 0)) s after the kill; all indexed after "
-                + "\(seconds(indexedAt)) s")
+                + "\(String(format: "%.1f", takeovers.max() ?? 0)) s after the kill; all indexed "
+                + "\(String(format: "%.1f", indexedAt)) s after the kill; surviving worker's passes "
+                + cluster.crawlers[0].logLines(startingWith: "relay pass ").map {
+                    "\(PassLine($0).value("fetched"))/\(PassLine($0).value("not_modified"))/"
+                        + "\(PassLine($0).value("duration_ms")) ms"
+                }.joined(separator: ", ") + " (fetched/not modified/duration)")
     }
 
     // MARK: - Helpers
