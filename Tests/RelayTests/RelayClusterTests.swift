@@ -88,20 +88,31 @@ struct RelayClusterTests {
         }
         await feeds.publishSecondVersion()
 
-        // 3. SIGKILL of the second worker once a third of the second pass is done.
+        // 3. SIGKILL of a worker inside the second pass: once a tenth of the feeds have their second version
+        // fetched, the first worker seen holding at least 32 feeds it claimed and has not asked for yet.
         let changedAnswers: @Sendable (FarmExchange) -> Bool = { $0.ifNoneMatch != nil && $0.status == 200 }
-        let midPass = await eventually(timeout: .seconds(60), pollingEvery: .milliseconds(20)) {
-            await farm.state.exchanges.count(where: changedAnswers) >= feeds.count / 3
+        let leases = try Connection(url: PostgresURL(database))
+        defer { leases.close() }
+        var victimIndex: Int?
+        let midPass = try await eventually(timeout: .seconds(60), pollingEvery: .milliseconds(20)) {
+            let exchanges = await farm.state.exchanges
+            guard exchanges.count(where: changedAnswers) >= feeds.count / 10 else { return false }
+            let held = try Self.unexpiredLeases(leases, at: Date())
+            let pending = cluster.crawlers.map { crawler in
+                Self.notAskedYet(held[crawler.process.processIdentifier] ?? [:], exchanges: exchanges).count
+            }
+            victimIndex = pending.firstIndex { $0 >= 32 }
+            return victimIndex != nil
         }
-        try #require(midPass, "the second pass reaches a third of the feeds within 60 s: \(cluster.crawlerLogs)")
-        let victim = cluster.crawlers[1]
+        let victimAt = try #require(
+            victimIndex, "a worker is seen inside its second pass within 60 s (\(midPass)): \(cluster.crawlerLogs)")
+        let victim = cluster.crawlers[victimAt]
+        let survivor = cluster.crawlers[1 - victimAt]
         try await offPool { victim.killAbruptly() }
         let killedAt = Date()
-        let held = try Self.unexpiredLeases(database: database, pid: victim.process.processIdentifier, at: killedAt)
-        // Killed inside a pass: it held feeds whose second version nobody had fetched yet.
-        let fetchedBeforeKill = Set(await farm.state.exchanges.filter(changedAnswers).map(\.path))
-        let pending = held.keys.filter { !fetchedBeforeKill.contains($0) }
-        #expect(!pending.isEmpty, "the killed worker held feeds not crawled yet in this pass: \(held.count) held")
+        let held = try Self.unexpiredLeases(leases, at: killedAt)[victim.process.processIdentifier] ?? [:]
+        let pending = Self.notAskedYet(held, exchanges: await farm.state.exchanges)
+        #expect(!pending.isEmpty, "the killed worker held feeds it had not asked for yet: \(held.count) held")
 
         // 4. Everything served gets indexed; A's stream gets each new mention once.
         let expected = feeds.mentionURLs(upTo: 2)
@@ -170,16 +181,16 @@ struct RelayClusterTests {
         #expect(Set(answers[0][0].json.strings("data") ?? []) == Set(feeds.allURLs))
         #expect(Set(answers[0][1].json.strings("data") ?? []) == expected)
         #expect(
-            cluster.crawlers[0].logLines(startingWith: "relay pass ").allSatisfy { PassLine($0).value("failed") == 0 })
+            survivor.logLines(startingWith: "relay pass ").allSatisfy { PassLine($0).value("failed") == 0 })
 
         print(
             "RelayClusterTests: \(paths.count) feeds; first pass \(seconds(firstPassTime)) s "
                 + "(\(passLines.map { "\(PassLine($0).value("duration_ms")) ms" }.joined(separator: ", "))), "
                 + "fetched \(fetched.map(String.init).joined(separator: " + ")); killed worker held \(held.count) "
-                + "feeds (\(pending.count) not crawled yet in the pass), taken over \(String(format: "%.1f", takeovers.min() ?? 0))–"
+                + "feeds (\(pending.count) claimed but not asked for yet), taken over \(String(format: "%.1f", takeovers.min() ?? 0))–"
                 + "\(String(format: "%.1f", takeovers.max() ?? 0)) s after the kill; all indexed "
                 + "\(String(format: "%.1f", indexedAt)) s after the kill; surviving worker's passes "
-                + cluster.crawlers[0].logLines(startingWith: "relay pass ").map {
+                + survivor.logLines(startingWith: "relay pass ").map {
                     "\(PassLine($0).value("fetched"))/\(PassLine($0).value("not_modified"))/"
                         + "\(PassLine($0).value("duration_ms")) ms"
                 }.joined(separator: ", ") + " (fetched/not modified/duration)")
@@ -187,21 +198,32 @@ struct RelayClusterTests {
 
     // MARK: - Helpers
 
-    /// The feeds (path → lease end) leased to the worker with process ID `pid` past `date`.
-    private static func unexpiredLeases(database: String, pid: Int32, at date: Date) throws -> [String: Date] {
-        let connection = try Connection(url: PostgresURL(database))
-        defer { connection.close() }
+    /// The unexpired leases at `date`: for each worker's process ID, its feeds (path → lease end).
+    private static func unexpiredLeases(_ connection: Connection, at date: Date) throws -> [Int32: [String: Date]] {
         let rows = try connection.query(
-            sql: "SELECT url, lease_until FROM feeds WHERE lease_owner LIKE $1 AND lease_until > $2",
-            arguments: ["%:\(pid):%", date.timeIntervalSince1970])
-        var leases: [String: Date] = [:]
+            sql: "SELECT url, lease_owner, lease_until FROM feeds WHERE lease_until > $1",
+            arguments: [date.timeIntervalSince1970])
+        var leases: [Int32: [String: Date]] = [:]
         for row in rows {
             let url: String = try row.value(at: 0)
-            let until: Double = try row.value(at: 1)
-            guard let path = URL(string: url)?.path else { continue }
-            leases[path] = Date(timeIntervalSince1970: until)
+            let owner: String = try row.value(at: 1)
+            let until: Double = try row.value(at: 2)
+            // A worker's identity is `host:pid:random`.
+            let parts = owner.split(separator: ":")
+            guard parts.count >= 3, let pid = Int32(parts[parts.count - 2]), let path = URL(string: url)?.path
+            else { continue }
+            leases[pid, default: [:]][path] = Date(timeIntervalSince1970: until)
         }
         return leases
+    }
+
+    /// The leased feeds not asked for since they were claimed (one `--scan-interval` before the lease ends).
+    private static func notAskedYet(_ leases: [String: Date], exchanges: [FarmExchange]) -> [String] {
+        let lastAsked = Dictionary(exchanges.map { ($0.path, $0.start) }, uniquingKeysWith: max)
+        let interval = TimeInterval(scanInterval)
+        return leases.filter { path, until in
+            lastAsked[path].map { $0 < until.addingTimeInterval(-interval) } ?? true
+        }.map(\.key)
     }
 
     /// An answer of an API process.
