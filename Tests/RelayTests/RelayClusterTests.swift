@@ -38,6 +38,7 @@ struct RelayClusterTests {
     /// Whether the test can run: the binary is built and a PostgreSQL test cluster is configured.
     static var canRun: Bool { RelayCommandTests.isBuilt && RelayStoreEngine.tested.contains(.postgres) }
 
+    /// The whole scenario, on a fresh schema and farm; every process is killed on every path out.
     @Test(.enabled(if: canRun), .timeLimit(.minutes(3)))
     func twoCrawlersAndTwoAPIProcessesShareOneDatabase() async throws {
         let folder = try TemporaryFolder()
@@ -286,6 +287,7 @@ final class RelayCluster: Sendable {
     /// The two workers.
     let crawlers: [SpawnedServer]
 
+    /// Wraps the started processes.
     private init(apiA: SpawnedServer, apiB: SpawnedServer, crawlers: [SpawnedServer]) {
         self.apiA = apiA
         self.apiB = apiB
