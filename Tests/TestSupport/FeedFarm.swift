@@ -5,7 +5,7 @@ package import HTTPServer
 
 /// An in-process server of `social.org` files on 127.0.0.1 (port 0) for reading tests: strong `ETag`s
 /// with `304` on `If-None-Match`, scripted answers per path (a status with headers, a delay, a redirect),
-/// and a log of requests and of how many ran at once.
+/// slow paths, a log of requests (each with its start and end time) and of how many ran at once.
 package final class FeedFarm: StoppableServer {
     /// The daemon.
     package let daemon: HTTPDaemon
@@ -36,11 +36,33 @@ package enum FarmScript: Sendable {
     case delay(Duration)
 }
 
+/// One request the farm answered: what was asked, what was answered and when.
+package struct FarmExchange: Sendable {
+    /// The request's path.
+    package var path: String
+    /// The request's `If-None-Match` header, if it had one.
+    package var ifNoneMatch: String?
+    /// The answer's status code.
+    package var status: Int
+    /// The answer's `ETag`, if it had one.
+    package var etag: String?
+    /// When the request reached the handler.
+    package var start: Date
+    /// When its answer was ready.
+    package var end: Date
+
+    /// Whether this exchange and `other` ran at the same moment (their times overlap).
+    package func overlaps(_ other: FarmExchange) -> Bool { start < other.end && other.start < end }
+}
+
 /// The server's state.
 package actor FeedFarmState {
     private var files: [String: [UInt8]] = [:]
     private var scripts: [String: [FarmScript]] = [:]
+    private var delays: [String: Duration] = [:]
     package private(set) var requests: [(path: String, headers: HTTPHeaders)] = []
+    /// Every answered request, in the order the answers were ready.
+    package private(set) var exchanges: [FarmExchange] = []
     private var active = 0
     package private(set) var maxActive = 0
 
@@ -50,18 +72,32 @@ package actor FeedFarmState {
     /// Stores raw bytes.
     package func setBytes(_ path: String, _ bytes: [UInt8]) { files[path] = bytes }
 
-    /// Queues scripted answers for `path` (used once each, in order; a `delay` is used every time when
-    /// `sticky`).
+    /// Queues scripted answers for `path` (used once each, in order).
     package func script(_ path: String, _ answers: [FarmScript]) { scripts[path, default: []] += answers }
+
+    /// Makes every request for `path` wait `delay` before it is answered (`nil` answers at once again).
+    package func setDelay(_ path: String, _ delay: Duration?) { delays[path] = delay }
 
     /// The requests received for `path`.
     package func requests(for path: String) -> [HTTPHeaders] { requests.filter { $0.path == path }.map(\.headers) }
 
+    /// Answers a request and logs the exchange.
     package func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        let start = Date()
+        let response = await answer(request)
+        exchanges.append(
+            FarmExchange(
+                path: request.path, ifNoneMatch: request.headers["If-None-Match"], status: response.status.code,
+                etag: response.headers["ETag"], start: start, end: Date()))
+        return response
+    }
+
+    private func answer(_ request: HTTPRequest) async -> HTTPResponse {
         requests.append((request.path, request.headers))
         active += 1
         maxActive = max(maxActive, active)
         defer { active -= 1 }
+        if let delay = delays[request.path] { try? await Task.sleep(for: delay) }
         while let next = scripts[request.path]?.first {
             scripts[request.path]?.removeFirst()
             switch next {

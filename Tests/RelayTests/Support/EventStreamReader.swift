@@ -29,21 +29,46 @@ final class EventStreamReader: @unchecked Sendable {
 
     /// Reads until `received` contains `text` (returns `true`) or `timeout` passes (returns `false`).
     func read(until text: String, timeout: Duration = .seconds(10)) async -> Bool {
+        await read(until: text, occurs: 1, timeout: timeout)
+    }
+
+    /// Reads until `received` contains `marker` at least `count` times (returns `true`) or `timeout` passes
+    /// (returns `false`).
+    func read(until marker: String, occurs count: Int, timeout: Duration) async -> Bool {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(returning: self.blockingRead(until: text, timeout: timeout))
+                continuation.resume(returning: self.blockingRead(until: marker, occurs: count, timeout: timeout))
             }
         }
     }
 
-    private func blockingRead(until text: String, timeout: Duration) -> Bool {
+    /// The `data:` lines of the `notification` events received so far, in order.
+    var notifications: [String] {
+        var event = ""
+        var result: [String] = []
+        for line in received.split(whereSeparator: \.isNewline) {
+            if line.hasPrefix("event: ") { event = String(line.dropFirst(7)) }
+            if line.hasPrefix("data: "), event == "notification" { result.append(String(line.dropFirst(6))) }
+        }
+        return result
+    }
+
+    /// Reads until `marker` was seen `count` times, counting it in each new piece of text (with the end of
+    /// the previous one, where a marker may have been cut) so that a long stream is not searched again.
+    private func blockingRead(until marker: String, occurs count: Int, timeout: Duration) -> Bool {
         let deadline = ContinuousClock.now + timeout
-        while !received.contains(text) {
+        var seen = received.components(separatedBy: marker).count - 1
+        var tail = String(received.suffix(max(0, marker.count - 1)))
+        while seen < count {
             guard ContinuousClock.now < deadline, !isClosed else { return false }
             // A timeout (nothing within a second) throws: try again until the deadline.
             guard let bytes = try? connection.receiveSome() else { continue }
-            if bytes.isEmpty { return received.contains(text) }
-            received += String(decoding: bytes, as: UTF8.self)
+            if bytes.isEmpty { return false }
+            let text = String(decoding: bytes, as: UTF8.self)
+            received += text
+            let window = tail + text
+            seen += window.components(separatedBy: marker).count - 1
+            tail = String(window.suffix(max(0, marker.count - 1)))
         }
         return true
     }
