@@ -3,20 +3,36 @@
 -- cache cannot answer nearly everything from one entry.
 --
 --   wrk -t2 -c64 -d5s --latency -s scripts/bench-relay-mixed.lua http://127.0.0.1:PORT \
---       -- ENDPOINT FEEDS POSTS ENCODED_NODE_BASE
+--       -- ENDPOINT FEEDS POSTS ENCODED_NODE_BASE [uncached]
 --
 -- ENDPOINT is one of mentions, notifications, reactions, replies, interactions, search, profile, feeds,
 -- stats, rss; FEEDS and POSTS are the benchmark's --feeds and --posts; ENCODED_NODE_BASE is the feeds'
 -- base URL (http://127.0.0.1:NODE_PORT) percent-encoded. Feed u<i> is ENCODED_NODE_BASE/u<i>/social.org;
 -- its post j has the ID 2025-01-01T00:00:00+0000 plus j hours and i seconds (see scripts/bench-relay).
+--
+-- With "uncached", every request carries a parameter of its own (bench=<thread>-<count>, which the relay
+-- ignores), so the response cache never answers: every request is computed by the store.
+--
+-- BENCH_RELAY_PORTS (environment, e.g. "8081,8082") spreads the threads over several relay processes on
+-- the URL's host: thread k connects to the (k mod n)-th port, so give a multiple of n threads.
 
-local endpoint, feeds, posts, base
+local endpoint, feeds, posts, base, uncached
 local counter = 0
 
--- Each thread starts elsewhere in the rotation.
+-- The ports to spread the threads over (BENCH_RELAY_PORTS), empty for the URL's own.
+local ports = {}
+for port in string.gmatch(os.getenv("BENCH_RELAY_PORTS") or "", "%d+") do
+    ports[#ports + 1] = port
+end
+
+-- Each thread starts elsewhere in the rotation, and connects to its relay process.
 local started = 0
 function setup(thread)
     thread:set("offset", started * 7919)
+    thread:set("thread_index", started)
+    if #ports > 0 then
+        thread.addr = wrk.lookup(wrk.host, ports[(started % #ports) + 1])[1]
+    end
     started = started + 1
 end
 
@@ -25,6 +41,7 @@ function init(args)
     feeds = tonumber(args[2])
     posts = tonumber(args[3])
     base = args[4]
+    uncached = args[5] == "uncached"
     counter = offset or 0
 end
 
@@ -65,5 +82,10 @@ local paths = {
 function request()
     counter = counter + 1
     local n = counter % 1000
-    return wrk.format("GET", paths[endpoint](n))
+    local path = paths[endpoint](n)
+    if uncached then
+        local separator = string.find(path, "?", 1, true) and "&" or "?"
+        path = path .. separator .. "bench=" .. (thread_index or 0) .. "-" .. counter
+    end
+    return wrk.format("GET", path)
 end

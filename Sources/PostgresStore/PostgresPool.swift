@@ -35,6 +35,8 @@ package actor PostgresPool {
     private var nextWaiterID: UInt64 = 0
     /// Whether ``close()`` was called.
     private var isClosed = false
+    /// The threads the blocking work of ``withConnection(blocking:)`` and ``transaction(_:)`` runs on.
+    private nonisolated let threads = BlockingThreads(name: "postgres-pool")
 
     /// Makes a pool; no connection is opened until the first use.
     ///
@@ -80,7 +82,34 @@ package actor PostgresPool {
         }
     }
 
-    /// Runs `body` in a transaction on a connection of the pool (see ``Connection/transaction(_:)``).
+    /// Runs the blocking `body` with a connection of the pool on a thread of the pool's own, waiting for a
+    /// connection when all are lent out.
+    ///
+    /// libpq blocks its thread until the server answers. Run on Swift's cooperative threads (one per core),
+    /// a process would have at most one statement in flight per core whatever the pool's capacity, and its
+    /// other tasks would wait behind them; here the calling task waits without holding a thread.
+    ///
+    /// - Parameter body: The work; the connection is the task's alone until `body` returns.
+    /// - Returns: What `body` returns.
+    /// - Throws: `CancellationError` when the task is cancelled while waiting for a connection,
+    ///   ``PostgresError/poolClosed``, ``PostgresError/connectionFailed(url:endpoint:message:)``, or what
+    ///   `body` throws.
+    package nonisolated func withConnection<T: Sendable>(blocking body: @escaping @Sendable (Connection) throws -> T)
+        async throws -> T
+    {
+        let connection = try await lease()
+        do {
+            let result = try await threads.run { try body(connection) }
+            await giveBack(connection)
+            return result
+        } catch {
+            await giveBack(connection)
+            throw error
+        }
+    }
+
+    /// Runs `body` in a transaction on a connection of the pool (see ``Connection/transaction(_:)``), on a
+    /// thread of the pool's own (see ``withConnection(blocking:)``).
     ///
     /// With `cancellable`, cancelling the calling task cancels the statement running on the server and
     /// rolls the transaction back (see ``Connection/cancellingOnTaskCancellation(_:)``); the connection
@@ -94,11 +123,16 @@ package actor PostgresPool {
     /// - Throws: The first error, after rolling back: ``PostgresError/cancelled(sql:)`` for a cancelled
     ///   statement, `CancellationError` for a task cancelled while it waited for a connection.
     package nonisolated func transaction<T: Sendable>(
-        cancellable: Bool = false, _ body: @Sendable (Connection) throws -> T
+        cancellable: Bool = false, _ body: @escaping @Sendable (Connection) throws -> T
     ) async throws -> T {
-        try await withConnection { connection in
-            guard cancellable else { return try connection.transaction(body) }
-            return try await connection.cancellingOnTaskCancellation { try connection.transaction(body) }
+        guard cancellable else {
+            return try await withConnection(blocking: { connection in try connection.transaction(body) })
+        }
+        let threads = threads
+        return try await withConnection { connection in
+            try await connection.cancellingOnTaskCancellation {
+                try await threads.run { try connection.transaction(body) }
+            }
         }
     }
 
@@ -132,8 +166,11 @@ package actor PostgresPool {
             return connection
         case .slot:
             do {
-                // Opened outside the actor, so a slow connect holds up no other task.
-                return try Connection(url: url, connectTimeout: connectTimeout)
+                // Opened outside the actor and on a thread of the pool's own, so a slow connect holds up no
+                // other task.
+                let url = url
+                let connectTimeout = connectTimeout
+                return try await threads.run { try Connection(url: url, connectTimeout: connectTimeout) }
             } catch {
                 await releaseSlot()
                 throw error

@@ -218,7 +218,7 @@ extension RelayPostgresDatabase: RelayReadModel {
 
     /// The current generation and its time, from the `meta` table.
     package func changeStamp() async throws -> RelayChangeStamp {
-        try await pool.withConnection { db in try RelayPostgresMeta.stamp(RelaySQL(db: db)) }
+        try await pool.withConnection(blocking: { db in try RelayPostgresMeta.stamp(RelaySQL(db: db)) })
     }
 
     /// The change counter (see the type's documentation); `nil` while the listener is not running.
@@ -233,15 +233,15 @@ extension RelayPostgresDatabase: RelayReadModel {
 extension RelayPostgresDatabase: RelayNotificationLog {
     /// The id of the newest logged notification, 0 when the log is empty.
     package func latestNotificationID() async throws -> Int {
-        try await pool.withConnection { db in
+        try await pool.withConnection(blocking: { db in
             try RelaySQL(db: db).queryOne("SELECT coalesce(max(id), 0)::int8 FROM notifications")?
                 .value(at: 0, as: Int.self) ?? 0
-        }
+        })
     }
 
     /// The logged notifications after `id`, oldest first, at most `limit` of them.
     package func notifications(after id: Int, limit: Int) async throws -> [RelayLoggedNotification] {
-        try await pool.withConnection { db in
+        try await pool.withConnection(blocking: { db in
             let rows = try RelaySQL(db: db).query(
                 "SELECT id, kind, post, emoji, parent, boosted, target_feed FROM notifications WHERE id > ? ORDER BY id LIMIT ?",
                 [id, max(0, limit)])
@@ -254,7 +254,7 @@ extension RelayPostgresDatabase: RelayNotificationLog {
                     parent: try row.value(at: 4), boosted: try row.value(at: 5), targetFeed: try row.value(at: 6))
                 return RelayLoggedNotification(id: try row.value(at: 0), notification: notification)
             }
-        }
+        })
     }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import PostgresStore
 import TestSupport
 import Testing
@@ -35,6 +36,31 @@ struct PostgresPoolTests {
             await pool.close()
             #expect(await pool.openConnectionCount == 0)
         }
+    }
+
+    @Test func moreTransactionsThanCoresWaitForTheServerAtOnce() async throws {
+        // libpq blocks its thread until the server answers: run on Swift's cooperative threads (one per
+        // core), cores + 2 transactions would wait in two rounds, and every other task of the process with them.
+        let width = ProcessInfo.processInfo.activeProcessorCount + 2
+        let pool = try PostgresPool(url: try #require(PostgresTestDatabase.clusterURL), capacity: width)
+        let sleepers = { @Sendable () async throws in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<width {
+                    group.addTask { try await pool.transaction { db in try db.execute(sql: "SELECT pg_sleep(0.5)") } }
+                }
+                try await group.waitForAll()
+            }
+        }
+        try await sleepers()  // opens the connections
+        #expect(await pool.openConnectionCount == width)
+        let start = ContinuousClock.now
+        let round = Task { try await sleepers() }
+        // This task goes on while the transactions wait, rather than after a first round of them.
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(ContinuousClock.now - start < .milliseconds(400))
+        try await round.value
+        #expect(ContinuousClock.now - start < .milliseconds(900))
+        await pool.close()
     }
 
     @Test func aCancelledWaiterStopsWaitingAndFreesNothingItDidNotTake() async throws {
