@@ -187,7 +187,7 @@ let package = Package(
         // libsqlite3, as a C module: a modulemap and a shim.h. Only SQLiteStore imports it.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // SQLite wrapper: connection, statements, transactions, migrations, and the Database actor.
-        .target(name: "SQLiteStore", dependencies: ["CSQLite"], swiftSettings: strictSettings),
+        .target(name: "SQLiteStore", dependencies: ["CSQLite", "SystemSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "TestSupport"], swiftSettings: strictSettings),
         // The relay's shared vocabulary: the storage protocols, the typed rows the read model answers with,
@@ -284,7 +284,7 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // PostgreSQL wrapper: URL, connection, typed prepared statements (text protocol), transactions with
         // savepoints, SQLSTATE errors, a bounded connection pool, and LISTEN/NOTIFY as an async sequence.
-        .target(name: "PostgresStore", dependencies: ["CLibPQ"], swiftSettings: strictSettings),
+        .target(name: "PostgresStore", dependencies: ["CLibPQ", "SystemSupport"], swiftSettings: strictSettings),
         // Run against the throwaway cluster scripts/test starts (ORGSOCIAL_TEST_POSTGRES_URL); skipped without it.
         .testTarget(
             name: "PostgresStoreTests", dependencies: ["PostgresStore", "TestSupport"], swiftSettings: strictSettings),

@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// A bounded pool of connections to one database, lent to one task at a time.
 ///
 /// Connections are opened on demand up to ``capacity`` and kept for reuse. When all are lent out,

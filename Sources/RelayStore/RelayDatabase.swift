@@ -7,8 +7,8 @@ import Synchronization
 /// notification log, and every read query of the API (schema in `relay/SCHEMA.md`).
 ///
 /// One file holds everything. Writes go through one connection (one transaction per call); API reads use a
-/// second connection, which WAL mode lets run while a write is in progress; ``changeStamp()`` uses a third,
-/// tiny one so the per-request check never waits behind a slow query. Another process (`relay scan`) may
+/// pool of ``readerCount`` more, which WAL mode lets run side by side and while a write is in progress;
+/// ``changeStamp()`` uses another, tiny one so the per-request check never waits behind a slow query. Another process (`relay scan`) may
 /// write the same file: ``changeStamp()`` notices through `PRAGMA data_version`.
 ///
 /// ```swift
@@ -19,8 +19,8 @@ import Synchronization
 package final class RelayDatabase: Sendable {
     /// The connection for writes.
     let writer: Database
-    /// The connection for API reads.
-    let reader: Database
+    /// The connections for API reads.
+    let reader: ReaderPool
     /// The connection that answers ``changeStamp()``.
     let stampReader: Database
     /// The connection that answers ``dataVersion()`` on the caller's thread (a lock, not an actor, so an
@@ -39,8 +39,11 @@ package final class RelayDatabase: Sendable {
     /// The trigram counts the search reads its rarest trigrams from.
     let trigramFrequencies = RelayTrigramFrequencies()
 
-    /// The page cache of the write and the read connection, in KiB.
+    /// The page cache of the write connection, and of the read connections together, in KiB.
     static let cacheKibibytes = 32_768
+    /// How many API reads run at once: more than the cores, so a slow search leaves connections for the
+    /// rest, and few enough that their page caches stay within ``cacheKibibytes``.
+    static let readerCount = 4
 
     /// Opens (creating and migrating if needed) the relay database at `path`.
     ///
@@ -55,21 +58,22 @@ package final class RelayDatabase: Sendable {
         try await writer.migrate(with: RelaySchema.migrator)
         if path == ":memory:" {
             return RelayDatabase(
-                writer: writer, reader: writer, stampReader: writer, versionReader: nil, groups: groups)
+                writer: writer, reader: ReaderPool(sharing: writer), stampReader: writer, versionReader: nil,
+                groups: groups)
         }
-        let reader = try Database(path: path, mode: .readWrite)
+        // A bigger page cache than SQLite's 2 MB default: indexing and cold API queries re-read pages a lot.
+        try await writer.read { db in try db.execute(sql: "PRAGMA cache_size = -\(cacheKibibytes)") }
+        let reader = try ReaderPool(path: path, count: readerCount) { db in
+            try db.execute(sql: "PRAGMA cache_size = -\(cacheKibibytes / readerCount)")
+        }
         let stampReader = try Database(path: path, mode: .readWrite)
         let versionReader = try Connection(path: path, mode: .readWrite)
-        // A bigger page cache than SQLite's 2 MB default: indexing and cold API queries re-read pages a lot.
-        for database in [writer, reader] {
-            try await database.read { db in try db.execute(sql: "PRAGMA cache_size = -\(cacheKibibytes)") }
-        }
         return RelayDatabase(
             writer: writer, reader: reader, stampReader: stampReader, versionReader: versionReader, groups: groups)
     }
 
     private init(
-        writer: Database, reader: Database, stampReader: Database, versionReader: sending Connection?,
+        writer: Database, reader: ReaderPool, stampReader: Database, versionReader: sending Connection?,
         groups: [String]
     ) {
         self.writer = writer
@@ -105,7 +109,7 @@ package final class RelayDatabase: Sendable {
 // MARK: - RelayReadModel
 
 extension RelayDatabase: RelayReadModel {
-    /// Runs `question` on the read connection.
+    /// Runs `question` on a read connection.
     private func read<Answer: Sendable>(_ question: @escaping @Sendable (RelayQueries) throws -> Answer)
         async throws -> Answer
     {

@@ -26,15 +26,37 @@ extension RelayAPISuite {
             #expect(cache.lookup("b", generation: 1, now: start) == nil)
         }
 
-        @Test func theCacheStartsOverWhenItWouldPassItsByteLimit() {
+        @Test func aFullCacheDropsItsOldestEntriesToMakeRoom() {
             let cache = RelayResponseCache(lifetime: .seconds(60), byteLimit: 100)
             for key in ["a", "b", "c", "d"] {
                 cache.store(Self.response(30), under: key, generation: 1)
             }
-            #expect(cache.count == 1)
-            #expect(cache.lookup("d", generation: 1) != nil)
+            // 31 bytes each (body and key): "d" only fits once "a" is gone.
+            #expect(cache.count == 3)
+            #expect(cache.lookup("a", generation: 1) == nil)
+            for key in ["b", "c", "d"] { #expect(cache.lookup(key, generation: 1) != nil) }
+            // "b" stored again is now the newest: "c" goes first.
+            cache.store(Self.response(30), under: "b", generation: 1)
+            cache.store(Self.response(30), under: "e", generation: 1)
+            #expect(cache.lookup("c", generation: 1) == nil)
+            for key in ["b", "d", "e"] { #expect(cache.lookup(key, generation: 1) != nil) }
+            // A big entry takes the room of several.
+            cache.store(Self.response(60), under: "f", generation: 1)
+            #expect(cache.count == 2)
+            for key in ["e", "f"] { #expect(cache.lookup(key, generation: 1) != nil) }
             cache.store(Self.response(200), under: "huge", generation: 1)
             #expect(cache.lookup("huge", generation: 1) == nil)
+            #expect(cache.count == 2)
+        }
+
+        @Test func manyStoresKeepTheCacheWithinItsLimit() {
+            let cache = RelayResponseCache(lifetime: .seconds(60), byteLimit: 1000)
+            for k in 0..<5000 {
+                cache.store(Self.response(k % 50), under: "key-\(k % 700)", generation: 1)
+            }
+            #expect(cache.count > 10)
+            #expect(cache.byteCount <= 1000)
+            #expect(cache.lookup("key-\(4999 % 700)", generation: 1) != nil)
         }
 
         @Test func concurrentMissesOfOneKeyAndGenerationComputeOnce() async {

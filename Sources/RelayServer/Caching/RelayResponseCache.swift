@@ -7,8 +7,9 @@ import SystemSupport
 ///
 /// Every entry belongs to one generation: storing an answer of another generation drops all the others
 /// (lookups ask for the current generation only, so an answer stored late for an old one is never
-/// served). Entries also age
-/// out after a lifetime, and the cache starts over empty when its bodies would pass a byte limit.
+/// served). Entries also age out after a lifetime, and when the bodies would pass a byte limit the oldest
+/// entries make room for the new one (so a full cache keeps answering its recent keys instead of starting
+/// over empty).
 ///
 /// ``response(for:generation:compute:)`` computes each missing answer once per generation: requests that
 /// miss while the same key and generation is being computed wait for that computation instead of running
@@ -20,12 +21,43 @@ final class RelayResponseCache: Sendable {
         let response: HTTPResponse
         /// When it was computed.
         let storedAt: ContinuousClock.Instant
+        /// Its place in the order of storing (see `State.order`).
+        let serial: Int
     }
 
     private struct State: Sendable {
         var generation = Int.min
         var entries: [String: Entry] = [:]
         var bytes = 0
+        /// The keys in the order they were stored, oldest first from `head`, each with the serial it was
+        /// stored under: a key stored again is listed again, and its older listing no longer matches.
+        var order: [(key: String, serial: Int)] = []
+        /// The first listing of `order` not yet evicted.
+        var head = 0
+        /// The serial of the next entry.
+        var nextSerial = 0
+
+        /// Drops the oldest entries until `size` more bytes fit under `limit`.
+        mutating func makeRoom(for size: Int, under limit: Int) {
+            while bytes + size > limit, head < order.count {
+                let (key, serial) = order[head]
+                head += 1
+                if let entry = entries[key], entry.serial == serial {
+                    entries[key] = nil
+                    bytes -= RelayResponseCache.size(of: entry.response, key: key)
+                }
+            }
+            // Compacted once half the listings are gone, so `order` stays within twice the entries.
+            if head > 64, head * 2 > order.count {
+                order.removeFirst(head)
+                head = 0
+            }
+        }
+    }
+
+    /// The bytes an entry counts for: its body and its key.
+    static func size(of response: HTTPResponse, key: String) -> Int {
+        (response.body.bytes?.count ?? 0) + key.utf8.count
     }
 
     /// A computation in flight, shared by every request for its key and generation.
@@ -62,16 +94,20 @@ final class RelayResponseCache: Sendable {
 
     /// Stores an answer computed for `generation`.
     func store(_ response: HTTPResponse, under key: String, generation: Int, now: ContinuousClock.Instant = .now) {
-        let size = (response.body.bytes?.count ?? 0) + key.utf8.count
+        let size = Self.size(of: response, key: key)
         guard size <= byteLimit else { return }
         state.write { state in
-            if generation != state.generation || state.bytes + size > byteLimit {
+            if generation != state.generation {
                 state = State(generation: generation)
             }
-            if let old = state.entries[key] {
-                state.bytes -= (old.response.body.bytes?.count ?? 0) + key.utf8.count
+            if let old = state.entries.removeValue(forKey: key) {
+                state.bytes -= Self.size(of: old.response, key: key)
             }
-            state.entries[key] = Entry(response: response, storedAt: now)
+            state.makeRoom(for: size, under: byteLimit)
+            let serial = state.nextSerial
+            state.nextSerial += 1
+            state.entries[key] = Entry(response: response, storedAt: now, serial: serial)
+            state.order.append((key, serial))
             state.bytes += size
         }
     }
@@ -122,5 +158,10 @@ final class RelayResponseCache: Sendable {
     /// The number of entries (for tests and metrics).
     var count: Int {
         state.read { $0.entries.count }
+    }
+
+    /// The bytes the entries count for (for tests and metrics).
+    var byteCount: Int {
+        state.read { $0.bytes }
     }
 }

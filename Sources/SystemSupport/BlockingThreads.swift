@@ -1,9 +1,9 @@
 import Foundation
 
-/// Threads of a pool's own for the work that blocks in libpq, so that a task waiting for the server holds
-/// up none of Swift's cooperative threads (one per core): with those blocked, a process could have only as
-/// many statements in flight as it has cores, and every other task, cached answers included, would wait
-/// behind them.
+/// Threads of a pool's own for work that blocks its thread (a libpq call waiting for the server, an SQLite
+/// query), so that it holds up none of Swift's cooperative threads (one per core): with those blocked, a
+/// process could have only as many queries in flight as it has cores, and every other task, cached answers
+/// included, would wait behind them.
 ///
 /// A thread is started when a job finds no idle one, and ends after ``idleTimeout`` without work, so the
 /// count follows the concurrency asked for (a pool never runs more jobs at once than it lends connections).
@@ -12,7 +12,7 @@ import Foundation
 /// let threads = BlockingThreads(name: "postgres-pool")
 /// let rows = try await threads.run { try connection.query(sql: "SELECT 1") }
 /// ```
-final class BlockingThreads: @unchecked Sendable {
+package final class BlockingThreads: @unchecked Sendable {
     /// Guards ``jobs`` and ``idleCount``, and wakes idle threads.
     private let condition = NSCondition()
     /// Jobs not yet taken by a thread, oldest first.
@@ -22,14 +22,14 @@ final class BlockingThreads: @unchecked Sendable {
     /// The threads' name (seen in debuggers and `top -H`).
     private let name: String
     /// How long a thread without work waits before it ends.
-    let idleTimeout: TimeInterval
+    package let idleTimeout: Double
 
     /// Makes a group without threads; the first job starts one.
     ///
     /// - Parameters:
     ///   - name: The threads' name.
     ///   - idleTimeout: How long a thread without work waits before it ends, in seconds.
-    init(name: String, idleTimeout: TimeInterval = 10) {
+    package init(name: String, idleTimeout: Double = 10) {
         self.name = name
         self.idleTimeout = idleTimeout
     }
@@ -37,12 +37,12 @@ final class BlockingThreads: @unchecked Sendable {
     /// Runs `work` on one of the threads and returns its result once it is done.
     ///
     /// The calling task waits without holding a thread; cancelling it does not interrupt `work`, which runs
-    /// to the end (a libpq call cannot be abandoned half-way on its connection).
+    /// to the end (a blocking call cannot be abandoned half-way).
     ///
     /// - Parameter work: Blocking work.
     /// - Returns: What `work` returns.
     /// - Throws: What `work` throws.
-    func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    package func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             submit {
                 do {
