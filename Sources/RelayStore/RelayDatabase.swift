@@ -39,10 +39,13 @@ package final class RelayDatabase: Sendable {
     /// The trigram counts the search reads its rarest trigrams from.
     let trigramFrequencies = RelayTrigramFrequencies()
 
-    /// The page cache of the write connection, and of the read connections together, in KiB.
+    /// The page cache of the write connection, in KiB.
     static let cacheKibibytes = 32_768
+    /// The page cache of the read connections together, in KiB (pages they miss come from the operating
+    /// system's file cache).
+    static let readerCacheKibibytes = 16_384
     /// How many API reads run at once: more than the cores, so a slow search leaves connections for the
-    /// rest, and few enough that their page caches stay within ``cacheKibibytes``.
+    /// rest, and few enough that their page caches stay small (``readerCacheKibibytes`` in all).
     static let readerCount = 4
 
     /// Opens (creating and migrating if needed) the relay database at `path`.
@@ -64,7 +67,7 @@ package final class RelayDatabase: Sendable {
         // A bigger page cache than SQLite's 2 MB default: indexing and cold API queries re-read pages a lot.
         try await writer.read { db in try db.execute(sql: "PRAGMA cache_size = -\(cacheKibibytes)") }
         let reader = try ReaderPool(path: path, count: readerCount) { db in
-            try db.execute(sql: "PRAGMA cache_size = -\(cacheKibibytes / readerCount)")
+            try db.execute(sql: "PRAGMA cache_size = -\(readerCacheKibibytes / readerCount)")
         }
         let stampReader = try Database(path: path, mode: .readWrite)
         let versionReader = try Connection(path: path, mode: .readWrite)

@@ -13,7 +13,7 @@ extension RelayAPISuite {
         }
 
         @Test func entriesBelongToOneGenerationAndAgeOut() {
-            let cache = RelayResponseCache(lifetime: .seconds(60), byteLimit: 1000)
+            let cache = RelayResponseCache(lifetime: .seconds(60), byteLimit: 10_000)
             let start = ContinuousClock.now
             cache.store(Self.response(10), under: "a", generation: 1, now: start)
             cache.store(Self.response(10), under: "b", generation: 1, now: start)
@@ -27,11 +27,12 @@ extension RelayAPISuite {
         }
 
         @Test func aFullCacheDropsItsOldestEntriesToMakeRoom() {
-            let cache = RelayResponseCache(lifetime: .seconds(60), byteLimit: 100)
+            let overhead = RelayResponseCache.entryOverhead
+            let cache = RelayResponseCache(lifetime: .seconds(60), byteLimit: 100 + 3 * overhead)
             for key in ["a", "b", "c", "d"] {
                 cache.store(Self.response(30), under: key, generation: 1)
             }
-            // 31 bytes each (body and key): "d" only fits once "a" is gone.
+            // 31 bytes each and the overhead (body and key): "d" only fits once "a" is gone.
             #expect(cache.count == 3)
             #expect(cache.lookup("a", generation: 1) == nil)
             for key in ["b", "c", "d"] { #expect(cache.lookup(key, generation: 1) != nil) }
@@ -44,18 +45,19 @@ extension RelayAPISuite {
             cache.store(Self.response(60), under: "f", generation: 1)
             #expect(cache.count == 2)
             for key in ["e", "f"] { #expect(cache.lookup(key, generation: 1) != nil) }
-            cache.store(Self.response(200), under: "huge", generation: 1)
+            cache.store(Self.response(200 + 3 * overhead), under: "huge", generation: 1)
             #expect(cache.lookup("huge", generation: 1) == nil)
             #expect(cache.count == 2)
         }
 
         @Test func manyStoresKeepTheCacheWithinItsLimit() {
-            let cache = RelayResponseCache(lifetime: .seconds(60), byteLimit: 1000)
+            let limit = 20 * RelayResponseCache.entryOverhead
+            let cache = RelayResponseCache(lifetime: .seconds(60), byteLimit: limit)
             for k in 0..<5000 {
                 cache.store(Self.response(k % 50), under: "key-\(k % 700)", generation: 1)
             }
             #expect(cache.count > 10)
-            #expect(cache.byteCount <= 1000)
+            #expect(cache.byteCount <= limit)
             #expect(cache.lookup("key-\(4999 % 700)", generation: 1) != nil)
         }
 

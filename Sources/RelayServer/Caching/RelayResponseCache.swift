@@ -55,9 +55,13 @@ final class RelayResponseCache: Sendable {
         }
     }
 
-    /// The bytes an entry counts for: its body and its key.
+    /// What an entry costs beyond its body and key (the response's headers and the bookkeeping), so that
+    /// many small answers do not hold far more memory than the byte limit says.
+    static let entryOverhead = 512
+
+    /// The bytes an entry counts for: its body, its key and ``entryOverhead``.
     static func size(of response: HTTPResponse, key: String) -> Int {
-        (response.body.bytes?.count ?? 0) + key.utf8.count
+        (response.body.bytes?.count ?? 0) + key.utf8.count + entryOverhead
     }
 
     /// A computation in flight, shared by every request for its key and generation.
