@@ -1,6 +1,7 @@
 package import Foundation
 package import HTTPClient
 import OrgSocial
+import SystemSupport
 
 /// What a command may touch outside itself: its standard streams, its environment, the clock and the
 /// network.
@@ -57,8 +58,9 @@ package struct CommandContext {
         var context = CommandContext(
             environment: ProcessInfo.processInfo.environment,
             readStandardInput: { try Array(FileHandle.standardInput.readToEnd() ?? Data()) },
-            writeStandardOutput: { try? FileHandle.standardOutput.write(contentsOf: Data($0)) },
-            writeStandardError: { try? FileHandle.standardError.write(contentsOf: Data($0)) },
+            // Straight from the bytes: a copy into `Data` would double the memory of `show --org` on a big feed.
+            writeStandardOutput: { try? writeAll($0, to: STDOUT_FILENO, path: "standard output") },
+            writeStandardError: { try? writeAll($0, to: STDERR_FILENO, path: "standard error") },
             clock: { Date() })
         context.isStandardOutputTerminal = isatty(STDOUT_FILENO) == 1
         context.isStandardErrorTerminal = isatty(STDERR_FILENO) == 1

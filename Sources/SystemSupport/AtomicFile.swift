@@ -188,18 +188,24 @@ package enum AtomicFile {
             guard errno == EEXIST else { throw SystemCallError(operation: "open", path: path) }
         }
     }
+}
 
-    /// Writes all of `bytes` to `descriptor`, again after a partial write or `EINTR`.
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(SystemCallError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                systemWrite(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-            }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { throw SystemCallError(operation: "write", path: path) }
-            offset += written
+/// Writes all of `bytes` to `descriptor`, again after a partial write or `EINTR`, without copying them.
+///
+/// - Parameters:
+///   - bytes: What to write.
+///   - descriptor: An open file descriptor (`STDOUT_FILENO` for standard output).
+///   - path: What the descriptor is, for the error.
+/// - Throws: ``SystemCallError`` when `write` fails.
+package func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(SystemCallError) {
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes.withUnsafeBytes { buffer in
+            systemWrite(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
         }
+        if written < 0, errno == EINTR { continue }
+        guard written > 0 else { throw SystemCallError(operation: "write", path: path) }
+        offset += written
     }
 }
 

@@ -36,6 +36,19 @@ struct ValidatorTests {
         posts + "** \(id)\n:PROPERTIES:\n\(drawer)\n:END:\n\n\(body)\n"
     }
 
+    @Test func validatingTellsTheKindOfEveryPostInFileOrder() {
+        let text = Self.posts
+            + "** 2025-05-01T12:00:00+0100\n:PROPERTIES:\n:END:\n\nHello\n"
+            + "** 2025-05-01T12:01:00+0100\n:PROPERTIES:\n:REPLY_TO: https://a.example/social.org#2025-01-01T00:00:00+0000\n:END:\n\nHi\n"
+            + "**\n"
+            + "** 2025-05-01T12:02:00+0100\n:PROPERTIES:\n:INCLUDE: https://a.example/social.org#2025-01-01T00:00:00+0000\n:END:\n"
+        let feed = Feed(parsing: text)
+        var kinds: [PostKind] = []
+        let diagnostics = FeedValidator().validate(feed) { kinds.append($0) }
+        #expect(kinds == [.post, .reply, .post, .boost])
+        #expect(diagnostics == FeedValidator().validate(feed))
+    }
+
     static let cases: [Case] = [
         // File level (parser)
         Case(.invalidUTF8, utf8(posts + "** \(id)\n\nab") + [0xFF] + utf8("\n"), 6, 3, .error),

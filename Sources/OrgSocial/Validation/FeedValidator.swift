@@ -20,6 +20,18 @@ public struct FeedValidator: Sendable {
     /// - Parameter feed: a parsed feed.
     /// - Returns: the diagnostics; empty for a clean feed.
     public func validate(_ feed: Feed) -> [Diagnostic] {
+        validate(feed, visiting: { _ in })
+    }
+
+    /// All diagnostics for `feed` (see ``validate(_:)``), telling `visit` the kind of each post as it is
+    /// read, so a caller that counts posts by kind as well reads them once.
+    ///
+    /// - Parameters:
+    ///   - feed: a parsed feed.
+    ///   - visit: called once per post, in file order, with its kind (``PostKind/post`` for a bare post:
+    ///     a headline alone, which is not read).
+    /// - Returns: the diagnostics; empty for a clean feed.
+    public func validate(_ feed: Feed, visiting visit: (PostKind) -> Void) -> [Diagnostic] {
         var found = DiagnosticList(feed.diagnostics)
         checkHeader(feed, into: &found)
         if let pinned = feed.profile.keywords.first(where: { !$0.value.isEmpty && $0.hasName("PINNED") }) {
@@ -39,9 +51,12 @@ public struct FeedValidator: Sendable {
         // A bare post (a headline alone) is an empty post and nothing else: it is not read.
         var posts = feed.posts.makeIterator()
         while let post = posts.next(skippingBare: {
+            visit(.post)
             if found.admits(.emptyPost) { found.append(Self.emptyPost(line: $0)) }
         }) {
-            checkPost(post, into: &found)
+            let kind = post.kind
+            visit(kind)
+            checkPost(post, kind: kind, into: &found)
         }
         return found.diagnostics.sorted {
             ($0.line, $0.column, $0.code.rawValue) < ($1.line, $1.column, $1.code.rawValue)
@@ -161,7 +176,7 @@ public struct FeedValidator: Sendable {
     /// ``checkedProperties`` as bytes, for matching the file's bytes without building a string.
     private static let checkedPropertyBytes = checkedProperties.map { Array($0.utf8) }
 
-    private func checkPost(_ post: Post, into found: inout DiagnosticList) {
+    private func checkPost(_ post: Post, kind: PostKind, into found: inout DiagnosticList) {
         // The names are matched on the file's bytes: only entries that are checked become `Property` values.
         for index in post.entryRange {
             guard let position = post.entry(index, isNamedOneOf: Self.checkedPropertyBytes) else { continue }
@@ -251,7 +266,7 @@ public struct FeedValidator: Sendable {
                     message: "The mention `org-social:\(mention.feedURL)` does not point to an http(s) feed URL.",
                     suggestion: "Write `[[org-social:https://…/social.org][name]]`."))
         }
-        if post.kind == .post, post.hasEmptyBody { found.append(Self.emptyPost(line: post.line)) }
+        if kind == .post, post.hasEmptyBody { found.append(Self.emptyPost(line: post.line)) }
     }
 
     /// The warning about a post with neither text nor a kind that needs none.

@@ -67,8 +67,10 @@ struct ShowCommand: ParsableCommand {
         } else if printsJSON {
             try JSONOutput.writeFeed(feed) { context.writeStandardOutput($0) }
         } else {
-            context.write(FeedSummary(feed: feed).text)
-            let diagnostics = FeedValidator().validate(feed)
+            // One pass over the posts: the validator's, which also counts them by kind for the summary.
+            var counts: [PostKind: Int] = [:]
+            let diagnostics = FeedValidator().validate(feed) { kind in counts[kind, default: 0] += 1 }
+            context.write(FeedSummary(feed: feed, kindCounts: counts).text)
             if !diagnostics.isEmpty {
                 let errors = diagnostics.lazy.filter { $0.severity == .error }.map(\.problemCount).reduce(0, +)
                 let total = diagnostics.lazy.map(\.problemCount).reduce(0, +)
@@ -83,6 +85,15 @@ struct ShowCommand: ParsableCommand {
 struct FeedSummary {
     /// The feed to describe.
     let feed: Feed
+    /// How many posts there are of each kind (a bare post counts as a plain post).
+    let counts: [PostKind: Int]
+
+    /// A summary of `feed`, whose posts the caller counted by kind while validating them (see
+    /// ``FeedValidator/validate(_:visiting:)``), so they are read once.
+    init(feed: Feed, kindCounts: [PostKind: Int]) {
+        self.feed = feed
+        counts = kindCounts
+    }
 
     /// The longest text shown for a post.
     static let maximumExcerptLength = 60
@@ -127,14 +138,7 @@ struct FeedSummary {
 
     /// `2 posts, 1 reply, 1 reaction`, in the order of ``PostKind``.
     var kindCounts: String {
-        // One pass: each access to `feed.posts` reads a post from the bytes again. A bare post (a
-        // headline alone) is a plain post and is not read.
-        var counts: [PostKind: Int] = [:]
-        var posts = feed.posts.makeIterator()
-        while let post = posts.next(skippingBare: { _ in counts[.post, default: 0] += 1 }) {
-            counts[post.kind, default: 0] += 1
-        }
-        return PostKind.allCases.compactMap { kind in
+        PostKind.allCases.compactMap { kind in
             let count = counts[kind, default: 0]
             guard count > 0 else { return nil }
             return "\(count) \(count == 1 ? kind.rawValue : Self.plural(of: kind))"
@@ -150,8 +154,9 @@ struct FeedSummary {
 
     /// The first non-blank line of the body, or a description of a post without text.
     static func excerpt(of post: Post) -> String {
-        if let line = post.body.split(separator: "\n").first(where: { !$0.allSatisfy(\.isWhitespace) }) {
-            let text = line.trimmingCharacters(in: .whitespaces)
+        // Lazily: a huge body is not split into all its lines to find the first one with text.
+        if let line = post.body.lazy.split(separator: "\n").first(where: { !$0.allSatisfy(\.isWhitespace) }) {
+            let text = String(line).trimmingCharacters(in: .whitespaces)
             return text.count > maximumExcerptLength ? text.prefix(maximumExcerptLength - 1) + "…" : text
         }
         switch post.kind {
