@@ -87,7 +87,10 @@ package final class ReaderPool: Sendable {
         if let shared { return try await shared.close() }
         let (idle, waiters) = state.withLock { state in
             state.isClosed = true
-            defer { state.idle = []; state.waiters = [] }
+            defer {
+                state.idle = []
+                state.waiters = []
+            }
             return (state.idle, state.waiters)
         }
         for waiter in waiters { waiter.resume(throwing: Self.closedError) }
@@ -116,7 +119,10 @@ package final class ReaderPool: Sendable {
 
     /// Hands `lent` to the oldest waiting read, or back to the idle ones (closing it after ``close()``).
     private func giveBack(_ lent: Lent) {
-        enum Next { case waiter(CheckedContinuation<Lent, any Error>), close, idle }
+        enum Next {
+            case waiter(CheckedContinuation<Lent, any Error>)
+            case close, idle
+        }
         let next = state.withLock { state -> Next in
             if state.isClosed { return .close }
             if !state.waiters.isEmpty { return .waiter(state.waiters.removeFirst()) }

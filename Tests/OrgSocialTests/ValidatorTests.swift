@@ -37,7 +37,8 @@ struct ValidatorTests {
     }
 
     @Test func validatingTellsTheKindOfEveryPostInFileOrder() {
-        let text = Self.posts
+        let text =
+            Self.posts
             + "** 2025-05-01T12:00:00+0100\n:PROPERTIES:\n:END:\n\nHello\n"
             + "** 2025-05-01T12:01:00+0100\n:PROPERTIES:\n:REPLY_TO: https://a.example/social.org#2025-01-01T00:00:00+0000\n:END:\n\nHi\n"
             + "**\n"

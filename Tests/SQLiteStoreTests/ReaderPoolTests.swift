@@ -7,7 +7,12 @@ import Testing
 /// How many reads run at once, and the most seen.
 private final class Concurrency: Sendable {
     private let counts = Mutex((now: 0, most: 0))
-    func enter() { counts.withLock { $0.now += 1; $0.most = max($0.most, $0.now) } }
+    func enter() {
+        counts.withLock {
+            $0.now += 1
+            $0.most = max($0.most, $0.now)
+        }
+    }
     func leave() { counts.withLock { $0.now -= 1 } }
     var most: Int { counts.withLock { $0.most } }
 }
@@ -110,7 +115,10 @@ struct ReaderPoolTests {
 
     @Test func aPoolSharingTheWritersConnectionReadsThroughIt() async throws {
         let writer = try Database(path: ":memory:")
-        try await writer.write { db in try db.execute(sql: "CREATE TABLE t (x)"); try db.execute(sql: "INSERT INTO t VALUES (1)") }
+        try await writer.write { db in
+            try db.execute(sql: "CREATE TABLE t (x)")
+            try db.execute(sql: "INSERT INTO t VALUES (1)")
+        }
         let readers = ReaderPool(sharing: writer)
         #expect(readers.count == 1)
         let value = try await readers.read { db in try db.queryOne(sql: "SELECT x FROM t")?[0] }
