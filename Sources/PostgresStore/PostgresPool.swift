@@ -9,10 +9,10 @@ import SystemSupport
 ///
 /// ```swift
 /// let pool = try PostgresPool(url: "postgres://relay@127.0.0.1/relay", capacity: 4)
-/// let titles = try await pool.withConnection { db in
+/// let titles = try await pool.withConnection(blocking: { db in
 ///     try db.query(sql: "SELECT title FROM posts WHERE feed = $1", arguments: [feedID])
 ///         .map { try $0.value(at: 0, as: String.self) }
-/// }
+/// })
 /// ```
 package actor PostgresPool {
     /// What a waiting task is given: a connection to reuse, or the right to open a new one.
@@ -99,15 +99,8 @@ package actor PostgresPool {
     package nonisolated func withConnection<T: Sendable>(blocking body: @escaping @Sendable (Connection) throws -> T)
         async throws -> T
     {
-        let connection = try await lease()
-        do {
-            let result = try await threads.run { try body(connection) }
-            await giveBack(connection)
-            return result
-        } catch {
-            await giveBack(connection)
-            throw error
-        }
+        let threads = threads
+        return try await withConnection { connection in try await threads.run { try body(connection) } }
     }
 
     /// Runs `body` in a transaction on a connection of the pool (see ``Connection/transaction(_:)``), on a

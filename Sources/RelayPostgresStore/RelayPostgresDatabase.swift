@@ -52,7 +52,8 @@ package final class RelayPostgresDatabase: Sendable {
         let postgresURL = try PostgresURL(url)
         let pool = PostgresPool(url: postgresURL, capacity: poolCapacity)
         do {
-            try await pool.withConnection { db in try RelayPostgresSchema.migrator.migrate(db) }
+            // Blocking (it may wait for another process's migration lock): on a thread of the pool's own.
+            try await pool.withConnection(blocking: { db in try RelayPostgresSchema.migrator.migrate(db) })
         } catch {
             await pool.close()
             throw error

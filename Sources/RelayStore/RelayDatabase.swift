@@ -8,8 +8,9 @@ import Synchronization
 ///
 /// One file holds everything. Writes go through one connection (one transaction per call); API reads use a
 /// pool of ``readerCount`` more, which WAL mode lets run side by side and while a write is in progress;
-/// ``changeStamp()`` uses another, tiny one so the per-request check never waits behind a slow query. Another process (`relay scan`) may
-/// write the same file: ``changeStamp()`` notices through `PRAGMA data_version`.
+/// ``changeStamp()`` uses another, tiny one so the per-request check never waits behind a slow query.
+/// Another process (`relay scan`) may write the same file: ``changeStamp()`` notices through
+/// `PRAGMA data_version`.
 ///
 /// ```swift
 /// let store = try await RelayDatabase.open(path: "/var/lib/orgsocial/relay.db", groups: ["Emacs"])

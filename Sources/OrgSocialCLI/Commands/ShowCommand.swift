@@ -70,7 +70,7 @@ struct ShowCommand: ParsableCommand {
             // One pass over the posts: the validator's, which also counts them by kind for the summary.
             var counts: [PostKind: Int] = [:]
             let diagnostics = FeedValidator().validate(feed) { kind in counts[kind, default: 0] += 1 }
-            context.write(FeedSummary(feed: feed, kindCounts: counts).text)
+            context.write(FeedSummary(feed: feed, counts: counts).text)
             if !diagnostics.isEmpty {
                 let errors = diagnostics.lazy.filter { $0.severity == .error }.map(\.problemCount).reduce(0, +)
                 let total = diagnostics.lazy.map(\.problemCount).reduce(0, +)
@@ -85,15 +85,9 @@ struct ShowCommand: ParsableCommand {
 struct FeedSummary {
     /// The feed to describe.
     let feed: Feed
-    /// How many posts there are of each kind (a bare post counts as a plain post).
+    /// How many posts there are of each kind (a bare post counts as a plain post), counted by the caller
+    /// while validating them (see ``FeedValidator/validate(_:visiting:)``), so they are read once.
     let counts: [PostKind: Int]
-
-    /// A summary of `feed`, whose posts the caller counted by kind while validating them (see
-    /// ``FeedValidator/validate(_:visiting:)``), so they are read once.
-    init(feed: Feed, kindCounts: [PostKind: Int]) {
-        self.feed = feed
-        counts = kindCounts
-    }
 
     /// The longest text shown for a post.
     static let maximumExcerptLength = 60
