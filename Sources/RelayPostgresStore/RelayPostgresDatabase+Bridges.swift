@@ -55,7 +55,7 @@ extension RelayPostgresDatabase: RelayBridgeStore {
             if let feed {
                 var indexer = RelayPostgresIndexer(sql: sql, feedURL: bridge.feed, now: bridge.lastRefreshedAt)
                 indexer.logsNotifications = false
-                _ = try indexer.index(feed)
+                _ = try indexer.index(RelayIndexableFeed(feed))
                 try Self.saveFeedFile(sql, feed: bridge.feed, content: bridge.content, now: bridge.lastRefreshedAt)
             }
             if isNew { try RelayPostgresMeta.bump(sql, now: bridge.lastRefreshedAt) }

@@ -113,9 +113,10 @@ extension RelayPostgresDatabase: RelayCrawlStore {
 
     /// Indexes a parsed feed in one transaction (see ``RelayPostgresIndexer``).
     package func index(feedURL: String, feed: Feed, now: Date) async throws -> RelayIndexReport {
-        try await write { sql in
+        let indexable = RelayIndexableFeed(feed)
+        return try await write { sql in
             try RelayPostgresMeta.lockOrderedWrites(sql)
-            return try RelayPostgresIndexer(sql: sql, feedURL: feedURL, now: now).index(feed)
+            return try RelayPostgresIndexer(sql: sql, feedURL: feedURL, now: now).index(indexable)
         }
     }
 
@@ -152,7 +153,7 @@ extension RelayPostgresDatabase: RelayCrawlStore {
         try await write { sql in
             try RelayPostgresMeta.lockOrderedWrites(sql)
             let now = fetched.now
-            let report = try RelayPostgresIndexer(sql: sql, feedURL: fetched.url, now: now).index(fetched.feed)
+            let report = try RelayPostgresIndexer(sql: sql, feedURL: fetched.url, now: now).index(fetched.indexable)
             try Self.saveFeedFile(sql, feed: fetched.url, content: fetched.text, now: now)
             try sql.execute(
                 """

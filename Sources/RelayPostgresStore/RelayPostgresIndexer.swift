@@ -21,8 +21,8 @@ struct RelayPostgresIndexer {
     /// unresolved poll votes), else updates the profile and adds, updates and deletes posts.
     ///
     /// - Returns: What changed, with the notifications for new posts and new mention rows (already logged).
-    func index(_ feed: Feed) throws -> RelayIndexReport {
-        let version = RelayIndexRules.feedVersion(feed)
+    func index(_ indexable: RelayIndexableFeed) throws -> RelayIndexReport {
+        let (feed, version) = (indexable.feed, indexable.version)
         var report = RelayIndexReport()
         let existingProfile = try sql.queryOne("SELECT id, version FROM profiles WHERE feed = ?", [feedURL])
         let profileID: Int
@@ -42,7 +42,7 @@ struct RelayPostgresIndexer {
                 report.changed += resolved.count
             }
             try sql.execute("UPDATE profiles SET version = ? WHERE id = ?", [version, profileID])
-            try indexPosts(feed, profileID: profileID, report: &report)
+            try indexPosts(indexable, profileID: profileID, report: &report)
         }
         report.changed += try resolvePendingVotes(profileID: profileID)
         if !report.isEmpty || profileCreated {
@@ -123,7 +123,7 @@ struct RelayPostgresIndexer {
     // MARK: - Posts
 
     /// Adds new posts, updates changed ones and deletes missing ones.
-    private func indexPosts(_ feed: Feed, profileID: Int, report: inout RelayIndexReport) throws {
+    private func indexPosts(_ feed: RelayIndexableFeed, profileID: Int, report: inout RelayIndexReport) throws {
         var existing: [String: (id: Int, hash: String)] = [:]
         for row in try sql.query("SELECT id, post_id, hash FROM posts WHERE profile_id = ?", [profileID]) {
             existing[try row.value(at: 1)] = (try row.value(at: 0), try row.value(at: 2))

@@ -50,7 +50,7 @@ extension RelayDatabase: RelayBridgeStore {
             if let feed {
                 var indexer = RelayIndexer(db: db, feedURL: bridge.feed, now: bridge.lastRefreshedAt)
                 indexer.logsNotifications = false
-                _ = try indexer.index(feed)
+                _ = try indexer.index(RelayIndexableFeed(feed))
                 try db.execute(
                     sql: "INSERT OR REPLACE INTO feed_files (feed, content, fetched_at) VALUES (?, ?, ?)",
                     arguments: [bridge.feed, bridge.content, bridge.lastRefreshedAt.timeIntervalSince1970])

@@ -110,8 +110,9 @@ extension RelayDatabase: RelayCrawlStore {
 
     /// Indexes a parsed feed in one transaction (see ``RelayIndexer``).
     package func index(feedURL: String, feed: Feed, now: Date) async throws -> RelayIndexReport {
-        try await writer.write { db in
-            try RelayIndexer(db: db, feedURL: feedURL, now: now).index(feed)
+        let indexable = RelayIndexableFeed(feed)
+        return try await writer.write { db in
+            try RelayIndexer(db: db, feedURL: feedURL, now: now).index(indexable)
         }
     }
 
@@ -142,7 +143,7 @@ extension RelayDatabase: RelayCrawlStore {
     /// ``storeFetched(_:)`` inside the caller's transaction.
     static func storeFetched(_ fetched: RelayFetchedFeed, db: Connection) throws -> RelayIndexReport {
         let now = fetched.now
-        let report = try RelayIndexer(db: db, feedURL: fetched.url, now: now).index(fetched.feed)
+        let report = try RelayIndexer(db: db, feedURL: fetched.url, now: now).index(fetched.indexable)
         // The file is bound where it is, not copied: a 10 MB feed would otherwise be held twice more.
         try db.execute(
             sql: "INSERT OR REPLACE INTO feed_files (feed, content, fetched_at) VALUES (?, ?, ?)",

@@ -5,8 +5,8 @@ import Synchronization
 /// Stores the feeds that the crawl tasks download, many to a transaction (group commit).
 ///
 /// Each ``store(_:)`` call queues its feed; one drain at a time takes everything queued (at most
-/// ``maximumBatch`` feeds) and stores it in one `BEGIN IMMEDIATE` transaction, each feed inside its own
-/// savepoint, so a feed that fails is undone alone and the others commit. Feeds that arrive while a batch
+/// ``maximumBatch`` feeds) and stores it in one `BEGIN IMMEDIATE` transaction; a feed that fails is undone
+/// alone and the others commit (see ``write(_:)``). Feeds that arrive while a batch
 /// is being written wait for the next one: a lone feed is written at once, and under load the batches
 /// grow by themselves, without a timer. A call returns only after its batch committed, so a crash loses
 /// nothing that was reported stored, and never leaves a feed half-stored (its index, file, validators,
@@ -70,20 +70,36 @@ final class RelayFetchedFeedWriter: Sendable {
                 return batch
             }
             guard !batch.isEmpty else { return }
-            let feeds = batch.map(\.feed)
-            let results: [Result<RelayIndexReport, any Error>]
-            do {
-                results = try await writer.write { db in
-                    feeds.map { feed in
-                        Result { try db.transaction { db in try RelayDatabase.storeFetched(feed, db: db) } }
-                    }
-                }
-            } catch {
-                results = feeds.map { _ in .failure(error) }
-            }
+            let results = await write(batch.map(\.feed))
             for (pending, result) in zip(batch, results) {
                 pending.continuation.resume(with: result)
             }
+        }
+    }
+
+    /// Stores `feeds` in one transaction: first all together, with no savepoint, since a savepoint copies
+    /// every page a feed changes into its journal (that journal wrote seven times the database's size on a
+    /// cold crawl); only when a feed fails is the whole batch rolled back and written again, each feed in
+    /// its own savepoint, so the failing one is undone alone and the others commit.
+    ///
+    /// - Returns: Each feed's report or failure, in order (the batch's failure for all when `BEGIN` or
+    ///   `COMMIT` fails).
+    private func write(_ feeds: [RelayFetchedFeed]) async -> [Result<RelayIndexReport, any Error>] {
+        do {
+            return try await writer.write { db in
+                try feeds.map { feed in .success(try RelayDatabase.storeFetched(feed, db: db)) }
+            }
+        } catch {
+            guard feeds.count > 1 else { return [.failure(error)] }
+        }
+        do {
+            return try await writer.write { db in
+                feeds.map { feed in
+                    Result { try db.transaction { db in try RelayDatabase.storeFetched(feed, db: db) } }
+                }
+            }
+        } catch {
+            return feeds.map { _ in .failure(error) }
         }
     }
 }

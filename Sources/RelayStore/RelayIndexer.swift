@@ -21,8 +21,8 @@ struct RelayIndexer {
     /// (only retrying unresolved poll votes), else updates the profile and adds, updates and deletes posts.
     ///
     /// - Returns: What changed, with the notifications for new posts and new mention rows (already logged).
-    func index(_ feed: Feed) throws -> RelayIndexReport {
-        let version = RelayIndexRules.feedVersion(feed)
+    func index(_ indexable: RelayIndexableFeed) throws -> RelayIndexReport {
+        let (feed, version) = (indexable.feed, indexable.version)
         var report = RelayIndexReport()
         let existingProfile = try db.queryOne(
             sql: "SELECT id, version FROM profiles WHERE feed = ?", arguments: [feedURL])
@@ -44,7 +44,7 @@ struct RelayIndexer {
             }
             try db.execute(
                 sql: "UPDATE profiles SET version = ? WHERE id = ?", arguments: [version, profileID])
-            try indexPosts(feed, profileID: profileID, report: &report)
+            try indexPosts(indexable, profileID: profileID, report: &report)
         }
         report.changed += try resolvePendingVotes(profileID: profileID)
         if !report.isEmpty || profileCreated {
@@ -135,7 +135,7 @@ struct RelayIndexer {
     // MARK: - Posts
 
     /// Adds new posts, updates changed ones and deletes missing ones.
-    private func indexPosts(_ feed: Feed, profileID: Int, report: inout RelayIndexReport) throws {
+    private func indexPosts(_ feed: RelayIndexableFeed, profileID: Int, report: inout RelayIndexReport) throws {
         var existing: [String: (id: Int, hash: String)] = [:]
         for row in try db.query(sql: "SELECT id, post_id, hash FROM posts WHERE profile_id = ?", arguments: [profileID])
         {
@@ -143,6 +143,7 @@ struct RelayIndexer {
         }
         let changes = RelayPostChanges(feed: feed, stored: existing)
         var newURLs: [String] = []
+        var newRowIDs: [Int] = []
         for step in changes.steps {
             switch step {
             case .update(let post, let rowID):
@@ -150,11 +151,12 @@ struct RelayIndexer {
                 report.changed += 1
             case .insert(let post):
                 let url = "\(feedURL)#\(post.postID)"
-                try insert(post, profileID: profileID, url: url, report: &report)
+                newRowIDs.append(try insert(post, profileID: profileID, url: url, report: &report))
                 newURLs.append(url)
                 report.added += 1
             }
         }
+        try countAndIndex(newRowIDs)
         for rowID in changes.removedRowIDs {
             try db.execute(sql: "DELETE FROM posts WHERE id = ?", arguments: [rowID])
             report.removed += 1
@@ -164,8 +166,28 @@ struct RelayIndexer {
         }
     }
 
-    /// Inserts a new post with its tags, options, mentions and vote, and records its notifications.
-    private func insert(_ post: IndexedPost, profileID: Int, url: String, report: inout RelayIndexReport) throws {
+    /// Counts the new posts `rowIDs` into `post_counts` and adds them to the full-text index, one statement
+    /// each per run of consecutive row ids (SQLite gives new rows the next id, so a feed's new posts are
+    /// usually one run), since no trigger does it (migration 10).
+    private func countAndIndex(_ rowIDs: [Int]) throws {
+        var start = 0
+        while start < rowIDs.count {
+            var end = start
+            while end + 1 < rowIDs.count, rowIDs[end + 1] == rowIDs[end] + 1 { end += 1 }
+            let range: PositionalArguments = [rowIDs[start], rowIDs[end]]
+            try db.execute(sql: RelaySchema.countNewPosts, arguments: range)
+            try db.execute(sql: RelaySchema.indexNewPosts, arguments: range)
+            start = end + 1
+        }
+    }
+
+    /// Inserts a new post with its tags, options, mentions and vote, and records its notifications; its
+    /// count and full-text entry are left to ``countAndIndex(_:)``.
+    ///
+    /// - Returns: The post's row id.
+    private func insert(_ post: IndexedPost, profileID: Int, url: String, report: inout RelayIndexReport) throws
+        -> Int
+    {
         let createdAt = (post.instant ?? now).timeIntervalSince1970
         try db.execute(
             sql: """
@@ -197,6 +219,7 @@ struct RelayIndexer {
         if logsNotifications {
             try RelayWebmentionQueue.enqueue(db, source: url, feed: feedURL, content: post.content, now: now)
         }
+        return rowID
     }
 
     /// Overwrites a changed post's content and properties (`created_at` stays; `poll_end` is never cleared).

@@ -45,6 +45,23 @@ struct WebmentionTests {
         #expect(try await store.webmentionCounts() == [.pending: 4])
     }
 
+    @Test func linksAreFoundInOrderOnceEachWithoutTrailingPunctuation() {
+        #expect(RelayWebmentionTargets.links(in: "no links, only ftp://x.example, htt and https://") == [])
+        #expect(
+            RelayWebmentionTargets.links(
+                in: "Café → https://a.example/é?q=1). [[https://b.example][b]] https://a.example/é?q=1 "
+                    + "[[http://c.example/x]]")
+                == ["https://a.example/é?q=1", "https://b.example", "http://c.example/x"])
+        #expect(
+            RelayWebmentionTargets.links(in: "open [[https://d.example/unclosed and\nhttps://e.example\"")
+                == ["https://d.example/unclosed", "https://e.example"])
+        #expect(
+            RelayWebmentionTargets.candidates(
+                in: "mine https://f.example/social.org#1, theirs https://g.example/social.org#2",
+                feed: "https://f.example/social.org"
+            ).map(\.page) == ["https://g.example/social.org"])
+    }
+
     @Test(arguments: RelayStoreEngine.tested) func bridgedPostsQueueNothing(engine: RelayStoreEngine) async throws {
         let database = try await RelayFixtureDatabase(engine: engine)
         let now = RelayFixtureDatabase.now

@@ -77,9 +77,11 @@ struct RelayFeedURLTests {
         do {
             let connection = try Connection(path: path)
             try connection.execute(
-                sql: "DELETE FROM sqlitestore_migrations WHERE name >= 'relay 4' AND name < 'relay :'")
+                sql: "DELETE FROM sqlitestore_migrations WHERE version >= 4")
             try connection.execute(
-                sql: "DROP TRIGGER posts_counts_insert; DROP TRIGGER posts_counts_delete; "
+                sql: "CREATE TRIGGER posts_search_insert AFTER INSERT ON posts BEGIN "
+                    + "INSERT INTO post_search (rowid, search_text) VALUES (new.id, new.search_text); END; "
+                    + "DROP TRIGGER posts_counts_delete; "
                     + "DROP TRIGGER posts_counts_update; DROP TABLE post_counts; DROP TABLE bridges; "
                     + "DROP TABLE outgoing_webmentions; ALTER TABLE feeds DROP COLUMN lease_owner; "
                     + "ALTER TABLE feeds DROP COLUMN lease_until")

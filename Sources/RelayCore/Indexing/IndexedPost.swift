@@ -36,6 +36,8 @@ package struct IndexedPost: Sendable {
     package var instant: Date?
     /// A hash of every field above.
     package var hash: String
+    /// The text the full-text index holds: the case-folded content and tags.
+    package var searchText: String
 
     /// Reads `post`; `nil` when it has no ID.
     ///
@@ -80,11 +82,7 @@ package struct IndexedPost: Sendable {
             hasher.combine(mention.nickname)
         }
         hash = hasher.hex
-    }
-
-    /// The text the full-text index holds: the case-folded content and tags.
-    package var searchText: String {
-        RelaySearchText.fold(content) + "\n" + RelaySearchText.fold(tags)
+        searchText = RelaySearchText.fold(content) + "\n" + RelaySearchText.fold(tags)
     }
 
     /// The target feed of a `feed#id` reference, when it splits into exactly two parts (§2.19).

@@ -17,27 +17,23 @@ package struct RelayPostChanges: Sendable {
     /// The rows of stored posts the feed no longer holds.
     package let removedRowIDs: [Int]
 
-    /// Compares `feed` with the stored posts.
+    /// Compares a feed's posts with the stored posts.
     /// - Parameters:
-    ///   - feed: the feed as fetched.
+    ///   - feed: the feed as fetched, its posts already read (``RelayIndexableFeed/posts``).
     ///   - stored: the stored posts of its profile: row and hash by post ID.
-    package init(feed: Feed, stored: [String: (id: Int, hash: String)]) {
-        var order: [String] = []
-        var parsedByID: [String: IndexedPost] = [:]
-        for post in feed.posts {
-            guard let indexed = IndexedPost(post) else { continue }
-            if parsedByID.updateValue(indexed, forKey: indexed.postID) == nil { order.append(indexed.postID) }
-        }
+    package init(feed: RelayIndexableFeed, stored: [String: (id: Int, hash: String)]) {
         var steps: [Step] = []
-        for postID in order {
-            guard let post = parsedByID[postID] else { continue }
-            if let row = stored[postID] {
+        var present = Set<String>()
+        present.reserveCapacity(feed.posts.count)
+        for post in feed.posts {
+            present.insert(post.postID)
+            if let row = stored[post.postID] {
                 if row.hash != post.hash { steps.append(.update(post, rowID: row.id)) }
             } else {
                 steps.append(.insert(post))
             }
         }
         self.steps = steps
-        removedRowIDs = stored.compactMap { parsedByID[$0.key] == nil ? $0.value.id : nil }
+        removedRowIDs = stored.compactMap { present.contains($0.key) ? nil : $0.value.id }
     }
 }

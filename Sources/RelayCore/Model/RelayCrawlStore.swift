@@ -187,8 +187,10 @@ package struct RelayCrawlClaim: Sendable, Hashable {
 package struct RelayFetchedFeed: Sendable {
     /// The feed's crawl-list URL (the new one after a rename).
     package var url: String
+    /// The parsed feed, with its version and posts read (on the crawl task that made this value).
+    package let indexable: RelayIndexableFeed
     /// The parsed feed.
-    package var feed: Feed
+    package var feed: Feed { indexable.feed }
     /// The file's bytes (already checked to be UTF-8), kept for `/feed-content/`: the same storage as the
     /// body the feed was parsed from, so a downloaded file is held once, not again as a `String`.
     package var body: [UInt8]
@@ -207,7 +209,7 @@ package struct RelayFetchedFeed: Sendable {
         now: Date
     ) {
         self.url = url
-        self.feed = feed
+        indexable = RelayIndexableFeed(feed)
         self.body = body
         self.etag = etag
         self.lastModified = lastModified

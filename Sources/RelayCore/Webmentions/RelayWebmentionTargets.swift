@@ -1,5 +1,3 @@
-import Foundation
-
 /// The pages a post notifies by Webmention (`relay-api.md` §4.7), worked out once for both relay engines:
 /// every http(s) URL of the content, `[[url]]`, `[[url][description]]` and bare, trailing punctuation
 /// stripped, in order of appearance, each once, except the author's own feed (with or without a `#…`).
@@ -38,41 +36,10 @@ package enum RelayWebmentionTargets {
     /// - Parameter content: The post's content.
     /// - Returns: The URLs, trailing punctuation stripped.
     package static func links(in content: String) -> [String] {
-        var found: [String] = []
-        var seen = Set<String>()
-        func add(_ candidate: Substring) {
-            var url = candidate
-            while let last = url.last, ".,;:!?)]}'\">".contains(last) { url = url.dropLast() }
-            let text = String(url)
-            guard text.hasPrefix("http://") || text.hasPrefix("https://"), text.count > 8,
-                seen.insert(text).inserted
-            else { return }
-            found.append(text)
+        var content = content
+        return content.withUTF8 { bytes in
+            var scanner = RelayLinkScanner(bytes)
+            return scanner.links()
         }
-        var rest = Substring(content)
-        while let open = rest.range(of: "[[") {
-            let before = rest[..<open.lowerBound]
-            for word in before.split(whereSeparator: \.isWhitespace) { bare(word, add) }
-            let inside = rest[open.upperBound...]
-            guard let close = inside.range(of: "]") else {
-                rest = inside
-                continue
-            }
-            add(inside[..<close.lowerBound])
-            let afterTarget = inside[close.upperBound...]
-            if afterTarget.hasPrefix("["), let end = afterTarget.range(of: "]]") {
-                rest = afterTarget[end.upperBound...]
-            } else {
-                rest = afterTarget.hasPrefix("]") ? afterTarget.dropFirst() : afterTarget
-            }
-        }
-        for word in rest.split(whereSeparator: \.isWhitespace) { bare(word, add) }
-        return found
-    }
-
-    /// Adds the URL a bare word holds (from its `http` on), if any.
-    private static func bare(_ word: Substring, _ add: (Substring) -> Void) {
-        guard let start = word.range(of: "http://") ?? word.range(of: "https://") else { return }
-        add(word[start.lowerBound...])
     }
 }

@@ -30,6 +30,17 @@ package struct Migrator: Sendable {
     /// The registered names, in order.
     package var migrationNames: [String] { migrations.map(\.name) }
 
+    /// The first `count` registered migrations: what an older build applied, so a test can write a database
+    /// as that build left it and check what the later migrations do to it.
+    ///
+    /// - Parameter count: How many migrations to keep (at most all of them).
+    /// - Returns: A migrator with those migrations.
+    package func prefix(_ count: Int) -> Migrator {
+        var older = Migrator()
+        older.migrations = Array(migrations.prefix(count))
+        return older
+    }
+
     /// Appends a migration.
     ///
     /// - Parameters:

@@ -1,0 +1,102 @@
+import Foundation
+import OrgSocial
+import RelayCore
+import SQLiteStore
+import TestSupport
+import Testing
+
+@testable import RelayStore
+
+/// Migration 10 (the indexer counts and indexes new posts itself; the trigram index keeps no positions) on a
+/// database that migration 9 left, with posts its triggers indexed and counted.
+@Suite struct RelaySchemaMigrationTests {
+    static let feed = "https://old.example/social.org"
+
+    /// A database at migration 9 holding `bodies` as posts of one feed, written as that schema's triggers
+    /// index and count them.
+    static func databaseAtMigration9(_ path: String, bodies: [String]) throws {
+        let db = try Connection(path: path)
+        let names = RelaySchema.migrator.migrationNames
+        let older = RelaySchema.migrator.prefix(try #require(names.firstIndex(of: "relay 9: crawl leases")) + 1)
+        #expect(names.count == older.migrationNames.count + 1)
+        try older.migrate(db)
+        try db.execute(
+            sql: "INSERT INTO profiles (id, feed, nick, created_at, updated_at) VALUES (1, ?, 'old', 0, 0)",
+            arguments: [feed])
+        for (offset, body) in bodies.enumerated() {
+            let id = "2025-01-0\(offset + 1)T10:00:00+0000"
+            try db.execute(
+                sql: """
+                    INSERT INTO posts (profile_id, post_id, url, content, search_text, created_at, updated_at, hash)
+                    VALUES (1, ?, ?, ?, ?, ?, 0, 'h')
+                    """,
+                arguments: [
+                    id, "\(feed)#\(id)", body, RelaySearchText.fold(body) + "\n",
+                    OrgTimestamp(id).sortInstant?.timeIntervalSince1970,
+                ])
+        }
+        try db.close()
+    }
+
+    @Test func postsIndexedBeforeTheMigrationAreStillFoundAndCounted() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("relay.sqlite")
+        try Self.databaseAtMigration9(path, bodies: ["Hello Émacs", "Org Social is plain text", "ünïcode words"])
+
+        let store = try await RelayDatabase.open(path: path, groups: [])
+        #expect(try await store.search(.text("ÉMACS"), page: 1, perPage: 10).total == 1)
+        #expect(try await store.search(.text("plain text"), page: 1, perPage: 10).total == 1)
+        #expect(try await store.search(.text("ÜNÏ"), page: 1, perPage: 10).total == 1)
+        #expect(try await store.search(.text("absent"), page: 1, perPage: 10).total == 0)
+        #expect(try await store.stats().global.totalPosts == 3)
+        try await store.close()
+
+        let db = try Connection(path: path)
+        let triggers = try db.query(sql: "SELECT name FROM sqlite_schema WHERE type = 'trigger' ORDER BY name")
+            .map { try $0.value(at: 0, as: String.self) }
+        #expect(
+            triggers == ["posts_counts_delete", "posts_counts_update", "posts_search_delete", "posts_search_update"])
+        let table = try db.queryOne(sql: "SELECT sql FROM sqlite_schema WHERE name = 'post_search'")
+        #expect(try table?.value(at: 0, as: String.self).contains("detail='none'") == true)
+        try db.close()
+    }
+
+    @Test func postsAddedChangedAndRemovedAfterTheMigrationKeepSearchAndCountsRight() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("relay.sqlite")
+        try Self.databaseAtMigration9(path, bodies: ["kept from before"])
+        let store = try await RelayDatabase.open(path: path, groups: [])
+        func feed(_ posts: [(String, String)]) throws -> Feed {
+            let text = posts.map { "** \($0.0)\n:PROPERTIES:\n:END:\n\n\($0.1)\n" }.joined()
+            return Feed(parsing: "#+TITLE: Old\n#+NICK: old\n\n* Posts\n\(text)")
+        }
+        func total(_ q: String) async throws -> Int {
+            try await store.search(.text(q), page: 1, perPage: 10).total
+        }
+        let first = "2025-01-01T10:00:00+0000"
+        _ = try await store.index(
+            feedURL: Self.feed,
+            feed: try feed([
+                (first, "kept from before"), ("2025-02-01T10:00:00+0000", "a brand new zebra"),
+                ("2025-02-02T10:00:00+0000", "another giraffe"),
+            ]),
+            now: Date())
+        #expect(try await total("zebra") == 1)
+        #expect(try await total("giraffe") == 1)
+        #expect(try await total("kept") == 1)
+        #expect(try await store.stats().global.totalPosts == 3)
+
+        // The giraffe post changes its text, the zebra post goes.
+        _ = try await store.index(
+            feedURL: Self.feed,
+            feed: try feed([(first, "kept from before"), ("2025-02-02T10:00:00+0000", "now an okapi")]),
+            now: Date())
+        #expect(try await total("zebra") == 0)
+        #expect(try await total("giraffe") == 0)
+        #expect(try await total("okapi") == 1)
+        let stats = try await store.stats()
+        #expect(stats.global.totalPosts == 2)
+        #expect(stats.months.map(\.totalPosts).reduce(0, +) == 2)
+        try await store.close()
+    }
+}
