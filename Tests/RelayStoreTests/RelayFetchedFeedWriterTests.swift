@@ -12,7 +12,8 @@ import Testing
     static let now = Date(timeIntervalSince1970: 1_750_000_000)
 
     static func fetched(_ name: String) -> RelayFetchedFeed {
-        let text = "#+TITLE: \(name)\n#+NICK: \(name)\n\n* Posts\n** 2025-01-01T10:00:00+0000\n:PROPERTIES:\n:END:\n\n"
+        let text =
+            "#+TITLE: \(name)\n#+NICK: \(name)\n\n* Posts\n** 2025-01-01T10:00:00+0000\n:PROPERTIES:\n:END:\n\n"
             + "hello from \(name)\n"
         let body = Array(text.utf8)
         return RelayFetchedFeed(
