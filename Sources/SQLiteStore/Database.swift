@@ -13,6 +13,8 @@
 package actor Database {
     /// The connection, used only from this actor.
     private let connection: Connection
+    /// The checkpointer this connection's checkpoints were handed to, if any.
+    private var checkpointer: WALCheckpointer?
 
     /// Opens a database (see ``Connection/init(path:mode:busyTimeout:)``).
     ///
@@ -45,6 +47,25 @@ package actor Database {
         try connection.transaction(body)
     }
 
+    /// Leaves this connection's checkpoints to `checkpointer` (see ``WALCheckpointer``): its commits no
+    /// longer wait for the disk.
+    ///
+    /// - Throws: ``StoreError`` when the connection is closed.
+    package func handOffCheckpoints(to checkpointer: WALCheckpointer) throws(StoreError) {
+        guard self.checkpointer == nil else { return }
+        try checkpointer.attach(to: connection)
+        self.checkpointer = checkpointer
+    }
+
+    /// Gives this connection its automatic checkpoints back (before the checkpointer closes).
+    ///
+    /// - Throws: ``StoreError`` when the connection is closed.
+    package func takeBackCheckpoints() throws(StoreError) {
+        guard checkpointer != nil else { return }
+        try WALCheckpointer.detach(from: connection)
+        checkpointer = nil
+    }
+
     /// Applies the migrations not yet applied.
     ///
     /// - Parameter migrator: The registered migrations.
@@ -57,6 +78,7 @@ package actor Database {
     ///
     /// - Throws: ``StoreError``.
     package func close() throws(StoreError) {
+        try takeBackCheckpoints()
         try connection.close()
     }
 }
