@@ -143,6 +143,23 @@ struct ValidatorTests {
         }
     }
 
+    @Test func aReplyNamesAnHTTPFeedURLAndAPostIDWithoutBlanksInAnyScript() {
+        let valid = [
+            "https://a.example/s.org#\(Self.id)", "http://a.example/s.org#x\t", "HTTPS://a.example/s.org#a#b",
+            "https://ä.example/s.org#\(Self.id)", "https://a.example/s.org#é",
+        ]
+        let invalid = [
+            "https://a.example/s.org#", "#x", "a.example/s.org#x", "https://a.example/s.org#a b",
+            "https:///s.org#x", "https://ä.example/s.org#a b", "https://a.example/s.org#a\tb", "ä.example/s.org#x",
+            "https://ä.example/s.org#",
+        ]
+        func codes(_ value: String) -> [DiagnosticCode] {
+            FeedValidator().validate(Feed(parsing: Self.post(":REPLY_TO: \(value)"))).map(\.code)
+        }
+        for value in valid { #expect(codes(value) == [], "\(value)") }
+        for value in invalid { #expect(codes(value) == [.invalidReplyTo], "\(value)") }
+    }
+
     @Test func aPostGroupWithoutRelayIsAnInvalidGroup() {
         let feed = Feed(parsing: Self.post(":GROUP: Emacs"))
 

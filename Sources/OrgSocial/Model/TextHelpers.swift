@@ -22,19 +22,6 @@ extension StringProtocol where UTF8View: BidirectionalCollection {
             String(decoding: $0, as: UTF8.self)
         }
     }
-}
-
-extension String {
-    /// The text without leading and trailing spaces and TABs; the string itself (no copy) when there are none.
-    func trimmingSpacesAndTabs() -> String {
-        guard let first = utf8.first, let last = utf8.last else { return self }
-        if first != UInt8(ascii: " "), first != UInt8(ascii: "\t"), last != UInt8(ascii: " "),
-            last != UInt8(ascii: "\t")
-        {
-            return self
-        }
-        return self[...].trimmingSpacesAndTabs()
-    }
 
     /// Whether the text looks like an absolute `http://` or `https://` URL with a host.
     var isHTTPURL: Bool {
@@ -67,6 +54,19 @@ extension String {
             previous = (previous.1, byte)
         }
         return true
+    }
+}
+
+extension String {
+    /// The text without leading and trailing spaces and TABs; the string itself (no copy) when there are none.
+    func trimmingSpacesAndTabs() -> String {
+        guard let first = utf8.first, let last = utf8.last else { return self }
+        if first != UInt8(ascii: " "), first != UInt8(ascii: "\t"), last != UInt8(ascii: " "),
+            last != UInt8(ascii: "\t")
+        {
+            return self
+        }
+        return self[...].trimmingSpacesAndTabs()
     }
 }
 

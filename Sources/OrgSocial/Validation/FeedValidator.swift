@@ -245,14 +245,14 @@ public struct FeedValidator: Sendable {
                 break
             }
         }
-        if post.value(of: "POLL_OPTION") != nil, post.value(of: "REPLY_TO") == nil {
+        if post.hasValue("POLL_OPTION"), !post.hasValue("REPLY_TO") {
             found.append(
                 Diagnostic(
                     .voteWithoutPoll, line: post.line,
                     message: "This vote (`:POLL_OPTION:`) has no `:REPLY_TO:` naming the poll.",
                     suggestion: "Add `:REPLY_TO: <poll feed URL>#<poll ID>`."))
         }
-        if post.value(of: "POLL_END") != nil, post.pollOptions.isEmpty {
+        if post.hasValue("POLL_END"), post.pollOptions.isEmpty {
             found.append(
                 Diagnostic(
                     .pollWithoutOptions, line: post.line, message: "This poll has no options.",
@@ -292,6 +292,20 @@ public struct FeedValidator: Sendable {
 
 /// `<http(s) URL>#<non-empty ID>` (the ID itself is not checked: references copy the target verbatim).
 func isValidReference(_ value: String) -> Bool {
+    let bytes = value.utf8
+    // ASCII (nearly every reference): each byte is a character, so the same checks run on the bytes,
+    // without the two strings `PostReference` makes.
+    if !bytes.contains(where: { $0 >= 0x80 }) {
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        while start < end, isBlank(bytes[start]) { start = bytes.index(after: start) }
+        while end > start, isBlank(bytes[bytes.index(before: end)]) { end = bytes.index(before: end) }
+        guard let hash = bytes[start..<end].lastIndex(of: UInt8(ascii: "#")), hash != start,
+            bytes.index(after: hash) < end
+        else { return false }
+        return !bytes[bytes.index(after: hash)..<end].contains(where: isBlank) && value[start..<hash].isHTTPURL
+    }
     guard let reference = PostReference(parsing: value) else { return false }
     return reference.feedURL.isHTTPURL && !reference.postID.contains(where: { $0 == " " || $0 == "\t" })
 }
