@@ -110,7 +110,7 @@ func isLanguageCode(_ code: String) -> Bool {
 }
 
 /// A tag word: letters, digits, `-`, `_` (ASCII or not).
-func isTagWord(_ tag: String) -> Bool {
+func isTagWord<Text: StringProtocol>(_ tag: Text) -> Bool {
     !tag.isEmpty
         && tag.unicodeScalars.allSatisfy { scalar in
             // ASCII is decided without the Unicode property tables, which cost more than the rest of a check.

@@ -190,6 +190,11 @@ public struct Post: Sendable {
     /// The options of a poll: `- [ ] Option` lines of the body (lenient form, trimmed; spec §7).
     public var pollOptions: [String] { Self.pollOptions(in: body) }
 
+    /// Whether ``pollOptions`` is not empty, found without making the options' strings.
+    var hasPollOptions: Bool {
+        body.utf8.split(separator: UInt8(ascii: "\n")).contains { PollOptionLine.option(in: Substring($0)) != nil }
+    }
+
     /// The `- [ ] Option` lines of a body.
     private static func pollOptions(in body: String) -> [String] {
         // Split on the bytes (the body's line breaks are all LF, each a character of its own).

@@ -171,16 +171,26 @@ public struct FeedValidator: Sendable {
 
     /// The post properties whose values are checked (in upper case).
     private static let checkedProperties = [
-        "REPLY_TO", "INCLUDE", "POLL_END", "LANG", "TAGS", "VISIBILITY", "GROUP", "MIGRATION",
+        "REPLY_TO", "INCLUDE", "POLL_END", "LANG", "TAGS", "VISIBILITY", "GROUP", "MIGRATION", "POLL_OPTION",
     ]
     /// ``checkedProperties`` as bytes, for matching the file's bytes without building a string.
     private static let checkedPropertyBytes = checkedProperties.map { Array($0.utf8) }
 
     private func checkPost(_ post: Post, kind: PostKind, into found: inout DiagnosticList) {
         // The names are matched on the file's bytes: only entries that are checked become `Property` values.
+        // A match has a value, so the same pass tells which of REPLY_TO, POLL_END and POLL_OPTION are set.
+        var (hasReplyTo, hasPollEnd, hasPollOption) = (false, false, false)
         for index in post.entryRange {
             guard let position = post.entry(index, isNamedOneOf: Self.checkedPropertyBytes) else { continue }
             let name = Self.checkedProperties[position]
+            switch name {
+            case "POLL_OPTION":
+                hasPollOption = true
+                continue
+            case "REPLY_TO": hasReplyTo = true
+            case "POLL_END": hasPollEnd = true
+            default: break
+            }
             let property = post.property(from: post.entrySpan(index))
             let value = property.value
             switch name {
@@ -210,6 +220,8 @@ public struct FeedValidator: Sendable {
                             "Use an ISO 639-1 code such as `en` or `es`."))
                 }
             case "TAGS":
+                let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+                if value.utf8.split(whereSeparator: isBlank).allSatisfy({ isTagWord(Substring($0)) }) { break }
                 let bad = value.tokens().filter { !isTagWord($0) }
                 if !bad.isEmpty {
                     found.append(
@@ -245,14 +257,14 @@ public struct FeedValidator: Sendable {
                 break
             }
         }
-        if post.hasValue("POLL_OPTION"), !post.hasValue("REPLY_TO") {
+        if hasPollOption, !hasReplyTo {
             found.append(
                 Diagnostic(
                     .voteWithoutPoll, line: post.line,
                     message: "This vote (`:POLL_OPTION:`) has no `:REPLY_TO:` naming the poll.",
                     suggestion: "Add `:REPLY_TO: <poll feed URL>#<poll ID>`."))
         }
-        if post.hasValue("POLL_END"), post.pollOptions.isEmpty {
+        if hasPollEnd, !post.hasPollOptions {
             found.append(
                 Diagnostic(
                     .pollWithoutOptions, line: post.line, message: "This poll has no options.",
