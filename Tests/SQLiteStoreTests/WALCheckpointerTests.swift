@@ -11,6 +11,15 @@ import Testing
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
     }
 
+    /// A new database at `path` with a `blobs` table, its writer's checkpoints handed to a checkpointer.
+    static func writer(at path: String, threshold: Int) async throws -> (Database, WALCheckpointer) {
+        let writer = try Database(path: path)
+        try await writer.read { db in try db.execute(sql: "CREATE TABLE blobs (id INTEGER PRIMARY KEY, data BLOB)") }
+        let checkpointer = try WALCheckpointer(path: path, threshold: threshold)
+        try await writer.handOffCheckpoints(to: checkpointer)
+        return (writer, checkpointer)
+    }
+
     /// Commits `count` transactions of 4 KiB rows (about 4 pages each) on `writer`.
     static func commit(_ count: Int, on writer: Database, after: @Sendable () -> Void = {}) async throws {
         for _ in 0..<count {
@@ -26,10 +35,7 @@ import Testing
     @Test func commitsPastTheThresholdAreCopiedIntoTheFileWithoutTheWriter() async throws {
         let folder = try TemporaryFolder()
         let path = folder.path("test.sqlite")
-        let writer = try Database(path: path)
-        try await writer.read { db in try db.execute(sql: "CREATE TABLE blobs (id INTEGER PRIMARY KEY, data BLOB)") }
-        let checkpointer = try WALCheckpointer(path: path, threshold: 20)
-        try await writer.handOffCheckpoints(to: checkpointer)
+        let (writer, checkpointer) = try await Self.writer(at: path, threshold: 20)
         let before = Self.size(path)
 
         // 10 commits leave about 40 pages in the WAL: past this threshold, far below SQLite's own (1,000).
@@ -56,10 +62,7 @@ import Testing
     @Test func theWALStaysNearItsLimitUnderABusyWriter() async throws {
         let folder = try TemporaryFolder()
         let path = folder.path("test.sqlite")
-        let writer = try Database(path: path)
-        try await writer.read { db in try db.execute(sql: "CREATE TABLE blobs (id INTEGER PRIMARY KEY, data BLOB)") }
-        let checkpointer = try WALCheckpointer(path: path, threshold: 8)
-        try await writer.handOffCheckpoints(to: checkpointer)
+        let (writer, checkpointer) = try await Self.writer(at: path, threshold: 8)
 
         // 300 commits write about 1,200 pages; the WAL restarts once a commit leaves `limit` (64) pages.
         let largest = LargestSize()
