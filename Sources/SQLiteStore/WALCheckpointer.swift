@@ -134,19 +134,19 @@ package final class WALCheckpointer: @unchecked Sendable {
         if let failure = condition.withLock({ state.failure }) { throw failure }
     }
 
-    /// Makes `connection`'s commits call ``committed(walPages:)`` instead of checkpointing themselves.
+    /// Makes `connection`'s commits call ``committed(walPages:writer:name:)`` instead of checkpointing
+    /// themselves.
     func attach(to connection: Connection) throws(StoreError) {
         let pointer = try connection.live(sql: nil)
-        sqlite3_wal_hook(pointer, walHook, Unmanaged.passRetained(self).toOpaque())
+        // Unretained: the writer's `Database` holds the checkpointer for as long as the hook is set.
+        sqlite3_wal_hook(pointer, walHook, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    /// Gives `connection` its automatic checkpoints back and releases the hook's reference.
+    /// Gives `connection` its automatic checkpoints back (`sqlite3_wal_autocheckpoint` replaces the hook).
     static func detach(from connection: Connection) throws(StoreError) {
         let pointer = try connection.live(sql: nil)
-        let context = sqlite3_wal_hook(pointer, nil, nil)
         try checkResult(
             sqlite3_wal_autocheckpoint(pointer, Int32(WALCheckpointer.defaultThreshold)), handle: pointer, sql: nil)
-        if let context { Unmanaged<WALCheckpointer>.fromOpaque(context).release() }
     }
 }
 

@@ -1,26 +1,23 @@
+/// Whether `byte` is a space or a TAB, the separators of Org Social values.
+func isSpaceOrTab(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+}
+
 extension StringProtocol where UTF8View: BidirectionalCollection {
     /// The text without leading and trailing spaces and TABs (the separators of Org Social values).
     func trimmingSpacesAndTabs() -> String {
         let bytes = utf8
         var start = bytes.startIndex
         var end = bytes.endIndex
-        while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") {
-            start = bytes.index(after: start)
-        }
-        while end > start {
-            let before = bytes.index(before: end)
-            guard bytes[before] == UInt8(ascii: " ") || bytes[before] == UInt8(ascii: "\t") else { break }
-            end = before
-        }
+        while start < end, isSpaceOrTab(bytes[start]) { start = bytes.index(after: start) }
+        while end > start, isSpaceOrTab(bytes[bytes.index(before: end)]) { end = bytes.index(before: end) }
         return String(self[start..<end])
     }
 
     /// The whitespace-separated tokens (spaces and TABs).
     func tokens() -> [String] {
         // Split on the bytes: splitting on `Character`s walks grapheme clusters, many times slower.
-        utf8.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }).map {
-            String(decoding: $0, as: UTF8.self)
-        }
+        utf8.split(whereSeparator: isSpaceOrTab).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Whether the text looks like an absolute `http://` or `https://` URL with a host.
@@ -67,6 +64,11 @@ extension String {
             return self
         }
         return self[...].trimmingSpacesAndTabs()
+    }
+
+    /// Whether every token (see ``tokens()``) satisfies `predicate`, without making their strings.
+    func allTokens(_ predicate: (Substring) -> Bool) -> Bool {
+        utf8.split(whereSeparator: isSpaceOrTab).allSatisfy { predicate(Substring($0)) }
     }
 }
 

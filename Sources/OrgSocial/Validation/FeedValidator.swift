@@ -220,8 +220,7 @@ public struct FeedValidator: Sendable {
                             "Use an ISO 639-1 code such as `en` or `es`."))
                 }
             case "TAGS":
-                let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-                if value.utf8.split(whereSeparator: isBlank).allSatisfy({ isTagWord(Substring($0)) }) { break }
+                if value.allTokens({ isTagWord($0) }) { break }
                 let bad = value.tokens().filter { !isTagWord($0) }
                 if !bad.isEmpty {
                     found.append(
@@ -304,19 +303,15 @@ public struct FeedValidator: Sendable {
 
 /// `<http(s) URL>#<non-empty ID>` (the ID itself is not checked: references copy the target verbatim).
 func isValidReference(_ value: String) -> Bool {
-    let bytes = value.utf8
     // ASCII (nearly every reference): each byte is a character, so the same checks run on the bytes,
     // without the two strings `PostReference` makes.
-    if !bytes.contains(where: { $0 >= 0x80 }) {
-        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        var start = bytes.startIndex
-        var end = bytes.endIndex
-        while start < end, isBlank(bytes[start]) { start = bytes.index(after: start) }
-        while end > start, isBlank(bytes[bytes.index(before: end)]) { end = bytes.index(before: end) }
-        guard let hash = bytes[start..<end].lastIndex(of: UInt8(ascii: "#")), hash != start,
-            bytes.index(after: hash) < end
+    if !value.utf8.contains(where: { $0 >= 0x80 }) {
+        let trimmed = value.trimmingSpacesAndTabs()
+        let bytes = trimmed.utf8
+        guard let hash = bytes.lastIndex(of: UInt8(ascii: "#")), hash != bytes.startIndex,
+            bytes.index(after: hash) != bytes.endIndex
         else { return false }
-        return !bytes[bytes.index(after: hash)..<end].contains(where: isBlank) && value[start..<hash].isHTTPURL
+        return !bytes[bytes.index(after: hash)...].contains(where: isSpaceOrTab) && trimmed[..<hash].isHTTPURL
     }
     guard let reference = PostReference(parsing: value) else { return false }
     return reference.feedURL.isHTTPURL && !reference.postID.contains(where: { $0 == " " || $0 == "\t" })
