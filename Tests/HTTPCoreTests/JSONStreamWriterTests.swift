@@ -81,4 +81,62 @@ struct JSONStreamWriterTests {
         #expect(pieces == [Array("\"abc\"".utf8)])
         #expect(writer.text.isEmpty)
     }
+
+    static let styles: [JSONValue.Style] = [.foundationPretty, .python, .restFramework(), .restFramework(indent: 4)]
+
+    /// Text handed over as bytes is written as the string they decode to, in every style: ASCII, other
+    /// scripts, characters some styles escape, and invalid UTF-8 (replaced as `String(decoding:as:)` does).
+    @Test(arguments: [
+        Array("plain ascii".utf8), Array("q\"b\\s/\t\u{01}".utf8), Array("é 😀 \u{2028}".utf8),
+        [0x61, 0xFF, 0x62, 0xC3],
+        [],
+    ])
+    func bytesAreWrittenAsTheStringTheyDecodeTo(_ bytes: [UInt8]) {
+        for style in Self.styles {
+            var fromBytes = JSONStreamWriter(style: style)
+            var fromString = JSONStreamWriter(style: style)
+
+            bytes.withUnsafeBufferPointer { fromBytes.string(utf8: $0) }
+            fromString.string(String(decoding: bytes, as: UTF8.self))
+
+            #expect(fromBytes.text == fromString.text)
+        }
+    }
+
+    @Test func literalKeysAreWrittenAsStringKeys() {
+        for style in Self.styles {
+            var literal = JSONStreamWriter(style: style)
+            literal.beginObject()
+            literal.key(literal: "name")
+            literal.int(1)
+            literal.key(literal: "relayURL")
+            literal.null()
+            literal.endObject()
+            var string = JSONStreamWriter(style: style)
+            string.beginObject()
+            string.key("name")
+            string.int(1)
+            string.key("relayURL")
+            string.null()
+            string.endObject()
+
+            #expect(literal.text == string.text)
+        }
+    }
+
+    /// Containers nested deeper than any indent written before get their full indent.
+    @Test func deepNestingIsIndentedInFull() {
+        var writer = JSONStreamWriter(style: .foundationPretty)
+        let depth = 40
+        for _ in 0..<depth { writer.beginArray() }
+        writer.int(1)
+        for _ in 0..<depth { writer.endArray() }
+
+        var value = JSONValue.int(1)
+        for _ in 0..<depth { value = .array([value]) }
+        #expect(writer.text == value.encoded(style: .foundationPretty))
+        #expect(
+            String(decoding: writer.text, as: UTF8.self).contains("\n" + String(repeating: " ", count: 2 * depth) + "1")
+        )
+    }
 }

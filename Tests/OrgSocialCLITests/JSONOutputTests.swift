@@ -124,4 +124,28 @@ struct JSONOutputTests {
         #expect(pieces.allSatisfy { $0.count < 1 << 17 })
         #expect(String(decoding: pieces.joined(), as: UTF8.self) == (try JSONOutput.text(feed)))
     }
+
+    /// A feed of several batches of small posts with big ones between them: written on one thread or many,
+    /// the text is `JSONEncoder`'s, and it goes out in pieces of about a chunk.
+    @Test(arguments: [1, 2, 5])
+    func writingBatchesOnSeveralThreadsGivesTheSameBytes(threads: Int) throws {
+        var text = "#+TITLE: t\n* Posts\n"
+        for index in 0..<3_000 {
+            text += "** 2025-01-01T00:00:00+0000\n:PROPERTIES:\n:LANG: en\n:TAGS: a b\n:END:\n\nPost \(index) é 😀\n"
+            if index % 1_000 == 500 {
+                text +=
+                    "** 2025-01-02T00:00:00+0000\n"
+                    + String(repeating: "big [[org-social:https://x.example/s.org][x]]\n", count: 2_000)
+            }
+        }
+        let feed = Feed(parsing: text)
+        #expect(feed.bytes.count > 2 * JSONOutput.batchBytes)
+        #expect(feed.posts.indices.contains { feed.posts.byteCount(at: $0) > JSONOutput.bigPostBytes })
+        var pieces: [[UInt8]] = []
+
+        try JSONOutput.writeFeed(feed, threads: threads) { pieces.append($0) }
+
+        #expect(String(decoding: pieces.joined(), as: UTF8.self) == (try JSONOutput.text(feed)))
+        #expect(pieces.allSatisfy { $0.count < 2 * JSONOutput.chunkSize })
+    }
 }

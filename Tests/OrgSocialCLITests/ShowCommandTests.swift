@@ -86,6 +86,25 @@ struct ShowCommandTests {
         #expect(lines.suffix(2) == ["  … 5 more posts not listed; 'orgsocial show --json' lists them all.", ""])
     }
 
+    /// A post is listed by its first line with text, trimmed, and cut to 60 characters.
+    @Test func summaryListsEachPostByItsFirstLineWithText() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let long = String(repeating: "ñ", count: 70)
+        let file = try folder.write(
+            "#+TITLE: T\n#+NICK: t\n\n* Posts\n** 2026-01-10T09:00:00+0100\n:PROPERTIES:\n:END:\n \n\t\n"
+                + "\u{A0}\n  Hello there \nsecond\n** 2026-01-10T09:01:00+0100\n\(long)\n\n** 2026-01-10T09:02:00+0100\n",
+            to: "social.org")
+
+        let result = await runCLI(["show", file])
+
+        #expect(result.status == 0)
+        let lines = result.output.split(separator: "\n")
+        #expect(lines.contains("  2026-01-10T09:00:00+0100  post  Hello there"))
+        #expect(lines.contains("  2026-01-10T09:01:00+0100  post  \(String(repeating: "ñ", count: 59))…"))
+        #expect(lines.contains("  2026-01-10T09:02:00+0100  post  (no text)"))
+    }
+
     @Test func summaryNotesProblemsOnStandardError() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -28,6 +28,10 @@ package struct JSONStreamWriter: Sendable {
     private var open: [(isObject: Bool, hasMembers: Bool)] = []
     private let keySeparator: [UInt8]
     private let itemSeparator: [UInt8]
+    /// A line break and enough spaces for the deepest indent written so far: each break appends a prefix.
+    private var lineBreak: [UInt8] = [UInt8(ascii: "\n")]
+    /// Where ``key(literal:)`` puts a member's start together.
+    private var scratch: [UInt8] = Array(repeating: 0, count: 64)
 
     /// Makes a writer.
     /// - Parameters:
@@ -94,7 +98,53 @@ package struct JSONStreamWriter: Sendable {
         precondition(open.last?.isObject == true, "A key outside an object")
         startMember()
         style.writeString(name, into: &text)
-        text += keySeparator
+        keySeparator.withUnsafeBufferPointer { text.append(contentsOf: $0) }
+    }
+
+    /// Starts the next member of the innermost object, named by a literal: quoted as it is, without the
+    /// escape scan (member names written this way are plain ASCII words; debug builds check it).
+    /// - Parameter name: The member's name: ASCII letters, digits and punctuation other than `"` and `\`.
+    package mutating func key(literal name: StaticString) {
+        precondition(open.last?.isObject == true, "A key outside an object")
+        let index = open.count - 1
+        let separated = open[index].hasMembers
+        open[index].hasMembers = true
+        let indent = style.indent.map { $0 * (baseDepth + open.count) }
+        name.withUTF8Buffer { name in
+            assert(name.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
+            // The separator, line break, indent, quoted name and key separator are put together in `scratch`
+            // and appended in one piece: appending each costs more than writing it.
+            let length =
+                (separated ? itemSeparator.count : 0) + (indent.map { 1 + $0 } ?? 0) + name.count + 2
+                + keySeparator.count
+            if scratch.count < length { scratch = Array(repeating: 0, count: Swift.max(length, 2 * scratch.count)) }
+            scratch.withUnsafeMutableBufferPointer { out in
+                guard let start = out.baseAddress else { return }
+                var cursor = start
+                if separated {
+                    for byte in itemSeparator {
+                        cursor.initialize(to: byte)
+                        cursor += 1
+                    }
+                }
+                if let indent {
+                    cursor.initialize(to: UInt8(ascii: "\n"))
+                    (cursor + 1).update(repeating: UInt8(ascii: " "), count: indent)
+                    cursor += 1 + indent
+                }
+                cursor.initialize(to: UInt8(ascii: "\""))
+                if let base = name.baseAddress { (cursor + 1).update(from: base, count: name.count) }
+                cursor += 1 + name.count
+                cursor.initialize(to: UInt8(ascii: "\""))
+                cursor += 1
+                for byte in keySeparator {
+                    cursor.initialize(to: byte)
+                    cursor += 1
+                }
+                assert(cursor - start == length)
+            }
+            scratch.withUnsafeBufferPointer { text.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<length])) }
+        }
     }
 
     // MARK: - Scalars
@@ -103,6 +153,13 @@ package struct JSONStreamWriter: Sendable {
     package mutating func string(_ value: String) {
         beginValue()
         style.writeString(value, into: &text)
+    }
+
+    /// Writes the string whose UTF-8 bytes are `bytes` (invalid sequences replaced, as `String(decoding:as:)`
+    /// does), without making it when it is ASCII.
+    package mutating func string(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        beginValue()
+        style.writeString(utf8: bytes, into: &text)
     }
 
     /// Writes an integer.
@@ -151,7 +208,10 @@ package struct JSONStreamWriter: Sendable {
 
     private mutating func breakLine(depth: Int) {
         guard let indent = style.indent else { return }
-        text.append(UInt8(ascii: "\n"))
-        text.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * depth))
+        let length = 1 + indent * depth
+        if lineBreak.count < length {
+            lineBreak += repeatElement(UInt8(ascii: " "), count: max(length, 2 * lineBreak.count) - lineBreak.count)
+        }
+        lineBreak.withUnsafeBufferPointer { text.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<length])) }
     }
 }

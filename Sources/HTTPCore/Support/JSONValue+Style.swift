@@ -186,19 +186,36 @@ extension JSONValue.Style {
     /// A literal with every non-ASCII byte copied as it is: runs of bytes that need no escape are
     /// appended in one piece.
     private static func writeRawUTF8String(_ text: String, into output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
         var text = text
-        text.withUTF8 { bytes in
-            var runStart = 0
-            for index in bytes.indices {
-                let byte = bytes[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                writeASCII(byte, into: &output)
-                runStart = index + 1
-            }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        text.withUTF8 { writeRawUTF8($0, into: &output) }
+    }
+
+    /// ``writeString(_:into:)`` for the string whose UTF-8 bytes are `bytes` (invalid sequences are
+    /// replaced as `String(decoding:as:)` does), without making the string when the bytes are ASCII.
+    ///
+    /// - Parameters:
+    ///   - bytes: The string's UTF-8 bytes.
+    ///   - output: Where the literal goes.
+    package func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        if !escapesNonASCII, !escapesLineSeparators, bytes.allSatisfy({ $0 < 0x80 }) {
+            Self.writeRawUTF8(bytes, into: &output)
+        } else {
+            writeString(String(decoding: bytes, as: UTF8.self), into: &output)
         }
+    }
+
+    /// The literal of valid UTF-8 `bytes`, every non-ASCII byte copied as it is.
+    private static func writeRawUTF8(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        var runStart = 0
+        for index in bytes.indices {
+            let byte = bytes[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            writeASCII(byte, into: &output)
+            runStart = index + 1
+        }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         output.append(UInt8(ascii: "\""))
     }
 

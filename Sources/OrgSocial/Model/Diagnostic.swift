@@ -116,13 +116,7 @@ struct DiagnosticList {
     /// A list holding `diagnostics` (summaries among them are merged, not listed).
     init(_ diagnostics: [Diagnostic]) {
         listed.reserveCapacity(diagnostics.count)
-        for diagnostic in diagnostics {
-            if let count = diagnostic.omittedCount {
-                merge(diagnostic, count: count)
-            } else {
-                append(diagnostic)
-            }
-        }
+        add(diagnostics)
     }
 
     /// Adds a diagnostic: listed while its code has fewer than ``Diagnostic/listedPerCode``, otherwise
@@ -169,6 +163,21 @@ struct DiagnosticList {
     private mutating func flushSaturated() {
         if let code = saturatedCode, saturatedOmissions > 0 { omitted[code]?.count += saturatedOmissions }
         saturatedOmissions = 0
+    }
+
+    /// Adds the diagnostics of `other`, found after this list's (the next posts of a feed read in runs):
+    /// what appending them one by one in the same order would have made.
+    mutating func append(contentsOf other: DiagnosticList) { add(other.diagnostics) }
+
+    /// Appends `diagnostics` in order, merging the summaries among them.
+    private mutating func add(_ diagnostics: [Diagnostic]) {
+        for diagnostic in diagnostics {
+            if let count = diagnostic.omittedCount {
+                merge(diagnostic, count: count)
+            } else {
+                append(diagnostic)
+            }
+        }
     }
 
     private mutating func merge(_ summary: Diagnostic, count: Int) {

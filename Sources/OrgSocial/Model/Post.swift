@@ -21,6 +21,8 @@ public struct Post: Sendable {
     let headlineTextRange: Range<Int>?
     let layout: PostLayout
     let hasCarriageReturns: Bool
+    /// Which known properties have a non-empty value in the drawer.
+    let valued: KnownProperty.Set
 
     init(
         timestamp: OrgTimestamp?, line: Int, index: Int, source: [UInt8], entries: EntryList,
@@ -36,6 +38,22 @@ public struct Post: Sendable {
         self.headlineTextRange = headlineTextRange
         self.layout = layout
         self.hasCarriageReturns = hasCarriageReturns
+        valued = source.withUnsafeBufferPointer { buffer in
+            let bytes = ByteView(buf: buffer)
+            var valued = KnownProperty.Set()
+            for index in entryRange {
+                if let property = Self.knownProperty(ofEntry: index, in: entries, bytes) { valued.insert(property) }
+            }
+            return valued
+        }
+    }
+
+    /// The known property drawer entry `index` sets, when it is one and has a value.
+    private static func knownProperty(ofEntry index: Int, in entries: EntryList, _ bytes: ByteView) -> KnownProperty? {
+        let start = entries.nameStart(index)
+        let name = UnsafeBufferPointer(rebasing: bytes.buf[start..<bytes.nameEnd(from: start)])
+        guard let property = KnownProperty(named: name), entries.hasValue(index, in: bytes) else { return nil }
+        return property
     }
 
     /// Headline text that is not the ID (a title some feeds put there), if any.
@@ -98,23 +116,33 @@ public struct Post: Sendable {
     /// - Parameter name: the property name without colons, e.g. `LANG`.
     /// - Returns: The value, or `nil` when the property is absent or empty.
     public func value(of name: String) -> String? {
+        if let known = KnownProperty(named: name) { return value(of: known) }
+        var name = name
+        return name.withUTF8 { value(ofEntryNamed: $0) }
+    }
+
+    /// The first non-empty value of a known property, found without a search when it has none.
+    func value(of property: KnownProperty) -> String? {
+        guard valued.contains(property) else { return nil }
+        return value(ofEntryNamed: property.nameBytes)
+    }
+
+    /// The first non-empty value of the entries named by the bytes `name`.
+    private func value(ofEntryNamed name: UnsafeBufferPointer<UInt8>) -> String? {
         guard let entry = firstEntry(named: name) else { return nil }
         return String(decoding: source[entry.valueStart..<entry.valueEnd], as: UTF8.self)
     }
 
     /// Whether the post has a non-empty value for the property.
-    func hasValue(_ name: String) -> Bool { firstEntry(named: name) != nil }
+    func hasValue(_ property: KnownProperty) -> Bool { valued.contains(property) }
 
-    private func firstEntry(named name: String) -> EntrySpan? {
-        var name = name
-        return name.withUTF8 { key in
-            withBytes { bytes in
-                for index in entryRange where bytes.nameEquals(from: entries.nameStart(index), key) {
-                    let entry = entries.span(index, in: bytes, hasCR: hasCarriageReturns)
-                    if entry.valueEnd > entry.valueStart { return entry }
-                }
-                return nil
+    private func firstEntry(named key: UnsafeBufferPointer<UInt8>) -> EntrySpan? {
+        withBytes { bytes in
+            for index in entryRange where bytes.nameEquals(from: entries.nameStart(index), key) {
+                let entry = entries.span(index, in: bytes, hasCR: hasCarriageReturns)
+                if entry.valueEnd > entry.valueStart { return entry }
             }
+            return nil
         }
     }
 
@@ -122,33 +150,62 @@ public struct Post: Sendable {
     public var instant: Date? { timestamp?.instant }
 
     /// `:LANG:`.
-    public var language: String? { value(of: "LANG") }
+    public var language: String? { value(of: .lang) }
     /// `:TAGS:` split on whitespace, a leading `#` dropped from each tag.
     public var tags: [String] {
-        (value(of: "TAGS")?.tokens() ?? []).map { $0.hasPrefix("#") ? String($0.dropFirst()) : $0 }.filter {
-            !$0.isEmpty
+        var tags: [String] = []
+        forEachTag { tags.append(String(decoding: $0, as: UTF8.self)) }
+        return tags
+    }
+
+    /// Calls `visit` with the UTF-8 bytes of each of ``tags`` in order, without making their strings.
+    /// - Parameter visit: receives a tag's bytes (valid only during the call).
+    package func forEachTag(_ visit: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
+        guard valued.contains(.tags), let entry = firstEntry(named: KnownProperty.tags.nameBytes) else { return }
+        try withBytes { bytes in
+            var start = entry.valueStart
+            while start < entry.valueEnd {
+                var end = start
+                while end < entry.valueEnd, !isSpaceOrTab(bytes.buf[end]) { end += 1 }
+                var tag = UnsafeBufferPointer(rebasing: bytes.buf[start..<end])
+                // A `#` is dropped when it is a character of its own, not the start of a longer cluster
+                // (`#` and a combining mark): only a non-ASCII byte after it can start one.
+                if tag.first == UInt8(ascii: "#"),
+                    tag.count == 1 || tag[1] < 0x80 || String(decoding: tag, as: UTF8.self).hasPrefix("#")
+                {
+                    tag = UnsafeBufferPointer(rebasing: tag.dropFirst())
+                }
+                if !tag.isEmpty { try visit(tag) }
+                start = end
+                while start < entry.valueEnd, isSpaceOrTab(bytes.buf[start]) { start += 1 }
+            }
         }
     }
     /// `:CLIENT:`.
-    public var client: String? { value(of: "CLIENT") }
+    public var client: String? { value(of: .client) }
     /// `:MOOD:`.
-    public var mood: String? { value(of: "MOOD") }
+    public var mood: String? { value(of: .mood) }
+    /// ``replyTo`` or ``include`` as text (its `description`), without making its parts.
+    package func referenceText(_ property: KnownProperty) -> String? {
+        value(of: property).flatMap(PostReference.text(parsing:))
+    }
+
     /// `:REPLY_TO:` as a reference.
-    public var replyTo: PostReference? { value(of: "REPLY_TO").flatMap(PostReference.init(parsing:)) }
+    public var replyTo: PostReference? { value(of: .replyTo).flatMap(PostReference.init(parsing:)) }
     /// `:INCLUDE:` as a reference (a boost or quote-boost).
-    public var include: PostReference? { value(of: "INCLUDE").flatMap(PostReference.init(parsing:)) }
+    public var include: PostReference? { value(of: .include).flatMap(PostReference.init(parsing:)) }
     /// `:POLL_END:` as a timestamp.
-    public var pollEnd: OrgTimestamp? { value(of: "POLL_END").map(OrgTimestamp.init) }
+    public var pollEnd: OrgTimestamp? { value(of: .pollEnd).map(OrgTimestamp.init) }
     /// `:POLL_OPTION:`: the option this vote chooses.
-    public var pollOption: String? { value(of: "POLL_OPTION") }
+    public var pollOption: String? { value(of: .pollOption) }
     /// `:GROUP:` as a group reference.
-    public var group: GroupReference? { value(of: "GROUP").flatMap(GroupReference.init(parsing:)) }
+    public var group: GroupReference? { value(of: .group).flatMap(GroupReference.init(parsing:)) }
     /// `:VISIBILITY:`; `.public` when absent.
-    public var visibility: Visibility { value(of: "VISIBILITY").map(Visibility.init(rawValue:)) ?? .public }
+    public var visibility: Visibility { value(of: .visibility).map(Visibility.init(rawValue:)) ?? .public }
     /// `:MIGRATION:` as old and new URL.
-    public var migration: Migration? { value(of: "MIGRATION").flatMap(Migration.init(parsing:)) }
+    public var migration: Migration? { value(of: .migration).flatMap(Migration.init(parsing:)) }
     /// `:BOT:` as type and parameters.
-    public var bot: BotPayload? { value(of: "BOT").flatMap(BotPayload.init(parsing:)) }
+    public var bot: BotPayload? { value(of: .bot).flatMap(BotPayload.init(parsing:)) }
 
     /// Whether the body is empty.
     public var hasEmptyBody: Bool {
@@ -158,13 +215,13 @@ public struct Post: Sendable {
     /// What the post is (spec §7). A reply with a mood and text is a reply; with an empty body it is a
     /// reaction (spec §15 case 31).
     public var kind: PostKind {
-        if hasValue("MIGRATION") { return .migration }
-        if hasValue("BOT") { return .bot }
-        if hasValue("POLL_END") { return .poll }
-        let replies = hasValue("REPLY_TO")
-        if replies, hasValue("POLL_OPTION") { return .vote }
-        if replies, hasValue("MOOD"), hasEmptyBody { return .reaction }
-        if hasValue("INCLUDE") { return hasEmptyBody ? .boost : .quoteBoost }
+        if hasValue(.migration) { return .migration }
+        if hasValue(.bot) { return .bot }
+        if hasValue(.pollEnd) { return .poll }
+        let replies = hasValue(.replyTo)
+        if replies, hasValue(.pollOption) { return .vote }
+        if replies, hasValue(.mood), hasEmptyBody { return .reaction }
+        if hasValue(.include) { return hasEmptyBody ? .boost : .quoteBoost }
         if replies { return .reply }
         return .post
     }
@@ -188,17 +245,11 @@ public struct Post: Sendable {
     }
 
     /// The options of a poll: `- [ ] Option` lines of the body (lenient form, trimmed; spec §7).
-    public var pollOptions: [String] { Self.pollOptions(in: body) }
+    public var pollOptions: [String] { PollOptionLine.options(in: body) }
 
     /// Whether ``pollOptions`` is not empty, found without making the options' strings.
     var hasPollOptions: Bool {
-        body.utf8.split(separator: UInt8(ascii: "\n")).contains { PollOptionLine.option(in: Substring($0)) != nil }
-    }
-
-    /// The `- [ ] Option` lines of a body.
-    private static func pollOptions(in body: String) -> [String] {
-        // Split on the bytes (the body's line breaks are all LF, each a character of its own).
-        body.utf8.split(separator: UInt8(ascii: "\n")).compactMap { PollOptionLine.option(in: Substring($0)) }
+        !PollOptionLine.options(in: body, limit: 1).isEmpty
     }
 
     /// ``body`` and ``pollOptions`` from one reading of the body (each of the two properties builds the
@@ -206,7 +257,7 @@ public struct Post: Sendable {
     /// body.
     package var bodyAndPollOptions: (body: String, pollOptions: [String]) {
         let body = body
-        return (body, Self.pollOptions(in: body))
+        return (body, PollOptionLine.options(in: body))
     }
 
     /// Calls `visit` with each of ``mentions`` in order, without building that array (a hostile body can
@@ -226,6 +277,22 @@ public struct Post: Sendable {
         for index in entryRange { try visit(property(from: entrySpan(index))) }
     }
 
+    /// Calls `visit` with each drawer entry's line and the UTF-8 bytes of its name and value, in file order:
+    /// ``forEachProperty(_:)`` without making strings, for writers that copy the bytes.
+    /// - Parameter visit: receives the line, the name's bytes and the value's bytes (valid only during the call).
+    package func forEachPropertyBytes(
+        _ visit: (_ line: Int, _ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) throws -> Void
+    ) rethrows {
+        try withBytes { bytes in
+            for index in entryRange {
+                let entry = entries.span(index, in: bytes, hasCR: hasCarriageReturns)
+                try visit(
+                    entry.line, UnsafeBufferPointer(rebasing: bytes.buf[entry.nameStart..<entry.nameEnd]),
+                    UnsafeBufferPointer(rebasing: bytes.buf[entry.valueStart..<entry.valueEnd]))
+            }
+        }
+    }
+
     /// The ``Property`` of one of this post's drawer entries.
     func property(from entry: EntrySpan) -> Property {
         withBytes { bytes in
@@ -237,17 +304,11 @@ public struct Post: Sendable {
         }
     }
 
-    /// Whether drawer entry `index` is named `name` (ASCII case ignored) and has a value: what the
-    /// validator asks of every entry before it reads one (O(the name's length)).
-    func entry(_ index: Int, isNamedOneOf names: [[UInt8]]) -> Int? {
-        withBytes { bytes in
-            let start = entries.nameStart(index)
-            for (position, name) in names.enumerated() {
-                let matches = name.withUnsafeBufferPointer { bytes.nameEquals(from: start, $0) }
-                if matches { return entries.hasValue(index, in: bytes) ? position : nil }
-            }
-            return nil
-        }
+    /// The known property drawer entry `index` (one of ``entryRange``) sets, when it is one and has a value:
+    /// what the validator asks of every entry before it reads one (O(the name's length)).
+    func knownProperty(ofEntry index: Int) -> KnownProperty? {
+        guard !valued.isEmpty else { return nil }
+        return withBytes { Self.knownProperty(ofEntry: index, in: entries, $0) }
     }
 
     /// ``instant`` as `show --json` writes it: `2025-05-01T11:00:00Z` (UTC, whole seconds).
@@ -315,9 +376,32 @@ func isoUTC(_ date: Date) -> String {
     let seconds = Int(date.timeIntervalSince1970.rounded(.down))
     let (days, sod) = floorDivMod(seconds, 86_400)
     let (y, m, d) = civilFromDays(days)
-    func p(_ v: Int, _ w: Int = 2) -> String {
-        let s = String(v)
-        return s.count >= w ? s : String(repeating: "0", count: w - s.count) + s
+    guard (0...9999).contains(y) else {
+        func p(_ v: Int, _ w: Int = 2) -> String {
+            let s = String(v)
+            return s.count >= w ? s : String(repeating: "0", count: w - s.count) + s
+        }
+        // ISO 8601's expanded years: a sign before a negative one (`-0001` is 2 BCE).
+        let year = y < 0 ? "-" + p(-y, 4) : p(y, 4)
+        return "\(year)-\(p(m))-\(p(d))T\(p(sod / 3600)):\(p(sod % 3600 / 60)):\(p(sod % 60))Z"
     }
-    return "\(p(y, 4))-\(p(m))-\(p(d))T\(p(sod / 3600)):\(p(sod % 3600 / 60)):\(p(sod % 60))Z"
+    // Digits written into a fixed buffer: `show --json` formats one of these for every post.
+    return String(unsafeUninitializedCapacity: 20) { buffer in
+        func digits(_ value: Int, _ width: Int, at offset: Int) {
+            var value = value
+            for place in stride(from: offset + width - 1, through: offset, by: -1) {
+                buffer[place] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
+            }
+        }
+        digits(y, 4, at: 0)
+        digits(m, 2, at: 5)
+        digits(d, 2, at: 8)
+        digits(sod / 3600, 2, at: 11)
+        digits(sod % 3600 / 60, 2, at: 14)
+        digits(sod % 60, 2, at: 17)
+        (buffer[4], buffer[7], buffer[10]) = (UInt8(ascii: "-"), UInt8(ascii: "-"), UInt8(ascii: "T"))
+        (buffer[13], buffer[16], buffer[19]) = (UInt8(ascii: ":"), UInt8(ascii: ":"), UInt8(ascii: "Z"))
+        return 20
+    }
 }

@@ -67,6 +67,8 @@ extension PostList {
     public struct Iterator: IteratorProtocol {
         private let list: PostList
         private var position: Int
+        /// The position after the last post read.
+        private let end: Int
         /// Made by the first `next()`; its run is rebound to the bytes' address on each call.
         private var reader: Reader?
 
@@ -78,14 +80,15 @@ extension PostList {
             init(_ run: ParseRun) { self.run = run }
         }
 
-        init(_ list: PostList) {
+        init(_ list: PostList, positions: Range<Int>? = nil) {
             self.list = list
-            position = list.startIndex
+            position = positions?.lowerBound ?? list.startIndex
+            end = positions?.upperBound ?? list.endIndex
         }
 
         /// The next post, or `nil` after the last.
         public mutating func next() -> Post? {
-            guard position < list.endIndex else { return nil }
+            guard position < end else { return nil }
             let index = position
             position += 1
             return read(index)
@@ -98,7 +101,7 @@ extension PostList {
         /// - Parameter skipped: receives the line of each bare post passed over, in order.
         /// - Returns: the next post with a drawer or a body.
         package mutating func next(skippingBare skipped: (_ line: Int) -> Void) -> Post? {
-            while position < list.endIndex, list.bare[position] {
+            while position < end, list.bare[position] {
                 skipped(list.lines[position])
                 position += 1
             }
@@ -124,6 +127,50 @@ extension PostList {
 
     /// An iterator over the posts in file order.
     public func makeIterator() -> Iterator { Iterator(self) }
+
+    /// An iterator over the posts at `positions`, in file order, reading them as ``makeIterator()``'s does.
+    /// - Parameter positions: valid positions, within `0..<count`.
+    /// - Returns: the iterator.
+    package func makeIterator(over positions: Range<Int>) -> Iterator {
+        precondition(positions.lowerBound >= startIndex && positions.upperBound <= endIndex, "Posts out of range")
+        return Iterator(self, positions: positions)
+    }
+
+    /// How many bytes of the file post `position` covers: from its headline to the next post's (or the end).
+    /// - Parameter position: a valid index, `0..<count`.
+    /// - Returns: the number of bytes.
+    package func byteCount(at position: Int) -> Int {
+        (position + 1 < endIndex ? starts[position + 1] : source.count) - starts[position]
+    }
+
+    /// The positions of the posts cut into at most `count` consecutive runs of about the same number of
+    /// bytes (each at least `minimumBytes`, so small feeds make one run), for reading them on several threads.
+    /// - Parameters:
+    ///   - count: the most runs wanted.
+    ///   - minimumBytes: the fewest bytes of the file a run should cover.
+    /// - Returns: consecutive, non-empty ranges covering every position, in order (none for no posts).
+    package func runs(count: Int, minimumBytes: Int) -> [Range<Int>] {
+        guard !isEmpty else { return [] }
+        let first = starts[startIndex]
+        let bytes = source.count - first
+        let runCount = Swift.max(1, Swift.min(count, bytes / Swift.max(1, minimumBytes), self.count))
+        var runs: [Range<Int>] = []
+        var lower = startIndex
+        for run in 1..<runCount {
+            // The first post starting at or after the run's share of the bytes.
+            let boundary = first + bytes / runCount * run
+            var (low, high) = (lower + 1, endIndex)
+            while low < high {
+                let middle = (low + high) / 2
+                if starts[middle] < boundary { low = middle + 1 } else { high = middle }
+            }
+            guard low < endIndex else { break }
+            runs.append(lower..<low)
+            lower = low
+        }
+        runs.append(lower..<endIndex)
+        return runs
+    }
 }
 
 extension PostList: Equatable {

@@ -29,6 +29,21 @@ public struct PostReference: Sendable, Hashable, Codable, CustomStringConvertibl
         postID = id
     }
 
+    /// What `PostReference(parsing: text)?.description` gives, without making the parts: the text trimmed,
+    /// when it is a reference.
+    /// - Parameter text: the reference as written.
+    /// - Returns: the reference's text, or `nil` when `text` is none.
+    package static func text(parsing text: String) -> String? {
+        let trimmed = text.trimmingSpacesAndTabs()
+        let bytes = trimmed.utf8
+        // In ASCII every byte is a character, so the last `#` byte is the last `#` character.
+        guard !bytes.contains(where: { $0 >= 0x80 }) else { return PostReference(parsing: trimmed)?.description }
+        guard let hash = bytes.lastIndex(of: UInt8(ascii: "#")), hash != bytes.startIndex,
+            bytes.index(after: hash) != bytes.endIndex
+        else { return nil }
+        return trimmed
+    }
+
     /// The post URL form, `<feed URL>#<post ID>`.
     public var description: String { "\(feedURL)#\(postID)" }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Checks a feed against the rules of the Org Social format (spec §9) and those of the reference
 /// validator (org-social.el), on top of what the parser already reported.
 ///
@@ -32,6 +34,14 @@ public struct FeedValidator: Sendable {
     ///     a headline alone, which is not read).
     /// - Returns: the diagnostics; empty for a clean feed.
     public func validate(_ feed: Feed, visiting visit: (PostKind) -> Void) -> [Diagnostic] {
+        validate(feed, threads: ProcessInfo.processInfo.activeProcessorCount, runBytes: Self.runBytes, visiting: visit)
+    }
+
+    /// ``validate(_:visiting:)`` reading the posts in at most `threads` runs of at least `runBytes` bytes
+    /// each, concurrently: the result does not depend on either.
+    package func validate(
+        _ feed: Feed, threads: Int, runBytes: Int, visiting visit: (PostKind) -> Void
+    ) -> [Diagnostic] {
         var found = DiagnosticList(feed.diagnostics)
         checkHeader(feed, into: &found)
         if let pinned = feed.profile.keywords.first(where: { !$0.value.isEmpty && $0.hasName("PINNED") }) {
@@ -48,15 +58,21 @@ public struct FeedValidator: Sendable {
                         "Pin one of your own posts (IDs are compared exactly as written)."))
             }
         }
-        // A bare post (a headline alone) is an empty post and nothing else: it is not read.
-        var posts = feed.posts.makeIterator()
-        while let post = posts.next(skippingBare: {
-            visit(.post)
-            if found.admits(.emptyPost) { found.append(Self.emptyPost(line: $0)) }
-        }) {
-            let kind = post.kind
-            visit(kind)
-            checkPost(post, kind: kind, into: &found)
+        // A big feed is read in runs of posts, one per core; the runs' findings are added in file order.
+        let runs = feed.posts.runs(count: threads, minimumBytes: runBytes)
+        if runs.count > 1 {
+            let results = concurrentMap(runs) { [self, posts = feed.posts] positions in
+                var kinds: [PostKind] = []
+                var list = DiagnosticList()
+                checkPosts(posts, at: positions, into: &list) { kinds.append($0) }
+                return (list, kinds)
+            }
+            for (list, kinds) in results {
+                found.append(contentsOf: list)
+                kinds.forEach(visit)
+            }
+        } else if let positions = runs.first {
+            checkPosts(feed.posts, at: positions, into: &found, visiting: visit)
         }
         return found.diagnostics.sorted {
             ($0.line, $0.column, $0.code.rawValue) < ($1.line, $1.column, $1.code.rawValue)
@@ -169,33 +185,39 @@ public struct FeedValidator: Sendable {
 
     // MARK: - Posts
 
-    /// The post properties whose values are checked (in upper case).
-    private static let checkedProperties = [
-        "REPLY_TO", "INCLUDE", "POLL_END", "LANG", "TAGS", "VISIBILITY", "GROUP", "MIGRATION", "POLL_OPTION",
-    ]
-    /// ``checkedProperties`` as bytes, for matching the file's bytes without building a string.
-    private static let checkedPropertyBytes = checkedProperties.map { Array($0.utf8) }
+    /// The fewest bytes of posts worth a thread of their own (about 15 ms of reading).
+    static let runBytes = 1 << 20
+
+    /// Checks the posts at `positions`, telling `visit` the kind of each.
+    private func checkPosts(
+        _ posts: PostList, at positions: Range<Int>, into found: inout DiagnosticList,
+        visiting visit: (PostKind) -> Void
+    ) {
+        // A bare post (a headline alone) is an empty post and nothing else: it is not read.
+        var iterator = posts.makeIterator(over: positions)
+        while let post = iterator.next(skippingBare: {
+            visit(.post)
+            if found.admits(.emptyPost) { found.append(Self.emptyPost(line: $0)) }
+        }) {
+            let kind = post.kind
+            visit(kind)
+            checkPost(post, kind: kind, into: &found)
+        }
+    }
 
     private func checkPost(_ post: Post, kind: PostKind, into found: inout DiagnosticList) {
         // The names are matched on the file's bytes: only entries that are checked become `Property` values.
-        // A match has a value, so the same pass tells which of REPLY_TO, POLL_END and POLL_OPTION are set.
-        var (hasReplyTo, hasPollEnd, hasPollOption) = (false, false, false)
         for index in post.entryRange {
-            guard let position = post.entry(index, isNamedOneOf: Self.checkedPropertyBytes) else { continue }
-            let name = Self.checkedProperties[position]
-            switch name {
-            case "POLL_OPTION":
-                hasPollOption = true
-                continue
-            case "REPLY_TO": hasReplyTo = true
-            case "POLL_END": hasPollEnd = true
+            guard let known = post.knownProperty(ofEntry: index) else { continue }
+            switch known {
+            case .pollOption, .client, .mood, .bot: continue
             default: break
             }
             let property = post.property(from: post.entrySpan(index))
             let value = property.value
-            switch name {
-            case "REPLY_TO", "INCLUDE":
-                let isReply = name == "REPLY_TO"
+            switch known {
+            case .replyTo, .include:
+                let isReply = known == .replyTo
                 if !isValidReference(value) {
                     found.append(
                         diagnostic(
@@ -205,21 +227,21 @@ public struct FeedValidator: Sendable {
                                 ? "Copy the target post's URL exactly, e.g. `https://example.org/social.org#2025-05-01T12:00:00+0100`."
                                 : "Use the absolute URL of the feed, not a relative one."))
                 }
-            case "POLL_END":
+            case .pollEnd:
                 if !OrgTimestamp(value).isValid {
                     found.append(
                         diagnostic(
                             property, .invalidPollEnd, "`:POLL_END:` `\(value)` is not a timestamp.",
                             "Write when the poll closes, e.g. `2025-05-08T12:00:00+0100`."))
                 }
-            case "LANG":
+            case .lang:
                 if !isLanguageCode(value) {
                     found.append(
                         diagnostic(
                             property, .invalidLang, "`:LANG:` `\(value)` is not a language code.",
                             "Use an ISO 639-1 code such as `en` or `es`."))
                 }
-            case "TAGS":
+            case .tags:
                 if value.allTokens({ isTagWord($0) }) { break }
                 let bad = value.tokens().filter { !isTagWord($0) }
                 if !bad.isEmpty {
@@ -229,7 +251,7 @@ public struct FeedValidator: Sendable {
                             "`:TAGS:` holds `\(bad.joined(separator: " "))`; tags are plain words.",
                             "Separate tags with spaces and drop `#` and punctuation, e.g. `emacs org-mode`."))
                 }
-            case "VISIBILITY":
+            case .visibility:
                 if value != "public", value != "mention" {
                     found.append(
                         diagnostic(
@@ -237,14 +259,14 @@ public struct FeedValidator: Sendable {
                             "`:VISIBILITY:` `\(value)` is neither `public` nor `mention`; it is read as public.",
                             "Write `mention` (lower case) to show the post only to the people it mentions."))
                 }
-            case "GROUP":
+            case .group:
                 if GroupReference(parsing: value).map({ $0.relayURL.isHTTPURL }) != true {
                     found.append(
                         diagnostic(
                             property, .invalidGroup, "`:GROUP:` `\(value)` is not `<group name> <relay URL>`.",
                             "Write e.g. `:GROUP: Emacs https://relay.org-social.org`."))
                 }
-            case "MIGRATION":
+            case .migration:
                 let valid = Migration(parsing: value).map { $0.oldURL.isHTTPURL && $0.newURL.isHTTPURL } ?? false
                 if !valid {
                     found.append(
@@ -256,14 +278,14 @@ public struct FeedValidator: Sendable {
                 break
             }
         }
-        if hasPollOption, !hasReplyTo {
+        if post.hasValue(.pollOption), !post.hasValue(.replyTo) {
             found.append(
                 Diagnostic(
                     .voteWithoutPoll, line: post.line,
                     message: "This vote (`:POLL_OPTION:`) has no `:REPLY_TO:` naming the poll.",
                     suggestion: "Add `:REPLY_TO: <poll feed URL>#<poll ID>`."))
         }
-        if hasPollEnd, !post.hasPollOptions {
+        if post.hasValue(.pollEnd), !post.hasPollOptions {
             found.append(
                 Diagnostic(
                     .pollWithoutOptions, line: post.line, message: "This poll has no options.",

@@ -148,10 +148,17 @@ struct FeedSummary {
 
     /// The first non-blank line of the body, or a description of a post without text.
     static func excerpt(of post: Post) -> String {
-        // Lazily: a huge body is not split into all its lines to find the first one with text.
-        if let line = post.body.lazy.split(separator: "\n").first(where: { !$0.allSatisfy(\.isWhitespace) }) {
-            let text = String(line).trimmingCharacters(in: .whitespaces)
-            return text.count > maximumExcerptLength ? text.prefix(maximumExcerptLength - 1) + "…" : text
+        // Line by line, stopping at the first with text: a huge body is not split into all its lines.
+        let body = post.body
+        var rest = body[...]
+        while !rest.isEmpty {
+            let end = rest.firstIndex(of: "\n") ?? rest.endIndex
+            let line = rest[..<end]
+            if !line.allSatisfy(\.isWhitespace) {
+                let text = String(line).trimmingCharacters(in: .whitespaces)
+                return text.count > maximumExcerptLength ? text.prefix(maximumExcerptLength - 1) + "…" : text
+            }
+            rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
         }
         switch post.kind {
         case .reaction: return "\(post.mood ?? "") on \(post.replyTo?.description ?? "?")"

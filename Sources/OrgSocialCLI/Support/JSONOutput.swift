@@ -18,9 +18,12 @@ enum JSONOutput {
     /// rest of the feed (profile, diagnostics) is encoded by `JSONEncoder`.
     /// - Parameters:
     ///   - feed: the feed to write.
+    ///   - threads: how many batches of posts are written at once (the text does not depend on it).
     ///   - write: receives the UTF-8 text in order; the pieces joined are exactly `text(feed)`.
     /// - Throws: `EncodingError` when a value cannot be encoded.
-    static func writeFeed(_ feed: Feed, to write: ([UInt8]) -> Void) throws {
+    static func writeFeed(
+        _ feed: Feed, threads: Int = ProcessInfo.processInfo.activeProcessorCount, to write: ([UInt8]) -> Void
+    ) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         encoder.userInfo[Feed.omitsPostsKey] = true
@@ -36,24 +39,64 @@ enum JSONOutput {
             return
         }
         // The posts sit two levels deep: in the array of the top-level object's `posts` member.
-        var writer = JSONStreamWriter(style: .foundationPretty, baseDepth: 2)
         var head = Array(outline[..<slot.lowerBound])
         head += "\n  \"posts\" : [".utf8
         write(head)
-        var isFirst = true
-        for post in feed.posts {
+        let posts = feed.posts
+        var position = posts.startIndex
+        while position < posts.endIndex {
+            // Runs of small posts are written `threads` batches at once, then handed over in order;
+            // a big post is written alone, in chunks, so that no thread holds its whole text.
+            var batches: [Range<Int>] = []
+            while batches.count < threads, position < posts.endIndex, posts.byteCount(at: position) <= bigPostBytes {
+                var end = position
+                var bytes = 0
+                while end < posts.endIndex, bytes < batchBytes, posts.byteCount(at: end) <= bigPostBytes {
+                    bytes += posts.byteCount(at: end)
+                    end += 1
+                }
+                batches.append(position..<end)
+                position = end
+            }
+            if batches.isEmpty {
+                writePosts(posts, at: position..<position + 1, flushing: write)
+                position += 1
+            } else {
+                let chunks = concurrentMap(batches) { batch in
+                    var chunks: [[UInt8]] = []
+                    writePosts(posts, at: batch) { chunks.append($0) }
+                    return chunks
+                }
+                for chunk in chunks.joined() { write(chunk) }
+            }
+        }
+        write(Array("\n  ]".utf8) + outline[slot.upperBound...] + [UInt8(ascii: "\n")])
+    }
+
+    /// Writes the posts at `positions`, each after its separator from the one before, as members of the
+    /// top-level `posts` array.
+    private static func writePosts(_ posts: PostList, at positions: Range<Int>, flushing write: ([UInt8]) -> Void) {
+        // The posts sit two levels deep: in the array of the top-level object's `posts` member.
+        var writer = JSONStreamWriter(style: .foundationPretty, baseDepth: 2)
+        var iterator = posts.makeIterator(over: positions)
+        var isFirst = positions.lowerBound == posts.startIndex
+        while let post = iterator.next() {
             writer.raw(isFirst ? "\n    " : ",\n    ")
             isFirst = false
             FeedPostJSON.write(post, into: &writer, flushing: write)
             writer.flush(ifAtLeast: chunkSize, to: write)
         }
-        writer.raw("\n  ]")
-        write(writer.takeText())
-        write(Array(outline[slot.upperBound...]) + [UInt8(ascii: "\n")])
+        if !writer.text.isEmpty { write(writer.takeText()) }
     }
 
     /// How many bytes ``writeFeed(_:to:)`` gathers before it writes.
     static let chunkSize = 1 << 16
+    /// How many bytes of the file one thread's batch of posts covers at most (the batch's text, several times
+    /// that, is held until it is written).
+    static let batchBytes = 1 << 18
+    /// Posts of more bytes than this are written one at a time, in chunks (a hostile post's text can be
+    /// hundreds of megabytes).
+    static let bigPostBytes = 1 << 16
 }
 
 /// The JSON of one post, as `Post`'s `Encodable` conformance and `JSONEncoder` with sorted keys write it,
@@ -67,41 +110,41 @@ enum FeedPostJSON {
     static func write(_ post: Post, into writer: inout JSONStreamWriter, flushing write: ([UInt8]) -> Void) {
         let (body, pollOptions) = post.bodyAndPollOptions
         writer.beginObject()
-        writer.key("body")
+        writer.key(literal: "body")
         writer.string(body)
         if let bot = post.bot {
-            writer.key("bot")
+            writer.key(literal: "bot")
             writer.beginObject()
-            writer.key("parameters")
+            writer.key(literal: "parameters")
             strings(bot.parameters, into: &writer)
-            writer.key("type")
+            writer.key(literal: "type")
             writer.string(bot.type)
             writer.endObject()
         }
         optional("client", post.client, into: &writer)
         if let group = post.group {
-            writer.key("group")
+            writer.key(literal: "group")
             writer.beginObject()
-            writer.key("name")
+            writer.key(literal: "name")
             writer.string(group.name)
-            writer.key("relayURL")
+            writer.key(literal: "relayURL")
             writer.string(group.relayURL)
             writer.endObject()
         }
         optional("headlineText", post.headlineText, into: &writer)
         optional("id", post.id, into: &writer)
-        optional("include", post.include?.description, into: &writer)
+        optional("include", post.referenceText(.include), into: &writer)
         optional("instant", post.instantText, into: &writer)
-        writer.key("kind")
+        writer.key(literal: "kind")
         writer.string(post.kind.rawValue)
         optional("language", post.language, into: &writer)
-        writer.key("line")
+        writer.key(literal: "line")
         writer.int(post.line)
-        writer.key("mentions")
+        writer.key(literal: "mentions")
         writer.beginArray()
         post.forEachMention(inBody: body) { mention in
             writer.beginObject()
-            writer.key("feedURL")
+            writer.key(literal: "feedURL")
             writer.string(mention.feedURL)
             optional("name", mention.name, into: &writer)
             writer.endObject()
@@ -109,51 +152,53 @@ enum FeedPostJSON {
         }
         writer.endArray()
         if let migration = post.migration {
-            writer.key("migration")
+            writer.key(literal: "migration")
             writer.beginObject()
-            writer.key("newURL")
+            writer.key(literal: "newURL")
             writer.string(migration.newURL)
-            writer.key("oldURL")
+            writer.key(literal: "oldURL")
             writer.string(migration.oldURL)
             writer.endObject()
         }
         optional("mood", post.mood, into: &writer)
         optional("pollEnd", post.pollEnd?.raw, into: &writer)
         optional("pollOption", post.pollOption, into: &writer)
-        writer.key("pollOptions")
+        writer.key(literal: "pollOptions")
         writer.beginArray()
         for option in pollOptions {
             writer.string(option)
             writer.flush(ifAtLeast: JSONOutput.chunkSize, to: write)
         }
         writer.endArray()
-        writer.key("properties")
+        writer.key(literal: "properties")
         writer.beginArray()
-        post.forEachProperty { property in
+        post.forEachPropertyBytes { line, name, value in
             writer.beginObject()
-            writer.key("line")
-            writer.int(property.line)
-            writer.key("name")
-            writer.string(property.name)
-            writer.key("value")
-            writer.string(property.value)
+            writer.key(literal: "line")
+            writer.int(line)
+            writer.key(literal: "name")
+            writer.string(utf8: name)
+            writer.key(literal: "value")
+            writer.string(utf8: value)
             writer.endObject()
             writer.flush(ifAtLeast: JSONOutput.chunkSize, to: write)
         }
         writer.endArray()
-        optional("replyTo", post.replyTo?.description, into: &writer)
-        writer.key("tags")
-        strings(post.tags, into: &writer)
-        writer.key("validID")
+        optional("replyTo", post.referenceText(.replyTo), into: &writer)
+        writer.key(literal: "tags")
+        writer.beginArray()
+        post.forEachTag { writer.string(utf8: $0) }
+        writer.endArray()
+        writer.key(literal: "validID")
         writer.bool(post.instant != nil)
-        writer.key("visibility")
+        writer.key(literal: "visibility")
         writer.string(post.visibility.rawValue)
         writer.endObject()
     }
 
-    private static func optional(_ key: String, _ value: String?, into writer: inout JSONStreamWriter) {
+    private static func optional(_ key: StaticString, _ value: String?, into writer: inout JSONStreamWriter) {
         guard let value else { return }
-        writer.key(key)
+        writer.key(literal: key)
         writer.string(value)
     }
 
