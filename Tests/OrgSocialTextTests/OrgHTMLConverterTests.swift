@@ -4,6 +4,16 @@ import Testing
 /// The Org-to-HTML converter (the relay's RSS descriptions, `relay-api.md` §2.18, and the feed page's post bodies).
 @Suite
 struct OrgHTMLConverterTests {
+    /// The five markup characters are escaped wherever they are, a combining mark after one included; other
+    /// text, other scripts among it, is kept as it is.
+    @Test func escapingReplacesEveryMarkupCharacter() {
+        #expect(OrgHTMLConverter.escape("a&b<c>d\"e'f é 😀") == "a&amp;b&lt;c&gt;d&quot;e&#x27;f é 😀")
+        #expect(OrgHTMLConverter.escape("<\u{301}script>&\u{301}") == "&lt;\u{301}script&gt;&amp;\u{301}")
+        #expect(OrgHTMLConverter.escape("plain") == "plain")
+        #expect(OrgHTMLConverter.escape("") == "")
+        #expect(OrgHTMLConverter.unescape(OrgHTMLConverter.escape("x<&>\"'y")) == "x<&>\"'y")
+    }
+
     @Test func orgIsConvertedToHTML() {
         let org = """
             *** Heading /one/

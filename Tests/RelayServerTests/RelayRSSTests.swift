@@ -28,6 +28,19 @@ extension RelayAPISuite {
             }
         }
 
+        /// The five markup characters become entities; characters XML 1.0 does not allow are dropped; the rest,
+        /// other scripts and the allowed control characters, is kept as it is.
+        @Test func escapingReplacesMarkupAndDropsWhatXMLForbids() {
+            let text = "a&b<c>d\"e'f\u{01}g\u{1F}h\u{FFFE}i\u{FFFF}j\u{FFFD}\u{FFBF}\t\n\r é 😀\u{7F}"
+
+            #expect(
+                RelayRSSDocument.escape(text)
+                    == "a&amp;b&lt;c&gt;d&quot;e&apos;fghij\u{FFFD}\u{FFBF}\t\n\r é 😀\u{7F}")
+            #expect(RelayRSSDocument.escape("") == "")
+            #expect(RelayRSSDocument.escape("plain") == "plain")
+            #expect(RelayRSSDocument.escape("\u{EF}&") == "\u{EF}&amp;")
+        }
+
         @Test func theFeedHasTheChannelAndItemShape() async throws {
             let relay = try await RelayServerHarness()
             let response = try await relay.send("GET", "/rss.xml?tag=emacs")

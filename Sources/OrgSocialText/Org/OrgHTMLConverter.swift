@@ -246,19 +246,32 @@ package struct OrgHTMLConverter: Sendable {
 
     /// Escapes `&`, `<`, `>`, `"` and `'` for HTML text and attributes.
     package static func escape(_ text: String) -> String {
-        var output = ""
-        output.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            case "'": output += "&#x27;"
-            default: output.append(character)
+        // On the bytes: the five are ASCII, and no byte of a longer character is one of them. A markup
+        // character is escaped even where a combining mark follows it (as one `Character` it would not be).
+        let utf8 = text.utf8
+        guard utf8.contains(where: { Self.entity(for: $0) != nil }) else { return text }
+        var output: [UInt8] = []
+        output.reserveCapacity(utf8.count + 16)
+        for byte in utf8 {
+            if let entity = Self.entity(for: byte) {
+                entity.withUTF8Buffer { output.append(contentsOf: $0) }
+            } else {
+                output.append(byte)
             }
         }
-        return output
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The entity ``escape(_:)`` writes for an ASCII markup character.
+    private static func entity(for byte: UInt8) -> StaticString? {
+        switch byte {
+        case UInt8(ascii: "&"): "&amp;"
+        case UInt8(ascii: "<"): "&lt;"
+        case UInt8(ascii: ">"): "&gt;"
+        case UInt8(ascii: "\""): "&quot;"
+        case UInt8(ascii: "'"): "&#x27;"
+        default: nil
+        }
     }
 }
 

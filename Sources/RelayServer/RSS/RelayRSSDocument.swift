@@ -69,65 +69,91 @@ struct RelayRSSDocument: Sendable {
                 #"<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">"#
                 .utf8)
         output.append(contentsOf: "<channel>".utf8)
-        output.append(contentsOf: element("title", title).utf8)
-        output.append(contentsOf: element("link", link).utf8)
-        output.append(contentsOf: element("description", channelDescription).utf8)
-        output.append(
-            contentsOf: #"<atom:link href="\#(Self.escape(selfURL))" rel="self" type="application/rss+xml"/>"#.utf8)
-        output.append(contentsOf: element("language", "en-us").utf8)
-        output.append(contentsOf: element("lastBuildDate", Self.rfc822(items.first?.createdAt ?? now)).utf8)
-        for item in items {
-            output.append(contentsOf: Self.markup(of: item).utf8)
-        }
+        Self.element("title", title, into: &output)
+        Self.element("link", link, into: &output)
+        Self.element("description", channelDescription, into: &output)
+        output.append(contentsOf: #"<atom:link href=""#.utf8)
+        Self.escape(selfURL, into: &output)
+        output.append(contentsOf: #"" rel="self" type="application/rss+xml"/>"#.utf8)
+        Self.element("language", "en-us", into: &output)
+        Self.element("lastBuildDate", Self.rfc822(items.first?.createdAt ?? now), into: &output)
+        for item in items { Self.markup(of: item, into: &output) }
         output.append(contentsOf: "</channel></rss>\n".utf8)
         return output
     }
 
-    /// The `<item>` element of one post.
-    static func markup(of item: RelayRSSItem) -> String {
-        var text = "<item>"
-        text += element("title", utcDay(item.createdAt) + " - " + item.nick)
-        text += element("link", item.post)
-        text += element("description", OrgHTMLConverter.html(from: item.content))
-        text += element("dc:creator", item.nick)
-        text += element("author", item.nick)
-        text += element("pubDate", rfc822(item.createdAt))
-        text += #"<guid isPermaLink="true">"# + escape(item.post) + "</guid>"
-        for tag in item.tags {
-            text += element("category", tag)
+    /// Appends the `<item>` element of one post.
+    static func markup(of item: RelayRSSItem, into output: inout [UInt8]) {
+        output.append(contentsOf: "<item>".utf8)
+        element("title", utcDay(item.createdAt) + " - " + item.nick, into: &output)
+        element("link", item.post, into: &output)
+        element("description", OrgHTMLConverter.html(from: item.content), into: &output)
+        element("dc:creator", item.nick, into: &output)
+        element("author", item.nick, into: &output)
+        element("pubDate", rfc822(item.createdAt), into: &output)
+        output.append(contentsOf: #"<guid isPermaLink="true">"#.utf8)
+        escape(item.post, into: &output)
+        output.append(contentsOf: "</guid>".utf8)
+        for tag in item.tags { element("category", tag, into: &output) }
+        output.append(contentsOf: "</item>".utf8)
+    }
+
+    /// Appends `<name>value</name>`, the value escaped.
+    private static func element(_ name: StaticString, _ value: String, into output: inout [UInt8]) {
+        name.withUTF8Buffer { name in
+            output.append(UInt8(ascii: "<"))
+            output.append(contentsOf: name)
+            output.append(UInt8(ascii: ">"))
+            escape(value, into: &output)
+            output.append(contentsOf: [UInt8(ascii: "<"), UInt8(ascii: "/")])
+            output.append(contentsOf: name)
+            output.append(UInt8(ascii: ">"))
         }
-        text += "</item>"
-        return text
-    }
-
-    private static func element(_ name: String, _ value: String) -> String {
-        "<\(name)>\(escape(value))</\(name)>"
-    }
-
-    private func element(_ name: String, _ value: String) -> String {
-        Self.element(name, value)
     }
 
     /// Escapes text for XML content and attributes, dropping characters XML 1.0 does not allow.
     static func escape(_ text: String) -> String {
-        var output = ""
-        output.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            case "'": output += "&apos;"
-            case "\t", "\n", "\r": output.unicodeScalars.append(scalar)
-            default:
-                let value = scalar.value
-                if value >= 0x20, value != 0xFFFE, value != 0xFFFF {
-                    output.unicodeScalars.append(scalar)
+        var output: [UInt8] = []
+        escape(text, into: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends `text` escaped for XML content and attributes (see ``escape(_:)``): runs of bytes that need
+    /// nothing are copied in one piece.
+    static func escape(_ text: String, into output: inout [UInt8]) {
+        var text = text  // `withUTF8` copies only a string that is not stored as contiguous UTF-8.
+        text.withUTF8 { bytes in
+            var runStart = 0
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                let replacement: StaticString
+                var length = 1
+                switch byte {
+                case UInt8(ascii: "&"): replacement = "&amp;"
+                case UInt8(ascii: "<"): replacement = "&lt;"
+                case UInt8(ascii: ">"): replacement = "&gt;"
+                case UInt8(ascii: "\""): replacement = "&quot;"
+                case UInt8(ascii: "'"): replacement = "&apos;"
+                case 0x09, 0x0A, 0x0D:
+                    index += 1
+                    continue
+                case 0x00..<0x20: replacement = ""  // not allowed in XML 1.0: dropped
+                case 0xEF where index + 2 < bytes.count && bytes[index + 1] == 0xBF && bytes[index + 2] >= 0xBE:
+                    // U+FFFE and U+FFFF (EF BF BE, EF BF BF): not characters, dropped.
+                    replacement = ""
+                    length = 3
+                default:
+                    index += 1
+                    continue
                 }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                replacement.withUTF8Buffer { output.append(contentsOf: $0) }
+                index += length
+                runStart = index
             }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
-        return output
     }
 
     /// `YYYY-MM-DD` of an instant in UTC (the proleptic Gregorian calendar, computed from the day number
