@@ -21,6 +21,22 @@ extension RelayQueries {
                     case .text(let q): try textMatches(q)
                     case .tag(let tag): try tagMatches(tag)
                     }
+                // A term most posts hold is counted apart, and its page found by walking the posts newest first
+                // (a few rows per result) instead of sorting every match.
+                // The rows to the end of the page (a huge `page` saturates).
+                let (product, overflows) = page.multipliedReportingOverflow(by: perPage)
+                let rows = overflows ? Int.max : product
+                if let scan = matches.scan, try scan.isCheaperThanSorting(db, matches: scan.bound, rows: rows) {
+                    let total = try matches.count(db)
+                    let pages = (total + perPage - 1) / perPage
+                    guard page <= pages else { return SearchResults(total: total, posts: []) }
+                    let offset = (page - 1) * perPage
+                    let posts =
+                        try scan.isCheaperThanSorting(db, matches: total, rows: rows)
+                        ? scan.page(db, limit: perPage, offset: offset)
+                        : matches.pageAndTotal(db, limit: perPage, offset: offset).posts
+                    return SearchResults(total: total, posts: posts)
+                }
                 // One pass gives the page and the total; a page past the end has no row to carry the total,
                 // so only then is it counted apart (and no offset is computed when `page` is huge).
                 let (first, total) = try matches.pageAndTotal(db, limit: perPage, offset: 0)
@@ -52,12 +68,16 @@ extension RelayQueries {
         guard !trigrams.isEmpty else {
             return SearchMatches(condition: "instr(p.search_text, ?) > 0", arguments: [folded])
         }
-        let expression = try rarest(of: trigrams).map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        let chosen = try rarest(of: trigrams)
+        let expression = chosen.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
             .joined(separator: " AND ")
+        // The rarest chosen trigram's post count bounds the matches (the counts are remembered: no query).
+        let bound = try trigramFrequencies.map { try $0.postCounts(of: chosen, on: db).values.min() ?? 0 }
         return SearchMatches(
             condition:
                 "p.id IN (SELECT rowid FROM post_search WHERE post_search MATCH ?) AND instr(p.search_text, ?) > 0",
-            arguments: [expression, folded])
+            arguments: [expression, folded],
+            scan: bound.map { SearchScan(condition: "instr(p.search_text, ?) > 0", arguments: [folded], bound: $0) })
     }
 
     /// The most trigrams given to the full-text index once their counts are known.
@@ -136,6 +156,14 @@ struct SearchMatches {
     var condition: String
     /// Its arguments.
     var arguments: PositionalArguments
+    /// The same matches as a condition cheap to test on one row, without the index that finds them, for
+    /// walking the posts newest first when most posts match.
+    var scan: SearchScan?
+
+    /// How many posts match.
+    func count(_ db: Connection) throws -> Int {
+        try db.queryOne(sql: "SELECT count(*) FROM posts p WHERE \(condition)", arguments: arguments)?.value(at: 0) ?? 0
+    }
 
     /// One page of matching post URLs, newest first, and how many posts match in all (0 when the page is
     /// past the end, where no row carries the count), in one pass over the matches.
@@ -148,5 +176,35 @@ struct SearchMatches {
             arguments: arguments + [limit, offset])
         let posts = try rows.map { try $0.value(at: 0, as: String.self) }
         return (posts, try rows.first?.value(at: 1, as: Int.self) ?? 0)
+    }
+}
+
+/// A search condition tested row by row while the posts are walked newest first (`posts_created`).
+struct SearchScan {
+    /// The SQL condition on `posts p`.
+    var condition: String
+    /// Its arguments.
+    var arguments: PositionalArguments
+    /// At least as many posts as match (from the trigram counts).
+    var bound: Int
+
+    /// Whether walking the posts newest first to the end of a page reads fewer rows than sorting all
+    /// `matches`: it reads about `rows` × (posts ÷ matches) of them.
+    func isCheaperThanSorting(_ db: Connection, matches: Int, rows: Int) throws -> Bool {
+        guard matches > 0 else { return false }
+        // The highest row id bounds the number of posts, in O(log n).
+        let posts: Int = try db.queryOne(sql: "SELECT coalesce(max(id), 0) FROM posts")?.value(at: 0) ?? 0
+        return Double(rows) * Double(posts) / Double(matches) < Double(matches) / 4
+    }
+
+    /// One page of matching post URLs, newest first, found by walking the posts in that order.
+    func page(_ db: Connection, limit: Int, offset: Int) throws -> [String] {
+        try db.query(
+            sql: """
+                SELECT p.url FROM posts p INDEXED BY posts_created WHERE \(condition)
+                ORDER BY \(RelayQueries.newestFirst) LIMIT ? OFFSET ?
+                """,
+            arguments: arguments + [limit, offset]
+        ).map { try $0.value(at: 0, as: String.self) }
     }
 }

@@ -60,4 +60,40 @@ import Testing
         #expect(page2.total == 12 && page2.posts.count == 2)
         #expect(page3.total == 12 && page3.posts.isEmpty)
     }
+
+    /// A term most posts hold is answered by walking the posts newest first, a term few hold by sorting its
+    /// matches: both give every page of the one answer, newest first, with the exact total.
+    @Test(arguments: [("every", 120), ("ever", 120), ("even", 60), ("third", 40), ("zebra", 1)])
+    func commonAndRareTermsGiveTheSameOrderedPages(term: String, expected: Int) async throws {
+        let h = try await RelayFixtureDatabase()
+        var text = "#+TITLE: zoo\n#+NICK: zoo\n\n* Posts\n"
+        for n in 0..<120 {
+            var body = "every post"
+            if n % 2 == 0 { body += ", an even one" }
+            if n % 3 == 0 { body += ", a third one" }
+            if n == 77 { body += ", a zebra" }
+            let id = String(format: "2025-03-%02dT10:%02d:00+0000", 1 + n / 60, n % 60)
+            text += "** \(id)\n:PROPERTIES:\n:END:\n\n\(body)\n\n"
+        }
+        try await h.index(Self.url, text)
+        let matching = (0..<120).reversed().filter { n in
+            switch term {
+            case "even": n % 2 == 0
+            case "third": n % 3 == 0
+            case "zebra": n == 77
+            default: true
+            }
+        }.map { "\(Self.url)#" + String(format: "2025-03-%02dT10:%02d:00+0000", 1 + $0 / 60, $0 % 60) }
+        #expect(matching.count == expected)
+
+        var pages: [String] = []
+        for page in 1...14 {
+            let found = try await h.store.search(.text(term), page: page, perPage: 10)
+            #expect(found.total == expected, "page \(page)")
+            pages += found.posts
+        }
+
+        #expect(pages == matching)
+        #expect(try await h.store.search(.text(term), page: Int.max, perPage: 10).posts.isEmpty)
+    }
 }
