@@ -26,16 +26,20 @@ extension RelayQueries {
                 // The rows to the end of the page (a huge `page` saturates).
                 let (product, overflows) = page.multipliedReportingOverflow(by: perPage)
                 let rows = overflows ? Int.max : product
-                if let scan = matches.scan, try scan.isCheaperThanSorting(db, matches: scan.bound, rows: rows) {
-                    let total = try matches.count(db)
-                    let pages = (total + perPage - 1) / perPage
-                    guard page <= pages else { return SearchResults(total: total, posts: []) }
-                    let offset = (page - 1) * perPage
-                    let posts =
-                        try scan.isCheaperThanSorting(db, matches: total, rows: rows)
-                        ? scan.page(db, limit: perPage, offset: offset)
-                        : matches.pageAndTotal(db, limit: perPage, offset: offset).posts
-                    return SearchResults(total: total, posts: posts)
+                if let scan = matches.scan {
+                    // The highest row id bounds the number of posts, in O(log n).
+                    let posts: Int = try db.queryOne(sql: "SELECT coalesce(max(id), 0) FROM posts")?.value(at: 0) ?? 0
+                    if scan.isCheaperThanSorting(matches: scan.bound, rows: rows, posts: posts) {
+                        let total = try matches.count(db)
+                        let pages = (total + perPage - 1) / perPage
+                        guard page <= pages else { return SearchResults(total: total, posts: []) }
+                        let offset = (page - 1) * perPage
+                        let found =
+                            try scan.isCheaperThanSorting(matches: total, rows: rows, posts: posts)
+                            ? scan.page(db, limit: perPage, offset: offset)
+                            : matches.pageAndTotal(db, limit: perPage, offset: offset).posts
+                        return SearchResults(total: total, posts: found)
+                    }
                 }
                 // One pass gives the page and the total; a page past the end has no row to carry the total,
                 // so only then is it counted apart (and no offset is computed when `page` is huge).
@@ -68,11 +72,10 @@ extension RelayQueries {
         guard !trigrams.isEmpty else {
             return SearchMatches(condition: "instr(p.search_text, ?) > 0", arguments: [folded])
         }
-        let chosen = try rarest(of: trigrams)
+        let (chosen, bound) = try rarestWithCount(of: trigrams)
         let expression = chosen.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
             .joined(separator: " AND ")
-        // The rarest chosen trigram's post count bounds the matches (the counts are remembered: no query).
-        let bound = try trigramFrequencies.map { try $0.postCounts(of: chosen, on: db).values.min() ?? 0 }
+        // The rarest chosen trigram's post count bounds the matches.
         return SearchMatches(
             condition:
                 "p.id IN (SELECT rowid FROM post_search WHERE post_search MATCH ?) AND instr(p.search_text, ?) > 0",
@@ -90,17 +93,23 @@ extension RelayQueries {
     /// ``maximumIndexedTrigrams``, none more than ``commonTrigramFactor`` times as common as the rarest);
     /// without, all of them.
     func rarest(of trigrams: [String]) throws -> [String] {
-        guard let trigramFrequencies, trigrams.count > 1 else { return trigrams }
+        try rarestWithCount(of: trigrams).trigrams
+    }
+
+    /// ``rarest(of:)`` and the number of posts holding the rarest of them (`nil` without
+    /// ``trigramFrequencies``).
+    func rarestWithCount(of trigrams: [String]) throws -> (trigrams: [String], count: Int?) {
+        guard let trigramFrequencies, !trigrams.isEmpty else { return (trigrams, nil) }
         let counts = try trigramFrequencies.postCounts(of: trigrams, on: db)
         let ordered = trigrams.enumerated().sorted { a, b in
             let (countA, countB) = (counts[a.element] ?? 0, counts[b.element] ?? 0)
             return countA != countB ? countA < countB : a.offset < b.offset
         }.map(\.element)
         let rarestCount = counts[ordered[0]] ?? 0
-        return Array(
-            ordered.prefix(Self.maximumIndexedTrigrams).filter {
-                (counts[$0] ?? 0) <= max(rarestCount, 1) * Self.commonTrigramFactor
-            })
+        let chosen = ordered.prefix(Self.maximumIndexedTrigrams).filter {
+            (counts[$0] ?? 0) <= max(rarestCount, 1) * Self.commonTrigramFactor
+        }
+        return (Array(chosen), rarestCount)
     }
 
     /// The distinct trigrams of `text` in order, at most ``maximumQueryTrigrams`` of them, spread over the
@@ -188,12 +197,10 @@ struct SearchScan {
     /// At least as many posts as match (from the trigram counts).
     var bound: Int
 
-    /// Whether walking the posts newest first to the end of a page reads fewer rows than sorting all
+    /// Whether walking `posts` newest first to the end of a page reads fewer rows than sorting all
     /// `matches`: it reads about `rows` × (posts ÷ matches) of them.
-    func isCheaperThanSorting(_ db: Connection, matches: Int, rows: Int) throws -> Bool {
+    func isCheaperThanSorting(matches: Int, rows: Int, posts: Int) -> Bool {
         guard matches > 0 else { return false }
-        // The highest row id bounds the number of posts, in O(log n).
-        let posts: Int = try db.queryOne(sql: "SELECT coalesce(max(id), 0) FROM posts")?.value(at: 0) ?? 0
         return Double(rows) * Double(posts) / Double(matches) < Double(matches) / 4
     }
 

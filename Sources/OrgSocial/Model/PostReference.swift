@@ -21,12 +21,9 @@ public struct PostReference: Sendable, Hashable, Codable, CustomStringConvertibl
     /// - Parameter text: the reference as written; surrounding spaces are ignored.
     public init?(parsing text: String) {
         let trimmed = text.trimmingSpacesAndTabs()
-        guard let hash = trimmed.lastIndex(of: "#") else { return nil }
-        let url = String(trimmed[..<hash])
-        let id = String(trimmed[trimmed.index(after: hash)...])
-        guard !url.isEmpty, !id.isEmpty else { return nil }
-        feedURL = url
-        postID = id
+        guard let hash = Self.separator(in: trimmed) else { return nil }
+        feedURL = String(trimmed[..<hash])
+        postID = String(trimmed[trimmed.index(after: hash)...])
     }
 
     /// What `PostReference(parsing: text)?.description` gives, without making the parts: the text trimmed,
@@ -35,13 +32,21 @@ public struct PostReference: Sendable, Hashable, Codable, CustomStringConvertibl
     /// - Returns: the reference's text, or `nil` when `text` is none.
     package static func text(parsing text: String) -> String? {
         let trimmed = text.trimmingSpacesAndTabs()
+        return separator(in: trimmed) == nil ? nil : trimmed
+    }
+
+    /// Where trimmed reference text splits into feed URL and post ID: its last `#` character, when neither
+    /// side is empty.
+    /// - Parameter trimmed: the reference without surrounding spaces and TABs.
+    /// - Returns: the index of the `#`, or `nil` when `trimmed` is no reference.
+    package static func separator(in trimmed: String) -> String.Index? {
+        // In ASCII (nearly every reference) each byte is a character: the last `#` byte is found without
+        // walking grapheme clusters.
         let bytes = trimmed.utf8
-        // In ASCII every byte is a character, so the last `#` byte is the last `#` character.
-        guard !bytes.contains(where: { $0 >= 0x80 }) else { return PostReference(parsing: trimmed)?.description }
-        guard let hash = bytes.lastIndex(of: UInt8(ascii: "#")), hash != bytes.startIndex,
-            bytes.index(after: hash) != bytes.endIndex
-        else { return nil }
-        return trimmed
+        let hash =
+            bytes.contains(where: { $0 >= 0x80 }) ? trimmed.lastIndex(of: "#") : bytes.lastIndex(of: UInt8(ascii: "#"))
+        guard let hash, hash != trimmed.startIndex, trimmed.index(after: hash) != trimmed.endIndex else { return nil }
+        return hash
     }
 
     /// The post URL form, `<feed URL>#<post ID>`.

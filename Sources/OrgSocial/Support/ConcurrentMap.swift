@@ -12,12 +12,11 @@ package func concurrentMap<Input: Sendable, Output: Sendable>(
     _ inputs: [Input], _ transform: @Sendable (Input) -> Output
 ) -> [Output] {
     guard inputs.count > 1 else { return inputs.map(transform) }
-    let results = Mutex<[Int: Output]>([:])
+    let results = Mutex<[Output?]>(Array(repeating: nil, count: inputs.count))
     DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
         let output = transform(inputs[index])
         results.withLock { $0[index] = output }
     }
-    return results.withLock { results in
-        results.sorted { $0.key < $1.key }.map(\.value)
-    }
+    // Every slot is filled once `concurrentPerform` returns.
+    return results.withLock { $0.compactMap { $0 } }
 }

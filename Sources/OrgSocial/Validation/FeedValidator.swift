@@ -325,18 +325,12 @@ public struct FeedValidator: Sendable {
 
 /// `<http(s) URL>#<non-empty ID>` (the ID itself is not checked: references copy the target verbatim).
 func isValidReference(_ value: String) -> Bool {
-    // ASCII (nearly every reference): each byte is a character, so the same checks run on the bytes,
-    // without the two strings `PostReference` makes.
-    if !value.utf8.contains(where: { $0 >= 0x80 }) {
-        let trimmed = value.trimmingSpacesAndTabs()
-        let bytes = trimmed.utf8
-        guard let hash = bytes.lastIndex(of: UInt8(ascii: "#")), hash != bytes.startIndex,
-            bytes.index(after: hash) != bytes.endIndex
-        else { return false }
-        return !bytes[bytes.index(after: hash)...].contains(where: isSpaceOrTab) && trimmed[..<hash].isHTTPURL
-    }
-    guard let reference = PostReference(parsing: value) else { return false }
-    return reference.feedURL.isHTTPURL && !reference.postID.contains(where: { $0 == " " || $0 == "\t" })
+    let trimmed = value.trimmingSpacesAndTabs()
+    guard let hash = PostReference.separator(in: trimmed) else { return false }
+    let id = trimmed[trimmed.index(after: hash)...]
+    // A blank byte is needed for a blank character (one that no combining mark follows), and rarely there.
+    let hasBlank = id.utf8.contains(where: isSpaceOrTab) && id.contains { $0 == " " || $0 == "\t" }
+    return !hasBlank && trimmed[..<hash].isHTTPURL
 }
 
 /// A URI scheme `[a-zA-Z][a-zA-Z0-9+.-]*:` at the start.

@@ -248,18 +248,22 @@ package struct OrgHTMLConverter: Sendable {
     package static func escape(_ text: String) -> String {
         // On the bytes: the five are ASCII, and no byte of a longer character is one of them. A markup
         // character is escaped even where a combining mark follows it (as one `Character` it would not be).
-        let utf8 = text.utf8
-        guard utf8.contains(where: { Self.entity(for: $0) != nil }) else { return text }
-        var output: [UInt8] = []
-        output.reserveCapacity(utf8.count + 16)
-        for byte in utf8 {
-            if let entity = Self.entity(for: byte) {
+        guard text.utf8.contains(where: { Self.entity(for: $0) != nil }) else { return text }
+        var text = text  // `withUTF8` copies only a string that is not stored as contiguous UTF-8.
+        return text.withUTF8 { bytes in
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count + 16)
+            // Runs that need nothing are copied in one piece.
+            var runStart = 0
+            for index in bytes.indices {
+                guard let entity = Self.entity(for: bytes[index]) else { continue }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
                 entity.withUTF8Buffer { output.append(contentsOf: $0) }
-            } else {
-                output.append(byte)
+                runStart = index + 1
             }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            return String(decoding: output, as: UTF8.self)
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// The entity ``escape(_:)`` writes for an ASCII markup character.
