@@ -115,7 +115,7 @@ let package = Package(
         .target(name: "CurlHTTP", dependencies: ["CCurl"], swiftSettings: strictSettings),
         // The client layer: publishing (PUT with If-Match, the Org Social Host API), reading, PostWriter.
         .target(
-            name: "OrgSocialClient", dependencies: ["OrgSocial", "HTTPCore", "HTTPClient"],
+            name: "OrgSocialClient", dependencies: ["OrgSocial", "HTTPCore", "HTTPClient", "SystemSupport", "Crypto"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "OrgSocialClientTests",

@@ -54,9 +54,11 @@ package enum CLIError: Error, Equatable, LocalizedError {
     case noConfigurationLocation
     /// Publishing was asked for, but where or how to publish is not configured; the text says what is missing.
     case publishingNotConfigured(String)
-    /// `publish`: the remote feed changed since it was last published from here (or, when nothing was
-    /// published from here yet, it differs from the local file).
-    case remoteChanged(url: String, publishedBefore: Bool)
+    /// `publish`: uploading would undo changes made elsewhere (`reason` says which), or the remote feed
+    /// has nothing in common with the file (`unrelated`).
+    case publishRefused(path: String, reason: String, unrelated: Bool)
+    /// `publish` or `sync`: the remote feed changed during each attempt to replace it.
+    case remoteKeptChanging(path: String, url: String)
     /// `sync`: the merge found conflicts (already printed), so nothing was written or published.
     case mergeConflicts(count: Int, path: String, url: String)
     /// `--publish`: the local file has changes that are not on the server.
@@ -78,8 +80,9 @@ package enum CLIError: Error, Equatable, LocalizedError {
             true
         case .cannotRead, .cannotWrite, .notAFeed, .readOnlyFile, .fileExists, .invalidEnvironment, .changeAddsErrors,
             .notAPoll,
-            .invalidConfiguration, .noConfigurationLocation, .publishingNotConfigured, .remoteChanged,
-            .mergeConflicts, .unpublishedLocalChanges, .savedButNotPublished, .accountExists, .vfileNotSaved, .exit:
+            .invalidConfiguration, .noConfigurationLocation, .publishingNotConfigured, .publishRefused,
+            .remoteKeptChanging, .mergeConflicts, .unpublishedLocalChanges, .savedButNotPublished, .accountExists,
+            .vfileNotSaved, .exit:
             false
         }
     }
@@ -141,31 +144,35 @@ package enum CLIError: Error, Equatable, LocalizedError {
             "There is nowhere to keep the configuration: HOME is not set. Set XDG_CONFIG_HOME or ORGSOCIAL_CONFIG."
         case .publishingNotConfigured(let message):
             message
-        case .remoteChanged(let url, let publishedBefore):
-            (publishedBefore
-                ? "The feed at \(url) changed since you last published from here, and uploading would replace "
-                    + "those changes. "
-                : "The feed at \(url) differs from your file and was never published from here, so uploading "
-                    + "could replace posts you don't have. ")
-                + "Merge its changes into your file with 'orgsocial sync' (or 'publish --merge'), or pass "
-                + "--force to replace the remote feed with yours."
+        case .publishRefused(let path, let reason, let unrelated):
+            Self.clause(reason)
+                + (unrelated
+                    ? ". Check the feed URL (--feed-url, ORGSOCIAL_FEED_URL or \"feedURL\") and the file, or pass "
+                        + "--force to replace that feed with '\(path)'."
+                    : ". Run 'orgsocial sync --file \(path)' to merge those changes into your file and publish, or "
+                        + "pass --force to replace the remote feed with yours.")
+        case .remoteKeptChanging(let path, let url):
+            "The feed at \(url) changed while it was being replaced, twice; nothing was lost. Run "
+                + "'orgsocial sync --file \(path)' again when nobody else is publishing it."
         case .mergeConflicts(let count, let path, let url):
             (count == 1 ? "1 post or keyword was" : "\(count) posts or keywords were")
                 + " changed differently in '\(path)' and at \(url) (shown above), so nothing was written or "
-                + "published. Edit '\(path)' so that each one reads as you want it and run 'orgsocial sync' "
-                + "again, or keep one side for every conflict with 'orgsocial sync --ours' (yours) or "
-                + "'--theirs' (the remote's)."
+                + "published. Edit each one in '\(path)' to read as you want it and run 'orgsocial sync' again "
+                + "(your edit settles it while the remote version stays as shown), or keep one side for every "
+                + "conflict with 'orgsocial sync --ours' (yours, also for posts you deleted) or '--theirs' "
+                + "(the remote's)."
         case .unpublishedLocalChanges(let path, let url, let wasPublishedFromHere):
             (wasPublishedFromHere
-                ? "'\(path)' has changes made since it was last published to \(url), so replacing it with the "
-                    + "published feed would lose them."
-                : "'\(path)' differs from the feed at \(url) and was not published from here, so replacing it "
-                    + "with the published feed could lose changes.")
-                + " Run 'orgsocial publish --file \(path)' first, or pass --no-publish to change only the local file."
+                ? "'\(path)' has changes made since it was last published to or synced with \(url), so "
+                    + "replacing it with the published feed would lose them."
+                : "'\(path)' differs from the feed at \(url) and was never published or synced from this file, "
+                    + "so replacing it with the published feed could lose changes.")
+                + " Run 'orgsocial sync --file \(path)' first (it merges both and publishes), or pass "
+                + "--no-publish to change only the local file."
         case .savedButNotPublished(let path, let reason):
             "The change was saved in '\(path)' but not published: "
                 + Self.clause(reason) + ". Fix that, then run "
-                + "'orgsocial publish --file \(path)' to publish it."
+                + "'orgsocial sync --file \(path)' to publish it."
         case .accountExists(let path, let publicURL):
             "'\(path)' already holds a vfile, for \(publicURL). Signing up again would replace it, and a lost "
                 + "vfile cannot be recovered. Keep a copy of it, then pass --force."

@@ -96,7 +96,7 @@ import TootClient
                     """
                 try await withFeedNode(initial: initial) { node in
                     let feed = PublishedBridgeFeed(
-                        url: node.feedURL, method: .put(token: node.token),
+                        destination: PublishDestination(feedURL: node.feedURL, method: .put(token: node.token)),
                         publisher: FeedPublisher(transport: CurlTransport(timeout: .seconds(10))))
                     let cache = try TemporaryFolder()
                     let fetcher = FeedFetcher(

@@ -247,7 +247,7 @@ import TootClient
                     }
                 }
                 let feed = PublishedBridgeFeed(
-                    url: url, method: .put(token: token),
+                    destination: PublishDestination(feedURL: url, method: .put(token: token)),
                     publisher: FeedPublisher(transport: transport, retryDelay: .milliseconds(1)))
                 let report = try await bed.pull(into: feed)
                 #expect(report.statuses.map(\.action) == [.added])

@@ -62,7 +62,7 @@ struct PublishCommandTests {
 
             let refused = await runCLIOverCurl(["publish", "--file", file], environment: environment)
             #expect(refused.status == 1)
-            #expect(refused.error.contains("changed since you last published from here"))
+            #expect(refused.error.contains("changed since this file last published or synced it"))
             #expect(refused.error.contains("--force"))
             #expect(await server.state.text("/social.org") == remote)
 
@@ -79,7 +79,7 @@ struct PublishCommandTests {
             await server.state.setFile("/social.org", "#+TITLE: Other\n#+NICK: other\n\n* Posts\n")
             let refused = await runCLIOverCurl(["publish", "--file", file], environment: environment)
             #expect(refused.status == 1)
-            #expect(refused.error.contains("was never published from here"))
+            #expect(refused.error.contains("differs from this file, which never published or synced it"))
             #expect(refused.error.contains("--force"))
             #expect(await runCLIOverCurl(["publish", "--file", file, "--force"], environment: environment).status == 0)
             #expect(await server.state.text("/social.org") == sampleFeed)

@@ -81,7 +81,8 @@ struct PublishFlagTests {
             let refused = await runCLIOverCurl(
                 ["post", "--file", file, "--text", "More", "--publish"], environment: environment)
             #expect(refused.status == 1)
-            #expect(refused.error.contains("orgsocial publish --file \(file)"))
+            #expect(refused.error.contains("orgsocial sync --file \(file)"))
+            #expect(!refused.error.contains("orgsocial publish"))
             #expect(refused.error.contains("has changes made since it was last published to"))
             #expect(!refused.error.contains("was not published from here"))
             #expect(try home.text("social.org") == local)
@@ -131,7 +132,7 @@ struct PublishFlagTests {
             #expect(result.status == 1)
             #expect(result.error.hasPrefix("Error: The change was saved in '\(file)' but not published: "))
             #expect(result.error.contains("HTTP 401"))
-            #expect(result.error.contains("then run 'orgsocial publish --file \(file)' to publish it."))
+            #expect(result.error.contains("then run 'orgsocial sync --file \(file)' to publish it."))
             #expect(Feed(parsing: try home.text("social.org")).posts.map(\.body) == ["First post.", "Do not lose me"])
             #expect(await server.state.text("/social.org") == sampleFeed)
 

@@ -166,20 +166,90 @@ struct FeedMergeTests {
         #expect(merge(ours: deleted, theirs: changed, resolving: .theirs).feed?.text == changed)
     }
 
-    @Test func anEmptyBaseMakesEverythingAnAdditionAndSameIDsWithOtherTextConflict() throws {
+    @Test func noBaseMakesEverythingAnAdditionAndSameIDsWithOtherTextConflict() throws {
         let ours = Self.base + "\n** 2026-01-04T10:00:00+0000\nFour, here.\n"
         let theirs =
             Self.base + "\n** 2026-01-04T10:00:00+0000\nFour, there.\n"
             + "\n** 2026-01-05T10:00:00+0000\nFive.\n"
-        let result = FeedMerge(base: .empty, ours: Feed(parsing: ours), theirs: Feed(parsing: theirs))
+        let result = FeedMerge(base: nil, ours: Feed(parsing: ours), theirs: Feed(parsing: theirs))
         #expect(result.feed == nil)
         #expect(result.conflicts.map(\.subject) == [.post(id: "2026-01-04T10:00:00+0000")])
         #expect(result.conflicts.first?.kind == .addedOnBothSides)
 
         let first = FeedMerge(
-            base: .empty, ours: Feed(parsing: Self.base), theirs: Feed(parsing: theirs), resolving: .none)
+            base: nil, ours: Feed(parsing: Self.base), theirs: Feed(parsing: theirs), resolving: .none)
         #expect(first.feed?.text == theirs)
         #expect(first.changesFromTheirs.addedPosts == 2)
+    }
+
+    @Test func noBaseNeverDeletesAPostEitherSideLacks() {
+        let ours = edited("** 2026-01-02T10:00:00+0000\nTwo.\n\n", "")
+        let result = FeedMerge(base: nil, ours: Feed(parsing: ours), theirs: Feed(parsing: Self.base))
+        #expect(result.feed?.text == Self.base)
+        #expect(result.changesFromTheirs.addedPosts == 1)
+        #expect(result.changesFromOurs.deletedPosts == 0)
+    }
+
+    // MARK: - Same ID added on both sides
+
+    @Test func postsAddedOnBothSidesUnderOneIDAreBothKeptTheLocalOneRenamed() {
+        let ours = Self.base + "\n** 2026-01-04T10:00:00+0000\nFour, here.\n"
+        let theirs = Self.base + "\n** 2026-01-04T10:00:00+0000\nFour, there.\n"
+        let result = merge(ours: ours, theirs: theirs)
+        #expect(result.conflicts.isEmpty)
+        #expect(
+            result.renamedPosts == [
+                FeedMerge.RenamedPost(oldID: "2026-01-04T10:00:00+0000", newID: "2026-01-04T10:00:01+0000")
+            ])
+        #expect(
+            result.feed?.text
+                == Self.base + "\n** 2026-01-04T10:00:00+0000\nFour, there.\n"
+                + "\n** 2026-01-04T10:00:01+0000\nFour, here.\n")
+    }
+
+    @Test func aRenamedPostSkipsTakenSecondsAndItsDrawerIDMovesToo() {
+        let ours =
+            Self.base
+            + "\n** Four\n:PROPERTIES:\n:ID: 2026-01-04T10:00:00+0100\n:END:\nFour, here.\n"
+        let theirs =
+            Self.base + "\n** 2026-01-04T10:00:00+0100\nFour, there.\n"
+            + "\n** 2026-01-04T10:00:01+0100\nFour and a second.\n"
+        let result = merge(ours: ours, theirs: theirs)
+        #expect(result.renamedPosts.map(\.newID) == ["2026-01-04T10:00:02+0100"])
+        let ids = result.feed?.posts.map(\.id) ?? []
+        #expect(ids.suffix(3) == ["2026-01-04T10:00:00+0100", "2026-01-04T10:00:01+0100", "2026-01-04T10:00:02+0100"])
+        #expect(result.feed?.text.contains(":ID: 2026-01-04T10:00:02+0100\n:END:\nFour, here.\n") == true)
+    }
+
+    // MARK: - Conflicts answered by an edit
+
+    @Test func aConflictShownThenEditedLocallyIsSettledWithTheEdit() {
+        let ours = edited("Two.\n", "Two, here.\n")
+        let theirs = edited("Two.\n", "Two, there.\n")
+        let shown = FeedMerge.ShownConflicts(ours: Feed(parsing: ours), theirs: Feed(parsing: theirs))
+        let answer = edited("Two.\n", "Two, as both want it.\n")
+        let settled = FeedMerge(
+            base: Feed(parsing: Self.base), ours: Feed(parsing: answer), theirs: Feed(parsing: theirs), shown: shown)
+        #expect(settled.conflicts.isEmpty)
+        #expect(settled.feed?.text == answer)
+
+        // Unedited, it is still a conflict; so it is when the remote version moved on since it was shown.
+        let unedited = FeedMerge(
+            base: Feed(parsing: Self.base), ours: Feed(parsing: ours), theirs: Feed(parsing: theirs), shown: shown)
+        #expect(unedited.feed == nil)
+        let movedOn = FeedMerge(
+            base: Feed(parsing: Self.base), ours: Feed(parsing: answer),
+            theirs: Feed(parsing: edited("Two.\n", "Two, there, again.\n")), shown: shown)
+        #expect(movedOn.conflicts.map(\.subject) == [.post(id: "2026-01-02T10:00:00+0000")])
+    }
+
+    @Test func changesBetweenTwoVersionsCountPostsAndKeywords() {
+        let new =
+            edited(
+                edited("#+TITLE: Merge test\n", "#+TITLE: Renamed\n"), "** 2026-01-02T10:00:00+0000\nTwo.\n\n", "")
+            + "\n** 2026-01-04T10:00:00+0000\nFour.\n"
+        let changes = FeedMerge.Changes(from: Feed(parsing: Self.base), to: Feed(parsing: edited(new, "Three.", "3.")))
+        #expect(changes == FeedMerge.Changes(addedPosts: 1, editedPosts: 1, deletedPosts: 1, keywords: ["TITLE"]))
     }
 
     // MARK: - Header keywords

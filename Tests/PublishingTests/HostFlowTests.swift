@@ -155,7 +155,10 @@ struct HostFlowTests {
                     .status == 0)
             let refused = await runCLI(["publish", "--file", file], environment: environment)
             #expect(refused.status == 1)
-            #expect(refused.error.hasPrefix("Error: The feed at \(url) changed since you last published from here"))
+            #expect(
+                refused.error.hasPrefix(
+                    "Error: The feed at \(url) changed since this file last published or synced it; uploading would "
+                        + "undo what changed there."))
             #expect(node.fileText("hana/social.org") == remote)
 
             // --force still replaces it.
@@ -180,7 +183,7 @@ struct HostFlowTests {
             let file = try home.write(emptyFeed(nick: "iris"), to: "social.org")
             let first = await runCLI(["publish", "--file", file], environment: environment)
             #expect(first.status == 1)
-            #expect(first.error.hasPrefix("Error: The feed at \(url) changed since you last published from here"))
+            #expect(first.error.hasPrefix("Error: The feed at \(url) differs from this file, which never published"))
             #expect(node.fileText("iris/social.org") == edited)
         }
     }

@@ -109,31 +109,22 @@ public struct LocalBridgeFeed: BridgeFeed {
 /// A feed published on a server: `PUT` with `If-Match` (an `orgsocial serve` node) or the Org Social Host
 /// API, through ``FeedPublisher``, which reads the feed again and re-applies the edit on `412`.
 public struct PublishedBridgeFeed: BridgeFeed {
-    /// How the feed is written.
-    public enum Method: Sendable, Hashable {
-        /// `PUT` to the feed URL with this bearer token.
-        case put(token: String)
-        /// The Host API with this vfile.
-        case host(vfile: URL)
-    }
-
-    /// The feed's URL.
-    public let url: URL
-    /// How it is written.
-    public let method: Method
+    /// Where the feed is published and how.
+    public let destination: PublishDestination
     /// The publisher.
     public let publisher: FeedPublisher
 
     /// Makes a published feed.
     /// - Parameters:
-    ///   - url: the feed's public URL.
-    ///   - method: how it is written.
+    ///   - destination: the feed's public URL and how it is written.
     ///   - publisher: the publisher (its transport and retry pause).
-    public init(url: URL, method: Method, publisher: FeedPublisher) {
-        self.url = url
-        self.method = method
+    public init(destination: PublishDestination, publisher: FeedPublisher) {
+        self.destination = destination
         self.publisher = publisher
     }
+
+    /// The feed's URL.
+    public var url: URL { destination.feedURL }
 
     /// The feed's URL.
     public var key: String { url.absoluteString }
@@ -143,12 +134,7 @@ public struct PublishedBridgeFeed: BridgeFeed {
 
     /// Applies `edit` through the publisher.
     public func update<Value: Sendable>(_ edit: @Sendable (inout Feed) throws -> Value) async throws -> Value {
-        switch method {
-        case .put(let token):
-            return try await publisher.publish(to: url, token: token, edit: edit).value
-        case .host(let vfile):
-            return try await publisher.publishViaHost(vfile: vfile, publicURL: url, edit: edit).value
-        }
+        try await destination.publish(with: publisher, creating: nil, edit: edit).value
     }
 }
 

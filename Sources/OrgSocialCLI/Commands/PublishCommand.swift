@@ -18,10 +18,14 @@ struct PublishCommand: ParsableCommand {
                 With a server that accepts PUT (such as 'orgsocial serve'; $ORGSOCIAL_TOKEN or \
                 "publish.token" in the configuration), or after 'orgsocial signup' with the Org Social Host \
                 and the saved vfile, the upload only replaces the version read just before (If-Match, when \
-                the server sends an ETag). When the remote feed changed since you last published from here \
-                (or was never published from here and differs from your file, like the feed a host creates \
-                at sign-up), nothing is uploaded: pass --merge (or run 'orgsocial sync') to merge its \
-                changes into your file first, or --force to replace it.
+                the server sends an ETag). It says what the upload does to the remote feed in numbers \
+                ("adds 1, edits 0, removes 0 posts"). When the remote feed changed since this file last \
+                published or synced it (another copy of the file published, say), or this file never \
+                published or synced it, nothing is uploaded, since that could delete posts this file never \
+                deleted: run 'orgsocial sync' (or pass --merge) to merge its changes into your file first, or \
+                pass --force to replace it. A remote feed none of whose posts is in your file (another \
+                person's feed, or a new file) is refused the same way. The host's own starting feed after \
+                'orgsocial signup' may be replaced.
 
                 With --merge: \(SyncCommand.mergeDiscussion)
 
@@ -29,7 +33,7 @@ struct PublishCommand: ParsableCommand {
                 """,
             options: [
                 fileOption, FeedFileOptions.feedURLOption,
-                .flag("force", help: "Replace the remote feed even if it changed since you last published."),
+                .flag("force", help: "Replace the remote feed even if it changed elsewhere or is another feed."),
                 .flag("merge", help: "Merge the remote feed's changes into your file first (as 'orgsocial sync')."),
                 SyncCommand.oursOption, SyncCommand.theirsOption,
             ])
@@ -82,36 +86,30 @@ struct PublishCommand: ParsableCommand {
             try await FeedSync(path: path, target: target, resolution: resolution).run(in: context)
             return
         }
-        let publisher = FeedPublisher(transport: context.makeTransport())
         let local = try FeedFile.readBytes(at: path, in: context)
-        let versions = PublishedVersions(environment: context.environment)
         let location = target.feedURL.absoluteString
-
-        let precondition: WritePrecondition
-        if let remote = try await publisher.fetch(target.feedURL) {
-            if remote.feed.bytes == local {
-                versions.record(local, for: target.feedURL)
-                context.writeLine(location)
-                context.report("Nothing to publish: \(location) already has this file.")
-                return
-            }
-            let known = versions.digest(for: target.feedURL)
-            // Both methods: the remote feed must be what was last published from here.
-            if !replacesRemoteChanges, known != PublishedVersions.digest(of: remote.feed.bytes) {
-                throw CLIError.remoteChanged(url: location, publishedBefore: known != nil)
-            }
-            precondition = remote.etag.map(WritePrecondition.matching) ?? .none
-        } else {
-            precondition = .noExistingFile
-        }
+        let outcome: FeedSynchronizer.Outcome
         do {
-            _ = try await target.upload(local, precondition: precondition, with: publisher)
-        } catch OrgSocialClientError.conflict {
-            throw CLIError.remoteChanged(url: location, publishedBefore: true)
+            outcome = try await FeedSync.synchronizer(path: path, target: target, in: context).publish(
+                local, force: replacesRemoteChanges)
+        } catch let error as FeedSyncError {
+            switch error {
+            case .unrelatedFeed:
+                throw CLIError.publishRefused(path: path, reason: error.localizedDescription, unrelated: true)
+            case .remoteHasChangesElsewhere:
+                throw CLIError.publishRefused(path: path, reason: error.localizedDescription, unrelated: false)
+            case .remoteKeptChanging, .conflicts:
+                throw CLIError.remoteKeptChanging(path: path, url: location)
+            }
         }
-        versions.record(local, for: target.feedURL)
         context.writeLine(location)
-        context.report("Published \(path) (\(local.count) bytes) to \(location).")
+        if !outcome.uploaded {
+            context.report("Nothing to publish: \(location) already has this file.")
+        } else {
+            context.report(
+                "Published \(path) (\(local.count) bytes) to \(location): \(outcome.toRemote.summary)"
+                    + (outcome.createdRemote ? "; there was no feed there." : "."))
+        }
     }
 
     /// `--file`, else `ORGSOCIAL_FILE`, else `file` in the configuration (shared with `sync`).

@@ -89,11 +89,12 @@ struct SignupCommand: ParsableCommand {
             throw CLIError.vfileNotSaved(
                 path: file.path, reason: error.localizedDescription, vfile: account.vfile.absoluteString)
         }
-        // The host starts the account with a feed of its own. Remembering it as what was last published
-        // from here lets the first `publish` replace that untouched starting feed, while an edit made to it
-        // on the server in the meantime is still refused.
+        // The host starts the account with a feed of its own, which nobody wrote. Remembering it lets the
+        // first `publish` of any file replace that untouched starting feed, while an edit made to it on the
+        // server in the meantime is still refused.
         if let starting = try? await publisher.fetch(account.publicURL) {
-            PublishedVersions(environment: context.environment).record(starting.feed.serialized(), for: starting.url)
+            MergeBaseStore(environment: context.environment).recordStartingFeed(
+                starting.feed.serialized(), at: account.publicURL)
         }
         context.writeLine(account.publicURL.absoluteString)
         if showsVfile { context.writeLine(account.vfile.absoluteString) }

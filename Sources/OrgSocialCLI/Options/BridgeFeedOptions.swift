@@ -72,14 +72,9 @@ struct BridgeFeedOptions {
                 return ReadOnlyBridgeFeed(url: url)
             }
         }
-        let target = try PublishTarget.resolve(in: context, feedURLOption: feedURL)
-        let method: PublishedBridgeFeed.Method
-        switch target.method {
-        case .put(let token): method = .put(token: token)
-        case .host(let vfile): method = .host(vfile: vfile)
-        }
         return PublishedBridgeFeed(
-            url: target.feedURL, method: method, publisher: FeedPublisher(transport: context.makeTransport()))
+            destination: try PublishTarget.resolve(in: context, feedURLOption: feedURL),
+            publisher: FeedPublisher(transport: context.makeTransport()))
     }
 
     /// The accounts to work on, each with an authorized client (its token from the configuration file).

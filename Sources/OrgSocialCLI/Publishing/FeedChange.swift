@@ -33,21 +33,19 @@ enum FeedChange {
         let local = try FeedFile.read(at: path, in: context, requiringFeed: !publishing.allowsAnyFile)
         // Refuse before uploading, so that a read-only file is not left behind the published feed.
         try AtomicFile.checkWritable(path)
-        let target: PublishTarget
+        let target: PublishDestination
         let result: PublishResult<(Result, [Diagnostic])>
         do {
             target = try PublishTarget.resolve(in: context, feedURLOption: feedURLOption)
-            let publisher = FeedPublisher(transport: context.makeTransport())
-            let versions = PublishedVersions(environment: context.environment)
-            let recorded = versions.digest(for: target.feedURL)
-            if recorded != PublishedVersions.digest(of: local.bytes),
-                let remote = try await publisher.fetch(target.feedURL), remote.feed.bytes != local.bytes
-            {
+            let synchronizer = FeedSync.synchronizer(path: path, target: target, in: context)
+            let unpublished = try await synchronizer.unpublishedChanges(in: local.bytes)
+            if unpublished != .none {
                 throw CLIError.unpublishedLocalChanges(
-                    path: path, url: target.feedURL.absoluteString, wasPublishedFromHere: recorded != nil)
+                    path: path, url: target.feedURL.absoluteString,
+                    wasPublishedFromHere: unpublished == .sinceLastAgreed)
             }
             let location = target.feedURL.absoluteString
-            result = try await target.publish(with: publisher, creating: local) { feed in
+            result = try await target.publish(with: synchronizer.publisher, creating: local) { feed in
                 do {
                     return try FeedFile.checkedChange(of: &feed, reportingAs: location, change)
                 } catch {
@@ -65,9 +63,8 @@ enum FeedChange {
             try saveUnpublished(to: path, in: context, change, because: error)
         }
         let location = target.feedURL.absoluteString
-        let versions = PublishedVersions(environment: context.environment)
         try AtomicFile.write(result.feed.bytes, to: path)
-        versions.record(result.feed.bytes, for: target.feedURL)
+        FeedSync.synchronizer(path: path, target: target, in: context).recordAgreed(result.feed.bytes)
         let (value, warnings) = result.value
         for warning in warnings {
             context.report(

@@ -2,8 +2,8 @@ import Foundation
 import OrgSocial
 import OrgSocialClient
 
-/// Where and how a feed is published, resolved from the command line, the environment and the
-/// configuration file, in that order of precedence.
+/// Resolves where and how a feed is published (a `PublishDestination`) from the command line, the
+/// environment and the configuration file, in that order of precedence.
 ///
 /// | Setting | Option | Environment | `config.json` |
 /// |---|---|---|---|
@@ -11,20 +11,7 @@ import OrgSocialClient
 /// | method | | `ORGSOCIAL_PUBLISH_METHOD` | `publish.method` (else inferred) |
 /// | token (`put`) | | `ORGSOCIAL_TOKEN` | `publish.token` |
 /// | vfile (`host`) | | `ORGSOCIAL_VFILE` | `publish.vfile` |
-struct PublishTarget: Sendable {
-    /// How the feed is written.
-    enum Method: Sendable, Equatable {
-        /// `PUT` to the feed URL with a bearer token and `If-Match`.
-        case put(token: String)
-        /// The Org Social Host API with a vfile.
-        case host(vfile: URL)
-    }
-
-    /// Where the feed is read, and for `put` written.
-    let feedURL: URL
-    /// How it is written.
-    let method: Method
-
+enum PublishTarget {
     /// Resolves the target of a command.
     /// - Parameters:
     ///   - context: the environment.
@@ -32,7 +19,7 @@ struct PublishTarget: Sendable {
     /// - Returns: Where and how to publish.
     /// - Throws: ``CLIError/publishingNotConfigured(_:)`` saying what is missing, or
     ///   ``CLIError/invalidConfiguration(path:reason:)`` / ``CLIError/invalidEnvironment(name:value:reason:)``.
-    static func resolve(in context: CommandContext, feedURLOption: String?) throws -> PublishTarget {
+    static func resolve(in context: CommandContext, feedURLOption: String?) throws -> PublishDestination {
         let environment = context.environment
         func env(_ name: String) -> String? {
             guard let value = environment[name], !value.isEmpty else { return nil }
@@ -85,14 +72,15 @@ struct PublishTarget: Sendable {
                         + "\(configPath).")
             }
             let publicURL = explicitURL ?? publishing?.publicURL ?? configuration.feedURL
-            return PublishTarget(feedURL: try url(publicURL, configPath: configPath), method: .host(vfile: vfileURL))
+            return PublishDestination(
+                feedURL: try url(publicURL, configPath: configPath), method: .host(vfile: vfileURL))
         }
         guard let token else {
             throw CLIError.publishingNotConfigured(
                 "No token to publish with. Set ORGSOCIAL_TOKEN (or \"publish.token\" in \(configPath)) to the token "
                     + "the server gave this feed.")
         }
-        return PublishTarget(
+        return PublishDestination(
             feedURL: try url(explicitURL ?? configuration.feedURL, configPath: configPath), method: .put(token: token))
     }
 
@@ -108,43 +96,5 @@ struct PublishTarget: Sendable {
                     + "and \(configPath).")
         }
         return url
-    }
-
-    // MARK: - Publishing
-
-    /// Applies `edit` to the remote feed and uploads the result, retrying on conflicts.
-    /// - Parameters:
-    ///   - publisher: the publisher.
-    ///   - newFeed: what to start from when the remote feed does not exist yet.
-    ///   - edit: the change.
-    /// - Returns: the publisher's result.
-    /// - Throws: `OrgSocialClientError`, or what `edit` throws.
-    func publish<Value: Sendable>(
-        with publisher: FeedPublisher, creating newFeed: Feed?, edit: @Sendable (inout Feed) throws -> Value
-    ) async throws -> PublishResult<Value> {
-        switch method {
-        case .put(let token):
-            try await publisher.publish(to: feedURL, token: token, creating: newFeed, edit: edit)
-        case .host(let vfile):
-            try await publisher.publishViaHost(vfile: vfile, publicURL: feedURL, creating: newFeed, edit: edit)
-        }
-    }
-
-    /// Uploads a whole file once.
-    /// - Parameters:
-    ///   - bytes: the feed.
-    ///   - precondition: `If-Match` or `If-None-Match: *`.
-    ///   - publisher: the publisher.
-    /// - Returns: the new `ETag`, if any.
-    /// - Throws: `OrgSocialClientError`.
-    func upload(_ bytes: [UInt8], precondition: WritePrecondition, with publisher: FeedPublisher) async throws
-        -> String?
-    {
-        switch method {
-        case .put(let token):
-            try await publisher.upload(bytes, to: feedURL, token: token, precondition: precondition)
-        case .host(let vfile):
-            try await publisher.uploadViaHost(bytes, vfile: vfile, precondition: precondition)
-        }
     }
 }

@@ -1,0 +1,292 @@
+public import Foundation
+public import OrgSocial
+
+/// Keeps a local feed file and its published copy together without losing a post: `sync` merges the
+/// remote feed into the file three-way and publishes the result; `publish` uploads the file only when
+/// that deletes nothing the file did not delete itself.
+///
+/// The base of every merge is the version *this file* last agreed on with the remote feed
+/// (``MergeBaseStore``), never another copy's upload, so:
+/// - a post the base lacks and the remote feed has is kept;
+/// - a post is deleted from the remote feed only when this file had it (it is in the base) and no
+///   longer has it;
+/// - two posts added in two copies under the same ID are both kept, the local one moved to the next
+///   free second (``FeedMerge/renamedPosts``).
+///
+/// ```swift
+/// let sync = FeedSynchronizer(path: "social.org", destination: destination, publisher: publisher,
+///                             bases: MergeBaseStore(environment: ProcessInfo.processInfo.environment))
+/// let outcome = try await sync.sync(local, resolving: .none) { merged in try write(merged) }
+/// print("adds \(outcome.toRemote.addedPosts), removes \(outcome.toRemote.deletedPosts) posts")
+/// ```
+public struct FeedSynchronizer: Sendable {
+    /// The local feed file (the key of its base).
+    public let path: String
+    /// Where the feed is published.
+    public let destination: PublishDestination
+    /// The publisher that reads and writes it.
+    public let publisher: FeedPublisher
+    /// Where the bases are kept.
+    public let bases: MergeBaseStore
+
+    /// Makes a synchronizer.
+    /// - Parameters:
+    ///   - path: the local feed file.
+    ///   - destination: where it is published.
+    ///   - publisher: the publisher.
+    ///   - bases: the merge bases.
+    public init(path: String, destination: PublishDestination, publisher: FeedPublisher, bases: MergeBaseStore) {
+        self.path = path
+        self.destination = destination
+        self.publisher = publisher
+        self.bases = bases
+    }
+
+    /// What ``sync(_:resolving:writingLocal:)`` or ``publish(_:force:)`` did.
+    public struct Outcome: Sendable {
+        /// The feed now in the file and at the URL.
+        public let bytes: [UInt8]
+        /// Whether there was no feed at the URL before.
+        public let createdRemote: Bool
+        /// Whether anything was uploaded.
+        public let uploaded: Bool
+        /// What the upload changed in the remote feed (empty when nothing was uploaded).
+        public let toRemote: FeedMerge.Changes
+        /// What the merge took from the remote feed into the file (empty for a publish).
+        public let fromRemote: FeedMerge.Changes
+        /// Conflicts settled with ``FeedMerge/Resolution/ours`` or ``FeedMerge/Resolution/theirs``.
+        public let settledConflicts: [FeedMergeConflict]
+        /// Local posts moved to a free ID.
+        public let renamedPosts: [FeedMerge.RenamedPost]
+    }
+
+    // MARK: - Sync
+
+    /// Merges the remote feed into `local`, uploads the result with `If-Match` (once more when the remote
+    /// feed changes meanwhile) and hands it to `writingLocal`; then records it as this file's base.
+    ///
+    /// When the merge stops on conflicts, nothing is written or uploaded, and the two versions shown are
+    /// remembered: a conflict whose local version the user then edits, while the remote one stays as
+    /// shown, is settled with the edit at the next sync.
+    /// - Parameters:
+    ///   - local: the file's bytes.
+    ///   - resolution: what to do with conflicts.
+    ///   - writingLocal: writes the merged bytes to the file (called only when they differ from `local`).
+    /// - Returns: What happened.
+    /// - Throws: ``FeedSyncError``, ``OrgSocialClientError``, or what `writingLocal` throws.
+    public func sync(
+        _ local: [UInt8], resolving resolution: FeedMerge.Resolution, writingLocal: ([UInt8]) throws -> Void
+    ) async throws -> Outcome {
+        let url = destination.feedURL
+        for attempt in 1...2 {
+            guard let remote = try await publisher.fetch(url) else {
+                do {
+                    try await destination.upload(local, precondition: .noExistingFile, with: publisher)
+                } catch OrgSocialClientError.conflict where attempt == 1 {
+                    continue
+                }
+                bases.record(local, ofFile: path, at: url)
+                return Outcome(
+                    bytes: local, createdRemote: true, uploaded: true,
+                    toRemote: FeedMerge.Changes(from: .empty, to: Feed(bytes: local)), fromRemote: FeedMerge.Changes(),
+                    settledConflicts: [], renamedPosts: [])
+            }
+            if remote.feed.bytes == local {
+                bases.record(local, ofFile: path, at: url)
+                return Outcome(
+                    bytes: local, createdRemote: false, uploaded: false, toRemote: FeedMerge.Changes(),
+                    fromRemote: FeedMerge.Changes(), settledConflicts: [], renamedPosts: [])
+            }
+            let shown = bases.shownConflicts(ofFile: path, at: url).map {
+                FeedMerge.ShownConflicts(ours: Feed(bytes: $0.ours), theirs: Feed(bytes: $0.theirs))
+            }
+            let merge = FeedMerge(
+                base: agreedBase(remote: remote.feed), ours: Feed(bytes: local), theirs: remote.feed, shown: shown,
+                resolving: resolution)
+            guard let merged = merge.feed else {
+                bases.recordShownConflicts(ours: local, theirs: remote.feed.bytes, ofFile: path, at: url)
+                throw FeedSyncError.conflicts(merge.conflicts, url: url)
+            }
+            let uploads = merged.bytes != remote.feed.bytes
+            if uploads {
+                do {
+                    try await destination.upload(
+                        merged.bytes, precondition: remote.etag.map(WritePrecondition.matching) ?? .none,
+                        with: publisher)
+                } catch OrgSocialClientError.conflict {
+                    if attempt == 1 { continue }
+                    throw FeedSyncError.remoteKeptChanging(url: url)
+                }
+            }
+            if merged.bytes != local { try writingLocal(merged.bytes) }
+            bases.record(merged.bytes, ofFile: path, at: url)
+            return Outcome(
+                bytes: merged.bytes, createdRemote: false, uploaded: uploads,
+                toRemote: uploads ? FeedMerge.Changes(from: remote.feed, to: merged) : FeedMerge.Changes(),
+                fromRemote: merge.changesFromTheirs, settledConflicts: merge.conflicts,
+                renamedPosts: merge.renamedPosts)
+        }
+        throw FeedSyncError.remoteKeptChanging(url: url)
+    }
+
+    // MARK: - Publish
+
+    /// Uploads `local` in place of the remote feed, with `If-Match`, and records it as this file's base.
+    ///
+    /// Unless `force`, refused when the remote feed holds posts and shares none with `local` (another
+    /// feed, or a new file), and when it changed since this file last agreed with it (uploading would
+    /// undo changes made elsewhere, deleting posts this file never deleted).
+    /// - Parameters:
+    ///   - local: the file's bytes.
+    ///   - force: replace the remote feed whatever it holds.
+    /// - Returns: What happened.
+    /// - Throws: ``FeedSyncError``, ``OrgSocialClientError``.
+    public func publish(_ local: [UInt8], force: Bool) async throws -> Outcome {
+        let url = destination.feedURL
+        let localFeed = Feed(bytes: local)
+        let precondition: WritePrecondition
+        let before: Feed
+        let creates: Bool
+        if let remote = try await publisher.fetch(url) {
+            if remote.feed.bytes == local {
+                bases.record(local, ofFile: path, at: url)
+                return Outcome(
+                    bytes: local, createdRemote: false, uploaded: false, toRemote: FeedMerge.Changes(),
+                    fromRemote: FeedMerge.Changes(), settledConflicts: [], renamedPosts: [])
+            }
+            if !force { try checkReplaceable(remote.feed, with: localFeed) }
+            precondition = remote.etag.map(WritePrecondition.matching) ?? .none
+            before = remote.feed
+            creates = false
+        } else {
+            precondition = .noExistingFile
+            before = .empty
+            creates = true
+        }
+        do {
+            try await destination.upload(local, precondition: precondition, with: publisher)
+        } catch OrgSocialClientError.conflict {
+            throw FeedSyncError.remoteKeptChanging(url: url)
+        }
+        bases.record(local, ofFile: path, at: url)
+        return Outcome(
+            bytes: local, createdRemote: creates, uploaded: true,
+            toRemote: FeedMerge.Changes(from: before, to: localFeed), fromRemote: FeedMerge.Changes(),
+            settledConflicts: [], renamedPosts: [])
+    }
+
+    /// Throws unless uploading `local` over `remote` loses nothing made elsewhere.
+    private func checkReplaceable(_ remote: Feed, with local: Feed) throws {
+        let url = destination.feedURL
+        let isStarting = bases.isStartingFeed(remote.bytes, at: url)
+        let remoteIDs = Set(remote.posts.compactMap(\.id))
+        if !isStarting, !remoteIDs.isEmpty, remoteIDs.isDisjoint(with: local.posts.compactMap(\.id)) {
+            throw FeedSyncError.unrelatedFeed(url: url, remotePosts: remote.posts.count)
+        }
+        let base = agreedBase(remote: remote)
+        guard base?.bytes != remote.bytes else { return }
+        // Posts the upload would delete that this file never deleted: in the remote feed, not in the file,
+        // and not in its base.
+        let baseIDs = Set(base?.posts.compactMap(\.id) ?? [])
+        let localIDs = Set(local.posts.compactMap(\.id))
+        let removals = remoteIDs.subtracting(localIDs).subtracting(baseIDs).count
+        throw FeedSyncError.remoteHasChangesElsewhere(
+            url: url, agreedBefore: base != nil, changes: FeedMerge.Changes(from: base ?? .empty, to: remote),
+            removals: removals)
+    }
+
+    // MARK: - Editing the published feed
+
+    /// Whether a file holds changes its remote feed lacks.
+    public enum LocalChanges: Sendable, Hashable {
+        /// Nothing: the file is its base, or the remote feed has the same bytes (or does not exist).
+        case none
+        /// The file changed since it last agreed with the remote feed.
+        case sinceLastAgreed
+        /// The file never agreed with the remote feed and differs from it.
+        case neverAgreed
+    }
+
+    /// Whether `local` holds changes that the remote feed lacks, so that replacing the file with the
+    /// published feed (after an edit applied remotely) would lose them.
+    /// - Parameter local: the file's bytes.
+    /// - Returns: What the file holds that the remote feed lacks.
+    /// - Throws: ``OrgSocialClientError`` when the remote feed cannot be read.
+    public func unpublishedChanges(in local: [UInt8]) async throws -> LocalChanges {
+        let base = bases.base(ofFile: path, at: destination.feedURL)
+        if base == local { return .none }
+        guard let remote = try await publisher.fetch(destination.feedURL), remote.feed.bytes != local else {
+            return .none
+        }
+        return base == nil ? .neverAgreed : .sinceLastAgreed
+    }
+
+    /// Records `bytes` as what the file and the remote feed now both hold (after an edit was published
+    /// and written to the file).
+    /// - Parameter bytes: the feed.
+    public func recordAgreed(_ bytes: [UInt8]) {
+        bases.record(bytes, ofFile: path, at: destination.feedURL)
+    }
+
+    /// This file's base, or the remote feed itself when it is the untouched feed a host created at sign-up
+    /// (nobody wrote it, so it may be replaced); `nil` when this file never agreed with the remote feed.
+    private func agreedBase(remote: Feed) -> Feed? {
+        if let bytes = bases.base(ofFile: path, at: destination.feedURL) { return Feed(bytes: bytes) }
+        return bases.isStartingFeed(remote.bytes, at: destination.feedURL) ? remote : nil
+    }
+}
+
+/// Why a sync or publish stopped before it changed anything.
+public enum FeedSyncError: Error, Sendable, LocalizedError {
+    /// Posts or keywords were changed differently in the file and in the remote feed.
+    case conflicts([FeedMergeConflict], url: URL)
+    /// The remote feed changed during each attempt to replace it.
+    case remoteKeptChanging(url: URL)
+    /// The remote feed changed since this file last agreed with it (or never agreed with it): uploading
+    /// the file would undo `changes`, deleting `removals` posts this file never deleted.
+    case remoteHasChangesElsewhere(url: URL, agreedBefore: Bool, changes: FeedMerge.Changes, removals: Int)
+    /// The remote feed's posts have nothing in common with the file's: another feed, or a new file.
+    case unrelatedFeed(url: URL, remotePosts: Int)
+
+    /// What went wrong.
+    public var errorDescription: String? {
+        switch self {
+        case .conflicts(let conflicts, let url):
+            return "\(conflicts.count) post(s) or keyword(s) were changed differently here and at "
+                + "\(url.absoluteString); nothing was written or published."
+        case .remoteKeptChanging(let url):
+            return "The feed at \(url.absoluteString) changed while it was being replaced; nothing was lost."
+        case .remoteHasChangesElsewhere(let url, let agreedBefore, let changes, let removals):
+            let state =
+                agreedBefore
+                ? "changed since this file last published or synced it"
+                    + (changes.isEmpty ? "" : " (\(changes.counts) there)")
+                : "differs from this file, which never published or synced it"
+            let loss =
+                removals > 0
+                ? "uploading would delete \(removals) post(s) this file never deleted"
+                : "uploading would undo what changed there"
+            return "The feed at \(url.absoluteString) \(state); \(loss)."
+        case .unrelatedFeed(let url, let remotePosts):
+            return "None of the \(remotePosts) post(s) of the feed at \(url.absoluteString) is in this file: it "
+                + "looks like another feed, or a new file."
+        }
+    }
+}
+
+extension FeedMerge.Changes {
+    /// `1 post added, 0 edited, 0 deleted` (and `, keywords #+TITLE` when any changed).
+    public var counts: String {
+        var text =
+            "\(addedPosts) post\(addedPosts == 1 ? "" : "s") added, \(editedPosts) edited, \(deletedPosts) deleted"
+        if !keywords.isEmpty { text += ", keywords " + keywords.map { "#+\($0)" }.joined(separator: ", ") }
+        return text
+    }
+
+    /// `adds 1, edits 0, removes 2 posts` (and `, keywords #+TITLE` when any changed).
+    public var summary: String {
+        var text = "adds \(addedPosts), edits \(editedPosts), removes \(deletedPosts) posts"
+        if !keywords.isEmpty { text += ", keywords " + keywords.map { "#+\($0)" }.joined(separator: ", ") }
+        return text
+    }
+}
