@@ -5,7 +5,8 @@ import Testing
 
 /// `MergeBaseStore`: one base per file and feed URL, so that copies of a file never share one.
 struct MergeBaseStoreTests {
-    private let url = URL(string: "http://127.0.0.1:1/social.org")!
+    /// The feed URL the bases are for.
+    private let url = URL(string: "http://127.0.0.1:1/social.org") ?? URL(fileURLWithPath: "/social.org")
 
     @Test func aBaseBelongsToOneFileAndOneURLAndALinkReachesItsFile() throws {
         let folder = try TemporaryFolder()
