@@ -193,9 +193,14 @@ let package = Package(
         // The relay's shared vocabulary: the storage protocols, the typed rows the read model answers with,
         // notifications and reports.
         .target(name: "RelayCore", dependencies: ["OrgSocial"], swiftSettings: strictSettings),
+        // The relay's storage logic written once for both engines, against a small SQL-session protocol, with
+        // each engine's differences in one dialect type (issue 30: meta, the notification log, pending mentions
+        // and the Webmention queue so far).
+        .target(name: "RelaySQLStore", dependencies: ["RelayCore"], swiftSettings: strictSettings),
         // The relay's SQLite index: schema, incremental indexer and the read model's typed queries.
         .target(
-            name: "RelayStore", dependencies: ["RelayCore", "OrgSocial", "SQLiteStore"], swiftSettings: strictSettings
+            name: "RelayStore", dependencies: ["RelayCore", "RelaySQLStore", "OrgSocial", "SQLiteStore"],
+            swiftSettings: strictSettings
         ),
         // The relay's crawler: conditional fetches, back-off, SSRF guard, follows and peer discovery, registration.
         .target(
@@ -247,7 +252,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RelayStoreTests",
-            dependencies: ["RelayStore", "RelayCore", "OrgSocial", "SQLiteStore", "RelayTestFixtures"],
+            dependencies: ["RelayStore", "RelaySQLStore", "RelayCore", "OrgSocial", "SQLiteStore", "RelayTestFixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -275,7 +280,7 @@ let package = Package(
                 "Relay", "RelayCore", "RelayStore", "RelayCrawler", "RelayServer", "OrgSocial", "OrgSocialClient",
                 "HTTPClient",
                 "HTTPCore", "HTTPServer", "FeedHosting", "OrgSocialCLI", "RelayTestFixtures", "TestSupport",
-                "PostgresStore",
+                "PostgresStore", "RelaySQLStore",
             ],
             swiftSettings: strictSettings
         ),
@@ -290,7 +295,7 @@ let package = Package(
             name: "PostgresStoreTests", dependencies: ["PostgresStore", "TestSupport"], swiftSettings: strictSettings),
         // The relay's PostgreSQL schema: the same named migrations as the SQLite store, in PostgreSQL's dialect.
         .target(
-            name: "RelayPostgresStore", dependencies: ["PostgresStore", "RelayCore", "OrgSocial"],
+            name: "RelayPostgresStore", dependencies: ["PostgresStore", "RelayCore", "RelaySQLStore", "OrgSocial"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "RelayPostgresStoreTests",

@@ -2,6 +2,7 @@ package import Foundation
 package import OrgSocial
 import PostgresStore
 package import RelayCore
+import RelaySQLStore
 
 extension RelayPostgresDatabase: RelayCrawlStore {
     /// Whether `url` is in the crawl list (exact string match).
@@ -194,7 +195,7 @@ extension RelayPostgresDatabase: RelayCrawlStore {
             if inserted > 0 { changed = true }
         }
         if changed { try RelayPostgresMeta.bump(sql, now: now) }
-        try RelayPostgresNotificationWriter.log(notifications, sql: sql, now: now)
+        try RelayNotificationLogWriter.log(notifications, session: sql, dialect: PostgresRelayDialect(), now: now)
     }
 
     /// The profile row of `feed`, creating a placeholder (with `nick`) when there is none; a new placeholder
@@ -212,7 +213,7 @@ extension RelayPostgresDatabase: RelayCrawlStore {
                 [feed, nick ?? "", now.timeIntervalSince1970, now.timeIntervalSince1970])?
             .value(at: 0) ?? 0
         created = true
-        notifications += try RelayPostgresPendingMentions.resolve(sql, feed: feed, profileID: id, now: now)
+        notifications += try RelayPendingMentionTable.resolve(sql, feed: feed, profileID: id, now: now)
         return id
     }
 
@@ -234,7 +235,7 @@ extension RelayPostgresDatabase: RelayCrawlStore {
 
     /// A persistent key/value of the crawler.
     package func metaValue(_ key: String) async throws -> String? {
-        try await read { sql in try RelayPostgresMeta.value(sql, key: key) }
+        try await read { sql in try RelayMetaTable.value(sql, key: key) }
     }
 
     /// The follows lists the crawler saved, by feed URL.
@@ -272,7 +273,7 @@ extension RelayPostgresDatabase: RelayCrawlStore {
 
     /// Sets a persistent key/value of the crawler.
     package func setMetaValue(_ key: String, _ value: String) async throws {
-        try await write { sql in try RelayPostgresMeta.setValue(sql, key: key, value: value) }
+        try await write { sql in try RelayMetaTable.setValue(sql, key: key, value: value) }
     }
 
     /// Whether a profile row exists for `feed`.

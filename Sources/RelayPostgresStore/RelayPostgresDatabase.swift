@@ -1,6 +1,7 @@
 package import Foundation
 package import PostgresStore
 package import RelayCore
+import RelaySQLStore
 import Synchronization
 
 /// The relay's index on PostgreSQL: the same crawl list, profiles, posts, notification log and read
@@ -219,7 +220,7 @@ extension RelayPostgresDatabase: RelayReadModel {
 
     /// The current generation and its time, from the `meta` table.
     package func changeStamp() async throws -> RelayChangeStamp {
-        try await pool.withConnection(blocking: { db in try RelayPostgresMeta.stamp(RelaySQL(db: db)) })
+        try await pool.withConnection(blocking: { db in try RelayMetaTable.stamp(RelaySQL(db: db)) })
     }
 
     /// The change counter (see the type's documentation); `nil` while the listener is not running.

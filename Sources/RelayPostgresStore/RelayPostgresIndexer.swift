@@ -2,6 +2,7 @@ import Foundation
 import OrgSocial
 import PostgresStore
 import RelayCore
+import RelaySQLStore
 
 /// Indexes one parsed feed into the PostgreSQL store, incrementally, inside the caller's transaction: the
 /// SQLite store's `RelayIndexer` rule for rule (`relay-api.md` §3, §4.4, §4.5), in PostgreSQL's dialect.
@@ -37,7 +38,7 @@ struct RelayPostgresIndexer {
             if profileChanged, existingProfile != nil { report.changed += 1 }
             if existingProfile == nil {
                 profileCreated = true
-                let resolved = try RelayPostgresPendingMentions.resolve(sql, feed: feedURL, profileID: id, now: now)
+                let resolved = try RelayPendingMentionTable.resolve(sql, feed: feedURL, profileID: id, now: now)
                 report.notifications += resolved
                 report.changed += resolved.count
             }
@@ -49,7 +50,8 @@ struct RelayPostgresIndexer {
             try RelayPostgresMeta.bump(sql, now: now)
         }
         if logsNotifications {
-            try RelayPostgresNotificationWriter.log(report.notifications, sql: sql, now: now)
+            try RelayNotificationLogWriter.log(
+                report.notifications, session: sql, dialect: PostgresRelayDialect(), now: now)
         } else {
             report.notifications = []
         }
@@ -183,7 +185,7 @@ struct RelayPostgresIndexer {
         try addMentions(post, rowID: rowID, url: url, report: &report)
         if post.pollOption != nil { _ = try updateVote(rowID: rowID, replyTo: post.replyTo, option: post.pollOption) }
         if logsNotifications {
-            try RelayPostgresWebmentionQueue.enqueue(sql, source: url, feed: feedURL, content: post.content, now: now)
+            try RelayWebmentionTable.enqueue(sql, source: url, feed: feedURL, content: post.content, now: now)
         }
     }
 
@@ -206,7 +208,7 @@ struct RelayPostgresIndexer {
         try addMentions(post, rowID: rowID, url: "\(feedURL)#\(post.postID)", report: &report)
         _ = try updateVote(rowID: rowID, replyTo: post.replyTo, option: post.pollOption)
         if logsNotifications {
-            try RelayPostgresWebmentionQueue.enqueue(
+            try RelayWebmentionTable.enqueue(
                 sql, source: "\(feedURL)#\(post.postID)", feed: feedURL, content: post.content, now: now)
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import PostgresStore
 import RelayCore
+import RelaySQLStore
 
 /// Renames a feed after a permanent redirect (`relay-api.md` §4.4), inside the caller's transaction: the
 /// SQLite store's `RelayRename` in PostgreSQL's dialect.
@@ -38,9 +39,9 @@ struct RelayPostgresRename {
         guard let newProfile = try profileID(new) else {
             try sql.execute("UPDATE profiles SET feed = ? WHERE id = ?", [new, oldProfile])
             try sql.execute("UPDATE posts SET url = ?::text || '#' || post_id WHERE profile_id = ?", [new, oldProfile])
-            try RelayPostgresNotificationWriter.log(
-                RelayPostgresPendingMentions.resolve(sql, feed: new, profileID: oldProfile, now: now), sql: sql,
-                now: now)
+            try RelayNotificationLogWriter.log(
+                RelayPendingMentionTable.resolve(sql, feed: new, profileID: oldProfile, now: now), session: sql,
+                dialect: PostgresRelayDialect(), now: now)
             return
         }
         try merge(oldProfile, into: newProfile)

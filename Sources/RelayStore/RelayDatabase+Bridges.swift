@@ -1,6 +1,7 @@
 package import Foundation
 package import OrgSocial
 package import RelayCore
+import RelaySQLStore
 import SQLiteStore
 
 extension RelayDatabase: RelayBridgeStore {
@@ -56,7 +57,10 @@ extension RelayDatabase: RelayBridgeStore {
                     arguments: [bridge.feed, bridge.content, bridge.lastRefreshedAt.timeIntervalSince1970])
             }
             // A new bridge changes the listings.
-            if isNew { try RelayMeta.bump(db, now: bridge.lastRefreshedAt) }
+            if isNew {
+                try RelayMetaTable.bump(
+                    SQLiteSession(db: db), dialect: SQLiteRelayDialect(), now: bridge.lastRefreshedAt)
+            }
         }
     }
 
@@ -82,7 +86,7 @@ extension RelayDatabase: RelayBridgeStore {
                 try db.execute(sql: "DELETE FROM feed_files WHERE feed = ?", arguments: [feed])
                 try db.execute(sql: "DELETE FROM bridges WHERE feed = ?", arguments: [feed])
             }
-            try RelayMeta.bump(db, now: Date())
+            try RelayMetaTable.bump(SQLiteSession(db: db), dialect: SQLiteRelayDialect(), now: Date())
             return feeds
         }
     }

@@ -1,6 +1,7 @@
 package import Foundation
 package import OrgSocial
 package import RelayCore
+import RelaySQLStore
 import SQLiteStore
 
 extension RelayDatabase: RelayCrawlStore {
@@ -18,7 +19,7 @@ extension RelayDatabase: RelayCrawlStore {
                 sql: "INSERT OR IGNORE INTO feeds (url, added_at) VALUES (?, ?)",
                 arguments: [url, now.timeIntervalSince1970])
             guard db.changes > 0 else { return false }
-            try RelayMeta.bump(db, now: now)
+            try RelayMetaTable.bump(SQLiteSession(db: db), dialect: SQLiteRelayDialect(), now: now)
             return true
         }
     }
@@ -124,7 +125,7 @@ extension RelayDatabase: RelayCrawlStore {
             try RelayRename(db: db, old: old, new: new, now: now).run()
             try db.execute(
                 sql: "UPDATE OR REPLACE declared_follows SET feed = ? WHERE feed = ?", arguments: [new, old])
-            try RelayMeta.bump(db, now: now)
+            try RelayMetaTable.bump(SQLiteSession(db: db), dialect: SQLiteRelayDialect(), now: now)
         }
     }
 
@@ -187,8 +188,9 @@ extension RelayDatabase: RelayCrawlStore {
                 arguments: [followerID, followedID, nickname, now.timeIntervalSince1970])
             if db.changes > 0 { changed = true }
         }
-        if changed { try RelayMeta.bump(db, now: now) }
-        try RelayNotificationWriter.log(notifications, db: db, now: now)
+        if changed { try RelayMetaTable.bump(SQLiteSession(db: db), dialect: SQLiteRelayDialect(), now: now) }
+        try RelayNotificationLogWriter.log(
+            notifications, session: SQLiteSession(db: db), dialect: SQLiteRelayDialect(), now: now)
     }
 
     /// The profile row of `feed`, creating a placeholder (with `nick`) when there is none; a new placeholder
@@ -205,7 +207,8 @@ extension RelayDatabase: RelayCrawlStore {
             arguments: [feed, nick ?? "", now.timeIntervalSince1970, now.timeIntervalSince1970])
         created = true
         let id = Int(db.lastInsertRowID)
-        notifications += try RelayPendingMentions.resolve(db, feed: feed, profileID: id, now: now)
+        notifications += try RelayPendingMentionTable.resolve(
+            SQLiteSession(db: db), feed: feed, profileID: id, now: now)
         return id
     }
 
@@ -220,14 +223,14 @@ extension RelayDatabase: RelayCrawlStore {
             try db.execute(
                 sql: "DELETE FROM feeds WHERE last_success IS NOT NULL AND last_success < ?",
                 arguments: [cutoff.timeIntervalSince1970])
-            try RelayMeta.bump(db, now: Date())
+            try RelayMetaTable.bump(SQLiteSession(db: db), dialect: SQLiteRelayDialect(), now: Date())
             return urls
         }
     }
 
     /// A persistent key/value of the crawler.
     package func metaValue(_ key: String) async throws -> String? {
-        try await reader.read { db in try RelayMeta.value(db, key: key) }
+        try await reader.read { db in try RelayMetaTable.value(SQLiteSession(db: db), key: key) }
     }
 
     /// The follows lists the crawler saved, by feed URL.
@@ -263,7 +266,7 @@ extension RelayDatabase: RelayCrawlStore {
 
     /// Sets a persistent key/value of the crawler.
     package func setMetaValue(_ key: String, _ value: String) async throws {
-        try await writer.write { db in try RelayMeta.setValue(db, key: key, value: value) }
+        try await writer.write { db in try RelayMetaTable.setValue(SQLiteSession(db: db), key: key, value: value) }
     }
 
     /// Whether a profile row exists for `feed`.

@@ -1,5 +1,6 @@
 package import Foundation
 package import RelayCore
+import RelaySQLStore
 import SQLiteStore
 import Synchronization
 
@@ -207,13 +208,15 @@ extension RelayDatabase: RelayReadModel {
     /// The current generation and its time; re-reads the `meta` table only when the database changed
     /// (`PRAGMA data_version`), so it costs one pragma per call.
     package func changeStamp() async throws -> RelayChangeStamp {
-        guard cachesStamp else { return try await stampReader.read { db in try RelayMeta.stamp(db) } }
+        guard cachesStamp else {
+            return try await stampReader.read { db in try RelayMetaTable.stamp(SQLiteSession(db: db)) }
+        }
         return try await stampReader.read { [self] db in
             let version = try db.queryOne(sql: "PRAGMA data_version")?.value(at: 0, as: Int.self) ?? 0
             if let cached = stampCache.withLock({ $0 }), cached.dataVersion == version {
                 return cached.stamp
             }
-            let stamp = try RelayMeta.stamp(db)
+            let stamp = try RelayMetaTable.stamp(SQLiteSession(db: db))
             stampCache.withLock { $0 = (version, stamp) }
             return stamp
         }

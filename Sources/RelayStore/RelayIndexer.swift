@@ -1,6 +1,7 @@
 import Foundation
 import OrgSocial
 import RelayCore
+import RelaySQLStore
 import SQLiteStore
 
 /// Indexes one parsed feed into the store, incrementally, inside the caller's transaction
@@ -38,7 +39,8 @@ struct RelayIndexer {
             if profileChanged, existingProfile != nil { report.changed += 1 }
             if existingProfile == nil {
                 profileCreated = true
-                let resolved = try RelayPendingMentions.resolve(db, feed: feedURL, profileID: id, now: now)
+                let resolved = try RelayPendingMentionTable.resolve(
+                    SQLiteSession(db: db), feed: feedURL, profileID: id, now: now)
                 report.notifications += resolved
                 report.changed += resolved.count
             }
@@ -48,10 +50,11 @@ struct RelayIndexer {
         }
         report.changed += try resolvePendingVotes(profileID: profileID)
         if !report.isEmpty || profileCreated {
-            try RelayMeta.bump(db, now: now)
+            try RelayMetaTable.bump(SQLiteSession(db: db), dialect: SQLiteRelayDialect(), now: now)
         }
         if logsNotifications {
-            try RelayNotificationWriter.log(report.notifications, db: db, now: now)
+            try RelayNotificationLogWriter.log(
+                report.notifications, session: SQLiteSession(db: db), dialect: SQLiteRelayDialect(), now: now)
         } else {
             report.notifications = []
         }
@@ -217,7 +220,8 @@ struct RelayIndexer {
         try addMentions(post, rowID: rowID, url: url, report: &report)
         if post.pollOption != nil { _ = try updateVote(post, rowID: rowID) }
         if logsNotifications {
-            try RelayWebmentionQueue.enqueue(db, source: url, feed: feedURL, content: post.content, now: now)
+            try RelayWebmentionTable.enqueue(
+                SQLiteSession(db: db), source: url, feed: feedURL, content: post.content, now: now)
         }
         return rowID
     }
@@ -241,8 +245,9 @@ struct RelayIndexer {
         try addMentions(post, rowID: rowID, url: "\(feedURL)#\(post.postID)", report: &report)
         _ = try updateVote(post, rowID: rowID)
         if logsNotifications {
-            try RelayWebmentionQueue.enqueue(
-                db, source: "\(feedURL)#\(post.postID)", feed: feedURL, content: post.content, now: now)
+            try RelayWebmentionTable.enqueue(
+                SQLiteSession(db: db), source: "\(feedURL)#\(post.postID)", feed: feedURL, content: post.content,
+                now: now)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RelaySQLStore
 import SQLiteStore
 
 /// Renames a feed after a permanent redirect (`relay-api.md` §4.4), inside the caller's transaction.
@@ -34,8 +35,9 @@ struct RelayRename {
             try db.execute(sql: "UPDATE profiles SET feed = ? WHERE id = ?", arguments: [new, oldProfile])
             try db.execute(
                 sql: "UPDATE posts SET url = ? || '#' || post_id WHERE profile_id = ?", arguments: [new, oldProfile])
-            try RelayNotificationWriter.log(
-                RelayPendingMentions.resolve(db, feed: new, profileID: oldProfile, now: now), db: db, now: now)
+            try RelayNotificationLogWriter.log(
+                RelayPendingMentionTable.resolve(SQLiteSession(db: db), feed: new, profileID: oldProfile, now: now),
+                session: SQLiteSession(db: db), dialect: SQLiteRelayDialect(), now: now)
             return
         }
         try merge(oldProfile, into: newProfile)

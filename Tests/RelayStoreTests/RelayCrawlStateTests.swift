@@ -1,6 +1,7 @@
 import Foundation
 import OrgSocial
 import RelayCore
+import RelaySQLStore
 import RelayTestFixtures
 import SQLiteStore
 import Testing
@@ -244,7 +245,9 @@ import Testing
                 kind: .mention, post: "https://a.example/s.org#\($0)", targetFeed: "https://b.example/s.org")
         }
         try db.transaction { db in
-            try RelayNotificationWriter.log(notifications, db: db, now: RelayStoreHarness.now, capacity: 10)
+            try RelayNotificationLogWriter.log(
+                notifications, session: SQLiteSession(db: db), dialect: SQLiteRelayDialect(),
+                now: RelayStoreHarness.now, capacity: 10)
         }
         let ids = try db.query(sql: "SELECT id, post FROM notifications ORDER BY id")
         #expect(ids.count == 10)

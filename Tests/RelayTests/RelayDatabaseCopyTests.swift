@@ -3,6 +3,7 @@ import OrgSocial
 import PostgresStore
 import RelayCore
 import RelayPostgresStore
+import RelaySQLStore
 import RelayTestFixtures
 import TestSupport
 import Testing

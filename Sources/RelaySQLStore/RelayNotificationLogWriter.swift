@@ -1,0 +1,42 @@
+package import Foundation
+package import RelayCore
+
+/// Appends to the notification log (the `notifications` table the event streams tail) and keeps it
+/// bounded.
+package enum RelayNotificationLogWriter {
+    /// How many notifications the log keeps.
+    package static let capacity = 10_000
+
+    /// Appends `notifications` in order, deletes all but the newest `capacity` rows and announces them
+    /// (call inside the write's transaction).
+    /// - Parameters:
+    ///   - notifications: what to log, in order.
+    ///   - session: the write's connection.
+    ///   - dialect: the engine's dialect.
+    ///   - now: the time they are logged at.
+    ///   - capacity: how many rows the log keeps.
+    /// - Throws: The engine's error.
+    package static func log(
+        _ notifications: [InteractionNotice], session: any SQLSession, dialect: any RelaySQLDialect, now: Date,
+        capacity: Int = capacity
+    ) throws {
+        guard !notifications.isEmpty else { return }
+        try dialect.lockOrderedWrites(session)
+        var lastID = 0
+        for notification in notifications {
+            lastID =
+                try session.firstRow(
+                    """
+                    INSERT INTO notifications (kind, post, emoji, parent, boosted, target_feed, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id
+                    """,
+                    [
+                        notification.kind.rawValue, notification.post, notification.emoji, notification.parent,
+                        notification.boosted, notification.targetFeed, now.timeIntervalSince1970,
+                    ])?
+                .integer(at: 0) ?? lastID
+        }
+        try session.run("DELETE FROM notifications WHERE id <= ?", [lastID - capacity])
+        try dialect.announceNotifications(session, upTo: lastID)
+    }
+}

@@ -1,0 +1,38 @@
+package import Foundation
+package import RelayCore
+
+/// Mentions of feeds that had no profile when the mentioning post was indexed (`pending_mentions`).
+package enum RelayPendingMentionTable {
+    /// Turns the waiting mentions of `feed` into mention rows of `profileID` now that it has a profile.
+    /// - Parameters:
+    ///   - session: the write's connection.
+    ///   - feed: the feed that got a profile.
+    ///   - profileID: its profile's row id.
+    ///   - now: the time of the mention rows.
+    /// - Returns: The mention notifications of the new rows.
+    /// - Throws: The engine's error.
+    package static func resolve(_ session: any SQLSession, feed: String, profileID: Int, now: Date) throws
+        -> [InteractionNotice]
+    {
+        let rows = try session.rows(
+            """
+            SELECT m.post_id, m.nickname, p.url FROM pending_mentions m JOIN posts p ON p.id = m.post_id
+            WHERE m.feed = ? ORDER BY p.created_at, p.id
+            """,
+            [feed])
+        var notifications: [InteractionNotice] = []
+        for row in rows {
+            let inserted = try session.run(
+                """
+                INSERT INTO mentions (post_id, profile_id, nickname, created_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT DO NOTHING
+                """,
+                [try row.int(at: 0), profileID, try row.string(at: 1), now.timeIntervalSince1970])
+            if inserted > 0 {
+                notifications.append(InteractionNotice(kind: .mention, post: try row.string(at: 2), targetFeed: feed))
+            }
+        }
+        try session.run("DELETE FROM pending_mentions WHERE feed = ?", [feed])
+        return notifications
+    }
+}

@@ -1,0 +1,68 @@
+import RelayCore
+package import RelaySQLStore
+import SQLiteStore
+
+/// A SQLite connection as the ``SQLSession`` the relay's shared storage logic runs on.
+struct SQLiteSession: SQLSession {
+    /// The connection (the writer's inside a write transaction).
+    let db: Connection
+
+    func rows(_ sql: String, _ arguments: SQLArguments) throws -> [any SQLRow] {
+        try db.query(sql: sql, arguments: Self.bindings(arguments)).map(SQLiteRow.init)
+    }
+
+    @discardableResult
+    func run(_ sql: String, _ arguments: SQLArguments) throws -> Int {
+        try db.execute(sql: sql, arguments: Self.bindings(arguments))
+        return db.changes
+    }
+
+    /// The arguments as SQLite binds them.
+    private static func bindings(_ arguments: SQLArguments) -> PositionalArguments {
+        arguments.map { $0?.sqlArgument?.value as? any SQLValueConvertible }
+    }
+}
+
+/// A SQLite row as an ``SQLRow``.
+private struct SQLiteRow: SQLRow {
+    let row: Row
+
+    func integer(at index: Int) throws -> Int? { try row.value(at: index) }
+    func real(at index: Int) throws -> Double? { try row.value(at: index) }
+    func text(at index: Int) throws -> String? { try row.value(at: index) }
+}
+
+/// What SQLite does differently: one writer at a time, so claims need no row locks, writes are in commit
+/// order by themselves, and other processes notice changes through `PRAGMA data_version`, not an
+/// announcement.
+struct SQLiteRelayDialect: RelaySQLDialect {
+    /// Nothing: the single writer makes a read-then-update atomic.
+    var claimClause: String { "" }
+
+    func lockOrderedWrites(_ session: any SQLSession) throws {}
+
+    func announceGeneration(_ session: any SQLSession) throws {}
+
+    func announceNotifications(_ session: any SQLSession, upTo lastID: Int) throws {}
+}
+
+extension RelayDatabase: RelaySQLEngine {
+    /// SQLite's.
+    package var dialect: any RelaySQLDialect { SQLiteRelayDialect() }
+
+    /// Runs `body` on a read connection of the pool.
+    package func readSQL<Answer: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> Answer)
+        async throws -> Answer
+    {
+        try await reader.read { db in try body(SQLiteSession(db: db)) }
+    }
+
+    /// Runs `body` in a write transaction on the writer.
+    package func writeSQL<Answer: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> Answer)
+        async throws -> Answer
+    {
+        try await writer.write { db in try body(SQLiteSession(db: db)) }
+    }
+}
+
+extension RelayDatabase: RelayWebmentionStore {}
