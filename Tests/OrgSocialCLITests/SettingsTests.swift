@@ -102,15 +102,20 @@ struct SettingsTests {
     @Test func theLanguageSettingAppliesToPollsAndQuoteBoosts() async throws {
         try await withSettings { folder, environment in
             var environment = environment
-            environment["ORGSOCIAL_FILE"] = folder.path("mine.org")
             environment["ORGSOCIAL_LANG"] = "es"
-            #expect(await runCLI(["init", "--title", "T", "--nick", "n"], environment: environment).status == 0)
+            let file = folder.path("mine.org")
+            let created = await runCLI(
+                ["init", "--file", file, "--title", "T", "--nick", "n"], environment: environment)
+            #expect(created.status == 0)
             let poll = await runCLI(
-                ["poll", "--question", "¿Cuál?", "--option", "Uno", "--option", "Dos"], environment: environment)
+                ["poll", "--file", file, "--question", "¿Cuál?", "--option", "Uno", "--option", "Dos"],
+                environment: environment)
             #expect(poll.status == 0, "\(poll.error)")
             let boost = await runCLI(
-                ["boost", "--post", "https://bob.example.org/social.org#2026-01-01T00:00:00+0000", "--text", "¡Mira!"],
-                environment: environment)
+                [
+                    "boost", "--file", file, "--post", "https://bob.example.org/social.org#2026-01-01T00:00:00+0000",
+                    "--text", "¡Mira!",
+                ], environment: environment)
             #expect(boost.status == 0, "\(boost.error)")
             let text = try String(contentsOfFile: folder.path("mine.org"), encoding: .utf8)
             #expect(text.components(separatedBy: ":LANG: es").count == 3)
@@ -119,13 +124,15 @@ struct SettingsTests {
 
     @Test func languageCodesAreCheckedWhereverTheyEnter() async throws {
         try await withSettings { folder, environment in
-            var environment = environment
-            environment["ORGSOCIAL_FILE"] = folder.path("mine.org")
-            #expect(await runCLI(["init", "--title", "T", "--nick", "n"], environment: environment).status == 0)
-            let posted = await runCLI(["post", "--text", "Hi."], environment: environment)
+            let file = folder.path("mine.org")
+            let created = await runCLI(
+                ["init", "--file", file, "--title", "T", "--nick", "n"], environment: environment)
+            #expect(created.status == 0)
+            let posted = await runCLI(["post", "--file", file, "--text", "Hi."], environment: environment)
             let id = posted.output.trimmingCharacters(in: .newlines)
 
-            let edit = await runCLI(["edit", "--id", id, "--set", "LANG=english"], environment: environment)
+            let edit = await runCLI(
+                ["edit", "--file", file, "--id", id, "--set", "LANG=english"], environment: environment)
             #expect(edit.status != 0)
             #expect(edit.error.contains("ISO 639-1"))
             let unchanged = try String(contentsOfFile: folder.path("mine.org"), encoding: .utf8)
@@ -137,13 +144,13 @@ struct SettingsTests {
 
             var languages = environment
             languages["ORGSOCIAL_LANGUAGES"] = "en english"
-            let shown = await runCLI(["timeline", "--no-relay", "--no-pager"], environment: languages)
+            let shown = await runCLI(["timeline", "--file", file, "--no-relay", "--no-pager"], environment: languages)
             #expect(shown.status != 0)
             #expect(shown.error.contains("ORGSOCIAL_LANGUAGES"))
 
             var language = environment
             language["ORGSOCIAL_LANG"] = "english"
-            let post = await runCLI(["post", "--text", "Which language?"], environment: language)
+            let post = await runCLI(["post", "--file", file, "--text", "Which language?"], environment: language)
             #expect(post.status != 0)
             #expect(post.error.contains("ORGSOCIAL_LANG"))
             let after = try String(contentsOfFile: folder.path("mine.org"), encoding: .utf8)
