@@ -35,6 +35,9 @@ package struct RelayPassSummary: Sendable, Hashable, Codable {
     package var bytesDownloaded: Int
     /// The failure reason of each failed feed, by URL.
     package var failures: [String: String]
+    /// The feeds this relay's address policy refused to fetch (not failures), with the reason, by URL
+    /// (`nil` in summaries stored before it was kept).
+    package var refusals: [String: String]?
 
     /// Summarises a crawler report.
     ///
@@ -57,6 +60,7 @@ package struct RelayPassSummary: Sendable, Hashable, Codable {
         postsRemoved = report.postsRemoved
         bytesDownloaded = report.bytesDownloaded
         failures = report.failures
+        refusals = report.refusals
     }
 
     /// The time spent crawling the list: the pass without its discovery.

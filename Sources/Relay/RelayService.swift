@@ -236,8 +236,13 @@ package actor RelayService {
         responderConfiguration.registrationRate = configuration.registrationRate
         let log = configuration.log
         responderConfiguration.log = log
+        // A relay that crawls indexes a registered feed at once; one that does not (`--no-crawl`, scans only
+        // by `relay scan`) leaves it to whatever crawls its database.
+        let gateway: any RelayFeedGateway =
+            configuration.effectiveScanInterval == nil
+            ? validator : CrawlingFeedGateway(validator: validator, crawler: crawler)
         return RelayResponder(
-            readModel: store, notificationLog: store, gateway: validator, bridges: bridges,
+            readModel: store, notificationLog: store, gateway: gateway, bridges: bridges,
             configuration: responderConfiguration)
     }
 
@@ -272,6 +277,7 @@ package actor RelayService {
             await daemon.stop(gracePeriod: .seconds(5))
             self.daemon = nil
         }
+        await crawler.cancelRegistrationCrawls()
         await crawl?.value
         await maintenance?.value
         await webmentions?.value

@@ -9,11 +9,14 @@ import RelayCore
 struct FeedCrawl: Sendable {
     /// What one feed's crawl did.
     struct Outcome: Sendable {
-        /// Fetched (200), not modified (304) or failed.
+        /// Fetched (200), not modified (304), failed, or refused by the relay's own address policy.
         enum Kind: Sendable, Hashable {
             case fetched
             case notModified
             case failed
+            /// Not fetched: this relay's SSRF guard refuses the feed's address (its own configuration, not
+            /// the feed's fault), so no failure or back-off is recorded.
+            case refused
         }
 
         /// What happened.
@@ -28,7 +31,7 @@ struct FeedCrawl: Sendable {
         var index = RelayIndexReport()
         /// The feed's `#+FOLLOW:` lines (http(s) only), when the feed was downloaded (200).
         var follows: [RelayFollow]?
-        /// The failure reason.
+        /// The failure (or refusal) reason.
         var failure: String?
     }
 
@@ -92,6 +95,12 @@ struct FeedCrawl: Sendable {
                 return Outcome(kind: .failed, requestedURL: entry.url, url: storedURL, failure: "cancelled")
             }
             let reason = RelayFeedValidator.describe(error)
+            if case RelayCrawlerError.refused = error {
+                // This relay's own policy, not the feed's fault: another process on the same database (a relay
+                // started with --allow-private-addresses) must not be made to back off from the feed.
+                configuration.log("relay feed refused url=\(storedURL) reason=\(reason) (not counted as a failure)")
+                return Outcome(kind: .refused, requestedURL: entry.url, url: storedURL, failure: reason)
+            }
             let failures = entry.consecutiveFailures + 1
             let delay = FeedCrawler.backoffDelay(
                 failures: failures, base: configuration.backoffBase, cap: configuration.backoffCap,

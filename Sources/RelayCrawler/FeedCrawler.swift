@@ -36,6 +36,10 @@ package actor FeedCrawler {
     private var rememberedFollows: [String: [RelayFollow]] = [:]
     private var passRunning = false
     private var passWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The crawls of feeds just registered (``crawlSoon(_:)``), by an identity of their own.
+    private var registrationCrawls: [UUID: Task<Void, Never>] = [:]
+    /// Fetches the feeds just registered, within the crawler's download limits (shared by those crawls).
+    private let registrationFetcher: FeedFetcher
 
     /// Makes a crawler.
     /// - Parameters:
@@ -46,6 +50,8 @@ package actor FeedCrawler {
         self.configuration = configuration
         validator = RelayFeedValidator(store: store, configuration: configuration)
         addressGuard = AddressGuard(allowPrivateAddresses: configuration.allowPrivateAddresses)
+        registrationFetcher = FeedFetcher(
+            transport: configuration.transport, configuration: configuration.crawlFetcherConfiguration)
         let process = ProcessInfo.processInfo
         crawlerID =
             configuration.crawlerID
@@ -126,7 +132,7 @@ package actor FeedCrawler {
 
         if followsDue, !Task.isCancelled {
             let followers: [(String, [RelayFollow])] = outcomes.compactMap { outcome in
-                guard outcome.kind != .failed else { return nil }
+                guard outcome.kind != .failed, outcome.kind != .refused else { return nil }
                 return rememberedFollows[outcome.url].map { (outcome.url, $0) }
             }
             let known = Set(entries.map(\.url)).union(outcomes.map(\.url))
@@ -184,6 +190,55 @@ package actor FeedCrawler {
             + "failed=\(report.failed) skipped=\(report.skipped) added=\(report.postsAdded) "
             + "changed=\(report.postsChanged) removed=\(report.postsRemoved) discovered=\(report.discovered) "
             + "dropped=\(report.dropped) bytes=\(report.bytesDownloaded) duration_ms=\(milliseconds)"
+    }
+
+    // MARK: - Feeds just registered
+
+    /// Crawls a feed just added to the crawl list (`POST /feeds/`) at once, in the background, so that its
+    /// posts are searchable within seconds instead of at the next pass; the caller (the registration's
+    /// answer) does not wait. At most ``Configuration/maxConcurrentDownloads`` such crawls run at once,
+    /// through one fetcher with the crawler's limits; a feed registered past that waits for the next pass,
+    /// as every feed did before.
+    /// - Parameter url: the feed as stored in the crawl list (new, so without crawl state).
+    /// - Returns: the crawl's task (tests wait for it), or `nil` when the feed waits for the next pass.
+    @discardableResult
+    package func crawlSoon(_ url: String) -> Task<Void, Never>? {
+        guard registrationCrawls.count < max(1, configuration.maxConcurrentDownloads) else {
+            configuration.log("relay feed waits for the next pass url=\(url) reason=too many registrations at once")
+            return nil
+        }
+        let id = UUID()
+        let task = Task {
+            await self.crawlRegistered(url)
+            self.finishRegistrationCrawl(id)
+        }
+        registrationCrawls[id] = task
+        return task
+    }
+
+    /// Cancels the crawls of feeds just registered and waits for them (the service is stopping; a
+    /// cancelled crawl records nothing, and the next pass fetches the feed).
+    package func cancelRegistrationCrawls() async {
+        let tasks = registrationCrawls.values
+        for task in tasks { task.cancel() }
+        for task in tasks { await task.value }
+    }
+
+    /// Crawls one new feed as a pass would, remembering its follows for the next follows discovery.
+    private func crawlRegistered(_ url: String) async {
+        let crawl = FeedCrawl(
+            store: store, fetcher: registrationFetcher, addressGuard: addressGuard, configuration: configuration)
+        let outcome = await crawl.crawl(RelayCrawlEntry(url: url), conditional: false, now: Date())
+        remember([outcome])
+        if outcome.kind == .fetched {
+            configuration.log(
+                "relay feed crawled on registration url=\(outcome.url) added=\(outcome.index.added) bytes=\(outcome.bytes)"
+            )
+        }
+    }
+
+    private func finishRegistrationCrawl(_ id: UUID) {
+        registrationCrawls[id] = nil
     }
 
     // MARK: - Crawling
@@ -281,6 +336,8 @@ package actor FeedCrawler {
             case .failed:
                 report.failed += 1
                 report.failures[outcome.url] = outcome.failure ?? "unknown failure"
+            case .refused:
+                report.refusals[outcome.url] = outcome.failure ?? "refused by the address policy"
             }
         }
     }

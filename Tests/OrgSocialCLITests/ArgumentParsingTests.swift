@@ -86,7 +86,7 @@ struct ArgumentParsingTests {
         #expect(
             result.error == """
                 Error: Unknown option '--foo'. Did you mean '--file'?
-                Usage: orgsocial follow --file <file> [--label <label>] [--publish]
+                Usage: orgsocial follow [--file <file>] [--label <label>] [--publish]
                                         [--no-publish] [--force] <url>
                   See 'orgsocial follow --help' for more information.
 
@@ -104,10 +104,10 @@ struct ArgumentParsingTests {
     }
 
     @Test func missingRequiredOptionExitsWithTwo() async {
-        let result = await runCLI(["post", "--text", "hi"])
+        let result = await runCLI(["react", "--file", "x.org", "--emoji", "👍"])
         #expect(result.status == 2)
-        #expect(result.error.hasPrefix("Error: Missing expected argument '--file <file>'\nUsage: orgsocial post "))
-        #expect(result.error.hasSuffix("  See 'orgsocial post --help' for more information.\n"))
+        #expect(result.error.hasPrefix("Error: Missing expected argument '--to <post-url>'\nUsage: orgsocial react "))
+        #expect(result.error.hasSuffix("  See 'orgsocial react --help' for more information.\n"))
     }
 
     @Test func missingArgumentAndExtraArgumentExitWithTwo() async {

@@ -34,7 +34,7 @@ struct GroupCommandTests {
         #expect(result.status == 2)
         #expect(
             result.error.contains(
-                "Usage: orgsocial group join --file <file> [--publish] [--no-publish] [--force]\n"
+                "Usage: orgsocial group join [--file <file>] [--publish] [--no-publish] [--force]\n"
                     + "                            <name> <relay-url>\n"))
     }
 }

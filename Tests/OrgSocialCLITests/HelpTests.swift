@@ -55,17 +55,19 @@ struct HelpTests {
     static let reactHelp = """
         OVERVIEW: Append an emoji reaction to a post.
 
-        USAGE: orgsocial react --file <file> --to <post-url> --emoji <emoji>
+        USAGE: orgsocial react [--file <file>] --to <post-url> --emoji <emoji>
                                [--feed-url <url>] [--publish] [--no-publish] [--force]
 
         OPTIONS:
-          -f, --file <file>       The social.org file to change.
+          -f, --file <file>       The social.org file to change (default:
+                                  $ORGSOCIAL_FILE, else "file" in the configuration).
           --to <post-url>         The post reacted to, <feed URL>#<post ID>, copied
                                   exactly.
           --emoji <emoji>         One emoji, e.g. 👍.
           --feed-url <url>        The URL the feed is published at, used to print post
-                                  URLs and to publish (default: $ORGSOCIAL_FEED_URL,
-                                  else "feedURL" in the configuration).
+                                  URLs and to publish (default, for the configured file:
+                                  $ORGSOCIAL_FEED_URL, else "feedURL" in the
+                                  configuration).
           --publish               Also publish the change to the feed's server, then
                                   update the file to match.
           --no-publish            Only change the file, even if the configuration

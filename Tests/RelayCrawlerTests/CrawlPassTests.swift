@@ -176,6 +176,8 @@ struct CrawlPassTests {
         }
     }
 
+    /// The refusal is this relay's own policy, not the feed's fault: it is reported, never recorded as a
+    /// failure, so a relay on the same database that allows the address is not made to back off.
     @Test func aLoopbackFeedIsRefusedWithoutTheFlag() async throws {
         try await withServer(CrawlFarm()) { farm in
             let store = try await CrawlHarness.store()
@@ -186,13 +188,18 @@ struct CrawlPassTests {
             let crawler = FeedCrawler(
                 store: store, configuration: CrawlHarness.configuration(log: log, allowPrivate: false))
             let report = await crawler.runPass(now: t0)
-            #expect(report.failed == 1)
+            #expect(report.failed == 0)
+            #expect(report.failures.isEmpty)
             #expect(
-                report.failures[url]
+                report.refusals[url]
                     == "refusing to fetch \(url): loopback address; start the relay with --allow-private-addresses to allow it"
             )
             #expect(await farm.state.requests.isEmpty)
-            #expect(try await CrawlHarness.entry(url, in: store)?.lastError == report.failures[url])
+            let entry = try #require(try await CrawlHarness.entry(url, in: store))
+            #expect(entry.consecutiveFailures == 0)
+            #expect(entry.nextAttempt == nil)
+            #expect(entry.lastError == nil)
+            #expect(log.all.contains { $0.hasPrefix("relay feed refused url=\(url) ") })
         }
     }
 

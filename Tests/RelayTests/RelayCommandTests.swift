@@ -102,10 +102,14 @@ struct RelayCommandTests {
                 Reads everyone's #+FOLLOW: lines and the peer relays' feed lists for new feeds,
                 then fetches every feed whose back-off allows it (with conditional GET) and
                 indexes what changed. A relay running on the same database serves the new data
-                at once. Give the same --groups as the running relay. Discovery reads each
-                feed's follows as saved at its last download, so an unchanged feed costs one 304
-                either way; with --no-discovery, discovery runs only when due (daily, every 3
-                hours), as in the running relay's passes. Logs the pass to standard error.
+                at once. Use the running relay's settings: the same relay.env
+                (ORGSOCIAL_RELAY_GROUPS, ORGSOCIAL_RELAY_LIST,
+                ORGSOCIAL_RELAY_ALLOW_PRIVATE_ADDRESSES, …) or the same --groups, --relay-list
+                and --allow-private-addresses. A feed whose address these settings refuse is
+                skipped, never marked failing. Discovery reads each feed's follows as saved at
+                its last download, so an unchanged feed costs one 304 either way; with
+                --no-discovery, discovery runs only when due (daily, every 3 hours), as in the
+                running relay's passes. Logs the pass to standard error.
 
                 USAGE: orgsocial relay scan [--db <path|url>] [--groups <list>]
                                             [--relay-list <file>] [--allow-private-addresses]
@@ -123,7 +127,8 @@ struct RelayCommandTests {
                                           relay.org-social.org and orgs-relay.adsan.dev)
                   --allow-private-addresses
                                           Also accept feeds on loopback, private and link-local
-                                          addresses (tests, one-machine setups).
+                                          addresses (tests, one-machine setups)
+                                          ($ORGSOCIAL_RELAY_ALLOW_PRIVATE_ADDRESSES=1).
                   --no-discovery          Run follows and peer discovery only when due, not now.
                   --json                  Print the pass's report as JSON.
                   -h, --help              Show help information.

@@ -8,6 +8,25 @@ public enum OrgSyntax {
     /// script (`en`, `es`, `pt-br`, `zh-Hant`).
     public static func isLanguageCode(_ code: String) -> Bool { OrgSocial.isLanguageCode(code) }
 
+    /// `code` without surrounding spaces, when it is a language code: the check the composers make of a
+    /// post's language, for every other place a code is entered (settings, filters, `LANG` properties).
+    /// - Throws: ``OrgSocialError/invalidInput(field:value:reason:)`` saying what a code looks like.
+    public static func languageCode(_ code: String) throws -> String { try Check.language(code) }
+
+    /// The language codes of a list, written with commas, spaces or both (`en,es`, `"en es"`,
+    /// `en, es`): the one list syntax of `#+LANGUAGE`, timeline filters and settings. Each code is
+    /// checked as ``languageCode(_:)``; duplicates are dropped, the order is kept; an empty list is `[]`.
+    /// - Throws: ``OrgSocialError/invalidInput(field:value:reason:)`` for the first item that is not a
+    ///   language code.
+    public static func languageCodes(in list: String) throws -> [String] {
+        var codes: [String] = []
+        for item in list.split(whereSeparator: { $0 == "," || $0.isWhitespace }) {
+            let code = try Check.language(String(item))
+            if !codes.contains(code) { codes.append(code) }
+        }
+        return codes
+    }
+
     /// Whether `tag` is a tag word: letters, digits, `-` and `_`.
     public static func isTagWord(_ tag: String) -> Bool { OrgSocial.isTagWord(tag) }
 

@@ -140,7 +140,7 @@ extension Feed {
     ///   - value: the new value.
     ///   - id: the post's ID.
     /// - Throws: ``OrgSocialError/postNotFound(id:)``, or ``OrgSocialError/invalidInput(field:value:reason:)``
-    ///   for `ID` or a name with spaces or colons.
+    ///   for `ID`, a name with spaces or colons, or a `LANG` that is not a language code.
     public mutating func setProperty(_ name: String, to value: String?, inPost id: String) throws {
         let upper = name.uppercased()
         guard upper != "ID" else {
@@ -153,7 +153,9 @@ extension Feed {
         }
         let value = try value.map { try Check.singleLine($0.trimmingSpacesAndTabs(), field: upper) }
         try updatePost(id: id) { draft in
-            try draft.setRawProperty(upper, value: value)
+            // A post's language is checked as the composers check it.
+            let checked = upper == "LANG" && value?.isEmpty == false ? try value.map(Check.language) : value
+            try draft.setRawProperty(upper, value: checked)
         }
     }
 

@@ -12,7 +12,9 @@ struct BoostCommand: ParsableCommand {
                     "post", valueName: "post-url", help: "The post to share, <feed URL>#<post ID>, copied exactly.",
                     isRequired: true),
                 .value("text", help: "A comment, making this a quote boost; '-' reads it from standard input."),
-                .value("lang", valueName: "code", help: "The comment's language, an ISO 639-1 code such as 'en'."),
+                .value(
+                    "lang", valueName: "code",
+                    help: "The comment's language, an ISO 639-1 code such as 'en' (default: the \"language\" setting)."),
                 FeedFileOptions.feedURLOption,
             ] + PublishOptions.definitions)
     }
@@ -25,11 +27,11 @@ struct BoostCommand: ParsableCommand {
     var target: PostReference
     /// `--text`.
     var text: String?
-    /// `--lang`.
+    /// `--lang` (else, with `--text`, the `language` setting).
     var language: String?
 
     init(parsing arguments: ParsedArguments) throws {
-        feedOptions = try FeedFileOptions(parsing: arguments)
+        feedOptions = FeedFileOptions(parsing: arguments)
         publishing = PublishOptions(parsing: arguments)
         target = try DraftPublisher.postReference(try arguments.requiredValue("post"), option: "--post <post-url>")
         text = arguments.value("text")
@@ -48,7 +50,8 @@ struct BoostCommand: ParsableCommand {
         let text = try text.map { try TextInput.resolve($0, in: context) }
         let draft = try CLIError.composing {
             if let text {
-                try PostDraft.quoteBoost(of: target, text: text, language: language)
+                try PostDraft.quoteBoost(
+                    of: target, text: text, language: try PostContentOptions.language(option: language, in: context))
             } else {
                 try PostDraft.boost(of: target)
             }

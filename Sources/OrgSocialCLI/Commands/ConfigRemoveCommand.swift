@@ -1,3 +1,5 @@
+import OrgSocial
+
 /// `orgsocial config remove <key> <value>`: removes items from a list setting (`block`, `languages`).
 struct ConfigRemoveCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
@@ -26,7 +28,9 @@ struct ConfigRemoveCommand: ParsableCommand {
         let file = try ConfigurationFile.required(in: context)
         var configuration = try file.load()
         let current = ConfigurationKey.items(of: key.read(configuration) ?? "")
-        let removed = Set(ConfigurationKey.items(of: value))
+        // Languages may be given as "en es" too (the one list syntax of languages).
+        let languages = key.kind == .languageList ? try? OrgSyntax.languageCodes(in: value) : nil
+        let removed = Set(languages ?? ConfigurationKey.items(of: value))
         let kept = current.filter { !removed.contains($0) }
         guard kept.count != current.count else {
             context.report("\(key.name) does not hold \(value); nothing to do.")

@@ -22,7 +22,7 @@ struct DeleteCommand: ParsableCommand {
     var id: String
 
     init(parsing arguments: ParsedArguments) throws {
-        feedOptions = try FeedFileOptions(parsing: arguments)
+        feedOptions = FeedFileOptions(parsing: arguments)
         publishing = PublishOptions(parsing: arguments)
         id = try arguments.requiredValue("id")
     }
@@ -35,7 +35,8 @@ struct DeleteCommand: ParsableCommand {
     func run(in context: CommandContext) async throws {
         let address = try feedOptions.address(ofPost: id, in: context)
         try await FeedChange.apply(
-            to: feedOptions.path, publishing: publishing, feedURLOption: feedOptions.feedURLOption, in: context
+            to: try feedOptions.path(in: context), publishing: publishing, feedURLOption: feedOptions.feedURLOption,
+            in: context
         ) { feed in
             try feed.deletePost(id: id)
             if feed.profile.pinned == id { feed.unpin() }

@@ -41,7 +41,7 @@ struct EditCommand: ParsableCommand {
     var removals: [String]
 
     init(parsing arguments: ParsedArguments) throws {
-        feedOptions = try FeedFileOptions(parsing: arguments)
+        feedOptions = FeedFileOptions(parsing: arguments)
         publishing = PublishOptions(parsing: arguments)
         id = try arguments.requiredValue("id")
         text = arguments.value("text")
@@ -79,7 +79,8 @@ struct EditCommand: ParsableCommand {
         }
         let address = try feedOptions.address(ofPost: id, in: context)
         try await FeedChange.apply(
-            to: feedOptions.path, publishing: publishing, feedURLOption: feedOptions.feedURLOption, in: context
+            to: try feedOptions.path(in: context), publishing: publishing, feedURLOption: feedOptions.feedURLOption,
+            in: context
         ) { feed in
             _ = try feed.existingPost(id: id)
             if let newText { try feed.replaceBody(ofPost: id, with: newText) }

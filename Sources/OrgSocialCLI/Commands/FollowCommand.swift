@@ -14,7 +14,7 @@ struct FollowCommand: ParsableCommand {
     }
 
     /// The feed file.
-    var path: String
+    var path: String?
     /// `--publish`, `--no-publish`.
     var publishing: PublishOptions
     /// The followed feed.
@@ -23,7 +23,7 @@ struct FollowCommand: ParsableCommand {
     var label: String?
 
     init(parsing arguments: ParsedArguments) throws {
-        path = try arguments.requiredValue("file")
+        path = arguments.value("file")
         publishing = PublishOptions(parsing: arguments)
         url = try arguments.requiredArgument("url")
         label = arguments.value("label")
@@ -39,7 +39,10 @@ struct FollowCommand: ParsableCommand {
     }
 
     func run(in context: CommandContext) async throws {
-        try await FeedChange.apply(to: path, publishing: publishing, feedURLOption: nil, in: context) {
+        try await FeedChange.apply(
+            to: try FeedFileOptions.path(option: path, in: context), publishing: publishing, feedURLOption: nil,
+            in: context
+        ) {
             try $0.follow(url, label: label)
         }
         context.writeLine(url)

@@ -15,14 +15,14 @@ struct GroupJoinCommand: ParsableCommand {
     }
 
     /// The feed file.
-    var path: String
+    var path: String?
     /// `--publish`, `--no-publish`.
     var publishing: PublishOptions
     /// The group.
     var group: GroupReference
 
     init(parsing arguments: ParsedArguments) throws {
-        path = try arguments.requiredValue("file")
+        path = arguments.value("file")
         publishing = PublishOptions(parsing: arguments)
         group = GroupReference(
             name: try arguments.requiredArgument("name"), relayURL: try arguments.requiredArgument("relay-url"))
@@ -45,7 +45,10 @@ struct GroupJoinCommand: ParsableCommand {
     }
 
     func run(in context: CommandContext) async throws {
-        try await FeedChange.apply(to: path, publishing: publishing, feedURLOption: nil, in: context) {
+        try await FeedChange.apply(
+            to: try FeedFileOptions.path(option: path, in: context), publishing: publishing, feedURLOption: nil,
+            in: context
+        ) {
             try $0.joinGroup(group)
         }
     }

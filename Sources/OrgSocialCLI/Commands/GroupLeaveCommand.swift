@@ -13,14 +13,14 @@ struct GroupLeaveCommand: ParsableCommand {
     }
 
     /// The feed file.
-    var path: String
+    var path: String?
     /// `--publish`, `--no-publish`.
     var publishing: PublishOptions
     /// The group's name.
     var name: String
 
     init(parsing arguments: ParsedArguments) throws {
-        path = try arguments.requiredValue("file")
+        path = arguments.value("file")
         publishing = PublishOptions(parsing: arguments)
         name = try arguments.requiredArgument("name")
     }
@@ -31,7 +31,10 @@ struct GroupLeaveCommand: ParsableCommand {
     }
 
     func run(in context: CommandContext) async throws {
-        try await FeedChange.apply(to: path, publishing: publishing, feedURLOption: nil, in: context) {
+        try await FeedChange.apply(
+            to: try FeedFileOptions.path(option: path, in: context), publishing: publishing, feedURLOption: nil,
+            in: context
+        ) {
             try $0.leaveGroup(named: name)
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 import OrgSocial
 import SystemSupport
 
-/// `orgsocial init --file <file> --title <title> --nick <nick> …`: creates a new, valid feed.
+/// `orgsocial init [--file <file>] --title <title> --nick <nick> …`: creates a new, valid feed.
 struct InitCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
@@ -13,20 +13,23 @@ struct InitCommand: ParsableCommand {
                 replaced unless --force is given.
                 """,
             options: [
-                .value("file", short: "f", help: "The social.org file to create.", isRequired: true),
+                .value(
+                    "file", short: "f",
+                    help: "The social.org file to create (default: $ORGSOCIAL_FILE, else \"file\" in the "
+                        + "configuration)."),
                 .value("title", help: "The feed's title (#+TITLE).", isRequired: true),
                 .value("nick", help: "Your nickname, one word without spaces (#+NICK).", isRequired: true),
                 .value("description", help: "A one-line description (#+DESCRIPTION)."),
                 .value("avatar", valueName: "url", help: "The URL of a square JPG or PNG image (#+AVATAR)."),
                 .value(
                     "language", valueName: "codes",
-                    help: "Space-separated ISO 639-1 codes, e.g. \"en es\" (#+LANGUAGE)."),
+                    help: "ISO 639-1 codes, e.g. \"en es\" or en,es (#+LANGUAGE)."),
                 .flag("force", help: "Replace the file if it exists."),
             ])
     }
 
-    /// The file to create.
-    var path: String
+    /// `--file`, if given (else the configured file).
+    var path: String?
     /// `#+TITLE`.
     var title: String
     /// `#+NICK`.
@@ -41,17 +44,20 @@ struct InitCommand: ParsableCommand {
     var replacesExisting: Bool
 
     init(parsing arguments: ParsedArguments) throws {
-        path = try arguments.requiredValue("file")
+        path = arguments.value("file")
         title = try arguments.requiredValue("title").trimmingCharacters(in: .whitespaces)
         nick = try arguments.requiredValue("nick").trimmingCharacters(in: .whitespaces)
         description = arguments.value("description")?.trimmingCharacters(in: .whitespaces)
         avatar = arguments.value("avatar")?.trimmingCharacters(in: .whitespaces)
-        languages = arguments.value("language").map { $0.split(whereSeparator: \.isWhitespace).map(String.init) } ?? []
+        languages =
+            try arguments.value("language").map {
+                try LanguageInput.list($0, from: .option("--language <codes>"))
+            } ?? []
         replacesExisting = arguments.flag("force")
     }
 
     func validate() throws {
-        if path.isEmpty || path == FeedFile.standardInputPath {
+        if let path, path.isEmpty || path == FeedFile.standardInputPath {
             throw CLIError.invalidValue(
                 value: path, option: "--file <file>", reason: "Give the path of the file to create.")
         }
@@ -73,11 +79,6 @@ struct InitCommand: ParsableCommand {
             throw CLIError.invalidValue(
                 value: avatar, option: "--avatar <url>", reason: "Give the full http:// or https:// URL of an image.")
         }
-        if let bad = languages.first(where: { !Self.isLanguageCode($0) }) {
-            throw CLIError.invalidValue(
-                value: bad, option: "--language <codes>",
-                reason: "Use ISO 639-1 codes such as 'en' or 'es', separated by spaces.")
-        }
     }
 
     /// The new file's text.
@@ -90,6 +91,7 @@ struct InitCommand: ParsableCommand {
     }
 
     func run(in context: CommandContext) throws {
+        let path = try FeedFileOptions.path(option: path, in: context)
         if !replacesExisting, FileManager.default.fileExists(atPath: path) {
             throw CLIError.fileExists(path: path)
         }
@@ -104,7 +106,4 @@ struct InitCommand: ParsableCommand {
         }
         context.writeLine("Created \(path)")
     }
-
-    /// `en`, `es`, `pt-br`: two or three lowercase ASCII letters, optionally `-` and a 2–4 letter region.
-    static func isLanguageCode(_ code: String) -> Bool { OrgSyntax.isLanguageCode(code) }
 }

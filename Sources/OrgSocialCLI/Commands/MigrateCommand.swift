@@ -28,7 +28,7 @@ struct MigrateCommand: ParsableCommand {
     var newURL: String
 
     init(parsing arguments: ParsedArguments) throws {
-        feedOptions = try FeedFileOptions(parsing: arguments)
+        feedOptions = FeedFileOptions(parsing: arguments)
         publishing = PublishOptions(parsing: arguments)
         oldURL = try arguments.requiredValue("from")
         newURL = try arguments.requiredValue("to")

@@ -24,7 +24,7 @@ struct PinCommand: ParsableCommand {
     var clears: Bool
 
     init(parsing arguments: ParsedArguments) throws {
-        feedOptions = try FeedFileOptions(parsing: arguments)
+        feedOptions = FeedFileOptions(parsing: arguments)
         publishing = PublishOptions(parsing: arguments)
         id = arguments.value("id")
         clears = arguments.flag("clear")
@@ -42,7 +42,7 @@ struct PinCommand: ParsableCommand {
     }
 
     func run(in context: CommandContext) async throws {
-        let (path, feedURLOption) = (feedOptions.path, feedOptions.feedURLOption)
+        let (path, feedURLOption) = (try feedOptions.path(in: context), feedOptions.feedURLOption)
         guard let id else {
             try await FeedChange.apply(to: path, publishing: publishing, feedURLOption: feedURLOption, in: context) {
                 $0.unpin()

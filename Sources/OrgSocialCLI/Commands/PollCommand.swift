@@ -20,7 +20,9 @@ struct PollCommand: ParsableCommand {
                 .value("question", help: "The question; '-' reads it from standard input.", isRequired: true),
                 .value("option", help: "An answer; give two or more.", isRequired: true, isRepeatable: true),
                 endsInOption, endsAtOption,
-                .value("lang", valueName: "code", help: "The poll's language, an ISO 639-1 code such as 'en'."),
+                .value(
+                    "lang", valueName: "code",
+                    help: "The poll's language, an ISO 639-1 code such as 'en' (default: the \"language\" setting)."),
                 FeedFileOptions.feedURLOption,
             ] + PublishOptions.definitions + EverywhereOptions.definitions)
     }
@@ -45,13 +47,13 @@ struct PollCommand: ParsableCommand {
     var end: End
     /// Whether both `--ends-in` and `--ends-at` were given.
     var hasConflictingEnds: Bool
-    /// `--lang`.
+    /// `--lang` (else the `language` setting).
     var language: String?
     /// `--everywhere` and its options.
     var everywhere: EverywhereOptions
 
     init(parsing arguments: ParsedArguments) throws {
-        feedOptions = try FeedFileOptions(parsing: arguments)
+        feedOptions = FeedFileOptions(parsing: arguments)
         publishing = PublishOptions(parsing: arguments)
         question = try arguments.requiredValue("question")
         options = arguments.values("option")
@@ -90,7 +92,8 @@ struct PollCommand: ParsableCommand {
     func run(in context: CommandContext) async throws {
         let question = try TextInput.resolve(question, in: context)
         let timeZone = context.timeZone
-        let (options, language, end) = (options, language, end)
+        let language = try PostContentOptions.language(option: language, in: context)
+        let (options, end) = (options, end)
         let makeDraft: @Sendable (Feed, String?, Date) throws -> PostDraft = { feed, _, now in
             // --ends-in counts from the poll's own time: its ID, which is later than "now" when the second is
             // taken (a burst of posts).

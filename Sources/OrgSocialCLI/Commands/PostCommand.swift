@@ -39,7 +39,7 @@ struct PostCommand: ParsableCommand {
     var everywhere: EverywhereOptions
 
     init(parsing arguments: ParsedArguments) throws {
-        feedOptions = try FeedFileOptions(parsing: arguments)
+        feedOptions = FeedFileOptions(parsing: arguments)
         publishing = PublishOptions(parsing: arguments)
         text = try arguments.requiredValue("text")
         content = try PostContentOptions(parsing: arguments)

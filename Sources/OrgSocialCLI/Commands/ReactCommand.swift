@@ -26,7 +26,7 @@ struct ReactCommand: ParsableCommand {
     var emoji: String
 
     init(parsing arguments: ParsedArguments) throws {
-        feedOptions = try FeedFileOptions(parsing: arguments)
+        feedOptions = FeedFileOptions(parsing: arguments)
         publishing = PublishOptions(parsing: arguments)
         target = try DraftPublisher.postReference(try arguments.requiredValue("to"), option: "--to <post-url>")
         emoji = try arguments.requiredValue("emoji")

@@ -11,8 +11,11 @@ struct RelayScanCommand: ParsableCommand {
             discussion: """
                 Reads everyone's #+FOLLOW: lines and the peer relays' feed lists for new feeds, then fetches \
                 every feed whose back-off allows it (with conditional GET) and indexes what changed. A relay \
-                running on the same database serves the new data at once. Give the same --groups as the \
-                running relay. Discovery reads each feed's follows as saved at its last download, so an \
+                running on the same database serves the new data at once. Use the running relay's settings: \
+                the same relay.env (ORGSOCIAL_RELAY_GROUPS, ORGSOCIAL_RELAY_LIST, \
+                ORGSOCIAL_RELAY_ALLOW_PRIVATE_ADDRESSES, …) or the same --groups, --relay-list and \
+                --allow-private-addresses. A feed whose address these settings refuse is skipped, never \
+                marked failing. Discovery reads each feed's follows as saved at its last download, so an \
                 unchanged feed costs one 304 either way; with --no-discovery, discovery runs only when due \
                 (daily, every 3 hours), as in the running relay's passes. Logs the pass to standard error.
                 """,
@@ -69,6 +72,14 @@ struct RelayScanCommand: ParsableCommand {
         ]
         for url in summary.failures.keys.sorted() {
             lines.append("failed: \(url): \(summary.failures[url] ?? "")")
+        }
+        let refusals = summary.refusals ?? [:]
+        if !refusals.isEmpty {
+            lines.append(
+                "Not fetched: \(refusals.count) feed\(refusals.count == 1 ? "" : "s") on addresses this scan's settings "
+                    + "refuse (not marked failing). Give the scan the running relay's settings: "
+                    + "--allow-private-addresses or ORGSOCIAL_RELAY_ALLOW_PRIVATE_ADDRESSES=1.")
+            for url in refusals.keys.sorted() { lines.append("refused: \(url): \(refusals[url] ?? "")") }
         }
         return lines.joined(separator: "\n") + "\n"
     }

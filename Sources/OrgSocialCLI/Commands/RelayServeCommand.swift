@@ -18,8 +18,9 @@ struct RelayServeCommand: ParsableCommand {
                 SIGINT or SIGTERM. Every option also reads an environment variable (ORGSOCIAL_RELAY_DB, \
                 ORGSOCIAL_RELAY_HOST, ORGSOCIAL_RELAY_PORT, ORGSOCIAL_RELAY_SITE_DOMAIN, \
                 ORGSOCIAL_RELAY_GROUPS, ORGSOCIAL_RELAY_SCAN_INTERVAL, ORGSOCIAL_RELAY_LIST, \
-                ORGSOCIAL_RELAY_SHUTDOWN_DEADLINE, and those named below). See relay/README.md for a public \
-                deployment behind nginx.
+                ORGSOCIAL_RELAY_SHUTDOWN_DEADLINE, and those named below), so one settings file (relay.env) \
+                serves this command and the admin commands ('relay scan', 'add-feed', 'stats') alike. See \
+                relay/README.md for a public deployment behind nginx.
 
                 Limits against abusive clients are on by default: connections and event streams per \
                 address, event streams in all, a deadline for request heads and registrations per \
@@ -44,12 +45,13 @@ struct RelayServeCommand: ParsableCommand {
                 .flag(
                     "no-crawl",
                     help: "Serve the API only, never crawl (as --scan-interval 0): for API processes beside "
-                        + "'relay crawl' workers on one PostgreSQL database."),
+                        + "'relay crawl' workers on one PostgreSQL database ($\(noCrawlVariable)=1)."),
                 RelayServiceOptions.relayListOption,
                 RelayServiceOptions.privateAddressesOption,
                 .flag(
                     "no-webmentions",
-                    help: "Do not send outgoing Webmentions for the links of new posts (they are still queued)."),
+                    help: "Do not send outgoing Webmentions for the links of new posts (they are still queued) "
+                        + "($\(noWebmentionsVariable)=1)."),
                 ClientLimitOptions.connectionsPerAddressOption(
                     variable: ClientLimitOptions.Variable.connectionsPerAddress),
                 ClientLimitOptions.headerTimeoutOption(variable: ClientLimitOptions.Variable.headerTimeout),
@@ -59,6 +61,11 @@ struct RelayServeCommand: ParsableCommand {
                 RelayShutdownDeadlineOption.definition,
             ], handlesTerminationSignals: true)
     }
+
+    /// The variable of `--no-crawl`.
+    static let noCrawlVariable = "ORGSOCIAL_RELAY_NO_CRAWL"
+    /// The variable of `--no-webmentions`.
+    static let noWebmentionsVariable = "ORGSOCIAL_RELAY_NO_WEBMENTIONS"
 
     /// The shared relay options.
     var options: RelayServiceOptions
@@ -70,13 +77,13 @@ struct RelayServeCommand: ParsableCommand {
     var siteDomain: String?
     /// `--scan-interval`, when given.
     var scanInterval: Int?
-    /// `--no-crawl`.
+    /// `--no-crawl` (the variable is read when running).
     var crawls: Bool
     /// The client limits and the registration rate.
     var limits: ClientLimitOptions
     /// `--shutdown-deadline`.
     var shutdownDeadline: RelayShutdownDeadlineOption
-    /// `--no-webmentions`.
+    /// `--no-webmentions` (the variable is read when running).
     var sendsWebmentions: Bool
 
     init(parsing arguments: ParsedArguments) throws {
@@ -123,12 +130,14 @@ struct RelayServeCommand: ParsableCommand {
             ?? environment["ORGSOCIAL_RELAY_SCAN_INTERVAL"].map {
                 try Self.seconds($0, variable: "ORGSOCIAL_RELAY_SCAN_INTERVAL")
             } ?? 60
+        let crawls = try !RelayServiceOptions.isOn(!crawls, variable: Self.noCrawlVariable, environment: environment)
         configuration.scanInterval = seconds > 0 && crawls ? .seconds(seconds) : nil
         configuration.clientLimits = try limits.clientLimits(environment: environment)
         configuration.registrationRate = try limits.hourlyRate(
             default: 60, variable: ClientLimitOptions.Variable.registrationsPerHour, environment: environment)
         configuration.shutdownDeadline = try shutdownDeadline.deadline(environment: environment)
-        configuration.sendsWebmentions = sendsWebmentions
+        configuration.sendsWebmentions = try !RelayServiceOptions.isOn(
+            !sendsWebmentions, variable: Self.noWebmentionsVariable, environment: environment)
         let service = try await RelayService(configuration: configuration)
         try await service.run()
     }

@@ -34,7 +34,7 @@ struct ReplyCommand: ParsableCommand {
     var everywhere: EverywhereOptions
 
     init(parsing arguments: ParsedArguments) throws {
-        feedOptions = try FeedFileOptions(parsing: arguments)
+        feedOptions = FeedFileOptions(parsing: arguments)
         publishing = PublishOptions(parsing: arguments)
         target = try DraftPublisher.postReference(try arguments.requiredValue("to"), option: Self.targetOption.synopsis)
         text = try arguments.requiredValue("text")

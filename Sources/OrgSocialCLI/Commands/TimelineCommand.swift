@@ -28,7 +28,7 @@ struct TimelineCommand: ParsableCommand {
                 .value("days", valueName: "n", help: "Only posts from the last <n> days."),
                 .value(
                     "lang", valueName: "codes",
-                    help: "Only these languages, e.g. en,es (posts without LANG are kept)."),
+                    help: "Only these languages, e.g. en,es or \"en es\" (posts without LANG are kept)."),
                 .value("limit", valueName: "n", help: "Show at most <n> posts (one page).", defaultValue: "50"),
                 .value("page", valueName: "n", help: "Show the <n>th page of <limit> posts."),
                 .value(
@@ -45,7 +45,8 @@ struct TimelineCommand: ParsableCommand {
 
     var reading: ReadingOptions
     var days: String?
-    var languages: String?
+    /// `--lang`, checked: the languages shown.
+    var languages: [String]?
     var limitText: String
     var printsJSON: Bool
     /// `--stats`.
@@ -60,7 +61,7 @@ struct TimelineCommand: ParsableCommand {
     init(parsing arguments: ParsedArguments) throws {
         reading = ReadingOptions(parsing: arguments)
         days = arguments.value("days")
-        languages = arguments.value("lang")
+        languages = try arguments.value("lang").map { try LanguageInput.list($0, from: .option("--lang <codes>")) }
         limitText = arguments.value("limit") ?? "50"
         printsJSON = arguments.flag("json")
         printsStatistics = arguments.flag("stats")
@@ -102,7 +103,9 @@ struct TimelineCommand: ParsableCommand {
     func run(in context: CommandContext) async throws {
         let now = try context.now()
         var relayURL = try reading.relayURL(in: context)
-        if relayURL == nil, !reading.usesNoRelay, reading.path == nil, try reading.ownFeedURL(in: context) == nil {
+        if relayURL == nil, !reading.usesNoRelay, try reading.ownFeedPath(in: context) == nil,
+            try reading.ownFeedURL(in: context) == nil
+        {
             let publicRelay = ConfigurationKey.defaultRelayURL(environment: context.environment)
             relayURL = publicRelay
             context.report(
@@ -111,9 +114,9 @@ struct TimelineCommand: ParsableCommand {
         }
         var options = TimelineOptions(relayURL: relayURL, useRelay: relayURL != nil, now: now)
         options.maxPostAgeDays = days.flatMap { Int($0) }
-        let settings = try ConfigurationFile.load(in: context).readingSettings(environment: context.environment)
+        let settings = try ConfigurationFile.readingSettings(in: context)
         options.blockedFeeds = Set(settings.blockedFeeds)
-        options.languageFilter = languages.map(ConfigurationKey.items(of:)) ?? settings.languages
+        options.languageFilter = languages ?? settings.languages
         let started = ContinuousClock.now
         let (timeline, _) = try await reading.fetchTimeline(options: options, in: context)
         if printsStatistics {

@@ -11,14 +11,14 @@ struct UnfollowCommand: ParsableCommand {
     }
 
     /// The feed file.
-    var path: String
+    var path: String?
     /// `--publish`, `--no-publish`.
     var publishing: PublishOptions
     /// The URL or label.
     var target: String
 
     init(parsing arguments: ParsedArguments) throws {
-        path = try arguments.requiredValue("file")
+        path = arguments.value("file")
         publishing = PublishOptions(parsing: arguments)
         target = try arguments.requiredArgument("feed")
     }
@@ -29,7 +29,10 @@ struct UnfollowCommand: ParsableCommand {
     }
 
     func run(in context: CommandContext) async throws {
-        try await FeedChange.apply(to: path, publishing: publishing, feedURLOption: nil, in: context) {
+        try await FeedChange.apply(
+            to: try FeedFileOptions.path(option: path, in: context), publishing: publishing, feedURLOption: nil,
+            in: context
+        ) {
             try $0.unfollow(target)
         }
     }

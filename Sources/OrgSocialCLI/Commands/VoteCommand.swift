@@ -35,7 +35,7 @@ struct VoteCommand: ParsableCommand {
     var text: String?
 
     init(parsing arguments: ParsedArguments) throws {
-        feedOptions = try FeedFileOptions(parsing: arguments)
+        feedOptions = FeedFileOptions(parsing: arguments)
         publishing = PublishOptions(parsing: arguments)
         poll = try DraftPublisher.postReference(try arguments.requiredValue("poll"), option: "--poll <post-url>")
         option = try arguments.requiredValue("option")

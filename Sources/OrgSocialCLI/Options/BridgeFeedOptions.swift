@@ -66,9 +66,9 @@ struct BridgeFeedOptions {
             return LocalBridgeFeed(path: file, publicURL: try options.feedURL(in: context).flatMap(URL.init(string:)))
         }
         if readsOnly {
-            var options = FeedFileOptions(path: "-")
-            options.feedURLOption = feedURL
-            if let text = try options.feedURL(in: context), let url = URL(string: text) {
+            if let text = try FeedFileOptions(path: nil, feedURL: feedURL).feedURL(in: context),
+                let url = URL(string: text)
+            {
                 return ReadOnlyBridgeFeed(url: url)
             }
         }

@@ -48,16 +48,34 @@ struct PostContentOptions {
         visibility = arguments.value("visibility").map(Visibility.init(rawValue:)) ?? .public
     }
 
-    /// The post's language: `--lang`, else the `language` setting (`ORGSOCIAL_LANG`, else the
-    /// configuration), when it is a language code.
-    /// - Throws: ``CLIError/invalidConfiguration(path:reason:)`` when the configuration cannot be read.
+    /// The post's language: `--lang`, else the `language` setting.
+    /// - Returns: the language code, or `nil` when none is given or set.
+    /// - Throws: ``CLIError`` for a `language` setting that is not a language code, or an unreadable
+    ///   configuration.
     func language(in context: CommandContext) throws -> String? {
-        if let language { return language }
+        try Self.language(option: language, in: context)
+    }
+
+    /// A new post's language (`post`, `reply`, `poll`, `boost --text`): `option` (checked by the composer),
+    /// else `ORGSOCIAL_LANG`, else `"language"` in the configuration, else `nil`.
+    /// - Parameters:
+    ///   - option: the command's `--lang`.
+    ///   - context: the command's context.
+    /// - Returns: the language code, or `nil` when none is given or set.
+    /// - Throws: ``CLIError/invalidEnvironment(name:value:reason:)`` or
+    ///   ``CLIError/invalidConfiguration(path:reason:)`` for a setting that is not a language code.
+    static func language(option: String?, in context: CommandContext) throws -> String? {
+        if let option { return option }
         guard let key = ConfigurationKey.named("language"),
-            let (value, _) = key.effectiveValue(
-                in: try ConfigurationFile.load(in: context), environment: context.environment),
-            OrgSyntax.isLanguageCode(value)
+            let (value, source) = key.effectiveValue(
+                in: try ConfigurationFile.load(in: context), environment: context.environment)
         else { return nil }
-        return value
+        switch source {
+        case .environment:
+            return try LanguageInput.code(value, from: .environment(key.environmentName ?? key.name))
+        case .file, .default:
+            let path = ConfigurationFile(environment: context.environment)?.path ?? "config.json"
+            return try LanguageInput.code(value, from: .configuration(path: path, key: key.name))
+        }
     }
 }

@@ -9,11 +9,13 @@ struct ReadingOptions {
     /// `--feed-url <url>`.
     static let feedURLOption = OptionDefinition.value(
         "feed-url", valueName: "url",
-        help: "Your feed's URL; its #+FOLLOW: list is read (default: $ORGSOCIAL_FEED_URL, else \"feedURL\" in "
-            + "the configuration).")
+        help: "Your feed's URL; its #+FOLLOW: list is read (default, for the configured file: "
+            + "$ORGSOCIAL_FEED_URL, else \"feedURL\" in the configuration).")
     /// `-f, --file <file>`.
     static let fileOption = OptionDefinition.value(
-        "file", short: "f", help: "Read your own feed from this local file instead of its URL.")
+        "file", short: "f",
+        help: "Read your own feed from this local file instead of its URL (default: $ORGSOCIAL_FILE, else "
+            + "\"file\" in the configuration).")
     /// `--no-relay`.
     static let noRelayOption = OptionDefinition.flag(
         "no-relay", help: "Read the feeds you follow directly, even when a relay is configured.")
@@ -30,7 +32,7 @@ struct ReadingOptions {
 
     /// `--feed-url`.
     var feedURLOption: String?
-    /// `--file`.
+    /// `--file`, if given (``ownFeedPath(in:)`` falls back to the configured file).
     var path: String?
     /// `--relay`.
     var relayURL: String?
@@ -75,12 +77,18 @@ struct ReadingOptions {
         }
     }
 
-    /// The reader's feed URL (`--feed-url`, `ORGSOCIAL_FEED_URL`, the configuration), if any.
+    /// The reader's feed URL: `--feed-url`, else the configured one (`ORGSOCIAL_FEED_URL`, the
+    /// configuration) unless `--file` names another file than the configured one.
     /// - Throws: ``CLIError`` for a malformed environment or configuration.
     func ownFeedURL(in context: CommandContext) throws -> String? {
-        var options = FeedFileOptions(path: "")
-        options.feedURLOption = feedURLOption
-        return try options.feedURL(in: context)
+        try FeedFileOptions(path: path, feedURL: feedURLOption).feedURL(in: context)
+    }
+
+    /// The reader's local feed file: `--file`, else the configured file, else `nil` (the feed is read from
+    /// its URL).
+    /// - Throws: ``CLIError/invalidConfiguration(path:reason:)`` for a broken configuration file.
+    func ownFeedPath(in context: CommandContext) throws -> String? {
+        try path ?? FeedFileOptions.configuredFile(in: context)
     }
 
     /// The relay to list feeds from: `nil` with `--no-relay`, else `--relay`, `ORGSOCIAL_RELAY` or the
@@ -90,17 +98,11 @@ struct ReadingOptions {
         usesNoRelay ? nil : try RelayOptions.relayURL(option: relayURL, in: context)
     }
 
-    /// The reader's feed from `--file`, if given.
-    /// - Throws: ``CLIError/cannotRead(path:reason:)``.
-    func ownFeed(in context: CommandContext) throws -> Feed? {
-        try path.map { try FeedFile.read(at: $0, in: context) }
-    }
-
     /// The feeds in the "block" setting (`$ORGSOCIAL_BLOCK` over the configuration file). Every reading
     /// command leaves their posts out and never downloads them, through ``TimelineOptions/blocks(feedURL:)``.
     /// - Throws: ``CLIError`` for an unreadable configuration.
     static func blockedFeeds(in context: CommandContext) throws -> Set<String> {
-        Set(try ConfigurationFile.load(in: context).readingSettings(environment: context.environment).blockedFeeds)
+        Set(try ConfigurationFile.readingSettings(in: context).blockedFeeds)
     }
 
     /// The timeline options of a command that reads the follows directly (never a relay's feed list): the
@@ -139,7 +141,8 @@ struct ReadingOptions {
         options: TimelineOptions, extraFeeds: [String] = [], in context: CommandContext
     ) async throws -> (timeline: Timeline, ownFeedURL: String?) {
         let ownFeedURL = try self.ownFeedURL(in: context)
-        let ownFeed = try self.ownFeed(in: context)
+        let ownFeedPath = try self.ownFeedPath(in: context)
+        let ownFeed = try ownFeedPath.map { try FeedFile.read(at: $0, in: context) }
         let readsARelay = options.useRelay && options.relayURL != nil
         guard ownFeedURL != nil || ownFeed != nil || readsARelay || !extraFeeds.isEmpty else {
             context.report(Self.notConfiguredMessage)
@@ -147,7 +150,7 @@ struct ReadingOptions {
         }
         // A local file with no URL configured is still the reader's feed: its posts are addressed by the
         // file's URL, so that they are shown.
-        let fileURL = ownFeed == nil ? nil : path.map { URL(fileURLWithPath: $0).absoluteString }
+        let fileURL = ownFeed == nil ? nil : ownFeedPath.map { URL(fileURLWithPath: $0).absoluteString }
         let addressedFeedURL = ownFeedURL ?? fileURL
         let fetcher = TimelineFetcher(options: options, fetcher: Self.makeFetcher(in: context))
         let showsProgress = context.isStandardErrorTerminal

@@ -3,8 +3,10 @@ import Relay
 
 /// The options the local relay commands share (`relay serve`, `scan`, `add-feed`, `stats --db`): the
 /// database, the groups, the peer relay list and the private-address switch. Each falls back to an
-/// environment variable (`ORGSOCIAL_RELAY_DB`, `ORGSOCIAL_RELAY_GROUPS`, `ORGSOCIAL_RELAY_LIST`), so a
-/// systemd `EnvironmentFile` configures every command alike.
+/// environment variable (`ORGSOCIAL_RELAY_DB`, `ORGSOCIAL_RELAY_GROUPS`, `ORGSOCIAL_RELAY_LIST`,
+/// `ORGSOCIAL_RELAY_ALLOW_PRIVATE_ADDRESSES`), so one settings file (`relay.env`, a systemd
+/// `EnvironmentFile` and `set -a; . relay.env` in a shell) configures the service and the admin commands
+/// alike.
 struct RelayServiceOptions {
     /// `--db <path>`.
     static let databaseOption = OptionDefinition.value(
@@ -25,7 +27,10 @@ struct RelayServiceOptions {
     /// `--allow-private-addresses`.
     static let privateAddressesOption = OptionDefinition.flag(
         "allow-private-addresses",
-        help: "Also accept feeds on loopback, private and link-local addresses (tests, one-machine setups).")
+        help: "Also accept feeds on loopback, private and link-local addresses (tests, one-machine setups) "
+            + "($\(privateAddressesVariable)=1).")
+    /// The variable of `--allow-private-addresses`.
+    static let privateAddressesVariable = "ORGSOCIAL_RELAY_ALLOW_PRIVATE_ADDRESSES"
 
     /// `--db`, when given.
     var databasePath: String?
@@ -33,7 +38,8 @@ struct RelayServiceOptions {
     var groups: String?
     /// `--relay-list`, when given.
     var relayListPath: String?
-    /// `--allow-private-addresses`.
+    /// `--allow-private-addresses` (given on the command line; the variable is read by
+    /// ``configuration(in:)``).
     var allowsPrivateAddresses: Bool
 
     /// Reads the options (those a command does not declare are simply absent).
@@ -73,9 +79,30 @@ struct RelayServiceOptions {
         }
         configuration.relayListPath =
             relayListPath ?? environment["ORGSOCIAL_RELAY_LIST"].flatMap { $0.isEmpty ? nil : $0 }
-        configuration.allowPrivateAddresses = allowsPrivateAddresses
+        configuration.allowPrivateAddresses = try Self.isOn(
+            allowsPrivateAddresses, variable: Self.privateAddressesVariable, environment: environment)
         let errorOutput = SerializedOutput(context.writeStandardError)
         configuration.log = { message in errorOutput.line(message) }
         return configuration
+    }
+
+    /// A switch of the relay commands: on when its flag is given, else as its environment variable says
+    /// (`1`, `true`, `yes` or `on`; `0`, `false`, `no`, `off` or empty for off; unset is off).
+    /// - Parameters:
+    ///   - flag: whether the flag was given.
+    ///   - variable: the environment variable that stands for the flag.
+    ///   - environment: the process environment.
+    /// - Returns: whether the switch is on.
+    /// - Throws: ``CLIError/invalidEnvironment(name:value:reason:)`` for any other value.
+    static func isOn(_ flag: Bool, variable: String, environment: [String: String]) throws -> Bool {
+        if flag { return true }
+        guard let value = environment[variable] else { return false }
+        switch value.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "1", "true", "yes", "on": return true
+        case "", "0", "false", "no", "off": return false
+        default:
+            throw CLIError.invalidEnvironment(
+                name: variable, value: value, reason: "it must be 1 (on) or 0 (off), or unset.")
+        }
     }
 }

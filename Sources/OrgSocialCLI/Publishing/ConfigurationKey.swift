@@ -22,7 +22,7 @@ struct ConfigurationKey: Sendable {
         case boolean
         /// An ISO 639-1 language code.
         case language
-        /// A comma-separated list of language codes.
+        /// A list of language codes, comma- or space-separated (`OrgSyntax.languageCodes(in:)`).
         case languageList
         /// A comma-separated list of http:// or https:// URLs.
         case urlList
@@ -109,19 +109,17 @@ struct ConfigurationKey: Sendable {
         case .boolean:
             guard trimmed == "true" || trimmed == "false" else { throw invalid("Give 'true' or 'false'.") }
         case .language:
-            guard OrgSyntax.isLanguageCode(trimmed) else {
-                throw invalid("Give an ISO 639-1 language code such as 'en'.")
-            }
-        case .languageList, .urlList:
+            return try LanguageInput.code(value, from: .option("<value> of \(name)"))
+        case .languageList:
+            // The one list syntax of languages: `en,es` or "en es".
+            let codes = try LanguageInput.list(value, from: .option("<value> of \(name)"))
+            guard !codes.isEmpty else { throw invalid("Give one or more language codes, e.g. en,es.") }
+            return codes.joined(separator: ",")
+        case .urlList:
             let items = Self.items(of: trimmed)
             guard !items.isEmpty else { throw invalid("Give one or more values separated by commas.") }
-            for item in items {
-                if kind == .languageList, !OrgSyntax.isLanguageCode(item) {
-                    throw invalid("'\(item)' is not an ISO 639-1 language code such as 'en'.")
-                }
-                if kind == .urlList, !OrgSyntax.isHTTPURL(item) {
-                    throw invalid("'\(item)' is not an http:// or https:// feed URL.")
-                }
+            for item in items where !OrgSyntax.isHTTPURL(item) {
+                throw invalid("'\(item)' is not an http:// or https:// feed URL.")
             }
             var unique: [String] = []
             for item in items where !unique.contains(item) { unique.append(item) }
@@ -221,15 +219,37 @@ extension Configuration {
     }
 
     /// The settings in effect for the reading commands, as plain values: the environment over the file.
-    /// - Parameter environment: the environment variables.
+    /// - Parameters:
+    ///   - environment: the environment variables.
+    ///   - path: the configuration file's path, for errors.
     /// - Returns: the blocked feeds and the timeline languages (empty when unset).
-    func readingSettings(environment: [String: String]) -> (blockedFeeds: [String], languages: [String]) {
-        func list(_ key: String) -> [String] {
+    /// - Throws: ``CLIError`` when `ORGSOCIAL_LANGUAGES` (or the stored `languages`) holds something that is
+    ///   not a language code.
+    func readingSettings(
+        environment: [String: String], path: String
+    ) throws -> (blockedFeeds: [String], languages: [String]) {
+        func setting(_ key: String) -> (key: ConfigurationKey, value: String, source: ConfigurationKey.Source)? {
             guard let key = ConfigurationKey.named(key),
-                let (value, _) = key.effectiveValue(in: self, environment: environment)
-            else { return [] }
-            return ConfigurationKey.items(of: value)
+                let (value, source) = key.effectiveValue(in: self, environment: environment)
+            else { return nil }
+            return (key, value, source)
         }
-        return (list("block"), list("languages"))
+        let blocked = setting("block").map { ConfigurationKey.items(of: $0.value) } ?? []
+        guard let languages = setting("languages") else { return (blocked, []) }
+        let source: LanguageInput.Source =
+            languages.source == .environment
+            ? .environment(languages.key.environmentName ?? languages.key.name)
+            : .configuration(path: path, key: languages.key.name)
+        return (blocked, try LanguageInput.list(languages.value, from: source))
+    }
+}
+
+extension ConfigurationFile {
+    /// The reading settings in effect in a context (``Configuration/readingSettings(environment:path:)``).
+    /// - Throws: ``CLIError`` for an unreadable configuration or a bad language list.
+    static func readingSettings(in context: CommandContext) throws -> (blockedFeeds: [String], languages: [String]) {
+        let file = ConfigurationFile(environment: context.environment)
+        return try (file?.load() ?? Configuration()).readingSettings(
+            environment: context.environment, path: file?.path ?? "config.json")
     }
 }

@@ -35,7 +35,7 @@ enum DraftPublisher {
         let now = try context.now()
         let timeZone = context.timeZone
         let id = try await FeedChange.apply(
-            to: options.path, publishing: publishing, feedURLOption: options.feedURLOption, in: context
+            to: try options.path(in: context), publishing: publishing, feedURLOption: options.feedURLOption, in: context
         ) { feed in
             let draft = try makeDraft(feed, feedURL, now)
             return feed.append(draft, at: now, timeZone: timeZone).id ?? feed.uniqueID(for: now, timeZone: timeZone)

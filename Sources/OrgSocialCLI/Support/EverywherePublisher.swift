@@ -87,13 +87,14 @@ enum EverywherePublisher {
         guard let feedURL = try options.feedURL(in: context) else {
             throw CLIError.validation(
                 "Posting everywhere needs the URL the feed is published at (it names the post on every account): "
-                    + "give --feed-url or set ORGSOCIAL_FEED_URL.")
+                    + "give --feed-url (or, for the configured file, set ORGSOCIAL_FEED_URL).")
         }
+        let path = try options.path(in: context)
         let now = try context.now()
         let offset = now.timeIntervalSince(Date())
         let clock: @Sendable () -> Date = { Date().addingTimeInterval(offset) }
         let timeZone = context.timeZone
-        var preview = try FeedFile.read(at: options.path, in: context, requiringFeed: !publishing.allowsAnyFile)
+        var preview = try FeedFile.read(at: path, in: context, requiringFeed: !publishing.allowsAnyFile)
         let post = preview.append(try makeDraft(preview, feedURL, now), at: now, timeZone: timeZone)
         let run = try await BridgeRun.begin(
             statePath: everywhere.statePath, wait: .seconds(30), account: everywhere.account, in: context)
@@ -113,14 +114,14 @@ enum EverywherePublisher {
         }
         let outcomes = await coordinator.publish(feedURL: feedURL) {
             let id = try await FeedChange.apply(
-                to: options.path, publishing: publishing, feedURLOption: options.feedURLOption, in: context
+                to: path, publishing: publishing, feedURLOption: options.feedURLOption, in: context
             ) { feed in
                 let draft = try makeDraft(feed, feedURL, now)
                 return feed.append(draft, at: now, timeZone: timeZone).id ?? feed.uniqueID(for: now, timeZone: timeZone)
             }
-            let written = try FeedFile.read(at: options.path, in: context)
+            let written = try FeedFile.read(at: path, in: context)
             guard let post = written.post(withID: id) else {
-                throw CLIError.cannotRead(path: options.path, reason: "the new post \(id) is not in the file")
+                throw CLIError.cannotRead(path: path, reason: "the new post \(id) is not in the file")
             }
             return (post, written)
         }

@@ -27,6 +27,10 @@ package struct RelayScanReport: Sendable, Hashable {
     package var discoveryDuration: Duration = .zero
     /// Failure reasons by feed URL.
     package var failures: [String: String] = [:]
+    /// Feeds not fetched because this relay's own address policy refuses their address (a private
+    /// address without `--allow-private-addresses`), with the reason, by feed URL. They are not failures:
+    /// nothing is recorded for them, so a relay whose policy allows them is not made to back off.
+    package var refusals: [String: String] = [:]
 
     /// An empty report.
     package init() {}
