@@ -96,7 +96,7 @@ struct PublishCommandTests {
 
             let missing = await runCLIOverCurl(["publish"], environment: environment)
             #expect(missing.status == 2)
-            #expect(missing.error.hasPrefix("Error: Missing expected argument '--file <file>'"))
+            #expect(missing.error.hasPrefix("Error: No feed file given: pass --file FILE"))
 
             #expect(
                 await runCLIOverCurl(["post", "--file", file, "--text", "x"], environment: environment).status == 0)

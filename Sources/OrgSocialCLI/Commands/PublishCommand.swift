@@ -80,7 +80,7 @@ struct PublishCommand: ParsableCommand {
     }
 
     func run(in context: CommandContext) async throws {
-        let path = try Self.localPath(path, in: context)
+        let path = try FeedFileOptions.path(option: path, in: context)
         let target = try PublishTarget.resolve(in: context, feedURLOption: feedURLOption)
         if merges {
             try await FeedSync(path: path, target: target, resolution: resolution).run(in: context)
@@ -110,13 +110,5 @@ struct PublishCommand: ParsableCommand {
                 "Published \(path) (\(local.count) bytes) to \(location): \(outcome.toRemote.summary)"
                     + (outcome.createdRemote ? "; there was no feed there." : "."))
         }
-    }
-
-    /// `--file`, else `ORGSOCIAL_FILE`, else `file` in the configuration (shared with `sync`).
-    static func localPath(_ path: String?, in context: CommandContext) throws -> String {
-        if let path { return path }
-        if let path = context.environment["ORGSOCIAL_FILE"], !path.isEmpty { return path }
-        if let path = try ConfigurationFile.load(in: context).file, !path.isEmpty { return path }
-        throw CLIError.missingOption(Self.fileOption.synopsis)
     }
 }

@@ -71,7 +71,7 @@ struct SyncCommand: ParsableCommand {
     }
 
     func run(in context: CommandContext) async throws {
-        let path = try PublishCommand.localPath(path, in: context)
+        let path = try FeedFileOptions.path(option: path, in: context)
         let target = try PublishTarget.resolve(in: context, feedURLOption: feedURLOption)
         try await FeedSync(path: path, target: target, resolution: resolution).run(in: context)
     }
