@@ -15,7 +15,10 @@ struct GroupsCommand: ParsableCommand {
                 URL and why). Posts from feeds in the "block" setting are left out.
                 """,
             arguments: [ArgumentDefinition(name: "name", help: "The group's name or slug.", isOptional: true)],
-            options: [RelayOptions.relayOption, .flag("json", help: "Print the groups or posts as JSON.")])
+            options: [
+                RelayOptions.relayOption, ServerTimeout.option,
+                .flag("json", help: "Print the groups or posts as JSON."),
+            ])
     }
 
     var name: String?
