@@ -12,6 +12,10 @@ extension FeedCrawler {
         package var peerRelays: [String]
         /// This relay's public `host[:port]`, so it does not list itself as a peer.
         package var siteDomain: String?
+        /// The relay's public `host[:port]` when the operator named it (`--site-domain`): a post's `:GROUP:`
+        /// counts in this relay's groups only when its relay URL names this host. `nil` counts every relay
+        /// URL, as the reference relay does.
+        package var groupRelayHost: String?
         /// What sends the requests.
         package var transport: any HTTPTransport
         /// The most downloads at once, in all.

@@ -6,6 +6,7 @@ struct GroupJoinCommand: ParsableCommand {
         CommandConfiguration(
             name: "join",
             abstract: "Join a relay group.",
+            discussion: GroupsCommand.membershipRule,
             arguments: [
                 ArgumentDefinition(
                     name: "name", help: "The group's name as the relay lists it (quote it if it has spaces)."),
@@ -48,5 +49,8 @@ struct GroupJoinCommand: ParsableCommand {
         try await FeedChange.apply(to: path, publishing: publishing, feedURLOption: nil, in: context) {
             try $0.joinGroup(group)
         }
+        context.report(
+            "note: the relay counts you as a member of \(group.name) once you post in it: orgsocial post --file "
+                + "\(path) --group \"\(group.name) \(group.relayURL)\" --text …")
     }
 }
