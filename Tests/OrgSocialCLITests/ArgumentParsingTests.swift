@@ -87,7 +87,7 @@ struct ArgumentParsingTests {
             result.error == """
                 Error: Unknown option '--foo'. Did you mean '--file'?
                 Usage: orgsocial follow --file <file> [--label <label>] [--publish]
-                                        [--no-publish] [--force] <url>
+                                        [--no-publish] [--force] [--timeout <seconds>] <url>
                   See 'orgsocial follow --help' for more information.
 
                 """)
