@@ -5,8 +5,10 @@ import Foundation
 /// Errors a client causes never surface as this type: handlers turn them into HTTP responses (see
 /// ``FeedNode``). These are the failures an operator sees, in `orgsocial serve` and `orgsocial serve token`.
 package enum FeedHostingError: Error, Sendable, Equatable, LocalizedError {
-    /// The `--root` folder does not exist or is not a folder.
+    /// The `--root` folder does not exist.
     case rootNotFound(path: String)
+    /// The `--root` path is a file (or something else) rather than a folder.
+    case rootNotAFolder(path: String)
     /// A feed path (`--feed`) is not `social.org` or `<name>/social.org` with a valid name.
     case invalidFeedPath(String)
     /// The `--site-url` is not an absolute http(s) URL.
@@ -24,7 +26,10 @@ package enum FeedHostingError: Error, Sendable, Equatable, LocalizedError {
     package var errorDescription: String? {
         switch self {
         case .rootNotFound(let path):
-            "The feed root '\(path)' is not a folder. Create it, or pass an existing folder with --root."
+            "The feed root '\(path)' does not exist. Create it ('mkdir -p \(path)'), or pass an existing folder "
+                + "with --root."
+        case .rootNotAFolder(let path):
+            "The feed root '\(path)' is a file, not a folder. Pass the folder that holds the feeds with --root."
         case .invalidFeedPath(let path):
             "'\(path)' is not a feed path. Use 'social.org' or '<name>/social.org', where the name has no "
                 + "'/' and does not start with '.'."

@@ -76,6 +76,15 @@ package final class FeedNode: Sendable {
     private let site: SiteAddress
     private let daemon: HTTPDaemon
 
+    /// Checks that `path` can be a node's root: an existing folder (what ``init(configuration:accessLog:log:)``
+    /// checks first), for commands that use the root without starting a node.
+    ///
+    /// - Parameter path: The root folder.
+    /// - Throws: ``FeedHostingError/rootNotFound(path:)`` or ``FeedHostingError/rootNotAFolder(path:)``.
+    package static func checkRoot(path: String) throws(FeedHostingError) {
+        _ = try FeedDirectory(rootPath: path)
+    }
+
     /// Opens the root, loads the node's state (creating `<root>/.orgsocial/` on first run) and starts
     /// serving.
     ///

@@ -149,10 +149,12 @@ extension ParsableCommand {
         let type = Self.self
         // Parse and validate: failures are usage errors.
         let command: Self
+        var context = context
         do {
             let parsed = try CommandLineParser(configuration: type.configuration).parse(tokens)
             command = try Self(parsing: parsed)
             try command.validate()
+            context.applyServerTimeout(try ServerTimeout.resolve(parsed, environment: context.environment))
         } catch let error as CLIError where error.isUsageError {
             return CLI.reportUsageError(error, command: type, path: path, context: context)
         } catch {

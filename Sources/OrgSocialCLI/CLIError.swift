@@ -69,6 +69,10 @@ package enum CLIError: Error, Equatable, LocalizedError {
     case accountExists(path: String, publicURL: String)
     /// `signup` succeeded but its vfile could not be saved; the vfile is shown so that it is not lost.
     case vfileNotSaved(path: String, reason: String, vfile: String)
+    /// A command needs the reader's feed URL and none is configured; `purpose` says what it is needed for.
+    case feedURLNeeded(purpose: String)
+    /// `config get`: the setting has no value anywhere (environment, file, default).
+    case settingNotSet(key: String, environmentName: String?)
     /// The command already reported its failure (e.g. `check` found errors); exit with this code silently.
     case exit(Int32)
 
@@ -82,7 +86,7 @@ package enum CLIError: Error, Equatable, LocalizedError {
             .notAPoll,
             .invalidConfiguration, .noConfigurationLocation, .publishingNotConfigured, .publishRefused,
             .remoteKeptChanging, .mergeConflicts, .unpublishedLocalChanges, .savedButNotPublished, .accountExists,
-            .vfileNotSaved, .exit:
+            .vfileNotSaved, .feedURLNeeded, .settingNotSet, .exit:
             false
         }
     }
@@ -136,7 +140,7 @@ package enum CLIError: Error, Equatable, LocalizedError {
             "Nothing was written to '\(path)': the change would add these errors:\n"
                 + problems.map { "  " + $0 }.joined(separator: "\n")
         case .notAPoll(let id):
-            "The post '\(id)' is not a poll (it has no :POLL_END:). Vote with --poll <feed URL>#<poll ID>."
+            "The post '\(id)' is not a poll (it has no :POLL_END:). Vote with --post <feed URL>#<poll ID>."
         case .invalidConfiguration(let path, let reason):
             "The configuration file '\(path)' cannot be used: \(reason). Fix it, or delete it and run "
                 + "'orgsocial signup' again."
@@ -179,6 +183,14 @@ package enum CLIError: Error, Equatable, LocalizedError {
         case .vfileNotSaved(let path, let reason, let vfile):
             "Signed up, but the vfile could not be saved in '\(path)': \(reason). Save it yourself now (it cannot "
                 + "be recovered; keep it secret): \(vfile)"
+        case .feedURLNeeded(let purpose):
+            "\(Self.clause(purpose)), and no feed URL is configured. Give it with --feed-url URL, set "
+                + "ORGSOCIAL_FEED_URL, or save it with 'orgsocial config set feedURL URL' ('orgsocial signup' "
+                + "does it for a new feed)."
+        case .settingNotSet(let key, let environmentName):
+            "The setting '\(key)' has no value"
+                + (environmentName.map { " (\($0) is not set, and the configuration file has none)" }
+                    ?? " in the configuration file") + ". Set it with 'orgsocial config set \(key) <value>'."
         case .exit(let code):
             "The command failed with exit code \(code)."
         }

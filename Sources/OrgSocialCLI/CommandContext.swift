@@ -27,6 +27,8 @@ package struct CommandContext {
     package var isStandardOutputTerminal = false
     /// Whether standard error is a terminal (progress lines in reading commands).
     package var isStandardErrorTerminal = false
+    /// How long a request waits for a server that sends nothing (see ``ServerTimeout``).
+    var serverTimeout: Duration = .seconds(ServerTimeout.defaultSeconds)
 
     /// Makes a context from its parts.
     /// - Parameters:
@@ -65,6 +67,14 @@ package struct CommandContext {
         context.isStandardOutputTerminal = isatty(STDOUT_FILENO) == 1
         context.isStandardErrorTerminal = isatty(STDERR_FILENO) == 1
         return context
+    }
+
+    /// Makes `timeout` the command's ``serverTimeout``, given to every request of its transports that
+    /// has no timeout of its own.
+    mutating func applyServerTimeout(_ timeout: Duration) {
+        serverTimeout = timeout
+        let makeBase = makeTransport
+        makeTransport = { ServerTimeoutTransport(base: makeBase(), timeout: timeout) }
     }
 
     // MARK: - Output

@@ -60,6 +60,21 @@ package struct FeedPage: Sendable {
         max(1, (postCount + postsPerPage - 1) / postsPerPage)
     }
 
+    /// The post a `?post=` value names. The page's own links send an ID's `+` as `%2B`, but a link typed
+    /// or pasted by hand (`?post=2026-01-01T10:00:00+0000`) sends it as it is, and a query's `+` decodes as
+    /// a space: an ID not found as given is looked up again with its spaces read as `+` (a post ID never
+    /// holds a space where a timestamp's offset sign goes), so both spellings find the post.
+    /// - Parameters:
+    ///   - id: the decoded query value.
+    ///   - posts: the posts the page shows.
+    /// - Returns: The post, or `nil` when neither spelling names one.
+    static func post(withQueryID id: String, in posts: [Post]) -> Post? {
+        if let post = posts.first(where: { $0.id == id }) { return post }
+        guard id.contains(" ") else { return nil }
+        let plus = String(id.map { $0 == " " ? "+" : $0 })
+        return posts.first { $0.id == plus }
+    }
+
     /// The HTML document for `selection`, or `nil` when it names a page past the last or a post the
     /// feed does not show.
     /// - Parameter selection: which posts to show.
@@ -81,7 +96,7 @@ package struct FeedPage: Sendable {
             navigation = pager(current: number, hasOlder: start + Self.postsPerPage < rest.count)
             head = feedHead(pinned: pinned)
         case .post(let id):
-            guard let post = posts.first(where: { $0.id == id }) else { return nil }
+            guard let post = Self.post(withQueryID: id, in: posts) else { return nil }
             shown = [post]
             navigation = "<nav class=\"pager\"><a href=\"?\">All posts</a></nav>"
             head = postHead(post)

@@ -106,6 +106,7 @@ package actor RelayService {
         crawler.allowPrivateAddresses = configuration.allowPrivateAddresses
         crawler.peerRelays = peerRelays
         crawler.siteDomain = configuration.effectiveSiteDomain()
+        crawler.groupRelayHost = configuration.siteDomain.flatMap { $0.isEmpty ? nil : $0 }
         crawler.log = configuration.log
         // A pass's feeds stay this process's until its next pass: crawlers sharing a PostgreSQL database
         // skip them until then, and take them over one interval after this process stops.

@@ -84,7 +84,7 @@ struct FeedCrawl: Sendable {
                 let report = try await store.storeFetched(
                     RelayFetchedFeed(
                         url: storedURL, feed: feed, body: body, etag: result.etag, lastModified: result.lastModified,
-                        follows: follows, now: now))
+                        follows: follows, now: now, relayHost: configuration.groupRelayHost))
                 return Outcome(
                     kind: .fetched, requestedURL: entry.url, url: storedURL, bytes: body.count, index: report,
                     follows: follows)

@@ -12,6 +12,10 @@ extension FeedCrawler {
         package var peerRelays: [String]
         /// This relay's public `host[:port]`, so it does not list itself as a peer.
         package var siteDomain: String?
+        /// The relay's public `host[:port]` when the operator named it (`--site-domain`): a post's `:GROUP:`
+        /// counts in this relay's groups only when its relay URL names this host. `nil` counts every relay
+        /// URL, as the reference relay does.
+        package var groupRelayHost: String?
         /// What sends the requests.
         package var transport: any HTTPTransport
         /// The most downloads at once, in all.
@@ -177,6 +181,13 @@ extension FeedCrawler {
     /// - Returns: the entries, trimmed, in file order.
     /// - Throws: ``RelayCrawlerError/unreadableRelayList(path:message:)``.
     package static func loadRelayList(path: String) throws -> [String] {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw RelayCrawlerError.unreadableRelayList(path: path, message: "no such file")
+        }
+        guard !isFolder.boolValue else {
+            throw RelayCrawlerError.unreadableRelayList(path: path, message: "it is a folder, not a file")
+        }
         let data: Data
         do {
             // A file handle also reads `/dev/null` (no peers) and pipes, which `Data(contentsOf:)` refuses.
@@ -184,7 +195,10 @@ extension FeedCrawler {
             defer { try? handle.close() }
             data = try handle.readToEnd() ?? Data()
         } catch {
-            throw RelayCrawlerError.unreadableRelayList(path: path, message: error.localizedDescription)
+            // The system's sentences end with a period; the message is a clause the error continues.
+            var message = error.localizedDescription
+            while message.hasSuffix(".") { message.removeLast() }
+            throw RelayCrawlerError.unreadableRelayList(path: path, message: message)
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw RelayCrawlerError.unreadableRelayList(path: path, message: "the file is not UTF-8 text")

@@ -23,7 +23,7 @@ package enum RelayCrawlerError: Error, Sendable, Hashable, LocalizedError {
     case parserBusy(threads: Int)
     /// A peer relay's `/feeds` answer is not `{"type":"Success","data":[…]}`.
     case unexpectedPeerAnswer(url: String, reason: String)
-    /// A relay-list file cannot be read.
+    /// A relay-list file cannot be read; `message` is a clause without a final period.
     case unreadableRelayList(path: String, message: String)
 
     /// What failed, where, and what to do about it.

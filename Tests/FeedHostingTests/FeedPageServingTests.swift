@@ -82,6 +82,24 @@ let browserAccept = "text/html,application/xhtml+xml,application/xml;q=0.9,image
         }
     }
 
+    @Test func aPostIDWithAPlusIsFoundTypedAsItIsOrEncoded() async throws {
+        try await withNode { node, root in
+            try root.write(sampleFeed(posts: 2), to: "alice/social.org")
+            let whole = try await send(node, "/alice/social.org", headers: ["Accept": browserAccept])
+            // The page's own link to the newest post, as a browser follows it.
+            #expect(whole.text.contains("href=\"?post=2025-01-01T00:01:00%2B0100\""))
+            for id in ["2025-01-01T00:01:00+0100", "2025-01-01T00:01:00%2B0100", "2025-01-01T00:01:00%2b0100"] {
+                let single = try await send(node, "/alice/social.org?post=\(id)", headers: ["Accept": browserAccept])
+                #expect(single.status == 200, "\(id)")
+                #expect(single.text.components(separatedBy: "<article ").count == 2, "\(id)")
+                #expect(single.text.contains("Hello number 1."), "\(id)")
+            }
+            let other = try await send(
+                node, "/alice/social.org?post=2025-01-01T00:01:00-0100", headers: ["Accept": browserAccept])
+            #expect(other.status == 404)
+        }
+    }
+
     @Test func compressesPagesForClientsThatAcceptGzip() async throws {
         try await withNode { node, root in
             try root.write(sampleFeed(posts: 20), to: "alice/social.org")

@@ -87,7 +87,7 @@ struct ArgumentParsingTests {
             result.error == """
                 Error: Unknown option '--foo'. Did you mean '--file'?
                 Usage: orgsocial follow [--file <file>] [--label <label>] [--publish]
-                                        [--no-publish] [--force] <url>
+                                        [--no-publish] [--force] [--timeout <seconds>] <url>
                   See 'orgsocial follow --help' for more information.
 
                 """)
@@ -106,7 +106,7 @@ struct ArgumentParsingTests {
     @Test func missingRequiredOptionExitsWithTwo() async {
         let result = await runCLI(["react", "--file", "x.org", "--emoji", "👍"])
         #expect(result.status == 2)
-        #expect(result.error.hasPrefix("Error: Missing expected argument '--to <post-url>'\nUsage: orgsocial react "))
+        #expect(result.error.hasPrefix("Error: Missing expected argument '--post <post-url>'\nUsage: orgsocial react "))
         #expect(result.error.hasSuffix("  See 'orgsocial react --help' for more information.\n"))
     }
 

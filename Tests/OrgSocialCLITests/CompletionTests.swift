@@ -63,9 +63,38 @@ struct CompletionTests {
         #expect(try bashCompletions(["orgsocial", "group", "j"], script: path) == ["join"])
         #expect(try bashCompletions(["orgsocial", "group", "join", "--"], script: path).contains("--file"))
         #expect(try bashCompletions(["orgsocial", "post", "--visibility", ""], script: path) == ["public", "mention"])
-        #expect(try bashCompletions(["orgsocial", "completion", ""], script: path).isEmpty)
         let options = try bashCompletions(["orgsocial", "sync", "--"], script: path)
         #expect(options.contains("--ours") && options.contains("--theirs") && options.contains("--help"))
+    }
+
+    @Test func bashCompletesKeysShellsAndFoldersFromTheirDefinitions() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try await script("bash", in: folder)
+        _ = try folder.write("x", to: "tree/feeds-file")
+        try FileManager.default.createDirectory(atPath: folder.path("tree/feeds"), withIntermediateDirectories: true)
+        let keys = ConfigurationKey.all.map(\.name)
+
+        for command in ["get", "set", "unset"] {
+            #expect(try bashCompletions(["orgsocial", "config", command, ""], script: path) == keys, "\(command)")
+        }
+        #expect(try bashCompletions(["orgsocial", "config", "get", "rel"], script: path) == ["relayURL"])
+        #expect(try bashCompletions(["orgsocial", "config", "add", ""], script: path) == ["languages", "block"])
+        // The value after the key is free text: no key is offered again.
+        #expect(try bashCompletions(["orgsocial", "config", "set", "relayURL", ""], script: path).isEmpty)
+        #expect(try bashCompletions(["orgsocial", "completion", ""], script: path) == ["bash", "zsh", "fish"])
+        #expect(try bashCompletions(["orgsocial", "completion", "z"], script: path) == ["zsh"])
+        #expect(
+            try bashCompletions(["orgsocial", "serve", "--root", folder.path("tree/fe")], script: path)
+                == [folder.path("tree/feeds")])
+        #expect(
+            try bashCompletions(
+                ["orgsocial", "serve", "--port", "0", "--root", folder.path("tree") + "/"], script: path)
+                == [folder.path("tree/feeds")])
+        // Files still complete where a file goes.
+        #expect(
+            try bashCompletions(["orgsocial", "post", "--file", folder.path("tree/feeds-")], script: path)
+                == [folder.path("tree/feeds-file")])
     }
 
     @Test func everyCommandAndOptionOfTheHelpIsInTheScripts() async throws {
@@ -98,6 +127,45 @@ struct CompletionTests {
         #expect(result.status == 0, "\(result.error)")
     }
 
+    /// What the zsh completion function offers for the words typed (the last one being completed), with
+    /// `compadd`, `_files` and `_describe` replaced by functions that print what they were given.
+    private func zshCompletions(_ words: [String], script: String, in folder: String) throws -> [String] {
+        let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+        let program = """
+            cd '\(folder)'
+            source '\(script)'
+            compadd() { [[ $1 == -- ]] && shift; printf '%s\\n' "$@"; }
+            _files() { print -r -- "_files $*"; }
+            _describe() { :; }
+            _message() { :; }
+            words=(\(quoted))
+            CURRENT=\(words.count)
+            PREFIX='\(words.last ?? "")'
+            _orgsocial
+            """
+        let result = try run(try #require(Self.shell("zsh")), ["-f", "-c", program])
+        #expect(result.status == 0, "\(result.error)")
+        return result.output.split(separator: "\n").map(String.init)
+    }
+
+    @Test(.enabled(if: shell("zsh") != nil)) func zshCompletesKeysShellsAndFolders() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try await script("zsh", in: folder)
+        let keys = ConfigurationKey.all.map(\.name)
+
+        #expect(try zshCompletions(["orgsocial", "config", "unset", ""], script: path, in: folder.path) == keys)
+        #expect(try zshCompletions(["orgsocial", "config", "set", "file", ""], script: path, in: folder.path) == [])
+        #expect(
+            try zshCompletions(["orgsocial", "completion", ""], script: path, in: folder.path) == [
+                "bash", "zsh", "fish",
+            ]
+        )
+        #expect(
+            try zshCompletions(["orgsocial", "serve", "--root", ""], script: path, in: folder.path) == ["_files -/"])
+        #expect(try zshCompletions(["orgsocial", "post", "--file", ""], script: path, in: folder.path) == ["_files "])
+    }
+
     @Test(.enabled(if: shell("fish") != nil)) func theFishScriptParses() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -109,5 +177,23 @@ struct CompletionTests {
         #expect(command.output.hasPrefix("publish\t"))
         let values = try run(fish, ["-c", "source '\(path)'; complete -C 'orgsocial post --visibility '"])
         #expect(values.output.split(separator: "\n").map { $0.prefix { $0 != "\t" } } == ["mention", "public"])
+    }
+
+    @Test(.enabled(if: shell("fish") != nil)) func fishCompletesKeysShellsAndFolders() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = try await script("fish", in: folder)
+        let fish = try #require(Self.shell("fish"))
+        _ = try folder.write("x", to: "tree/feeds-file")
+        try FileManager.default.createDirectory(atPath: folder.path("tree/feeds"), withIntermediateDirectories: true)
+        func completions(_ line: String) throws -> [String] {
+            let result = try run(fish, ["-c", "cd '\(folder.path)'; source '\(path)'; complete -C '\(line)'"])
+            return result.output.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }.sorted()
+        }
+
+        #expect(try completions("orgsocial config get ") == ConfigurationKey.all.map(\.name).sorted())
+        #expect(try completions("orgsocial config set relayURL ") == [])
+        #expect(try completions("orgsocial completion ") == ["bash", "fish", "zsh"])
+        #expect(try completions("orgsocial serve --root tree/fe") == ["tree/feeds/"])
     }
 }

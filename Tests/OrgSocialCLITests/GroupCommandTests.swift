@@ -20,6 +20,44 @@ struct GroupCommandTests {
         #expect(unknown.error == "Error: This feed has not joined a group named 'Emacs Lovers'.\n")
     }
 
+    @Test func joiningSaysThatARelayCountsMembersByTheirGroupPosts() async throws {
+        let (folder, file) = try await makeFeedFolder()
+        defer { folder.remove() }
+
+        let joined = await runCLI(["group", "join", "--file", file, "Emacs", "https://relay.example.org"])
+
+        #expect(joined.status == 0)
+        #expect(
+            joined.error.hasSuffix(
+                "note: the relay counts you as a member of Emacs once you post in it: orgsocial post --file \(file) "
+                    + "--group \"Emacs https://relay.example.org\" --text …\n"))
+        let help = await runCLI(["group", "join", "--help"])
+        #expect(help.output.contains("A group's members are the feeds with at least one post in it"))
+    }
+
+    @Test func aGroupsMembersAreExplainedWithTheGroup() async throws {
+        try await FakeRelay.with { (relay: FakeRelay) async throws in
+            await relay.state.success(
+                "/groups/", data: "[\"Emacs\"]",
+                links: "{\"groups\":[{\"name\":\"Emacs\",\"href\":\"/groups/emacs/\",\"method\":\"GET\"}]}")
+            await relay.state.success("/groups/emacs/", data: "[]", meta: "{\"group\":\"Emacs\",\"members\":[]}")
+            let folder = try TemporaryFolder()
+            defer { folder.remove() }
+
+            let group = await runCLIOverCurl(
+                ["groups", "emacs", "--relay", relay.baseURL], environment: ["XDG_CACHE_HOME": folder.path("cache")])
+
+            #expect(group.status == 0)
+            #expect(group.output == "Emacs: 0 members\n\n")
+            #expect(
+                group.error.contains(
+                    "note: members are the feeds with a post in the group; to be one, post into it: orgsocial post "
+                        + "--group \"Emacs \(relay.baseURL)"))
+            let help = await runCLI(["groups", "--help"])
+            #expect(help.output.contains("relays ignore"))
+        }
+    }
+
     @Test func aGroupNameOnTwoLinesIsAUsageError() async throws {
         let (folder, file) = try await makeFeedFolder()
         defer { folder.remove() }
@@ -35,6 +73,6 @@ struct GroupCommandTests {
         #expect(
             result.error.contains(
                 "Usage: orgsocial group join [--file <file>] [--publish] [--no-publish] [--force]\n"
-                    + "                            <name> <relay-url>\n"))
+                    + "                            [--timeout <seconds>] <name> <relay-url>\n"))
     }
 }

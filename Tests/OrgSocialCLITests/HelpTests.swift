@@ -55,14 +55,15 @@ struct HelpTests {
     static let reactHelp = """
         OVERVIEW: Append an emoji reaction to a post.
 
-        USAGE: orgsocial react [--file <file>] --to <post-url> --emoji <emoji>
+        USAGE: orgsocial react [--file <file>] --post <post-url> --emoji <emoji>
                                [--feed-url <url>] [--publish] [--no-publish] [--force]
+                               [--timeout <seconds>]
 
         OPTIONS:
           -f, --file <file>       The social.org file to change (default:
                                   $ORGSOCIAL_FILE, else "file" in the configuration).
-          --to <post-url>         The post reacted to, <feed URL>#<post ID>, copied
-                                  exactly.
+          --post <post-url>       The post reacted to, <feed URL>#<post ID>, copied
+                                  exactly. (alias: --to)
           --emoji <emoji>         One emoji, e.g. 👍.
           --feed-url <url>        The URL the feed is published at, used to print post
                                   URLs and to publish (default, for the configured file:
@@ -74,6 +75,8 @@ struct HelpTests {
                                   publishes automatically.
           --force                 Change the file even if it does not look like an Org
                                   Social feed.
+          --timeout <seconds>     Give up on a server that sends nothing for this many
+                                  seconds ($ORGSOCIAL_TIMEOUT). (default: 10)
           -h, --help              Show help information.
 
         """

@@ -39,7 +39,7 @@ struct ReplyCommandTests {
         #expect(result.status == 2)
         #expect(
             result.error.hasPrefix(
-                "Error: The value 'bob.example.org/social.org' is invalid for '--to <post-url>'. Give a post URL"))
+                "Error: The value 'bob.example.org/social.org' is invalid for '--post <post-url>'. Give a post URL"))
         #expect(await runCLI(["reply", "--file", file, "--to", Self.target, "--text", ""]).status == 2)
         #expect(try folder.bytes("social.org") == before)
     }

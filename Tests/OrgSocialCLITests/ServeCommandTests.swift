@@ -120,7 +120,7 @@ struct ServeCommandTests {
         #expect(noRoot.error.hasPrefix("Error: Please give the feed folder with '--root <dir>'"))
         let missing = await runCLI(["serve", "token", "--root", "/nonexistent/orgsocial", "--feed", "social.org"])
         #expect(missing.status == 1)
-        #expect(missing.error.hasPrefix("Error: The feed root '/nonexistent/orgsocial' is not a folder."))
+        #expect(missing.error.hasPrefix("Error: The feed root '/nonexistent/orgsocial' does not exist."))
     }
 
     @Test func serveRejectsBadOptionsAsUsageErrors() async {
@@ -134,7 +134,7 @@ struct ServeCommandTests {
         #expect(badSite.status == 2)
         let missingRoot = await runCLI(["serve", "--root", "/nonexistent/orgsocial", "--port", "0"])
         #expect(missingRoot.status == 1)
-        #expect(missingRoot.error.contains("is not a folder"))
+        #expect(missingRoot.error.contains("does not exist"))
     }
 
     /// The `orgsocial` binary next to the test bundle, when this build produced it.

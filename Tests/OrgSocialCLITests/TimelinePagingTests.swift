@@ -71,4 +71,61 @@ struct TimelinePagingTests {
             #expect(!FileManager.default.fileExists(atPath: paged))
         }
     }
+
+    @Test func theJSONOutputCarriesTheNextPageOptions() async throws {
+        try await TimelineCommandTests().withNetwork { farm, me, environment in
+            func next(_ arguments: [String]) async throws -> [String]? {
+                let result = await runCLIOverCurl(
+                    ["timeline", "--feed-url", me, "--json"] + arguments, environment: environment)
+                #expect(result.status == 0)
+                let object = try #require(
+                    try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+                return object["next"] as? [String]
+            }
+
+            let first = try await next(["--limit", "2"])
+            let second = try await next(["--limit", "2", "--page", "2"])
+            let last = try await next(["--limit", "2", "--page", "3"])
+            let whole = try await next([])
+            #expect(first == ["--before", "\(farm.url("/ana.org"))#2026-01-01T02:00:00+0000"])
+            #expect(second == ["--page", "3"])
+            #expect(last == nil)
+            #expect(whole == nil)
+        }
+    }
+
+    @Test func notificationsSearchAndThreadUseThePagerOnATerminal() async throws {
+        try await TimelineCommandTests().withNetwork { _, me, environment in
+            try await FakeRelay.with { (relay: FakeRelay) async throws in
+                let post = "\(me)#2026-01-01T00:00:00+0000"
+                await relay.state.success(
+                    "/search/", data: "[\"\(post)\"]",
+                    meta: "{\"query\":\"root\",\"total\":1,\"page\":1,\"perPage\":10,\"hasNext\":false,"
+                        + "\"hasPrevious\":false}")
+                let folder = try TemporaryFolder()
+                defer { folder.remove() }
+                let paged = folder.path("paged.txt")
+                var environment = environment
+                environment["PAGER"] = "cat > '\(paged)'"
+                let commands: [(arguments: [String], shows: String)] = [
+                    (["notifications", "--feed-url", me], "[reply] ana replied to"),
+                    (["search", "root", "--relay", relay.baseURL], "Root post."),
+                    (["thread", post, "--feed-url", me], "A reply from ana."),
+                ]
+                for (arguments, shows) in commands {
+                    let terminal = await runCLIOverCurl(arguments, environment: environment, isTerminal: true)
+                    #expect(terminal.status == 0, "\(arguments): \(terminal.error)")
+                    #expect(terminal.output.isEmpty, "\(arguments)")
+                    let text = try String(contentsOfFile: paged, encoding: .utf8)
+                    #expect(text.contains(shows), "\(arguments)")
+                    try FileManager.default.removeItem(atPath: paged)
+
+                    let unpaged = await runCLIOverCurl(
+                        arguments + ["--no-pager"], environment: environment, isTerminal: true)
+                    #expect(unpaged.output.contains(shows), "\(arguments)")
+                    #expect(!FileManager.default.fileExists(atPath: paged), "\(arguments)")
+                }
+            }
+        }
+    }
 }

@@ -43,6 +43,34 @@ struct TimelineRendererTests {
         #expect(colored.contains("\u{1B}[1;36mana\u{1B}[0m"))
     }
 
+    @Test func aMigrationPostSaysWhereTheFeedMoved() throws {
+        let author = TimelineAuthor(nick: "ana", title: nil, avatar: nil, feedURL: "http://a.example/social.org")
+        let moved = try #require(
+            TimelinePost(
+                post: singlePost(
+                    "2026-01-02T01:04:05+0000",
+                    ["MIGRATION": "http://a.example/social.org http://b.example/social.org"],
+                    ""),
+                author: author))
+        let renderer = TimelineRenderer(usesColor: false, now: timelineNow)
+
+        #expect(
+            renderer.render(moved) == """
+                ana · 2h ago  → moved to http://b.example/social.org
+                  http://a.example/social.org#2026-01-02T01:04:05+0000
+
+
+                """)
+        let broken = try #require(
+            TimelinePost(
+                post: singlePost("2026-01-02T01:04:05+0000", ["MIGRATION": "http://b.example/social.org"], ""),
+                author: author))
+        #expect(renderer.render(broken).hasPrefix("ana · 2h ago  → moved (its :MIGRATION: is not two URLs)\n"))
+        #expect(
+            PostJSON(moved).migration
+                == Migration(oldURL: "http://a.example/social.org", newURL: "http://b.example/social.org"))
+    }
+
     @Test func colorNeedsATerminalAndNoNOCOLOR() {
         var context = CommandContext(writeStandardOutput: { _ in }, writeStandardError: { _ in })
         #expect(!TimelineRenderer.usesColor(in: context))

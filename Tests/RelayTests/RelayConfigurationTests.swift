@@ -109,4 +109,19 @@ struct RelayConfigurationTests {
         let list = RelayServiceError.cannotReadRelayList(path: "peers.txt", reason: "no such file")
         #expect(list.localizedDescription.hasSuffix("or leave out --relay-list to use the two public relays."))
     }
+
+    @Test func aRelayListThatCannotBeReadIsNamedWithWhyInOneSentence() throws {
+        let folder = FileManager.default.temporaryDirectory.path
+        for (path, reason) in [("/nonexistent/peers.txt", "no such file"), (folder, "it is a folder, not a file")] {
+            var configuration = RelayConfiguration(databasePath: ":memory:")
+            configuration.relayListPath = path
+            #expect {
+                _ = try configuration.resolvedPeerRelays()
+            } throws: { error in
+                error.localizedDescription
+                    == "Cannot read the relay list '\(path)': \(reason). Give a readable file with one relay URL "
+                    + "per line, or leave out --relay-list to use the two public relays."
+            }
+        }
+    }
 }

@@ -29,14 +29,16 @@ struct FeedDirectory: Sendable {
     /// Opens the root folder.
     ///
     /// - Parameter rootPath: The folder holding the feeds.
-    /// - Throws: ``FeedHostingError/rootNotFound(path:)`` if it is not an existing folder.
+    /// - Throws: ``FeedHostingError/rootNotFound(path:)`` if it does not exist,
+    ///   ``FeedHostingError/rootNotAFolder(path:)`` if it is something else than a folder.
     init(rootPath: String) throws(FeedHostingError) {
         let absolute =
             rootPath.hasPrefix("/")
             ? rootPath : FileManager.default.currentDirectoryPath + "/" + rootPath
-        guard let resolved = Self.realPath(absolute),
-            (try? FileStatus.of(path: resolved))??.isDirectory == true
-        else { throw .rootNotFound(path: rootPath) }
+        guard let resolved = Self.realPath(absolute), let status = try? FileStatus.of(path: resolved) else {
+            throw .rootNotFound(path: rootPath)
+        }
+        guard status.isDirectory else { throw .rootNotAFolder(path: rootPath) }
         self.rootPath = Self.trimmingTrailingSlashes(absolute)
         self.resolvedRootPath = resolved
     }

@@ -84,7 +84,7 @@ struct CommandLineParser {
             } else {
                 name = body
             }
-            if let option = configuration.options.first(where: { $0.name == name }) {
+            if let option = configuration.options.first(where: { $0.isNamed(name) }) {
                 return (option, inlineValue)
             }
             throw unknownOption("--" + name)
@@ -97,7 +97,7 @@ struct CommandLineParser {
     }
 
     private func unknownOption(_ token: String) -> CLIError {
-        let candidates = configuration.options.map(\.longForm) + ["--help"]
+        let candidates = configuration.options.flatMap(\.longForms) + ["--help"]
         return CLIError.unknownOption(token, suggestion: NameSuggester.suggestion(for: token, among: candidates))
     }
 

@@ -5,9 +5,11 @@ import Foundation
 /// option completes as soon as it is defined.
 ///
 /// Every script finds the command being typed by walking the words typed so far through the
-/// subcommand names, then offers that command's subcommands, or its options (after a `-`), or the
-/// values of the option just typed: the allowed values when there is a list, file names for options
-/// whose value is a file, path or folder, and for commands that take a file argument.
+/// subcommand names, counting the positional values typed after it (words that are neither options nor
+/// an option's value), then offers that command's subcommands, or its options (after a `-`), or the
+/// values of the option just typed, or those of the positional argument at that position, as their
+/// definitions' ``ValueCompletion`` says: the allowed values (the configuration keys after
+/// `config get`, the shells after `completion`), file names, or folder names (`serve --root`).
 struct CompletionGenerator {
     /// The shells a script can be written for.
     static let shells = ["bash", "zsh", "fish"]
@@ -22,8 +24,16 @@ struct CompletionGenerator {
         var subcommands: [(name: String, abstract: String)]
         /// Its options, `--help` (and for the root `--version`) included.
         var options: [OptionDefinition]
-        /// Whether its positional arguments are files.
-        var takesFiles: Bool
+        /// Its positional arguments, in order.
+        var arguments: [ArgumentDefinition] { configuration.arguments }
+
+        /// The positional arguments that complete something, with the position pattern each answers:
+        /// its index, or `*` for a repeating last argument.
+        var completingArguments: [(position: String, completion: ValueCompletion)] {
+            arguments.enumerated().compactMap { index, argument in
+                argument.completion == .none ? nil : (argument.isRepeating ? "*" : "\(index)", argument.completion)
+            }
+        }
     }
 
     /// Every command of the tree, parents before children.
@@ -42,22 +52,13 @@ struct CompletionGenerator {
                 options.append(.flag("version", short: "v", help: "Show the version."))
             }
             options.append(.flag("help", short: "h", help: "Show help information."))
-            let takesFiles = configuration.arguments.contains { Self.isFileName($0.name) }
-            nodes.append(
-                Node(
-                    path: path, configuration: configuration, subcommands: subcommands, options: options,
-                    takesFiles: takesFiles))
+            nodes.append(Node(path: path, configuration: configuration, subcommands: subcommands, options: options))
             for subcommand in configuration.subcommands {
                 visit(subcommand, path: path + " " + subcommand.configuration.name, isRoot: false)
             }
         }
         visit(root, path: CLI.name, isRoot: true)
         self.nodes = nodes
-    }
-
-    /// Whether a value or argument named so is a file name.
-    static func isFileName(_ name: String) -> Bool {
-        ["file", "files", "path", "dir"].contains(name)
     }
 
     /// The script for `shell`, or `nil` for a shell not in ``shells``.
@@ -70,13 +71,68 @@ struct CompletionGenerator {
         }
     }
 
-    /// The case branches that move `cmdpath` one subcommand down (shared by bash and zsh).
+    /// The case branches that move `cmdpath` one subcommand down, restarting the count of positional
+    /// values (shared by bash and zsh).
     private var pathSteps: String {
         nodes.flatMap { node in
             node.subcommands.filter { $0.name != "help" && $0.name != "version" }.map {
-                "            \(Self.quoted("\(node.path):\($0.name)"))) cmdpath=\(Self.quoted("\(node.path) \($0.name)")) ;;"
+                "            \(Self.quoted("\(node.path):\($0.name)"))) "
+                    + "cmdpath=\(Self.quoted("\(node.path) \($0.name)")); npos=0 ;;"
             }
         }.joined(separator: "\n")
+    }
+
+    /// `<command path>:<option word>` for every option that takes a value: the word after one is its
+    /// value, not a positional value.
+    private var valueOptionPatterns: [String] {
+        nodes.flatMap { node in
+            node.options.filter { !$0.isFlag }.flatMap(Self.optionWords).map { Self.quoted("\(node.path):\($0)") }
+        }
+    }
+
+    /// The shell function (bash and zsh alike) that says whether `$2` is an option of command `$1` that
+    /// takes a value.
+    private var takesValueFunction: String {
+        """
+        _\(CLI.name)_takes_value() {
+            case "$1:$2" in
+                \(valueOptionPatterns.joined(separator: "|"))) return 0 ;;
+            esac
+            return 1
+        }
+        """
+    }
+
+    /// The bash reply for a value completion.
+    private static func bashReply(_ completion: ValueCompletion) -> String {
+        switch completion {
+        case .none: "COMPREPLY=()"
+        case .words(let words): "COMPREPLY=($(compgen -W \(quoted(words.joined(separator: " "))) -- \"$cur\"))"
+        case .files: "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- \"$cur\"))"
+        case .folders: "compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- \"$cur\"))"
+        }
+    }
+
+    /// The zsh action for a value completion; `name` is shown when any text goes.
+    private static func zshAction(_ completion: ValueCompletion, name: String) -> String {
+        switch completion {
+        case .none: "_message \(quoted(name))"
+        case .words(let words): "compadd -- \(words.map { quoted($0) }.joined(separator: " "))"
+        case .files: "_files"
+        case .folders: "_files -/"
+        }
+    }
+
+    /// The `case $npos in … esac` lines completing a node's positional arguments, each arm made by `arm`.
+    private static func positionCases(
+        _ node: Node, indent: String, arm: (ValueCompletion) -> String
+    ) -> String {
+        var lines = ["\(indent)case $npos in"]
+        for (position, completion) in node.completingArguments {
+            lines.append("\(indent)    \(position)) \(arm(completion)) ;;")
+        }
+        lines.append("\(indent)esac")
+        return lines.joined(separator: "\n")
     }
 
     // MARK: - bash
@@ -88,12 +144,8 @@ struct CompletionGenerator {
         for node in nodes {
             for option in node.options where !option.isFlag {
                 let words = Self.optionWords(option).map { Self.quoted("\(node.path):\($0)") }
-                let reply =
-                    !option.allowedValues.isEmpty
-                    ? "COMPREPLY=($(compgen -W \(Self.quoted(option.allowedValues.joined(separator: " "))) -- \"$cur\"))"
-                    : Self.isFileName(option.valueName ?? "")
-                        ? "COMPREPLY=($(compgen -f -- \"$cur\"))" : "COMPREPLY=()"
-                valueCases.append("        \(words.joined(separator: "|"))) \(reply); return ;;")
+                valueCases.append(
+                    "        \(words.joined(separator: "|"))) \(Self.bashReply(option.completion)); return ;;")
             }
             let optionWords = node.options.flatMap(Self.optionWords).joined(separator: " ")
             let words = node.subcommands.map(\.name).joined(separator: " ")
@@ -103,9 +155,9 @@ struct CompletionGenerator {
             if !words.isEmpty {
                 branch += "            else\n"
                 branch += "                COMPREPLY=($(compgen -W \(Self.quoted(words)) -- \"$cur\"))\n"
-            } else if node.takesFiles {
+            } else if !node.completingArguments.isEmpty {
                 branch += "            else\n"
-                branch += "                COMPREPLY=($(compgen -f -- \"$cur\"))\n"
+                branch += Self.positionCases(node, indent: "                ", arm: Self.bashReply) + "\n"
             }
             branch += "            fi ;;"
             commandCases.append(branch)
@@ -114,16 +166,23 @@ struct CompletionGenerator {
             # bash completion for \(CLI.name) (generated by '\(CLI.name) completion bash').
             # Load it with: source <(\(CLI.name) completion bash)
 
+            \(takesValueFunction)
+
             _\(CLI.name)() {
                 local cur="${COMP_WORDS[COMP_CWORD]}"
                 local prev=""
                 local cmdpath="\(CLI.name)"
+                local npos=0
                 local i
                 (( COMP_CWORD > 0 )) && prev="${COMP_WORDS[COMP_CWORD-1]}"
                 COMPREPLY=()
                 for (( i = 1; i < COMP_CWORD; i++ )); do
                     case "$cmdpath:${COMP_WORDS[i]}" in
             \(pathSteps)
+                        *)
+                            if [[ ${COMP_WORDS[i]} != -* ]] && ! _\(CLI.name)_takes_value "$cmdpath" "${COMP_WORDS[i-1]}"; then
+                                npos=$((npos + 1))
+                            fi ;;
                     esac
                 done
                 case "$cmdpath:$prev" in
@@ -147,11 +206,7 @@ struct CompletionGenerator {
         for node in nodes {
             for option in node.options where !option.isFlag {
                 let words = Self.optionWords(option).map { Self.quoted("\(node.path):\($0)") }
-                let action =
-                    !option.allowedValues.isEmpty
-                    ? "compadd -- \(option.allowedValues.map { Self.quoted($0) }.joined(separator: " "))"
-                    : Self.isFileName(option.valueName ?? "")
-                        ? "_files" : "_message \(Self.quoted(option.valueName ?? "value"))"
+                let action = Self.zshAction(option.completion, name: option.valueName ?? "value")
                 valueCases.append("        \(words.joined(separator: "|"))) \(action); return ;;")
             }
             let options = node.options.flatMap { option in
@@ -166,9 +221,10 @@ struct CompletionGenerator {
                 branch += "            else\n"
                 branch += "                cmds=(\(subcommands.joined(separator: " ")))\n"
                 branch += "                _describe -t commands command cmds\n"
-            } else if node.takesFiles {
+            } else if !node.completingArguments.isEmpty {
                 branch += "            else\n"
-                branch += "                _files\n"
+                branch +=
+                    Self.positionCases(node, indent: "                ") { Self.zshAction($0, name: "value") } + "\n"
             }
             branch += "            fi ;;"
             commandCases.append(branch)
@@ -178,14 +234,21 @@ struct CompletionGenerator {
             # zsh completion for \(CLI.name) (generated by '\(CLI.name) completion zsh').
             # Load it with: source <(\(CLI.name) completion zsh), or save it as _\(CLI.name) in your $fpath.
 
+            \(takesValueFunction)
+
             _\(CLI.name)() {
                 local cmdpath="\(CLI.name)"
                 local prev="${words[CURRENT-1]}"
+                local npos=0
                 local i
                 local -a opts cmds
                 for (( i = 2; i < CURRENT; i++ )); do
                     case "$cmdpath:${words[i]}" in
             \(pathSteps)
+                        *)
+                            if [[ ${words[i]} != -* ]] && ! _\(CLI.name)_takes_value "$cmdpath" "${words[i-1]}"; then
+                                npos=$((npos + 1))
+                            fi ;;
                     esac
                 done
                 case "$cmdpath:$prev" in
@@ -216,25 +279,56 @@ struct CompletionGenerator {
         lines.append("# fish completion for \(CLI.name) (generated by '\(CLI.name) completion fish').")
         lines.append("# Load it with: \(CLI.name) completion fish | source")
         lines.append("")
-        lines.append("function __\(CLI.name)_command")
+        lines.append("function __\(CLI.name)_takes_value")
+        lines.append("    switch \"$argv[1]:$argv[2]\"")
+        lines.append("        case \(valueOptionPatterns.joined(separator: " "))")
+        lines.append("            return 0")
+        lines.append("    end")
+        lines.append("    return 1")
+        lines.append("end")
+        lines.append("")
+        // Prints the command typed and how many positional values follow it, one per line.
+        lines.append("function __\(CLI.name)_walk")
         lines.append("    set -l tokens (commandline -opc)")
         lines.append("    set -l cmdpath \(CLI.name)")
+        lines.append("    set -l npos 0")
+        lines.append("    set -l previous \(CLI.name)")
         lines.append("    for token in $tokens[2..-1]")
         lines.append("        switch \"$cmdpath:$token\"")
         for node in nodes {
             for subcommand in node.subcommands where subcommand.name != "help" && subcommand.name != "version" {
                 lines.append("            case \(Self.quoted("\(node.path):\(subcommand.name)"))")
                 lines.append("                set cmdpath \(Self.quoted("\(node.path) \(subcommand.name)"))")
+                lines.append("                set npos 0")
             }
         }
+        lines.append("            case '*'")
+        lines.append(
+            "                if not string match -q -- '-*' $token; and not __\(CLI.name)_takes_value \"$cmdpath\" "
+                + "\"$previous\"")
+        lines.append("                    set npos (math $npos + 1)")
+        lines.append("                end")
         lines.append("        end")
+        lines.append("        set previous $token")
         lines.append("    end")
         lines.append("    echo $cmdpath")
+        lines.append("    echo $npos")
+        lines.append("end")
+        lines.append("")
+        lines.append("function __\(CLI.name)_command")
+        lines.append("    set -l state (__\(CLI.name)_walk)")
+        lines.append("    echo $state[1]")
+        lines.append("end")
+        lines.append("")
+        lines.append("function __\(CLI.name)_position")
+        lines.append("    set -l state (__\(CLI.name)_walk)")
+        lines.append("    echo $state[2]")
         lines.append("end")
         lines.append("")
         lines.append("complete -c \(CLI.name) -f")
         for node in nodes {
-            let condition = Self.quoted("test (__\(CLI.name)_command) = \(Self.quoted(node.path, quote: "\""))")
+            let test = "test (__\(CLI.name)_command) = \(Self.quoted(node.path, quote: "\""))"
+            let condition = Self.quoted(test)
             for subcommand in node.subcommands {
                 lines.append(
                     "complete -c \(CLI.name) -n \(condition) -a \(Self.quoted(subcommand.name)) -d "
@@ -242,31 +336,40 @@ struct CompletionGenerator {
             }
             for option in node.options {
                 var line = "complete -c \(CLI.name) -n \(condition) -l \(option.name)"
+                for alias in option.aliases { line += " -l \(alias)" }
                 if let short = option.shortName { line += " -s \(short)" }
-                if !option.isFlag {
-                    if !option.allowedValues.isEmpty {
-                        line += " -x -a \(Self.quoted(option.allowedValues.joined(separator: " ")))"
-                    } else if Self.isFileName(option.valueName ?? "") {
-                        line += " -r -F"
-                    } else {
-                        line += " -x"
-                    }
-                }
+                if !option.isFlag { line += " " + Self.fishValues(option.completion) }
                 line += " -d " + Self.quoted(Self.firstSentence(option.help))
                 lines.append(line)
             }
-            if node.takesFiles, node.subcommands.isEmpty {
-                lines.append("complete -c \(CLI.name) -n \(condition) -F")
+            guard node.subcommands.isEmpty else { continue }
+            for (index, argument) in node.arguments.enumerated() where argument.completion != .none {
+                let position = "test (__\(CLI.name)_position) \(argument.isRepeating ? "-ge" : "-eq") \(index)"
+                lines.append(
+                    "complete -c \(CLI.name) -n \(Self.quoted(test + "; and " + position)) "
+                        + Self.fishValues(argument.completion, ofOption: false))
             }
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The `complete` arguments that offer a value completion in fish, for an option's value (which the
+    /// option requires: `-r`, and `-x` where no file names go) or a positional value.
+    private static func fishValues(_ completion: ValueCompletion, ofOption: Bool = true) -> String {
+        let exclusive = ofOption ? "-x " : ""
+        return switch completion {
+        case .none: ofOption ? "-x" : ""
+        case .words(let words): exclusive + "-a \(quoted(words.joined(separator: " ")))"
+        case .files: ofOption ? "-r -F" : "-F"
+        case .folders: exclusive + "-a \(quoted("(__fish_complete_directories (commandline -ct))"))"
+        }
+    }
+
     // MARK: - Helpers
 
-    /// `--name` and `-n`, as typed.
+    /// `--name`, its aliases and `-n`, as typed.
     private static func optionWords(_ option: OptionDefinition) -> [String] {
-        [option.longForm] + (option.shortName.map { ["-\($0)"] } ?? [])
+        option.longForms + (option.shortName.map { ["-\($0)"] } ?? [])
     }
 
     /// The first sentence of a help text (shells show one line).

@@ -16,6 +16,9 @@ struct OptionDefinition {
     var allowedValues: [String] = []
     /// The value used when the option is absent, shown in help.
     var defaultValue: String?
+    /// Other long names accepted for it (older spellings, without dashes); its value is read under
+    /// ``name`` whichever is typed, and help lists them.
+    var aliases: [String] = []
 
     /// A flag: an option without a value.
     static func flag(_ name: String, short: Character? = nil, help: String) -> OptionDefinition {
@@ -25,15 +28,29 @@ struct OptionDefinition {
     /// An option that takes a value.
     static func value(
         _ name: String, short: Character? = nil, valueName: String? = nil, help: String, isRequired: Bool = false,
-        isRepeatable: Bool = false, allowedValues: [String] = [], defaultValue: String? = nil
+        isRepeatable: Bool = false, allowedValues: [String] = [], defaultValue: String? = nil, aliases: [String] = []
     ) -> OptionDefinition {
         OptionDefinition(
             name: name, shortName: short, valueName: valueName ?? name, help: help, isRequired: isRequired,
-            isRepeatable: isRepeatable, allowedValues: allowedValues, defaultValue: defaultValue)
+            isRepeatable: isRepeatable, allowedValues: allowedValues, defaultValue: defaultValue, aliases: aliases)
     }
+
+    /// Whether `name` (without dashes) is the option's name or one of its aliases.
+    func isNamed(_ name: some StringProtocol) -> Bool {
+        self.name == name || aliases.contains { $0 == name }
+    }
+
+    /// `--name` and the aliases' `--alias`, as typed.
+    var longForms: [String] { [longForm] + aliases.map { "--" + $0 } }
 
     /// Whether the option is a flag.
     var isFlag: Bool { valueName == nil }
+
+    /// What shell completion offers for the value: the allowed values, else file or folder names by the
+    /// value's name (`<file>`, `<dir>`); `.none` for a flag.
+    var completion: ValueCompletion {
+        valueName.map { ValueCompletion(name: $0, allowedValues: allowedValues) } ?? .none
+    }
 
     /// `--name`.
     var longForm: String { "--\(name)" }
@@ -53,6 +70,10 @@ struct OptionDefinition {
     /// The help text plus the allowed values and the default.
     var helpText: String {
         var notes: [String] = []
+        if !aliases.isEmpty {
+            notes.append(
+                (aliases.count == 1 ? "alias: " : "aliases: ") + aliases.map { "--" + $0 }.joined(separator: ", "))
+        }
         if !allowedValues.isEmpty { notes.append("values: " + allowedValues.joined(separator: ", ")) }
         if let defaultValue { notes.append("default: " + defaultValue) }
         return notes.isEmpty ? help : "\(help) (\(notes.joined(separator: "; ")))"

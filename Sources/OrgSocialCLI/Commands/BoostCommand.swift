@@ -8,9 +8,7 @@ struct BoostCommand: ParsableCommand {
             abstract: "Append a boost of a post (a quote boost with --text).",
             options: [
                 FeedFileOptions.fileOption,
-                .value(
-                    "post", valueName: "post-url", help: "The post to share, <feed URL>#<post ID>, copied exactly.",
-                    isRequired: true),
+                TargetPostOption.definition("The post to share"),
                 .value("text", help: "A comment, making this a quote boost; '-' reads it from standard input."),
                 .value(
                     "lang", valueName: "code",
@@ -33,7 +31,7 @@ struct BoostCommand: ParsableCommand {
     init(parsing arguments: ParsedArguments) throws {
         feedOptions = FeedFileOptions(parsing: arguments)
         publishing = PublishOptions(parsing: arguments)
-        target = try DraftPublisher.postReference(try arguments.requiredValue("post"), option: "--post <post-url>")
+        target = try TargetPostOption.reference(in: arguments)
         text = arguments.value("text")
         language = arguments.value("lang")
     }

@@ -16,7 +16,9 @@ struct CompletionCommand: ParsableCommand {
                 ~/.local/share/bash-completion/completions/orgsocial; zsh: a file named _orgsocial in a \
                 folder of $fpath; fish: ~/.config/fish/completions/orgsocial.fish).
                 """,
-            arguments: [ArgumentDefinition(name: "shell", help: "bash, zsh or fish.")])
+            arguments: [
+                ArgumentDefinition(name: "shell", help: "bash, zsh or fish.", allowedValues: CompletionGenerator.shells)
+            ])
     }
 
     /// The shell.

@@ -5,7 +5,7 @@ struct ConfigAddCommand: ParsableCommand {
             name: "add",
             abstract: "Add items to a list setting, e.g. 'config add block https://example.org/social.org'.",
             arguments: [
-                ConfigCommand.keyArgument,
+                ConfigCommand.listKeyArgument,
                 ArgumentDefinition(name: "value", help: "The item, or several separated by commas."),
             ])
     }

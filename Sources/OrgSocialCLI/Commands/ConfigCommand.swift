@@ -16,7 +16,14 @@ struct ConfigCommand: CommandGroup {
     }
 
     /// The `<key>` argument of the subcommands.
-    static let keyArgument = ArgumentDefinition(name: "key", help: "The setting, e.g. relayURL, block or languages.")
+    static let keyArgument = ArgumentDefinition(
+        name: "key", help: "The setting, e.g. relayURL, block or languages.",
+        allowedValues: ConfigurationKey.all.map(\.name))
+    /// The `<key>` argument of `add` and `remove`, which apply to list settings only.
+    static let listKeyArgument = ArgumentDefinition(
+        name: "key",
+        help: "The list setting: " + ConfigurationKey.all.filter(\.isList).map(\.name).joined(separator: " or ") + ".",
+        allowedValues: ConfigurationKey.all.filter(\.isList).map(\.name))
 
     /// The key called `name`.
     /// - Throws: ``CLIError/invalidValue(value:option:reason:)`` listing the keys when there is none.

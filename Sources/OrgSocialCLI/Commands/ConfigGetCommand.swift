@@ -4,7 +4,10 @@ struct ConfigGetCommand: ParsableCommand {
         CommandConfiguration(
             name: "get",
             abstract: "Print the value of a setting (the environment's, else the file's, else the default).",
-            discussion: "Exits with 1, printing nothing, when the setting has no value.",
+            discussion: """
+                Prints the value alone, for scripts. When the setting has no value, prints nothing on \
+                standard output, says so on standard error and exits with 1.
+                """,
             arguments: [ConfigCommand.keyArgument])
     }
 
@@ -18,7 +21,7 @@ struct ConfigGetCommand: ParsableCommand {
     func run(in context: CommandContext) throws {
         let configuration = try ConfigurationFile.load(in: context)
         guard let (value, _) = key.effectiveValue(in: configuration, environment: context.environment) else {
-            throw CLIError.exit(1)
+            throw CLIError.settingNotSet(key: key.name, environmentName: key.environmentName)
         }
         context.writeLine(value)
     }

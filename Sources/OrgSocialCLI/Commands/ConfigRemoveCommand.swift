@@ -7,7 +7,7 @@ struct ConfigRemoveCommand: ParsableCommand {
             name: "remove",
             abstract: "Remove items from a list setting, e.g. 'config remove block https://example.org/social.org'.",
             arguments: [
-                ConfigCommand.keyArgument,
+                ConfigCommand.listKeyArgument,
                 ArgumentDefinition(name: "value", help: "The item, or several separated by commas."),
             ])
     }

@@ -6,6 +6,7 @@ struct GroupJoinCommand: ParsableCommand {
         CommandConfiguration(
             name: "join",
             abstract: "Join a relay group.",
+            discussion: GroupsCommand.membershipRule,
             arguments: [
                 ArgumentDefinition(
                     name: "name", help: "The group's name as the relay lists it (quote it if it has spaces)."),
@@ -45,11 +46,12 @@ struct GroupJoinCommand: ParsableCommand {
     }
 
     func run(in context: CommandContext) async throws {
-        try await FeedChange.apply(
-            to: try FeedFileOptions.path(option: path, in: context), publishing: publishing, feedURLOption: nil,
-            in: context
-        ) {
+        let file = try FeedFileOptions.path(option: path, in: context)
+        try await FeedChange.apply(to: file, publishing: publishing, feedURLOption: nil, in: context) {
             try $0.joinGroup(group)
         }
+        context.report(
+            "note: the relay counts you as a member of \(group.name) once you post in it: orgsocial post --file "
+                + "\(file) --group \"\(group.name) \(group.relayURL)\" --text …")
     }
 }

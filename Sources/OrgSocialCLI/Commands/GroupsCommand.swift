@@ -13,10 +13,23 @@ struct GroupsCommand: ParsableCommand {
                 members the group has and its posts as threads, newest first, each with its author and text \
                 read from its feed (concurrently, through the cache; a feed that cannot be read shows the post \
                 URL and why). Posts from feeds in the "block" setting are left out.
+
+                \(membershipRule)
                 """,
             arguments: [ArgumentDefinition(name: "name", help: "The group's name or slug.", isOptional: true)],
-            options: [RelayOptions.relayOption, .flag("json", help: "Print the groups or posts as JSON.")])
+            options: [
+                RelayOptions.relayOption, ServerTimeout.option,
+                .flag("json", help: "Print the groups or posts as JSON."),
+            ])
     }
+
+    /// How a relay decides who is in a group, as `groups <name>` and `group join` explain it.
+    static let membershipRule = """
+        A group's members are the feeds with at least one post in it (a post with :GROUP: <name> <relay URL>, \
+        made with 'orgsocial post --group "<name> <relay URL>"'); the #+GROUP: line that 'group join' adds to \
+        your header is your own subscription, which relays ignore. A relay started with --site-domain counts \
+        only posts whose :GROUP: names it.
+        """
 
     var name: String?
     var relayOption: String?
@@ -81,6 +94,9 @@ struct GroupsCommand: ParsableCommand {
         let renderer = TimelineRenderer(usesColor: TimelineRenderer.usesColor(in: context), now: try context.now())
         let members = messages.members.count
         var text = "\(messages.group ?? group.name): \(members) member\(members == 1 ? "" : "s")\n\n"
+        context.report(
+            "note: members are the feeds with a post in the group; to be one, post into it: orgsocial post "
+                + "--group \"\(messages.group ?? group.name) \(client.baseURL.absoluteString)\" --text …")
         func add(_ node: RelayThreadNode, depth: Int) {
             text += renderer.render(node.post, found: found[node.post], indent: depth * 4)
             for child in node.children { add(child, depth: depth + 1) }

@@ -14,42 +14,51 @@ struct NotificationsCommand: ParsableCommand {
                 (--relay, $ORGSOCIAL_RELAY or "relayURL" in the configuration) the relay's notifications are \
                 listed instead (in the relay's order, each post's author and text read from its feed; votes \
                 are always computed locally), falling back to the local computation if the relay fails. Feeds \
-                in the "block" setting are never read and their notifications never shown.
+                in the "block" setting are never read and their notifications never shown. On a terminal the \
+                notifications go through $PAGER (default: less -FRX) unless --no-pager.
                 """,
             options: ReadingOptions.definitions + [
                 .value(
                     "type", valueName: "type", help: "Only this kind of notification.",
                     allowedValues: LocalIndex.Notification.Kind.allCases.map(\.rawValue)),
                 .flag("json", help: "Print the notifications as JSON."),
+                Pager.option,
             ])
     }
 
     var reading: ReadingOptions
     var type: String?
     var printsJSON: Bool
+    /// `--no-pager`.
+    var pager: Pager
 
     init(parsing arguments: ParsedArguments) throws {
         reading = ReadingOptions(parsing: arguments)
         type = arguments.value("type")
         printsJSON = arguments.flag("json")
+        pager = Pager(parsing: arguments)
     }
 
     func validate() throws { try reading.validate(allowsRelay: true) }
 
     func run(in context: CommandContext) async throws {
+        // Checked before anything is read: without the URL others address you by, nothing can be found.
+        guard let ownFeedURL = try reading.ownFeedURL(in: context) else {
+            throw CLIError.feedURLNeeded(purpose: "Notifications are the posts that name your feed's URL")
+        }
         let now = try context.now()
         let options = try ReadingOptions.directOptions(now: now, in: context)
-        if type != "vote", let relayURL = try reading.relayURL(in: context), let base = URL(string: relayURL),
-            let ownFeedURL = try reading.ownFeedURL(in: context)
-        {
+        if type != "vote", let relayURL = try reading.relayURL(in: context), let base = URL(string: relayURL) {
             do {
                 let relay = RelayClient(baseURL: base, transport: context.makeTransport())
                 var result = try await relay.notifications(
                     for: ownFeedURL, type: type.map(RelayNotificationType.init(rawValue:)))
                 result.items.removeAll { options.blocks(postURL: $0.post) }
                 // The relay does not know votes: they are always computed from the feeds.
-                let votes = type == nil ? try await localNotifications(options: options, in: context).votes : []
-                try await Self.write(result, votes: votes, in: context, asJSON: printsJSON, now: now)
+                let votes =
+                    type == nil
+                    ? try await localNotifications(for: ownFeedURL, options: options, in: context).votes : []
+                try await Self.write(result, votes: votes, in: context, asJSON: printsJSON, pager: pager, now: now)
                 return
             } catch let error as OrgSocialClientError {
                 context.report(
@@ -58,7 +67,7 @@ struct NotificationsCommand: ParsableCommand {
             }
         }
         let kind = type.flatMap(LocalIndex.Notification.Kind.init(rawValue:))
-        let notifications = try await localNotifications(options: options, in: context).all
+        let notifications = try await localNotifications(for: ownFeedURL, options: options, in: context).all
             .filter { kind == nil || $0.kind == kind }
         if printsJSON {
             struct Computed: Encodable {
@@ -77,26 +86,20 @@ struct NotificationsCommand: ParsableCommand {
             return
         }
         let renderer = TimelineRenderer(usesColor: TimelineRenderer.usesColor(in: context), now: now)
-        context.write(notifications.map { Self.render($0, with: renderer, now: now) }.joined())
+        pager.show(notifications.map { Self.render($0, with: renderer, now: now) }.joined(), in: context)
     }
 
     /// The notifications computed from the reader's feed and the feeds it follows (blocked ones left out).
     /// - Parameters:
+    ///   - ownFeedURL: the reader's feed URL, which the notifications name.
     ///   - options: the timeline options (block list, "now").
     ///   - context: the command's context.
     /// - Returns: Every notification, newest first, and the votes among them.
-    /// - Throws: ``CLIError`` when the reader's feed URL is not known or its feed cannot be read.
+    /// - Throws: ``CLIError`` when the reader's feed cannot be read.
     private func localNotifications(
-        options: TimelineOptions, in context: CommandContext
+        for ownFeedURL: String, options: TimelineOptions, in context: CommandContext
     ) async throws -> (all: [LocalIndex.Notification], votes: [LocalIndex.Notification]) {
-        let (timeline, ownFeedURL) = try await reading.fetchTimeline(options: options, in: context)
-        guard let ownFeedURL else {
-            context.report(
-                "Error: notifications need your feed's URL: give --feed-url, set ORGSOCIAL_FEED_URL, or save "
-                    + "\"feedURL\" in the configuration."
-            )
-            throw CLIError.exit(1)
-        }
+        let (timeline, _) = try await reading.fetchTimeline(options: options, in: context)
         let all = LocalIndex(feeds: timeline.feeds).notifications(for: ownFeedURL, now: options.now)
         return (all, all.filter { $0.kind == .vote })
     }
@@ -148,10 +151,11 @@ struct NotificationsCommand: ParsableCommand {
     /// Prints the relay's notifications with their posts' authors and text, read from the feeds the post
     /// URLs name (concurrently, through the cache): a block per notification, or JSON
     /// `[{type, post, target?, emoji?, nick?, text?, error?}]`. A feed that cannot be read shows the post
-    /// URL with a short reason. The computed `votes` follow the relay's notifications.
+    /// URL with a short reason. The computed `votes` follow the relay's notifications. The text goes
+    /// through `pager`.
     static func write(
         _ result: RelayNotifications, votes: [LocalIndex.Notification] = [], in context: CommandContext,
-        asJSON: Bool, now: Date
+        asJSON: Bool, pager: Pager, now: Date
     ) async throws {
         let found = await PostLookup(fetcher: ReadingOptions.makeFetcher(in: context))
             .posts(at: result.items.map(\.post))
@@ -197,6 +201,6 @@ struct NotificationsCommand: ParsableCommand {
             }
             text += "  \(item.post)\n\n"
         }
-        context.write(text + votes.map { render($0, with: renderer, now: now) }.joined())
+        pager.show(text + votes.map { render($0, with: renderer, now: now) }.joined(), in: context)
     }
 }

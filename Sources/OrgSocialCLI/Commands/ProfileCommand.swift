@@ -8,7 +8,9 @@ struct ProfileCommand: ParsableCommand {
             name: "profile",
             abstract: "Show who follows a feed, as a relay knows it.",
             arguments: [ArgumentDefinition(name: "feed-url", help: "The feed's URL, exactly as the relay knows it.")],
-            options: [RelayOptions.relayOption, .flag("json", help: "Print the profile as JSON.")])
+            options: [
+                RelayOptions.relayOption, ServerTimeout.option, .flag("json", help: "Print the profile as JSON."),
+            ])
     }
 
     var input: RelayFeedInput

@@ -35,7 +35,7 @@ struct PublishCommand: ParsableCommand {
                 fileOption, FeedFileOptions.feedURLOption,
                 .flag("force", help: "Replace the remote feed even if it changed elsewhere or is another feed."),
                 .flag("merge", help: "Merge the remote feed's changes into your file first (as 'orgsocial sync')."),
-                SyncCommand.oursOption, SyncCommand.theirsOption,
+                SyncCommand.oursOption, SyncCommand.theirsOption, ServerTimeout.option,
             ])
     }
 

@@ -1,6 +1,6 @@
 import OrgSocial
 
-/// `orgsocial react --file <file> --to <post-url> --emoji <emoji>`: appends a reaction.
+/// `orgsocial react --file <file> --post <post-url> --emoji <emoji>`: appends a reaction.
 struct ReactCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
@@ -8,9 +8,7 @@ struct ReactCommand: ParsableCommand {
             abstract: "Append an emoji reaction to a post.",
             options: [
                 FeedFileOptions.fileOption,
-                .value(
-                    "to", valueName: "post-url", help: "The post reacted to, <feed URL>#<post ID>, copied exactly.",
-                    isRequired: true),
+                TargetPostOption.definition("The post reacted to", aliases: ["to"]),
                 .value("emoji", help: "One emoji, e.g. 👍.", isRequired: true),
                 FeedFileOptions.feedURLOption,
             ] + PublishOptions.definitions)
@@ -20,7 +18,7 @@ struct ReactCommand: ParsableCommand {
     var feedOptions: FeedFileOptions
     /// `--publish`, `--no-publish`.
     var publishing: PublishOptions
-    /// `--to`.
+    /// `--post`.
     var target: PostReference
     /// `--emoji`.
     var emoji: String
@@ -28,7 +26,7 @@ struct ReactCommand: ParsableCommand {
     init(parsing arguments: ParsedArguments) throws {
         feedOptions = FeedFileOptions(parsing: arguments)
         publishing = PublishOptions(parsing: arguments)
-        target = try DraftPublisher.postReference(try arguments.requiredValue("to"), option: "--to <post-url>")
+        target = try TargetPostOption.reference(in: arguments)
         emoji = try arguments.requiredValue("emoji")
     }
 

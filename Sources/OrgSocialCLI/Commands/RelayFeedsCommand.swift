@@ -7,7 +7,9 @@ struct RelayFeedsCommand: ParsableCommand {
         CommandConfiguration(
             name: "feeds",
             abstract: "List the feeds a relay indexes.",
-            options: [RelayOptions.relayOption, .flag("json", help: "Print the feed URLs as JSON.")])
+            options: [
+                RelayOptions.relayOption, ServerTimeout.option, .flag("json", help: "Print the feed URLs as JSON."),
+            ])
     }
 
     var relayOption: String?

@@ -12,7 +12,7 @@ struct RelayRegisterCommand: ParsableCommand {
                 minute.
                 """,
             arguments: [ArgumentDefinition(name: "feed-url", help: "The feed's http:// or https:// URL.")],
-            options: [RelayOptions.relayOption, .flag("json", help: "Print the result as JSON.")])
+            options: [RelayOptions.relayOption, ServerTimeout.option, .flag("json", help: "Print the result as JSON.")])
     }
 
     var input: RelayFeedInput

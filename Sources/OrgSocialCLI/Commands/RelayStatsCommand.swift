@@ -16,7 +16,7 @@ struct RelayStatsCommand: ParsableCommand {
                 relay, reads the default database.
                 """,
             options: [
-                RelayOptions.relayOption,
+                RelayOptions.relayOption, ServerTimeout.option,
                 OptionDefinition.value(
                     "db", valueName: "path", help: "Read this relay database instead of asking a relay."),
                 .flag("json", help: "Print the statistics as JSON."),

@@ -1,11 +1,9 @@
 import OrgSocial
 
-/// `orgsocial reply --file <file> --to <post-url> --text <text> …`: appends a reply.
+/// `orgsocial reply --file <file> --post <post-url> --text <text> …`: appends a reply.
 struct ReplyCommand: ParsableCommand {
-    /// `--to <post-url>`.
-    static let targetOption = OptionDefinition.value(
-        "to", valueName: "post-url", help: "The post replied to, <feed URL>#<post ID>, copied exactly.",
-        isRequired: true)
+    /// `--post <post-url>` (alias `--to`).
+    static let targetOption = TargetPostOption.definition("The post replied to", aliases: ["to"])
 
     static var configuration: CommandConfiguration {
         CommandConfiguration(
@@ -24,7 +22,7 @@ struct ReplyCommand: ParsableCommand {
     var feedOptions: FeedFileOptions
     /// `--publish`, `--no-publish`.
     var publishing: PublishOptions
-    /// `--to`.
+    /// `--post`.
     var target: PostReference
     /// `--text`.
     var text: String
@@ -36,7 +34,7 @@ struct ReplyCommand: ParsableCommand {
     init(parsing arguments: ParsedArguments) throws {
         feedOptions = FeedFileOptions(parsing: arguments)
         publishing = PublishOptions(parsing: arguments)
-        target = try DraftPublisher.postReference(try arguments.requiredValue("to"), option: Self.targetOption.synopsis)
+        target = try TargetPostOption.reference(in: arguments)
         text = try arguments.requiredValue("text")
         content = try PostContentOptions(parsing: arguments)
         everywhere = EverywhereOptions(parsing: arguments)

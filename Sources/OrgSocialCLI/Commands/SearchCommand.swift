@@ -12,7 +12,8 @@ struct SearchCommand: ParsableCommand {
                 Prints the matching posts, newest first, one page at a time, each with its author and text \
                 read from its feed (concurrently, through the cache; a feed that cannot be read shows the \
                 post URL and why). Text matches a post's content or tags (case-insensitive); --tag matches \
-                one whole tag. Posts from feeds in the "block" setting are left out, and their feeds are not read.
+                one whole tag. Posts from feeds in the "block" setting are left out, and their feeds are not read. \
+                On a terminal the posts go through $PAGER (default: less -FRX) unless --no-pager.
                 """,
             arguments: [ArgumentDefinition(name: "text", help: "The text to look for.", isOptional: true)],
             options: [
@@ -21,8 +22,9 @@ struct SearchCommand: ParsableCommand {
                 .value(
                     "per-page", valueName: "n", help: "Posts per page (the relay allows up to 50).",
                     defaultValue: "10"),
-                RelayOptions.relayOption,
+                RelayOptions.relayOption, ServerTimeout.option,
                 .flag("json", help: "Print the page as JSON."),
+                Pager.option,
             ])
     }
 
@@ -32,8 +34,11 @@ struct SearchCommand: ParsableCommand {
     var perPageText: String
     var relayOption: String?
     var printsJSON: Bool
+    /// `--no-pager`.
+    var pager: Pager
 
     init(parsing arguments: ParsedArguments) throws {
+        pager = Pager(parsing: arguments)
         text = arguments.argument("text")
         tag = arguments.value("tag")
         pageText = arguments.value("page") ?? "1"
@@ -43,8 +48,16 @@ struct SearchCommand: ParsableCommand {
     }
 
     func validate() throws {
-        if (text ?? "").isEmpty == (tag ?? "").isEmpty {
-            throw CLIError.validation("Give either some text to search for or --tag <tag>, but not both.")
+        switch ((text ?? "").isEmpty, (tag ?? "").isEmpty) {
+        case (true, true):
+            throw CLIError.validation(
+                "Nothing to search for. Give the text to look for ('orgsocial search emacs') or a tag "
+                    + "('orgsocial search --tag emacs').")
+        case (false, false):
+            throw CLIError.validation(
+                "Give either the text to search for or --tag <tag>, not both: '--tag' matches one whole tag, "
+                    + "the text matches posts' content and tags.")
+        default: break
         }
         if Int(pageText).map({ $0 < 1 }) ?? true {
             throw CLIError.invalidValue(
@@ -98,7 +111,7 @@ struct SearchCommand: ParsableCommand {
             return
         }
         let renderer = TimelineRenderer(usesColor: TimelineRenderer.usesColor(in: context), now: try context.now())
-        context.write(result.posts.map { renderer.render($0, found: found[$0]) }.joined())
+        pager.show(result.posts.map { renderer.render($0, found: found[$0]) }.joined(), in: context)
         let more = result.hasNext ? " (more: --page \(result.page + 1))" : ""
         let hiddenNote = hidden == 0 ? "" : ", \(hidden) from blocked feeds not shown"
         context.report("\(result.total) found, page \(result.page)\(hiddenNote)\(more).")

@@ -59,12 +59,7 @@ struct ServeTokenCommand: ParsableCommand {
     }
 
     func run(in context: CommandContext) throws {
-        if let root {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), isFolder.boolValue else {
-                throw FeedHostingError.rootNotFound(path: root)
-            }
-        }
+        if let root { try FeedNode.checkRoot(path: root) }
         let path = tokenFile ?? FeedTokenStore.defaultPath(root: root ?? ".")
         let store = FeedTokenStore(path: path)
         if revokes {

@@ -29,6 +29,7 @@ struct SignupCommand: ParsableCommand {
                 hostOption, nickOption,
                 .flag("show-vfile", help: "Also print the vfile (keep it secret)."),
                 .flag("force", help: "Replace a vfile already saved in the configuration."),
+                ServerTimeout.option,
             ])
     }
 

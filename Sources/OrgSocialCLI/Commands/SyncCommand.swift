@@ -38,7 +38,10 @@ struct SyncCommand: ParsableCommand {
 
                 Publishing is set up as for 'orgsocial publish'. Prints the feed's URL.
                 """,
-            options: [PublishCommand.fileOption, FeedFileOptions.feedURLOption, oursOption, theirsOption])
+            options: [
+                PublishCommand.fileOption, FeedFileOptions.feedURLOption, oursOption, theirsOption,
+                ServerTimeout.option,
+            ])
     }
 
     /// `--file`, if given.

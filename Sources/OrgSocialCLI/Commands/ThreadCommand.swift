@@ -14,18 +14,21 @@ struct ThreadCommand: ParsableCommand {
                 unless a relay is given (--relay, $ORGSOCIAL_RELAY or "relayURL" in the configuration): then \
                 the feeds of every post the relay places in the thread are read too. Without a feed of your \
                 own, only the post's feed and those the relay names are read. Feeds in the "block" setting are \
-                never read.
+                never read. On a terminal the thread goes through $PAGER (default: less -FRX) unless --no-pager.
                 """,
             arguments: [ArgumentDefinition(name: "post-url", help: "The post's URL, <feed URL>#<ID>.")],
-            options: ReadingOptions.definitions + [.flag("json", help: "Print the thread as JSON.")])
+            options: ReadingOptions.definitions + [.flag("json", help: "Print the thread as JSON."), Pager.option])
     }
 
     var input: PostURLInput
     var postURL: String { input.postURL }
     var printsJSON: Bool { input.printsJSON }
+    /// `--no-pager`.
+    var pager: Pager
 
     init(parsing arguments: ParsedArguments) throws {
         input = try PostURLInput(parsing: arguments)
+        pager = Pager(parsing: arguments)
     }
 
     func validate() throws {
@@ -62,6 +65,6 @@ struct ThreadCommand: ParsableCommand {
             for reply in tree.replies { add(reply, depth: depth + 1) }
         }
         add(thread, depth: 0)
-        context.write(text)
+        pager.show(text, in: context)
     }
 }

@@ -21,7 +21,8 @@ struct TimelineCommand: ParsableCommand {
                 (https://relay.org-social.org; $ORGSOCIAL_DEFAULT_RELAY overrides it).
 
                 Pages: --limit posts at a time; when there are more, a last line on standard error gives \
-                the option that shows the next page (--before <URL of the last post shown>, or --page <n+1>). \
+                the option that shows the next page (--before <URL of the last post shown>, or --page <n+1>), \
+                and --json gives it as "next" (e.g. ["--before", "<URL>"]; absent on the last page). \
                 On a terminal the posts go through $PAGER (default: less -FRX) unless --no-pager.
                 """,
             options: ReadingOptions.definitions + [
@@ -34,7 +35,7 @@ struct TimelineCommand: ParsableCommand {
                 .value(
                     "before", valueName: "id",
                     help: "Only posts older than this post ID or post URL (the next page after that post)."),
-                .flag("no-pager", help: "Never page the output (it is paged with $PAGER on a terminal)."),
+                Pager.option,
                 .flag("json", help: "Print the posts and feed statuses as JSON."),
                 .flag(
                     "stats",
@@ -67,7 +68,7 @@ struct TimelineCommand: ParsableCommand {
         printsStatistics = arguments.flag("stats")
         pageText = arguments.value("page")
         before = arguments.value("before")
-        pager = Pager(isDisabled: arguments.flag("no-pager"))
+        pager = Pager(parsing: arguments)
     }
 
     func validate() throws {
@@ -136,17 +137,23 @@ struct TimelineCommand: ParsableCommand {
         candidates = candidates.dropFirst((page - 1) * limit)
         let posts = Array(candidates.prefix(limit))
         let hasMore = candidates.count > limit
+        // The options that show the next page: after the last post shown, or the next page number.
+        let next: [String]? =
+            !hasMore ? nil : pageText == nil ? posts.last.map { ["--before", $0.url] } : ["--page", "\(page + 1)"]
         if printsJSON {
             struct Output: Encodable {
                 var posts: [PostJSON]
                 var feeds: [FeedStatusJSON]
                 var source: String
+                /// The options that show the next page (`["--before", URL]` or `["--page", "3"]`); absent
+                /// on the last page.
+                var next: [String]?
             }
             context.write(
                 try JSONOutput.text(
                     Output(
                         posts: posts.map(PostJSON.init), feeds: timeline.statuses.map(FeedStatusJSON.init),
-                        source: Self.sourceName(timeline.source))))
+                        source: Self.sourceName(timeline.source), next: next)))
             return
         }
         if posts.isEmpty {
@@ -155,9 +162,8 @@ struct TimelineCommand: ParsableCommand {
         }
         let renderer = TimelineRenderer(usesColor: TimelineRenderer.usesColor(in: context), now: now)
         pager.show(posts.map { renderer.render($0) }.joined(), in: context)
-        if hasMore, let last = posts.last {
-            let next = pageText == nil ? "--before \(last.url)" : "--page \(page + 1)"
-            context.report("More posts: run the same command with \(next).")
+        if let next {
+            context.report("More posts: run the same command with \(next.joined(separator: " ")).")
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import OrgSocial
 
-/// `orgsocial vote --file <file> --poll <post-url> --option <option> [--text <text>]`: appends a vote.
+/// `orgsocial vote --file <file> --post <post-url> --option <option> [--text <text>]`: appends a vote.
 struct VoteCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
@@ -14,9 +14,7 @@ struct VoteCommand: ParsableCommand {
                 """,
             options: [
                 FeedFileOptions.fileOption,
-                .value(
-                    "poll", valueName: "post-url", help: "The poll, <feed URL>#<post ID>, copied exactly.",
-                    isRequired: true),
+                TargetPostOption.definition("The poll", aliases: ["poll"]),
                 .value("option", help: "The chosen option, exactly as the poll writes it.", isRequired: true),
                 .value("text", help: "An optional comment; '-' reads it from standard input."),
                 FeedFileOptions.feedURLOption,
@@ -27,7 +25,7 @@ struct VoteCommand: ParsableCommand {
     var feedOptions: FeedFileOptions
     /// `--publish`, `--no-publish`.
     var publishing: PublishOptions
-    /// `--poll`.
+    /// `--post` (alias `--poll`).
     var poll: PostReference
     /// `--option`.
     var option: String
@@ -37,7 +35,7 @@ struct VoteCommand: ParsableCommand {
     init(parsing arguments: ParsedArguments) throws {
         feedOptions = FeedFileOptions(parsing: arguments)
         publishing = PublishOptions(parsing: arguments)
-        poll = try DraftPublisher.postReference(try arguments.requiredValue("poll"), option: "--poll <post-url>")
+        poll = try TargetPostOption.reference(in: arguments)
         option = try arguments.requiredValue("option")
         text = arguments.value("text")
     }

@@ -15,9 +15,11 @@ struct BridgeFeedOptions {
         "file", short: "f", help: "The local social.org file to bridge (default: the configured, published feed).")
 
     /// The definitions, in help order.
-    static let definitions = [accountOption, fileOption, FeedFileOptions.feedURLOption, BridgeOptions.stateOption]
+    static let definitions = [
+        accountOption, fileOption, FeedFileOptions.feedURLOption, BridgeOptions.stateOption, ServerTimeout.option,
+    ]
     /// The definitions without the feed ones (`notifications` needs no feed).
-    static let accountDefinitions = [accountOption, BridgeOptions.stateOption]
+    static let accountDefinitions = [accountOption, BridgeOptions.stateOption, ServerTimeout.option]
 
     /// `--account`.
     var account: String?

@@ -12,7 +12,7 @@ struct PublishOptions: Sendable {
         "force", help: "Change the file even if it does not look like an Org Social feed.")
 
     /// The definitions, in help order.
-    static let definitions = [publishFlag, noPublishFlag, forceFlag]
+    static let definitions = [publishFlag, noPublishFlag, forceFlag, ServerTimeout.option]
 
     /// What the command line asked for.
     enum Choice: Sendable {

@@ -28,7 +28,9 @@ struct ReadingOptions {
     static let verboseOption = OptionDefinition.flag("verbose", help: "List every feed that could not be read.")
 
     /// The definitions, in help order.
-    static let definitions = [feedURLOption, fileOption, noRelayOption, relayOption, verboseOption]
+    static let definitions = [
+        feedURLOption, fileOption, noRelayOption, relayOption, verboseOption, ServerTimeout.option,
+    ]
 
     /// `--feed-url`.
     var feedURLOption: String?
@@ -123,13 +125,15 @@ struct ReadingOptions {
         read a local file with --file social.org; or read a relay's public timeline with --relay URL.
         """
 
-    /// A feed fetcher over the context's transport with the cache in `$XDG_CACHE_HOME/orgsocial/feeds`.
+    /// A feed fetcher over the context's transport with the cache in `$XDG_CACHE_HOME/orgsocial/feeds`,
+    /// giving up on a silent server after the command's ``ServerTimeout`` (a feed that keeps sending may
+    /// take up to the fetcher's total budget, or the timeout if that is longer).
     static func makeFetcher(in context: CommandContext) -> FeedFetcher {
-        FeedFetcher(
-            transport: context.makeTransport(),
-            configuration: FeedFetcher.Configuration(
-                cacheDirectory: FeedDiskCache.defaultDirectory(environment: context.environment),
-                userAgent: CLI.userAgent))
+        var configuration = FeedFetcher.Configuration(
+            cacheDirectory: FeedDiskCache.defaultDirectory(environment: context.environment), userAgent: CLI.userAgent)
+        configuration.connectTimeout = context.serverTimeout
+        configuration.totalTimeout = max(configuration.totalTimeout, context.serverTimeout)
+        return FeedFetcher(transport: context.makeTransport(), configuration: configuration)
     }
 
     /// Reads the reader's feed and its follows (plus `extraFeeds`), showing progress on a terminal and
@@ -152,7 +156,11 @@ struct ReadingOptions {
         // file's URL, so that they are shown.
         let fileURL = ownFeed == nil ? nil : ownFeedPath.map { URL(fileURLWithPath: $0).absoluteString }
         let addressedFeedURL = ownFeedURL ?? fileURL
-        let fetcher = TimelineFetcher(options: options, fetcher: Self.makeFetcher(in: context))
+        // The relay is asked over the command's transport, with its timeout.
+        let relayClient = options.useRelay ? options.relayURL.flatMap { URL(string: $0) } : nil
+        let fetcher = TimelineFetcher(
+            options: options, fetcher: Self.makeFetcher(in: context),
+            relayClient: relayClient.map { RelayClient(baseURL: $0, transport: context.makeTransport()) })
         let showsProgress = context.isStandardErrorTerminal
         let writer = ProgressWriter(context.writeStandardError)
         let progress: @Sendable (TimelineProgress) -> Void = { event in

@@ -34,7 +34,7 @@ struct BridgeImageLoader: Sendable {
         if target.hasPrefix("http://") || target.hasPrefix("https://") {
             guard let url = URL(string: target) else { throw CLIError.cannotRead(path: target, reason: "not a URL") }
             let response = try await transport.send(
-                HTTPClientRequest(url: url, timeout: .seconds(30), maximumBodyBytes: Self.maximumBytes))
+                HTTPClientRequest(url: url, maximumBodyBytes: Self.maximumBytes))
             guard response.isSuccess else {
                 throw CLIError.cannotRead(path: target, reason: "the server answered HTTP \(response.status)")
             }

@@ -46,7 +46,8 @@ struct TimelineRenderer {
         }
     }
 
-    /// The markers of a post: reply, boost, poll, vote, reaction.
+    /// The markers of a post: reply, boost, poll, vote, reaction, migration (whose body is usually empty,
+    /// so the marker is what it says: where the feed moved).
     func markers(_ post: Post) -> [String] {
         switch post.kind {
         case .reply: return ["↩ reply to \(post.replyTo?.description ?? "")"]
@@ -54,6 +55,8 @@ struct TimelineRenderer {
         case .poll: return ["▣ poll (\(post.pollOptions.count) options)"]
         case .vote: return ["☑ vote: \(post.pollOption ?? "")"]
         case .reaction: return ["\(post.mood ?? "") reaction"]
+        case .migration:
+            return [post.migration.map { "→ moved to \($0.newURL)" } ?? "→ moved (its :MIGRATION: is not two URLs)"]
         default: return []
         }
     }
@@ -118,6 +121,8 @@ struct PostJSON: Encodable {
     var include: String?
     var mood: String?
     var pollOption: String?
+    /// A migration post's old and new feed URLs.
+    var migration: Migration?
 
     init(_ entry: TimelinePost) {
         url = entry.url
@@ -135,6 +140,7 @@ struct PostJSON: Encodable {
         include = entry.post.include?.description
         mood = entry.post.mood
         pollOption = entry.post.pollOption
+        migration = entry.post.migration
     }
 }
 

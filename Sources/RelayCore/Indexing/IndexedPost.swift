@@ -20,7 +20,9 @@ package struct IndexedPost: Sendable {
     /// `:MOOD:`, or empty.
     package var mood: String
     /// The slug of `:GROUP:` (the part before the first `http`), whether or not this relay enables that
-    /// group: the queries filter by the enabled groups, so the index does not depend on `--groups`.
+    /// group: the queries filter by the enabled groups, so the index does not depend on `--groups`. `nil`
+    /// when the property names another relay than the one indexing (see
+    /// ``ConfiguredGroup/slug(ofProperty:relayHost:)``).
     package var groupSlug: String?
     /// `:INCLUDE:` as written, or `nil`.
     package var include: String?
@@ -41,8 +43,11 @@ package struct IndexedPost: Sendable {
 
     /// Reads `post`; `nil` when it has no ID.
     ///
-    /// - Parameter post: The parsed post.
-    package init?(_ post: Post) {
+    /// - Parameters:
+    ///   - post: The parsed post.
+    ///   - relayHost: The indexing relay's `--site-domain`, which a `:GROUP:` must name to count in its
+    ///     groups; `nil` counts every relay URL, as the reference relay does.
+    package init?(_ post: Post, relayHost: String? = nil) {
         guard let id = post.id, !id.isEmpty else { return nil }
         postID = id
         content = RelaySearchText.strip(post.body)
@@ -56,12 +61,7 @@ package struct IndexedPost: Sendable {
         include = post.value(of: "INCLUDE")
         pollOption = post.value(of: "POLL_OPTION")
         pollEnd = post.value(of: "POLL_END").flatMap { OrgTimestamp($0).sortInstant }
-        groupSlug = post.value(of: "GROUP").flatMap { value in
-            let name: Substring
-            if let range = value.range(of: "http") { name = value[..<range.lowerBound] } else { name = value[...] }
-            let slug = ConfiguredGroup.slug(of: name.trimmingCharacters(in: .whitespaces))
-            return slug.isEmpty ? nil : slug
-        }
+        groupSlug = post.value(of: "GROUP").flatMap { ConfiguredGroup.slug(ofProperty: $0, relayHost: relayHost) }
         var seenOptions = Set<String>()
         options = post.pollOptions.filter { seenOptions.insert($0).inserted }
         mentions = post.mentions.compactMap { mention in

@@ -6,13 +6,18 @@ package enum RelayIndexRules {
     /// Bump this when the indexer's rules change so every feed is re-indexed once.
     package static let version = "2"
 
-    /// The hash that tells whether a feed needs indexing: its file bytes and the rules version.
-    /// - Parameter feed: the feed as fetched.
+    /// The hash that tells whether a feed needs indexing: its file bytes, the rules version and the relay
+    /// host group posts are matched against (so a new `--site-domain` re-indexes a feed when it is next
+    /// downloaded).
+    /// - Parameters:
+    ///   - feed: the feed as fetched.
+    ///   - relayHost: the relay's `--site-domain`, or `nil`.
     /// - Returns: the version, in hexadecimal.
-    package static func feedVersion(_ feed: Feed) -> String {
+    package static func feedVersion(_ feed: Feed, relayHost: String? = nil) -> String {
         var hasher = RelayHash()
         hasher.combine(bytes: feed.bytes)
         hasher.combine(version)
+        if let relayHost { hasher.combine(ConfiguredGroup.host(of: relayHost)) }
         return hasher.hex
     }
 

@@ -14,13 +14,17 @@ package struct RelayIndexableFeed: Sendable {
     package let posts: [IndexedPost]
 
     /// Reads `feed`.
-    package init(_ feed: Feed) {
+    /// - Parameters:
+    ///   - feed: The parsed feed.
+    ///   - relayHost: The indexing relay's `--site-domain`, which a post's `:GROUP:` must name to count in
+    ///     its groups (``IndexedPost/init(_:relayHost:)``); `nil` counts every relay URL.
+    package init(_ feed: Feed, relayHost: String? = nil) {
         self.feed = feed
-        version = RelayIndexRules.feedVersion(feed)
+        version = RelayIndexRules.feedVersion(feed, relayHost: relayHost)
         var order: [String] = []
         var byID: [String: IndexedPost] = [:]
         for post in feed.posts {
-            guard let indexed = IndexedPost(post) else { continue }
+            guard let indexed = IndexedPost(post, relayHost: relayHost) else { continue }
             if byID.updateValue(indexed, forKey: indexed.postID) == nil { order.append(indexed.postID) }
         }
         posts = order.compactMap { byID[$0] }

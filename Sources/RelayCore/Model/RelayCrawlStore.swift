@@ -203,13 +203,14 @@ package struct RelayFetchedFeed: Sendable {
     /// The pass's time.
     package var now: Date
 
-    /// Makes a downloaded feed.
+    /// Makes a downloaded feed; `relayHost` is the relay's `--site-domain`, which a post's `:GROUP:` must
+    /// name to count in its groups (`nil`: any relay URL counts).
     package init(
         url: String, feed: Feed, body: [UInt8], etag: String?, lastModified: String?, follows: [RelayFollow],
-        now: Date
+        now: Date, relayHost: String? = nil
     ) {
         self.url = url
-        indexable = RelayIndexableFeed(feed)
+        indexable = RelayIndexableFeed(feed, relayHost: relayHost)
         self.body = body
         self.etag = etag
         self.lastModified = lastModified

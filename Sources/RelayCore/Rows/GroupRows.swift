@@ -17,6 +17,41 @@ package struct ConfiguredGroup: Sendable, Hashable {
     package static func slug(of name: String) -> String {
         name.lowercased().replacingOccurrences(of: " ", with: "-")
     }
+
+    /// The slug of the group a post's `:GROUP: <name> <relay URL>` puts it in on the relay named
+    /// `relayHost`, or `nil` when it is in no group there.
+    ///
+    /// The name is the part before the first `http`, as the reference relay reads it (`relay-api.md`
+    /// §2.12). The reference ignores the relay URL, so a post for a same-named group on another relay
+    /// counts too; with `relayHost` (the relay's `--site-domain`) a post whose relay URL names another
+    /// host is in none of this relay's groups. Hosts compare case-insensitively, without scheme, path or
+    /// trailing slash.
+    ///
+    /// - Parameters:
+    ///   - value: The property's value.
+    ///   - relayHost: This relay's public `host[:port]`, or `nil` to ignore the relay URL.
+    /// - Returns: The slug, or `nil`.
+    package static func slug(ofProperty value: String, relayHost: String?) -> String? {
+        let name: Substring
+        let relay: Substring?
+        if let range = value.range(of: "http") {
+            name = value[..<range.lowerBound]
+            relay = value[range.lowerBound...]
+        } else {
+            name = value[...]
+            relay = nil
+        }
+        if let relayHost, let relay, host(of: relay) != host(of: relayHost) { return nil }
+        let slug = slug(of: name.trimmingCharacters(in: .whitespaces))
+        return slug.isEmpty ? nil : slug
+    }
+
+    /// `host[:port]` of a URL or bare domain, lower-cased: what relay URLs are compared by.
+    static func host(of text: some StringProtocol) -> String {
+        var value = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        if let scheme = value.range(of: "://") { value = value[scheme.upperBound...] }
+        return String(value.prefix { $0 != "/" && $0 != "?" && $0 != "#" && !$0.isWhitespace }).lowercased()
+    }
 }
 
 /// The messages of one group as newest-first trees, and its members (`/groups/{slug}/`).

@@ -1,0 +1,94 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Options that mean the same thing in every command have one name and one definition: `--post` for the
+/// post a reply, reaction, boost or vote is about (older names kept as aliases), and `--timeout` for a
+/// server that never answers.
+struct SharedOptionTests {
+    static let target = "https://bob.example.org/social.org#2025-12-01T10:00:00+0100"
+
+    /// The command lines that make one post about ``target`` each, and the property that shows it.
+    static let commands: [(arguments: [String], property: String)] = [
+        (["reply", "--text", "Nice."], ":REPLY_TO: \(target)"),
+        (["react", "--emoji", "👍"], ":REPLY_TO: \(target)"),
+        (["boost"], ":INCLUDE: \(target)"),
+        (["vote", "--option", "Tea"], ":REPLY_TO: \(target)"),
+    ]
+
+    @Test func postNamesThePostInReplyReactBoostAndVote() async throws {
+        for (arguments, property) in Self.commands {
+            let (folder, file) = try await makeFeedFolder()
+            defer { folder.remove() }
+            let result = await runCLI(arguments + ["--file", file, "--post", Self.target])
+
+            #expect(result.status == 0, "\(arguments): \(result.error)")
+            #expect(try folder.text("social.org").contains(property), "\(arguments)")
+            let help = await runCLI([arguments[0], "--help"])
+            #expect(help.output.contains("  --post <post-url>"), "\(arguments)")
+        }
+    }
+
+    @Test func theOldNamesStayAsAliasesShownInHelp() async throws {
+        for (command, alias) in [("reply", "to"), ("react", "to"), ("vote", "poll")] {
+            let arguments = try #require(Self.commands.first { $0.arguments[0] == command })
+            let (folder, file) = try await makeFeedFolder()
+            defer { folder.remove() }
+            let result = await runCLI(arguments.arguments + ["--file", file, "--\(alias)", Self.target])
+            #expect(result.status == 0, "\(command) --\(alias): \(result.error)")
+            #expect(try folder.text("social.org").contains(arguments.property))
+            let help = await runCLI([command, "--help"])
+            #expect(help.output.contains("(alias: --\(alias))"), "\(command)")
+            let twice = await runCLI(
+                arguments.arguments + ["--file", file, "--\(alias)", Self.target, "--post", Self.target])
+            #expect(twice.status == 2)
+            #expect(twice.error.hasPrefix("Error: The option '--post' was given more than once; give it once."))
+        }
+    }
+
+    @Test func aServerThatNeverAnswersIsGivenUpOnAfterTheTimeout() async throws {
+        let silent = try SilentServer()
+        defer { silent.stop() }
+        let url = "http://127.0.0.1:\(silent.port)"
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let environment = ["XDG_CACHE_HOME": folder.path("cache"), "HOME": folder.path]
+        let runs: [(arguments: [String], environment: [String: String])] = [
+            (["fetch", "\(url)/social.org", "--timeout", "1"], environment),
+            (["search", "emacs", "--relay", url, "--timeout", "1"], environment),
+            (["profile", "\(url)/social.org", "--relay", url], environment.merging(["ORGSOCIAL_TIMEOUT": "1"]) { $1 }),
+            (
+                ["timeline", "--feed-url", "\(url)/me.org", "--no-relay"],
+                environment.merging(["ORGSOCIAL_TIMEOUT": "1"]) { $1 }
+            ),
+        ]
+        for (arguments, environment) in runs {
+            let started = ContinuousClock.now
+            let result = await runCLIOverCurl(arguments, environment: environment)
+            let elapsed = ContinuousClock.now - started
+
+            #expect(result.status == 1, "\(arguments): \(result.error)")
+            #expect(elapsed < .seconds(5), "\(arguments) took \(elapsed)")
+        }
+    }
+
+    @Test func aTimeoutOutsideOneSecondToAnHourIsRefused() async {
+        let option = await runCLIOverCurl(["fetch", "http://127.0.0.1:1/social.org", "--timeout", "0"])
+        #expect(option.status == 2)
+        #expect(
+            option.error.hasPrefix(
+                "Error: The value '0' is invalid for '--timeout <seconds>'. Give a whole number of seconds from 1 "
+                    + "to 3600."))
+        let environment = await runCLIOverCurl(
+            ["fetch", "http://127.0.0.1:1/social.org"], environment: ["ORGSOCIAL_TIMEOUT": "soon"])
+        #expect(environment.status == 1)
+        #expect(environment.error.hasPrefix("Error: The environment variable ORGSOCIAL_TIMEOUT is 'soon': Give"))
+    }
+
+    @Test func everyCommandThatReadsFeedsOrAsksARelayTakesTheTimeout() async {
+        for command in ["timeline", "thread", "notifications", "poll-results", "search", "fetch", "post", "reply"] {
+            let help = await runCLI([command, "--help"])
+            #expect(help.output.contains("--timeout <seconds>"), "\(command)")
+        }
+    }
+}
