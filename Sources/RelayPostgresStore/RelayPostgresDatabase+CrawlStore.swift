@@ -127,7 +127,7 @@ extension RelayPostgresDatabase: RelayCrawlStore {
         try await write { sql in
             try RelayPostgresMeta.lockOrderedWrites(sql)
             let now = Date()
-            try RelayPostgresRename(sql: sql, old: old, new: new, now: now).run()
+            try RelayFeedRename(session: sql, dialect: PostgresRelayDialect(), old: old, new: new, now: now).run()
             // `UPDATE OR REPLACE`: the old spelling's list replaces the new one's when there is one.
             try sql.execute(
                 """

@@ -1,5 +1,6 @@
 import Foundation
 import RelayCore
+import RelaySQLStore
 import SQLiteStore
 
 /// Migration 4: rewrites every stored feed URL (crawl list, profiles, declared follows, pending mentions)
@@ -18,7 +19,9 @@ enum RelayCanonicalURLs {
             .map { try $0.value(at: 0, as: String.self) }
         for old in feeds {
             guard let new = try? RelayFeedURL.canonical(old), new != old else { continue }
-            try RelayRename(db: db, old: old, new: new, now: now).run()
+            try RelayFeedRename(
+                session: SQLiteSession(db: db), dialect: SQLiteRelayDialect(), old: old, new: new, now: now
+            ).run()
         }
         let declared = try db.query(sql: "SELECT feed FROM declared_follows").map {
             try $0.value(at: 0, as: String.self)

@@ -122,7 +122,9 @@ extension RelayDatabase: RelayCrawlStore {
         guard old != new else { return }
         try await writer.write { db in
             let now = Date()
-            try RelayRename(db: db, old: old, new: new, now: now).run()
+            try RelayFeedRename(
+                session: SQLiteSession(db: db), dialect: SQLiteRelayDialect(), old: old, new: new, now: now
+            ).run()
             try db.execute(
                 sql: "UPDATE OR REPLACE declared_follows SET feed = ? WHERE feed = ?", arguments: [new, old])
             try RelayMetaTable.bump(SQLiteSession(db: db), dialect: SQLiteRelayDialect(), now: now)
