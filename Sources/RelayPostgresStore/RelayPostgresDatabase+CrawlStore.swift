@@ -155,7 +155,7 @@ extension RelayPostgresDatabase: RelayCrawlStore {
             try RelayPostgresMeta.lockOrderedWrites(sql)
             let now = fetched.now
             let report = try RelayPostgresIndexer(sql: sql, feedURL: fetched.url, now: now).index(fetched.indexable)
-            try Self.saveFeedFile(sql, feed: fetched.url, content: fetched.text, now: now)
+            try RelayFeedFileTable.save(sql, feed: fetched.url, content: fetched.text, now: now)
             try sql.execute(
                 """
                 UPDATE feeds SET etag = ?, last_modified = ?, last_success = ?, failures = 0,
@@ -283,17 +283,7 @@ extension RelayPostgresDatabase: RelayCrawlStore {
 
     /// Keeps the text of `feed`'s last downloaded file for `/feed-content/`.
     package func saveFeedFile(_ feed: String, content: String, now: Date) async throws {
-        try await write { sql in try Self.saveFeedFile(sql, feed: feed, content: content, now: now) }
-    }
-
-    /// ``saveFeedFile(_:content:now:)`` inside the caller's transaction.
-    static func saveFeedFile(_ sql: RelaySQL, feed: String, content: String, now: Date) throws {
-        try sql.execute(
-            """
-            INSERT INTO feed_files (feed, content, fetched_at) VALUES (?, ?, ?)
-            ON CONFLICT (feed) DO UPDATE SET content = excluded.content, fetched_at = excluded.fetched_at
-            """,
-            [feed, content, now.timeIntervalSince1970])
+        try await write { sql in try RelayFeedFileTable.save(sql, feed: feed, content: content, now: now) }
     }
 
     /// `feed`'s last downloaded file, or `nil`.

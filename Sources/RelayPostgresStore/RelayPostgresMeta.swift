@@ -1,4 +1,5 @@
-import Foundation
+package import Foundation
+package import OrgSocial
 import PostgresStore
 import RelayCore
 package import RelaySQLStore
@@ -33,6 +34,9 @@ enum RelayPostgresMeta {
 struct PostgresRelayDialect: RelaySQLDialect {
     /// Skips rows another process's claim holds.
     var claimClause: String { "FOR UPDATE SKIP LOCKED" }
+
+    /// Byte order, as SQLite sorts text.
+    var byteOrderCollation: String { " COLLATE \"C\"" }
 
     func lockOrderedWrites(_ session: any SQLSession) throws {
         _ = try session.rows("SELECT pg_advisory_xact_lock(?::int8)", [Int(RelayPostgresMeta.orderedWriteLock)])
@@ -92,3 +96,15 @@ extension RelayPostgresDatabase: RelaySQLEngine {
 }
 
 extension RelayPostgresDatabase: RelayWebmentionStore {}
+
+extension RelayPostgresDatabase: RelayBridgeIndexing, RelayBridgeStore {
+    /// Indexes a bridge's feed with the PostgreSQL indexer, without notifications.
+    package func indexBridgeFeed(_ feed: Feed, url: String, now: Date, in session: any SQLSession) throws {
+        guard let sql = session as? RelaySQL else {
+            throw PostgresError.misuse(message: "Not a PostgreSQL session", sql: nil)
+        }
+        var indexer = RelayPostgresIndexer(sql: sql, feedURL: url, now: now)
+        indexer.logsNotifications = false
+        _ = try indexer.index(RelayIndexableFeed(feed))
+    }
+}

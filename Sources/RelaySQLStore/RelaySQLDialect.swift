@@ -6,6 +6,10 @@ package protocol RelaySQLDialect: Sendable {
     /// makes a read-then-update atomic (SQLite).
     var claimClause: String { get }
 
+    /// What follows a text column in `ORDER BY` to sort it by its bytes (SQLite's default; PostgreSQL's
+    /// ` COLLATE "C"`), so both engines list in one order.
+    var byteOrderCollation: String { get }
+
     /// Takes the lock that orders the writes other processes must see in order (the notification log's
     /// ids in commit order) until the transaction ends; nothing where there is one writer.
     /// - Parameter session: the write's connection.

@@ -281,9 +281,7 @@ extension RelayDatabase: RelayCrawlStore {
     /// Keeps the text of `feed`'s last downloaded file for `/feed-content/`.
     package func saveFeedFile(_ feed: String, content: String, now: Date) async throws {
         try await writer.write { db in
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO feed_files (feed, content, fetched_at) VALUES (?, ?, ?)",
-                arguments: [feed, content, now.timeIntervalSince1970])
+            try RelayFeedFileTable.save(SQLiteSession(db: db), feed: feed, content: content, now: now)
         }
     }
 

@@ -1,3 +1,5 @@
+package import Foundation
+package import OrgSocial
 import RelayCore
 package import RelaySQLStore
 import SQLiteStore
@@ -39,6 +41,9 @@ struct SQLiteRelayDialect: RelaySQLDialect {
     /// Nothing: the single writer makes a read-then-update atomic.
     var claimClause: String { "" }
 
+    /// Nothing: SQLite compares text by its bytes.
+    var byteOrderCollation: String { "" }
+
     func lockOrderedWrites(_ session: any SQLSession) throws {}
 
     func announceGeneration(_ session: any SQLSession) throws {}
@@ -66,3 +71,15 @@ extension RelayDatabase: RelaySQLEngine {
 }
 
 extension RelayDatabase: RelayWebmentionStore {}
+
+extension RelayDatabase: RelayBridgeIndexing, RelayBridgeStore {
+    /// Indexes a bridge's feed with the SQLite indexer, without notifications.
+    package func indexBridgeFeed(_ feed: Feed, url: String, now: Date, in session: any SQLSession) throws {
+        guard let sqlite = session as? SQLiteSession else {
+            throw StoreError.misuse(message: "Not a SQLite session", sql: nil)
+        }
+        var indexer = RelayIndexer(db: sqlite.db, feedURL: url, now: now)
+        indexer.logsNotifications = false
+        _ = try indexer.index(RelayIndexableFeed(feed))
+    }
+}
