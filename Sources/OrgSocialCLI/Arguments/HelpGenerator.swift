@@ -49,7 +49,11 @@ struct HelpGenerator {
     var usage: String { Self.wrapUsage(prefix: "Usage: ", usage: usageTokens) }
 
     /// The command path followed by one token per option and argument (kept whole when wrapping).
-    private var usageTokens: [String] {
+    private var usageTokens: [String] { Self.usageTokens(path: path, of: configuration) }
+
+    /// The usage tokens of a command: its path, then `<subcommand>` for a group, else one token per
+    /// option and argument (`[--lang <lang>]`, `<file>`). The man pages' SYNOPSIS uses them too.
+    static func usageTokens(path: [String], of configuration: CommandConfiguration) -> [String] {
         var tokens = [path.joined(separator: " ")]
         if configuration.isGroup, !configuration.runsWithoutSubcommand {
             tokens.append("<subcommand>")
