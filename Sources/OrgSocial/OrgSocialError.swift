@@ -6,7 +6,7 @@ public enum OrgSocialError: Error, Sendable, Equatable, LocalizedError {
     case postNotFound(id: String)
     /// A value given to a composer or editor is not acceptable.
     case invalidInput(field: String, value: String, reason: String)
-    /// The feed already follows this URL.
+    /// The feed already follows this URL (the spelling of its `#+FOLLOW` line, which may differ from the one given).
     case alreadyFollowing(url: String)
     /// The feed follows nothing matching this URL or label.
     case notFollowing(String)

@@ -49,13 +49,23 @@ package actor RelayService {
     private var bridgeTask: Task<Void, Never>?
     private var webmentionTask: Task<Void, Never>?
 
-    /// Opens the database (creating the file and its folder when missing) and builds the crawler.
+    /// Opens the database (creating the file and its folder when missing, unless told not to) and builds the
+    /// crawler.
     ///
-    /// - Parameter configuration: The database, address, groups and crawl settings.
+    /// - Parameters:
+    ///   - configuration: The database, address, groups and crawl settings.
+    ///   - createsDatabase: Whether a missing SQLite file is created; a command that only reads (`relay stats`)
+    ///     passes `false`, so that a mistyped path is an error rather than a new empty database.
     /// - Throws: ``RelayServiceError``: `.cannotOpenDatabase` when the file cannot be created or opened,
-    ///   `.cannotReadRelayList` when `--relay-list` names an unreadable file.
-    package init(configuration: RelayConfiguration) async throws {
+    ///   `.databaseMissing` when it does not exist and `createsDatabase` is `false`, `.cannotReadRelayList`
+    ///   when `--relay-list` names an unreadable file.
+    package init(configuration: RelayConfiguration, createsDatabase: Bool = true) async throws {
         let peerRelays = try configuration.resolvedPeerRelays()
+        if !createsDatabase, !configuration.usesPostgres,
+            !FileManager.default.fileExists(atPath: configuration.databasePath)
+        {
+            throw RelayServiceError.databaseMissing(path: configuration.databasePath)
+        }
         let store = try await Self.openStore(configuration)
         let crawlerConfiguration = Self.crawlerConfiguration(configuration, peerRelays: peerRelays)
         self.configuration = configuration

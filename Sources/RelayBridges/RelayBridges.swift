@@ -127,7 +127,7 @@ package actor RelayBridges: RelayBridgeGateway {
 
     /// The virtual feed of the source `url`: 400 unless an http(s) URL of at most 500 characters.
     package func rssFeed(url: String) async -> RelayBridgeOutcome {
-        guard url.count <= 500, let source = try? RelayFeedURL.canonical(url) else { return .invalidURL }
+        guard url.count <= 500, let source = try? FeedURL.canonical(url) else { return .invalidURL }
         return await serve(.rss, source: source)
     }
 

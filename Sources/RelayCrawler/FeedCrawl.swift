@@ -72,7 +72,9 @@ struct FeedCrawl: Sendable {
             case .fresh(let body):
                 let location = result.finalURL.absoluteString
                 if body.isEmpty { throw RelayCrawlerError.emptyBody(url: location) }
-                if FeedFetcher.isHTMLPage(body) { throw RelayCrawlerError.htmlPage(url: location) }
+                if let document = FeedFetcher.nonFeedDocument(body) {
+                    throw RelayCrawlerError.notAFeed(url: location, document: document)
+                }
                 // The decoded text is needed only for the follows; it is gone before the parse, so the file is
                 // held once (as `body`, which the feed shares) while it is parsed and stored.
                 let follows: [RelayFollow]

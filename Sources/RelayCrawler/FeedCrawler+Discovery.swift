@@ -1,4 +1,5 @@
 import Foundation
+import OrgSocial
 import OrgSocialClient
 import RelayCore
 
@@ -45,7 +46,7 @@ extension FeedCrawler {
             throw RelayCrawlerError.unexpectedPeerAnswer(
                 url: address, reason: "it is not {\"type\":\"Success\",\"data\":[…]}")
         }
-        return data.compactMap { ($0 as? String).map(RelayFeedText.canonicalURL) }.filter { url in
+        return data.compactMap { ($0 as? String).map(FeedURL.normalized) }.filter { url in
             RelayFeedText.isHTTPURLString(url) && !RelayFeedText.isBridgeURL(url)
         }
     }
@@ -95,8 +96,8 @@ extension FeedCrawler {
     private func addValidFeeds(_ urls: [String]) async -> [String] {
         var unknown: [String] = []
         for url in urls {
-            // New feeds must be registrable: canonical already, and without a query (see `RelayFeedURL`).
-            if let problem = RelayFeedURL.problem(registering: url) {
+            // New feeds must be registrable: canonical already, and without a query (see `FeedURL`).
+            if let problem = FeedURL.problem(registering: url) {
                 configuration.log("relay discovery skipped url=\(url) reason=\(problem)")
                 continue
             }

@@ -12,8 +12,9 @@ package enum RelayCrawlerError: Error, Sendable, Hashable, LocalizedError {
     case unsupportedURL(url: String)
     /// The body is not valid UTF-8 (the relay decodes feeds strictly, as the reference does).
     case invalidUTF8(url: String, offset: Int)
-    /// The body is an HTML page, not a `social.org` file.
-    case htmlPage(url: String)
+    /// The body is an HTML page or another document that is no `social.org` file
+    /// (``FeedFetcher/nonFeedDocument(_:)`` names it: "an HTML page", "a JSON document", …).
+    case notAFeed(url: String, document: String)
     /// A `200` answer had an empty body: treated as a failure, so a feed server's glitch does not wipe the
     /// feed's posts.
     case emptyBody(url: String)
@@ -40,8 +41,8 @@ package enum RelayCrawlerError: Error, Sendable, Hashable, LocalizedError {
         case .invalidUTF8(let url, let offset):
             return "the body of \(url) is not valid UTF-8 (invalid byte sequence at offset \(offset)); "
                 + "the feed must be saved as UTF-8"
-        case .htmlPage(let url):
-            return "\(url) answered with an HTML page, not a social.org file; the URL must point at the raw file"
+        case .notAFeed(let url, let document):
+            return "\(url) answered with \(document), not a social.org file; the URL must point at the raw file"
         case .emptyBody(let url):
             return "\(url) answered 200 with an empty body; the feed's posts are kept until it serves its file again"
         case .parseTimedOut(let url, let budget):

@@ -1,4 +1,5 @@
 import Foundation
+import OrgSocial
 package import RelayCore
 
 /// The reference relay's text-level rules that the crawler and registration apply to a raw feed body
@@ -59,8 +60,8 @@ package enum RelayFeedText {
             let follow: RelayFollow
             switch tokens.count {
             case 0: continue
-            case 1: follow = RelayFollow(nickname: nil, url: canonicalURL(tokens[0]))
-            default: follow = RelayFollow(nickname: tokens[0], url: canonicalURL(tokens[1]))
+            case 1: follow = RelayFollow(nickname: nil, url: FeedURL.normalized(tokens[0]))
+            default: follow = RelayFollow(nickname: tokens[0], url: FeedURL.normalized(tokens[1]))
             }
             guard isHTTPURLString(follow.url), seen.insert(follow.url).inserted else { continue }
             result.append(follow)
@@ -68,16 +69,8 @@ package enum RelayFeedText {
         return result
     }
 
-    /// The canonical spelling of a URL (``RelayFeedURL/canonical(_:)``), or the string itself when it is not
-    /// an http(s) URL.
-    /// - Parameter url: the URL as written.
-    /// - Returns: the URL to store and look up.
-    package static func canonicalURL(_ url: String) -> String {
-        (try? RelayFeedURL.canonical(url)) ?? url
-    }
-
     /// Whether a string starts with `http://` or `https://` (case-sensitive, as the reference checks; give it
-    /// a ``canonicalURL(_:)`` so that `HTTP://` counts too).
+    /// a ``FeedURL/normalized(_:)`` URL so that `HTTP://` counts too).
     /// - Parameter url: the string.
     /// - Returns: whether it is an http(s) URL string.
     package static func isHTTPURLString(_ url: String) -> Bool {

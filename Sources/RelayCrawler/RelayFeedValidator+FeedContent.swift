@@ -1,4 +1,5 @@
 import Foundation
+import OrgSocial
 import OrgSocialClient
 package import RelayCore
 
@@ -14,7 +15,7 @@ extension RelayFeedValidator {
     /// - Parameter feed: the stripped, non-blank feed URL (looked up in its canonical spelling).
     /// - Returns: the content or why there is none.
     package func feedContent(feed: String) async -> FeedContentOutcome {
-        let key = RelayFeedText.canonicalURL(feed)
+        let key = FeedURL.normalized(feed)
         let stored: RelayFeedFile?
         do {
             guard try await store.hasProfile(key) else {

@@ -40,7 +40,7 @@ package struct RelayFeedValidator: RelayFeedGateway {
     /// Registers a feed (`relay-api.md` §2.3 steps 2–5): a bridge URL is refused; a URL with a control
     /// character or a query is invalid; an already known one is echoed; when the validation fetch fails it
     /// is invalid; else it is added. The URL is stored and looked up in its canonical spelling
-    /// (``RelayFeedURL/registrable(_:)``), which `data.feed` echoes (a canonical URL comes back unchanged).
+    /// (``FeedURL/registrable(_:)``), which `data.feed` echoes (a canonical URL comes back unchanged).
     /// - Parameter submitted: the submitted URL, already stripped and non-blank.
     /// - Returns: what was done.
     package func register(feed submitted: String) async -> FeedRegistrationOutcome {
@@ -49,7 +49,7 @@ package struct RelayFeedValidator: RelayFeedGateway {
         }
         let feed: String
         do {
-            feed = try RelayFeedURL.registrable(submitted)
+            feed = try FeedURL.registrable(submitted)
         } catch {
             configuration.log("relay register refused feed=\(submitted.debugDescription) reason=\(error)")
             return .invalid(reason: "Failed to fetch URL: \(error)")
@@ -110,10 +110,10 @@ package struct RelayFeedValidator: RelayFeedGateway {
 
     // MARK: - Helpers
 
-    /// An absolute http(s) URL with a host, in its canonical spelling (``RelayFeedURL/canonical(_:)``: the
+    /// An absolute http(s) URL with a host, in its canonical spelling (``FeedURL/canonical(_:)``: the
     /// scheme's case never matters, `HTTP://` is fetched as `http://`), or `nil`.
     static func httpURL(_ text: String) -> URL? {
-        guard let canonical = try? RelayFeedURL.canonical(text), let url = URL(string: canonical),
+        guard let canonical = try? FeedURL.canonical(text), let url = URL(string: canonical),
             let scheme = url.scheme, scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
         else { return nil }
         return url

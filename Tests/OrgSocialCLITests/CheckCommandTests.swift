@@ -120,6 +120,24 @@ struct CheckCommandTests {
         #expect(result.error.hasSuffix("2 files checked: 1 error, 0 warnings\n"))
     }
 
+    @Test func jsonOfAnUnreadableFileCarriesItsErrorAndExitsWithOne() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let clean = try folder.write(Self.cleanFeed, to: "clean.org")
+        let missing = folder.path("missing.org")
+        let result = await runCLI(["check", "--json", missing, clean])
+        #expect(result.status == 1)
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(result.outputBytes)) as? [[String: Any]])
+        #expect(array.count == 1)
+        #expect(Set(array[0].keys) == ["file", "line", "column", "severity", "code", "message", "suggestion"])
+        #expect(array[0]["file"] as? String == missing)
+        #expect(array[0]["line"] is NSNull)
+        #expect(array[0]["severity"] as? String == "error")
+        #expect(array[0]["code"] as? String == "unreadable-file")
+        #expect((array[0]["message"] as? String)?.hasPrefix("Cannot read '\(missing)': no such file.") == true)
+        #expect(result.error.hasSuffix("2 files checked: 1 error, 0 warnings\n"))
+    }
+
     @Test func checksStandardInput() async {
         let result = await runCLI(["check", "-"], input: Array(Self.brokenFeed.utf8))
         #expect(result.status == 1)

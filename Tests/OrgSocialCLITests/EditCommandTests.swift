@@ -71,6 +71,18 @@ struct EditCommandTests {
         #expect(try folder.bytes("social.org") == before)
     }
 
+    @Test func refusesADrawerMarkerAsAPropertyName() async throws {
+        let (folder, file) = try await feedWithPost()
+        defer { folder.remove() }
+        let before = try folder.bytes("social.org")
+        for pair in ["END=1", "properties=x"] {
+            let result = await runCLI(["edit", "--file", file, "--id", Self.id, "--set", pair])
+            #expect(result.status == 2, "\(pair)")
+            #expect(result.error.contains("marks the properties drawer itself; use another name"), "\(pair)")
+        }
+        #expect(try folder.bytes("social.org") == before)
+    }
+
     @Test func newWarningsAreReportedButWritten() async throws {
         let (folder, file) = try await feedWithPost()
         defer { folder.remove() }

@@ -128,4 +128,19 @@ struct TimelinePagingTests {
             }
         }
     }
+
+    @Test func aPagerThatCannotRunFallsBackToPlainOutputWithAWarning() async throws {
+        try await TimelineCommandTests().withNetwork { _, me, environment in
+            // Not found before it runs, and (behind shell syntax) found missing by the shell's status 127.
+            for pager in ["/nonexistent/pager", "/nonexistent/pager -R", "true && /nonexistent/pager"] {
+                var environment = environment
+                environment["PAGER"] = pager
+                let result = await runCLIOverCurl(
+                    ["timeline", "--feed-url", me], environment: environment, isTerminal: true)
+                #expect(result.status == 0, "\(pager)")
+                #expect(shown(result.output) == Self.order, "\(pager)")
+                #expect(result.error.contains("warning: the pager '\(pager)' could not be used"), "\(pager)")
+            }
+        }
+    }
 }

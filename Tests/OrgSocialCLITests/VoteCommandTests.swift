@@ -55,14 +55,53 @@ struct VoteCommandTests {
         #expect(try folder.bytes("social.org") == before)
     }
 
-    @Test func votesOnAnotherFeedsPollWithoutChecking() async throws {
+    @Test func votesOnAnUnreadablePollOfAnotherFeedWithAWarning() async throws {
         let (folder, file) = try await makeFeedFolder()
         defer { folder.remove() }
-        let poll = "https://bob.example.org/social.org#2026-01-01T09:00:00+0100"
+        let poll = "http://127.0.0.1:1/social.org#2026-01-01T09:00:00+0100"
         let result = await runCLI(["vote", "--file", file, "--poll", poll, "--option", "Emacs"])
         #expect(result.status == 0)
+        #expect(result.error.hasPrefix("warning: cannot read the poll \(poll) to check the option ("))
         #expect(try folder.text("social.org").hasSuffix(":REPLY_TO: \(poll)\n:POLL_OPTION: Emacs\n:END:\n"))
         #expect(await runCLI(["show", file]).output.contains("vote  'Emacs' on \(poll)"))
+    }
+
+    @Test func checksTheOptionAgainstAnotherFeedsPollReadFromItsFeed() async throws {
+        let (folder, file) = try await makeFeedFolder()
+        defer { folder.remove() }
+        try await withFarm { farm in
+            await farm.state.set(
+                "/bob.org",
+                feedText(
+                    nick: "bob",
+                    posts: [
+                        (
+                            "2026-01-01T09:00:00+0000", ["POLL_END": "2026-01-09T00:00:00+0000"],
+                            "Editor?\n- [ ] Emacs\n- [ ] Vim"
+                        ),
+                        ("2026-01-01T10:00:00+0000", [:], "Not a poll."),
+                    ]))
+            let poll = "\(farm.url("/bob.org"))#2026-01-01T09:00:00+0000"
+            let before = try folder.bytes("social.org")
+            let unknown = await runCLI(["vote", "--file", file, "--poll", poll, "--option", "NOPE"])
+            #expect(unknown.status == 2)
+            #expect(unknown.error.contains("the poll's options are: 'Emacs', 'Vim'."))
+            let notAPoll = await runCLI([
+                "vote", "--file", file, "--poll", "\(farm.url("/bob.org"))#2026-01-01T10:00:00+0000", "--option", "x",
+            ])
+            #expect(notAPoll.status == 1)
+            #expect(notAPoll.error.hasPrefix("Error: The post '2026-01-01T10:00:00+0000' is not a poll"))
+            let missing = await runCLI([
+                "vote", "--file", file, "--poll", "\(farm.url("/bob.org"))#2026-01-05T00:00:00+0000", "--option", "x",
+            ])
+            #expect(missing.status == 1)
+            #expect(try folder.bytes("social.org") == before)
+
+            let valid = await runCLI(["vote", "--file", file, "--poll", poll, "--option", "Vim"])
+            #expect(valid.status == 0)
+            #expect(valid.error.isEmpty)
+            #expect(try folder.text("social.org").hasSuffix(":REPLY_TO: \(poll)\n:POLL_OPTION: Vim\n:END:\n"))
+        }
     }
 
     @Test func refusesToVoteOnAPostThatIsNotAPoll() async throws {

@@ -93,8 +93,8 @@ struct FeedFetcherConditionalTests {
                 Issue.record("expected a body")
                 return
             }
-            #expect(FeedFetcher.isHTMLPage(body))
-            #expect(!FeedFetcher.isHTMLPage(Array(feed.utf8)))
+            #expect(FeedFetcher.nonFeedDocument(body) == "an HTML page")
+            #expect(FeedFetcher.nonFeedDocument(Array(feed.utf8)) == nil)
         }
     }
 }

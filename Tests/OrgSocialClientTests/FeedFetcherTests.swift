@@ -96,6 +96,32 @@ struct FeedFetcherTests {
         }
     }
 
+    @Test func refusesJSONAndXMLDocumentsAsItRefusesHTML() async throws {
+        try await withFarm { farm in
+            await farm.state.set("/api.json", "{\"posts\": [], \"nick\": \"bob\"}\n")
+            await farm.state.set("/list.json", "  [1, 2]")
+            await farm.state.set("/feed.xml", "<?xml version=\"1.0\"?><rss version=\"2.0\"></rss>")
+            for (path, document) in [
+                ("/api.json", "a JSON document"), ("/list.json", "a JSON document"), ("/feed.xml", "an XML document"),
+            ] {
+                let error = await #expect(throws: OrgSocialClientError.self) {
+                    try await makeFetcher().fetch(#require(URL(string: farm.url(path))))
+                }
+                guard case .notAFeed(_, let reason) = error else {
+                    Issue.record("expected notAFeed for \(path), got \(String(describing: error))")
+                    continue
+                }
+                #expect(reason == "the server sent \(document)")
+            }
+        }
+    }
+
+    @Test func anOrgFileThatLooksLikeJSONAtFirstIsStillAFeed() {
+        for text in ["[[https://a.example][a link]]\n#+TITLE: t\n", "{not json}\n#+NICK: n\n", "#+TITLE: t\n"] {
+            #expect(FeedFetcher.nonFeedDocument(Array(text.utf8)) == nil, "\(text)")
+        }
+    }
+
     @Test func invalidUTF8IsReplacedWithADiagnostic() async throws {
         try await withFarm { farm in
             await farm.state.setBytes("/bad.org", Array(feed.utf8) + [0xFF, 0xFE, 0x0A])

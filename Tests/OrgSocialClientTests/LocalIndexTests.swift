@@ -39,7 +39,14 @@ struct LocalIndexTests {
                 ("2026-01-01T04:30:00+0000", ["REPLY_TO": poll, "POLL_OPTION": "Tea"], ""),
                 ("2026-01-01T13:00:00+0000", ["REPLY_TO": poll, "POLL_OPTION": "Coffee"], ""),
                 ("2026-01-01T04:40:00+0000", ["REPLY_TO": poll, "POLL_OPTION": "Milk"], ""),
-                ("2026-01-01T01:30:00+0000", ["REPLY_TO": "\(me)/#2026-01-01T00:00:00+0000"], "Wrong URL."),
+                (
+                    "2026-01-01T01:30:00+0000", ["REPLY_TO": "https://me.example/social.org#2026-01-01T00:00:00+0000"],
+                    "Wrong URL."
+                ),
+                (
+                    "2026-01-01T01:45:00+0000",
+                    ["REPLY_TO": "HTTP://Me.Example/./social.org/#2026-01-01T00:00:00+0000"], "Respelt."
+                ),
             ])
         return LocalIndex(feeds: [
             FetchedFeed(url: me, feed: Feed(parsing: mine)), FetchedFeed(url: ana, feed: Feed(parsing: anas)),
@@ -47,11 +54,13 @@ struct LocalIndexTests {
         ])
     }
 
-    @Test func threadFollowsRepliesAcrossFeedsByExactURL() throws {
+    @Test func threadFollowsRepliesAcrossFeedsByTheirFeedURLInAnySpelling() throws {
         let thread = try #require(index.thread(for: root))
         #expect(thread.entry.post.body == "Root.")
-        #expect(thread.replies.map(\.entry.post.body) == ["First reply."])
-        #expect(thread.replies[0].replies.map(\.entry.post.body) == ["Nested."])
+        // `HTTP://Me.Example/./social.org/` is a spelling of the feed's URL; `https://` is another URL.
+        #expect(thread.replies.map(\.entry.post.body) == ["Respelt.", "First reply."])
+        #expect(thread.replies[1].replies.map(\.entry.post.body) == ["Nested."])
+        #expect(index.thread(for: "HTTP://ME.example/social.org#2026-01-01T00:00:00+0000")?.entry.post.body == "Root.")
         #expect(index.parentChain(of: "\(bob)#2026-01-01T02:30:00+0000").map(\.post.body) == ["First reply.", "Root."])
         #expect(index.thread(for: "\(me)#nope") == nil)
     }
@@ -62,7 +71,7 @@ struct LocalIndexTests {
         #expect(
             kinds == [
                 "vote bob", "mention ana", "boost ana", "vote ana", "vote bob", "vote bob", "vote ana", "reaction ana",
-                "reply ana",
+                "reply ana", "reply bob",
             ])
         #expect(notifications.first(where: { $0.kind == .reaction })?.target == root)
     }

@@ -74,6 +74,16 @@ struct TimelineFilterTests {
         #expect(exclusion(singlePost(recent), options: options) == .blocked)
     }
 
+    @Test func aBlockedFeedIsBlockedInAnySpellingOfItsURL() {
+        let options = TimelineOptions(blockedFeeds: ["HTTP://Bob.Example/./social.org"])
+        #expect(options.blocks(feedURL: "http://bob.example/social.org"))
+        #expect(options.blocks(postURL: "http://bob.example:80/social.org#2026-01-01T00:00:00+0000"))
+        #expect(!options.blocks(feedURL: "https://bob.example/social.org"))
+        var changed = options
+        changed.blockedFeeds = []
+        #expect(!changed.blocks(feedURL: "http://bob.example/social.org"))
+    }
+
     @Test func hidesPostsWithInvalidIDs() {
         #expect(exclusion(singlePost("not-a-date")) == .invalidID)
     }

@@ -735,7 +735,7 @@ struct EdgeCaseTests {
         #expect(feed.postsSortedByDate(newestFirst: false).map(\.body) == ["a", "b", "c"])
     }
 
-    @Test func case37_feedURLsAreKeptExactlyAsSpelled() throws {
+    @Test func case37_feedURLsDifferingBeyondSpellingAreDistinctFeeds() throws {
         var feed = Feed(parsing: "#+TITLE: t\n#+NICK: n\n#+FOLLOW: https://x.example/social.org\n* Posts\n")
 
         try feed.follow("https://www.x.example/social.org")
@@ -748,9 +748,23 @@ struct EdgeCaseTests {
         #expect(throws: OrgSocialError.alreadyFollowing(url: "https://x.example/social.org")) {
             try feed.follow("https://x.example/social.org")
         }
-        #expect(throws: OrgSocialError.notFollowing("https://X.example/social.org")) {
-            try feed.unfollow("https://X.example/social.org")
+    }
+
+    @Test func followRefusesAnotherSpellingOfAFollowedFeedAndUnfollowMatchesAnySpelling() throws {
+        var feed = Feed(parsing: "#+TITLE: t\n#+NICK: n\n#+FOLLOW: http://host/bob/social.org\n* Posts\n")
+
+        for spelling in [
+            "HTTP://HOST/bob/social.org", "http://host/bob/./social.org", "http://host:80//bob/social.org",
+        ] {
+            #expect(throws: OrgSocialError.alreadyFollowing(url: "http://host/bob/social.org")) {
+                try feed.follow(spelling)
+            }
         }
+        try feed.follow("HTTP://Other.example/./social.org")
+        #expect(feed.profile.follows.map(\.url) == ["http://host/bob/social.org", "http://other.example/social.org"])
+
+        try feed.unfollow("HTTP://HOST/bob/social.org")
+        #expect(feed.profile.follows.map(\.url) == ["http://other.example/social.org"])
     }
 
     @Test func case38_aHashInsideTheFeedURLSplitsAtTheLastHash() {

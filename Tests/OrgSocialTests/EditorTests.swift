@@ -467,6 +467,15 @@ struct EditorTests {
         #expect(feed.text == Self.base)
     }
 
+    @Test func setPropertyRefusesTheDrawerMarkersAsNames() {
+        var feed = Feed(parsing: Self.base)
+
+        for name in ["END", "end", "PROPERTIES", "Properties"] {
+            #expect(throws: OrgSocialError.self, "\(name)") { try feed.setProperty(name, to: "1", inPost: Self.first) }
+        }
+        #expect(feed.text == Self.base)
+    }
+
     @Test func replaceBodyKeepsTheIDAndProperties() throws {
         var feed = Feed(parsing: Self.base)
 

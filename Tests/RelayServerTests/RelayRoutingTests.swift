@@ -178,10 +178,10 @@ extension RelayAPISuite {
                 link("stats", "/stats/"), link("bridge", "/bridge/"),
                 link(
                     "bridge-activitypub", "/bridge/activitypub/@{user}@{instance}/", templated: true,
-                    "Virtual social.org feed of an ActivityPub account"),
+                    "ActivityPub account as a virtual social.org feed"),
                 link(
                     "bridge-rss", "/bridge/rss/?url={feed_url}", templated: true,
-                    "Virtual social.org feed of an RSS or Atom feed"),
+                    "RSS/Atom feed as a virtual social.org feed"),
             ]
             let expected =
                 #"{"type": "Success", "errors": [], "data": {"name": "Org Social Relay", "description": "P2P system for Org Social files"}, "_links": {"#

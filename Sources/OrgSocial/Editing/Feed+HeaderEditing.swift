@@ -81,27 +81,33 @@ extension Feed {
         removeKeywords("PINNED") { _ in true }
     }
 
-    /// Follows a feed: adds `#+FOLLOW: [label] url`.
+    /// Follows a feed: adds `#+FOLLOW: [label] url`, the URL in its canonical spelling (``FeedURL``).
     /// - Parameters:
     ///   - url: the feed's URL (http or https).
     ///   - label: an optional personal label (spaces allowed).
-    /// - Throws: ``OrgSocialError/alreadyFollowing(url:)`` or ``OrgSocialError/invalidInput(field:value:reason:)``.
-    public mutating func follow(_ url: String, label: String? = nil) throws {
-        let url = try Check.url(url, field: "feed URL")
-        guard !profile.follows.contains(where: { $0.url == url }) else {
-            throw OrgSocialError.alreadyFollowing(url: url)
+    /// - Throws: ``OrgSocialError/alreadyFollowing(url:)`` when the feed follows `url` (in any spelling of
+    ///   it, such as `HTTP://HOST/social.org` for `http://host/social.org`) or
+    ///   ``OrgSocialError/invalidInput(field:value:reason:)``.
+    /// - Returns: the URL as the `#+FOLLOW` line spells it.
+    @discardableResult
+    public mutating func follow(_ url: String, label: String? = nil) throws -> String {
+        let url = FeedURL.normalized(try Check.url(url, field: "feed URL"))
+        if let followed = profile.follows.first(where: { FeedURL.same($0.url, url) }) {
+            throw OrgSocialError.alreadyFollowing(url: followed.url)
         }
         let label = try label.map { try Check.singleLine($0.trimmingSpacesAndTabs(), field: "label") }
         try addKeyword("FOLLOW", value: Follow(url: url, label: label).value)
+        return url
     }
 
-    /// Unfollows: removes every `#+FOLLOW` line whose URL or label is `target`.
+    /// Unfollows: removes every `#+FOLLOW` line whose URL (in any spelling, ``FeedURL/same(_:_:)``) or label
+    /// is `target`.
     /// - Parameter target: a followed URL or label, exactly as written.
     /// - Throws: ``OrgSocialError/notFollowing(_:)`` when nothing matches.
     public mutating func unfollow(_ target: String) throws {
         let removed = removeKeywords("FOLLOW") { value in
             guard let follow = Follow(value: value) else { return false }
-            return follow.url == target || follow.label == target
+            return follow.label == target || (target.isHTTPURL && FeedURL.same(follow.url, target))
         }
         if removed == 0 { throw OrgSocialError.notFollowing(target) }
     }

@@ -140,7 +140,8 @@ extension Feed {
     ///   - value: the new value.
     ///   - id: the post's ID.
     /// - Throws: ``OrgSocialError/postNotFound(id:)``, or ``OrgSocialError/invalidInput(field:value:reason:)``
-    ///   for `ID`, a name with spaces or colons, or a `LANG` that is not a language code.
+    ///   for `ID`, a drawer marker's name (`END`, `PROPERTIES`), a name with spaces or colons, or a `LANG`
+    ///   that is not a language code.
     public mutating func setProperty(_ name: String, to value: String?, inPost id: String) throws {
         let upper = name.uppercased()
         guard upper != "ID" else {
@@ -150,6 +151,11 @@ extension Feed {
         guard !upper.isEmpty, !upper.contains(where: { $0 == ":" || $0 == " " || $0 == "\t" || $0.isNewline }) else {
             throw OrgSocialError.invalidInput(
                 field: "property name", value: name, reason: "use a single word such as LANG.")
+        }
+        guard DrawerMarker(rawValue: upper) == nil else {
+            throw OrgSocialError.invalidInput(
+                field: "property name", value: name,
+                reason: "`:\(upper):` marks the properties drawer itself; use another name, such as LANG.")
         }
         let value = try value.map { try Check.singleLine($0.trimmingSpacesAndTabs(), field: upper) }
         try updatePost(id: id) { draft in

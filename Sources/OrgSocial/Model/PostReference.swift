@@ -49,6 +49,20 @@ public struct PostReference: Sendable, Hashable, Codable, CustomStringConvertibl
         return hash
     }
 
+    /// The reference with its feed URL in its one spelling (``FeedURL/normalized(_:)``), the ID kept byte for
+    /// byte: two references to one post written with two spellings of its feed's URL are equal in this form.
+    public var normalized: PostReference {
+        PostReference(feedURL: FeedURL.normalized(feedURL), postID: postID)
+    }
+
+    /// The text of a post URL with its feed URL in its one spelling (``normalized``), for comparing and
+    /// looking up post URLs.
+    /// - Parameter text: a post URL as written.
+    /// - Returns: `<normalized feed URL>#<ID>`, or `text` when it is no reference.
+    public static func normalizedText(_ text: String) -> String {
+        PostReference(parsing: text)?.normalized.description ?? text
+    }
+
     /// The post URL form, `<feed URL>#<post ID>`.
     public var description: String { "\(feedURL)#\(postID)" }
 

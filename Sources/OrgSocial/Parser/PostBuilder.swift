@@ -1,5 +1,7 @@
-enum DrawerMarker {
-    case properties, end
+/// The two drawer marker lines, `:PROPERTIES:` and `:END:`; their names are no property names.
+enum DrawerMarker: String, CaseIterable {
+    case properties = "PROPERTIES"
+    case end = "END"
 }
 
 /// The names of a drawer's entries, for finding a repeated name in O(1): an open-addressing table of

@@ -23,7 +23,8 @@ struct CheckCommand: ParsableCommand {
                 .flag(
                     "json",
                     help:
-                        "Print the problems as a JSON array (file, line, column, severity, code, message, suggestion)."),
+                        "Print the problems as a JSON array (file, line, column, severity, code, message, suggestion); "
+                        + "a file that cannot be read is an error with code 'unreadable-file' and no line."),
                 .flag("strict", help: "Treat warnings as errors."),
             ])
     }
@@ -49,38 +50,39 @@ struct CheckCommand: ParsableCommand {
 
     func run(in context: CommandContext) async throws {
         var reports: [Report] = []
-        var unreadable = 0
+        var unreadable: [Report] = []
         for path in paths {
+            let file = path == FeedFile.standardInputPath ? "<stdin>" : path
             let feed: Feed
             do {
                 feed = try await FeedFile.read(fileOrURL: path, in: context)
             } catch let error as CLIError {
                 context.report("Error: \(error.localizedDescription)")
-                unreadable += 1
+                unreadable.append(Report(file: file, unreadable: error.localizedDescription))
                 continue
             }
             for diagnostic in FeedValidator().validate(feed) {
                 var diagnostic = diagnostic
                 if isStrict { diagnostic.severity = .error }
-                reports.append(
-                    Report(file: path == FeedFile.standardInputPath ? "<stdin>" : path, diagnostic: diagnostic))
+                reports.append(Report(file: file, diagnostic: diagnostic))
             }
         }
         if printsJSON {
-            context.write(reports.isEmpty ? "[]\n" : try JSONOutput.text(reports))
+            let all = unreadable + reports
+            context.write(all.isEmpty ? "[]\n" : try JSONOutput.text(all))
         } else {
             for report in reports {
-                let d = report.diagnostic
+                guard let d = report.diagnostic else { continue }
                 context.writeLine(
                     "\(report.file):\(d.line):\(d.column): \(d.severity.rawValue): \(d.message) [\(d.code)]")
                 if let suggestion = d.suggestion { context.writeLine("  suggestion: \(suggestion)") }
             }
         }
         // A summary diagnostic stands for the problems it leaves out, so the totals are real counts.
-        let found = reports.lazy.map(\.diagnostic.problemCount).reduce(0, +)
-        let errorsFound = reports.lazy.filter { $0.diagnostic.severity == .error }.map(\.diagnostic.problemCount)
-            .reduce(0, +)
-        let errors = errorsFound + unreadable
+        let diagnostics = reports.compactMap(\.diagnostic)
+        let found = diagnostics.lazy.map(\.problemCount).reduce(0, +)
+        let errorsFound = diagnostics.lazy.filter { $0.severity == .error }.map(\.problemCount).reduce(0, +)
+        let errors = errorsFound + unreadable.count
         let warnings = found - errorsFound
         let files = paths.count == 1 ? "1 file" : "\(paths.count) files"
         context.report("\(files) checked: \(Self.countText(errors: errors, warnings: warnings))")
@@ -92,12 +94,30 @@ struct CheckCommand: ParsableCommand {
         "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
     }
 
-    /// One diagnostic of one file, as `--json` writes it.
+    /// One problem of one file, as `--json` writes it: a diagnostic, or the reason the file could not be read
+    /// (code `unreadable-file`, `line` and `column` null).
     struct Report: Encodable {
+        /// The code of a file that could not be read.
+        static let unreadableCode = "unreadable-file"
+
         /// The file as named on the command line.
         var file: String
-        /// The diagnostic.
-        var diagnostic: Diagnostic
+        /// The diagnostic, or `nil` when the file could not be read.
+        var diagnostic: Diagnostic?
+        /// Why the file could not be read, when it could not.
+        var failure: String?
+
+        /// A diagnostic of a file that was read.
+        init(file: String, diagnostic: Diagnostic) {
+            self.file = file
+            self.diagnostic = diagnostic
+        }
+
+        /// A file that could not be read, and why.
+        init(file: String, unreadable reason: String) {
+            self.file = file
+            failure = reason
+        }
 
         private enum CodingKeys: String, CodingKey {
             case file, line, column, severity, code, message, suggestion
@@ -106,12 +126,12 @@ struct CheckCommand: ParsableCommand {
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(file, forKey: .file)
-            try container.encode(diagnostic.line, forKey: .line)
-            try container.encode(diagnostic.column, forKey: .column)
-            try container.encode(diagnostic.severity.rawValue, forKey: .severity)
-            try container.encode(diagnostic.code.rawValue, forKey: .code)
-            try container.encode(diagnostic.message, forKey: .message)
-            try container.encode(diagnostic.suggestion, forKey: .suggestion)
+            try container.encode(diagnostic?.line, forKey: .line)
+            try container.encode(diagnostic?.column, forKey: .column)
+            try container.encode(diagnostic?.severity.rawValue ?? Diagnostic.Severity.error.rawValue, forKey: .severity)
+            try container.encode(diagnostic?.code.rawValue ?? Self.unreadableCode, forKey: .code)
+            try container.encode(diagnostic?.message ?? failure ?? "", forKey: .message)
+            try container.encode(diagnostic?.suggestion, forKey: .suggestion)
         }
     }
 }

@@ -1,6 +1,7 @@
 import OrgSocial
 
-/// `orgsocial follow --file <file> <url> [--label <label>]`: adds a `#+FOLLOW` line.
+/// `orgsocial follow --file <file> <url> [--label <label>]`: adds a `#+FOLLOW` line, the URL in its canonical
+/// spelling; another spelling of a followed feed is refused.
 struct FollowCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
@@ -39,12 +40,12 @@ struct FollowCommand: ParsableCommand {
     }
 
     func run(in context: CommandContext) async throws {
-        try await FeedChange.apply(
+        let followed = try await FeedChange.apply(
             to: try FeedFileOptions.path(option: path, in: context), publishing: publishing, feedURLOption: nil,
             in: context
         ) {
             try $0.follow(url, label: label)
         }
-        context.writeLine(url)
+        context.writeLine(followed)
     }
 }

@@ -34,12 +34,9 @@ struct PollResultsCommand: ParsableCommand {
 
     func run(in context: CommandContext) async throws {
         let now = try context.now()
-        guard
-            let results = try await input.fetchIndex(now: now, relayLookup: .pollVotes, in: context).pollResults(
-                for: postURL)
-        else {
-            context.report("Error: \(postURL) is not a poll in its feed (or the feed could not be read).")
-            throw CLIError.exit(1)
+        let (index, timeline) = try await input.fetchIndex(now: now, relayLookup: .pollVotes, in: context)
+        guard let results = index.pollResults(for: postURL) else {
+            try input.failNotFound(in: timeline, notFound: "\(postURL) is not a poll in its feed.", in: context)
         }
         if printsJSON {
             struct Option: Encodable {

@@ -122,7 +122,7 @@ struct RelayStatsCommand: ParsableCommand {
         }
         configuration.scanInterval = nil
         configuration.peerRelays = []
-        let summary = try await RelayService(configuration: configuration).summary()
+        let summary = try await RelayService(configuration: configuration, createsDatabase: false).summary()
         if printsJSON {
             context.write(try JSONOutput.text(summary))
             return

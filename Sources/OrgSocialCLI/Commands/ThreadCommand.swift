@@ -37,10 +37,10 @@ struct ThreadCommand: ParsableCommand {
 
     func run(in context: CommandContext) async throws {
         let now = try context.now()
-        let index = try await input.fetchIndex(now: now, relayLookup: .thread, in: context)
+        let (index, timeline) = try await input.fetchIndex(now: now, relayLookup: .thread, in: context)
         guard let thread = index.thread(for: postURL) else {
-            context.report("Error: the post \(postURL) was not found in its feed.")
-            throw CLIError.exit(1)
+            try input.failNotFound(
+                in: timeline, notFound: "the post \(postURL) was not found in its feed.", in: context)
         }
         let parents = index.parentChain(of: postURL).reversed()
         if printsJSON {

@@ -1,5 +1,6 @@
 import Foundation
 import OrgSocial
+import OrgSocialClient
 
 /// `orgsocial vote --file <file> --post <post-url> --option <option> [--text <text>]`: appends a vote.
 struct VoteCommand: ParsableCommand {
@@ -8,9 +9,10 @@ struct VoteCommand: ParsableCommand {
             name: "vote",
             abstract: "Append a vote on a poll.",
             discussion: """
-                When the poll is in the same file (its feed URL is --feed-url or $ORGSOCIAL_FEED_URL, or \
-                a poll with its ID is in the file), the option must be one of the poll's options and the \
-                poll must still be open.
+                The option must be one of the poll's options and the poll must still be open. A poll of \
+                the same file (its feed URL is --feed-url or $ORGSOCIAL_FEED_URL, or a poll with its ID is \
+                in the file) is read there; another person's poll is read from its feed. When that feed \
+                cannot be read, the vote is written unchecked, with a warning that says why.
                 """,
             options: [
                 FeedFileOptions.fileOption,
@@ -47,10 +49,11 @@ struct VoteCommand: ParsableCommand {
 
     func run(in context: CommandContext) async throws {
         let comment = try text.map { try TextInput.resolve($0, in: context) } ?? ""
+        let remotePoll = try await readRemotePoll(in: context)
         try await DraftPublisher.publish(options: feedOptions, publishing: publishing, in: context) {
             feed, feedURL, now in
-            var pollPost: Post?
-            if poll.feedURL == feedURL {
+            var pollPost = remotePoll
+            if let feedURL, FeedURL.same(poll.feedURL, feedURL) {
                 guard let post = feed.post(withID: poll.postID) else {
                     throw OrgSocialError.postNotFound(id: poll.postID)
                 }
@@ -66,6 +69,35 @@ struct VoteCommand: ParsableCommand {
                 guard case .invalidInput(let field, _, _) = error, field == "poll option" else { throw error }
                 throw CLIError.validation(error.localizedDescription)
             }
+        }
+    }
+
+    /// Another feed's poll, read from its feed so that the option can be checked; `nil` for a poll of the
+    /// same file (checked there) and when its feed cannot be read (then a warning says why).
+    /// - Throws: ``CLIError/notAPoll(id:)`` when the post is no poll, ``OrgSocialError/postNotFound(id:)``
+    ///   when its feed has no post with that ID.
+    private func readRemotePoll(in context: CommandContext) async throws -> Post? {
+        if let feedURL = try feedOptions.feedURL(in: context), FeedURL.same(poll.feedURL, feedURL) { return nil }
+        if let local = try? await FeedFile.read(fileOrURL: feedOptions.path(in: context), in: context),
+            local.post(withID: poll.postID)?.kind == .poll
+        {
+            return nil
+        }
+        let lookup = PostLookup(fetcher: ReadingOptions.makeFetcher(in: context))
+        let url = poll.description
+        switch await lookup.posts(at: [url])[url] {
+        case .found(let entry):
+            guard entry.post.kind == .poll else { throw CLIError.notAPoll(id: poll.postID) }
+            return entry.post
+        case .failed(let reason) where reason == PostLookup.missingPostReason:
+            throw OrgSocialError.postNotFound(id: poll.postID)
+        case .failed(let reason):
+            context.report(
+                "warning: cannot read the poll \(url) to check the option (\(reason)); the vote is written "
+                    + "without that check.")
+            return nil
+        case nil:
+            return nil
         }
     }
 }

@@ -48,10 +48,11 @@ struct PostURLInput {
     ///   - now: the current time.
     ///   - relayLookup: what to ask the configured relay, or `nil` to not ask it.
     ///   - context: the command's context.
-    /// - Returns: The index of the fetched posts.
+    /// - Returns: The index of the fetched posts, and the timeline they were read for (its statuses say which
+    ///   feeds could not be read).
     /// - Throws: ``CLIError`` for a malformed relay setting; what fetching the timeline throws.
     func fetchIndex(now: Date, relayLookup: RelayLookup? = nil, in context: CommandContext) async throws
-        -> LocalIndex
+        -> (index: LocalIndex, timeline: Timeline)
     {
         let options = try ReadingOptions.directOptions(now: now, in: context)
         if options.blocks(postURL: postURL) {
@@ -84,7 +85,24 @@ struct PostURLInput {
             }
         }
         let (timeline, _) = try await reading.fetchTimeline(options: options, extraFeeds: extraFeeds, in: context)
-        return LocalIndex(feeds: timeline.feeds)
+        return (LocalIndex(feeds: timeline.feeds), timeline)
+    }
+
+    /// Reports that the post is not in `index`, and why: its feed could not be read (the reason that
+    /// `--verbose` lists), or it was read and has no such post (`notFound`); then fails.
+    /// - Parameters:
+    ///   - timeline: the timeline read for the index.
+    ///   - notFound: the message when the feed was read, e.g. "the post … was not found in its feed".
+    ///   - context: the command's context.
+    /// - Throws: ``CLIError/exit(_:)`` with 1, always.
+    func failNotFound(in timeline: Timeline, notFound: String, in context: CommandContext) throws -> Never {
+        let feedURL = PostReference(parsing: postURL)?.feedURL ?? postURL
+        if let reason = timeline.failure(readingFeed: feedURL) {
+            context.report("Error: cannot read the feed \(feedURL) of \(postURL): \(reason)")
+        } else {
+            context.report("Error: \(notFound)")
+        }
+        throw CLIError.exit(1)
     }
 
     /// Every post URL in a relay thread: ancestors, replies at any depth and reactions.

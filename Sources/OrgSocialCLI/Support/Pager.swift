@@ -19,13 +19,19 @@ struct Pager {
     }
 
     /// Shows `text`: through the pager (run with `/bin/sh -c`, on the process's own standard output) and
-    /// waits for it to end, or on standard output when there is no pager or it cannot start.
+    /// waits for it to end, or on standard output when there is no pager. A pager that cannot run (not
+    /// found or not executable, which the shell answers with status 127 or 126) never loses the text: it is
+    /// written to standard output, after a warning on standard error.
     /// - Parameters:
     ///   - text: the output.
     ///   - context: the streams and environment.
     func show(_ text: String, in context: CommandContext) {
         guard let command = command(in: context) else {
             context.write(text)
+            return
+        }
+        guard Self.canRun(command, path: context.environment["PATH"]) else {
+            Self.fallBack(to: text, command: command, reason: "it was not found or is not executable", in: context)
             return
         }
         let process = Process()
@@ -39,12 +45,39 @@ struct Pager {
         do {
             try process.run()
         } catch {
-            context.write(text)
+            Self.fallBack(to: text, command: command, reason: "it could not start (\(error))", in: context)
             return
         }
         // A pager that quits early (q in less) closes the pipe: the rest is not wanted.
         try? input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
+        if process.terminationReason == .exit, [126, 127].contains(process.terminationStatus) {
+            Self.fallBack(
+                to: text, command: command,
+                reason: "the shell could not run it (exit status \(process.terminationStatus))", in: context)
+        }
+    }
+
+    /// Writes `text` to standard output after a warning that the pager `command` could not be used.
+    private static func fallBack(to text: String, command: String, reason: String, in context: CommandContext) {
+        context.report(
+            "warning: the pager '\(command)' could not be used: \(reason). Showing the output without it; set "
+                + "PAGER to a pager that works (or to 'cat'), or give --no-pager.")
+        context.write(text)
+    }
+
+    /// Whether a pager command can run, as far as can be told without running it: a simple command (no shell
+    /// syntax) whose program is an executable file, given with a `/` or found in `path`. A command with
+    /// shell syntax is left for the shell to try.
+    static func canRun(_ command: String, path: String?) -> Bool {
+        let shellSyntax = CharacterSet(charactersIn: "|&;<>()$`\\\"'*?[]#~=%{}\n")
+        guard command.rangeOfCharacter(from: shellSyntax) == nil,
+            let program = command.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init)
+        else { return true }
+        let files = FileManager.default
+        if program.contains("/") { return files.isExecutableFile(atPath: program) }
+        let folders = (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: true)
+        return folders.contains { files.isExecutableFile(atPath: "\($0)/\(program)") }
     }
 }

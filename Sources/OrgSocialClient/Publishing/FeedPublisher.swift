@@ -58,10 +58,10 @@ public struct FeedPublisher: Sendable {
         let response = try await transport.exchange(request)
         switch response.status {
         case 200:
-            if Self.looksLikeHTML(response.body) {
+            if let document = FeedFetcher.nonFeedDocument(response.body) {
                 throw OrgSocialClientError.invalidResponse(
                     url: feedURL.absoluteString,
-                    reason: "it is an HTML page, not a social.org file; check that the URL points at the raw file")
+                    reason: "it is \(document), not a social.org file; check that the URL points at the raw file")
             }
             return RemoteFeed(
                 feed: Feed(bytes: response.body), etag: response.headers["ETag"],
@@ -248,13 +248,6 @@ public struct FeedPublisher: Sendable {
         guard let host = url.host, !host.isEmpty else {
             throw OrgSocialClientError.invalidURL(url.absoluteString, reason: "it has no host name.")
         }
-    }
-
-    /// Whether a body is an HTML page (a landing page instead of the raw file).
-    static func looksLikeHTML(_ body: [UInt8]) -> Bool {
-        let start = String(decoding: body.prefix(64), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        return start.hasPrefix("<!doctype html") || start.hasPrefix("<html")
     }
 
     /// A short message from an error body: an envelope's `errors`, a JSON `message`/`error`, or the text.

@@ -90,11 +90,24 @@ extension FeedFetcher {
         }
     }
 
-    /// Whether a body is an HTML page (a landing or error page instead of the raw `social.org` file).
-    /// - Parameter body: the first bytes of a body are enough.
-    /// - Returns: `true` when it starts with `<!doctype html` or `<html` (whitespace and case ignored).
-    package static func isHTMLPage(_ body: [UInt8]) -> Bool {
-        FeedPublisher.looksLikeHTML(body)
+    /// What a body is when it is a known kind of document that is no `social.org` file: an HTML page (a
+    /// landing or error page instead of the raw file), an XML document (an RSS or Atom feed) or a JSON
+    /// document (an API's answer). Every reader of feeds over HTTP refuses such a body with this rule.
+    /// - Parameter body: the body.
+    /// - Returns: "an HTML page" when it starts with `<!doctype html` or `<html`, "an XML document" when it
+    ///   starts with `<?xml` (whitespace and case ignored), "a JSON document" when it starts with `{` or `[`
+    ///   and is valid JSON as a whole; `nil` otherwise.
+    package static func nonFeedDocument(_ body: [UInt8]) -> String? {
+        let start = String(decoding: body.prefix(64), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        if start.hasPrefix("<!doctype html") || start.hasPrefix("<html") { return "an HTML page" }
+        if start.hasPrefix("<?xml") { return "an XML document" }
+        if start.hasPrefix("{") || start.hasPrefix("["),
+            (try? JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])) != nil
+        {
+            return "a JSON document"
+        }
+        return nil
     }
 
     private func request(for url: URL, validators: FeedValidators?, accept: String?) -> HTTPClientRequest {

@@ -15,7 +15,8 @@ import OrgSocial
 ///
 /// One fetcher shares its limits across every call, so fetch many feeds with one fetcher (in a task
 /// group) and the limits hold. `Content-Type` is ignored: the body is parsed whatever the server calls
-/// it, and an HTML page is reported as ``OrgSocialClientError/notAFeed(url:reason:)``.
+/// it, and an HTML page (or a JSON or XML document, ``nonFeedDocument(_:)``) is reported as
+/// ``OrgSocialClientError/notAFeed(url:reason:)``.
 public struct FeedFetcher: Sendable {
     /// Limits and places.
     public struct Configuration: Sendable {
@@ -173,11 +174,12 @@ public struct FeedFetcher: Sendable {
             permanentRedirect: result.permanentRedirect, downloadedBytes: 0)
     }
 
-    /// A `200` (size already checked): refuses an HTML page, caches the body when it has validators.
+    /// A `200` (size already checked): refuses an HTML page or another document that is no feed
+    /// (``nonFeedDocument(_:)``), caches the body when it has validators.
     private func accept(_ body: [UInt8], _ result: ConditionalFetchResult) throws -> FeedFetchResult {
         let location = result.finalURL.absoluteString
-        if FeedPublisher.looksLikeHTML(body) {
-            throw OrgSocialClientError.notAFeed(url: location, reason: "the server sent an HTML page")
+        if let document = Self.nonFeedDocument(body) {
+            throw OrgSocialClientError.notAFeed(url: location, reason: "the server sent \(document)")
         }
         if result.etag != nil || result.lastModified != nil {
             cache?.store(

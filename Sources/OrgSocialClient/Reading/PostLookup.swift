@@ -28,6 +28,9 @@ public struct PostLookup: Sendable {
     /// What reads the feeds.
     public let fetcher: FeedFetcher
 
+    /// The reason of ``Outcome/failed(_:)`` when the feed was read and has no post with the ID.
+    public static let missingPostReason = "no post with this ID in the feed (deleted or edited?)"
+
     /// Makes a lookup over a fetcher.
     /// - Parameter fetcher: the feed fetcher; share one so that its limits and cache apply.
     public init(fetcher: FeedFetcher = FeedFetcher()) {
@@ -65,7 +68,7 @@ public struct PostLookup: Sendable {
                 {
                     outcomes[url] = .found(entry)
                 } else {
-                    outcomes[url] = .failed("no post with this ID in the feed (deleted or edited?)")
+                    outcomes[url] = .failed(Self.missingPostReason)
                 }
             case .failed(let reason):
                 outcomes[url] = .failed(reason)

@@ -10,28 +10,34 @@ import OrgSocial
 /// let results = index.pollResults(for: pollURL)
 /// ```
 ///
-/// References match by exact string (`<feed URL>#<ID>`), as the spec says.
+/// References (`<feed URL>#<ID>`) match by their exact ID and their feed URL in any spelling of it
+/// (``PostReference/normalized``): `HTTP://HOST/social.org#ID` and `http://host/social.org#ID` are one post,
+/// and a feed is one feed however it was followed.
 public struct LocalIndex: Sendable {
     /// Every post with a valid ID, in feed order.
     public let entries: [TimelinePost]
+    /// The posts by their normalized URL.
     private let byURL: [String: TimelinePost]
 
     /// Indexes feeds.
-    /// - Parameter feeds: the feeds; a feed listed twice counts once.
+    /// - Parameter feeds: the feeds; a feed listed twice (in any spelling of its URL) counts once.
     public init(feeds: [FetchedFeed]) {
         var seen: Set<String> = []
         var entries: [TimelinePost] = []
-        for fetched in feeds where seen.insert(fetched.url).inserted {
+        for fetched in feeds where seen.insert(FeedURL.normalized(fetched.url)).inserted {
             entries += fetched.entries
         }
         self.entries = entries
-        byURL = Dictionary(entries.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
+        byURL = Dictionary(entries.map { (Self.key($0.url), $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The post at `url`, if it was fetched.
-    /// - Parameter url: `<feed URL>#<ID>`.
+    /// - Parameter url: `<feed URL>#<ID>`, the feed URL in any spelling.
     /// - Returns: The post, or `nil`.
-    public func post(at url: String) -> TimelinePost? { byURL[url] }
+    public func post(at url: String) -> TimelinePost? { byURL[Self.key(url)] }
+
+    /// The key posts are indexed and compared by: the post URL, its feed URL normalized.
+    private static func key(_ postURL: String) -> String { PostReference.normalizedText(postURL) }
 
     // MARK: - Threads
 
@@ -47,15 +53,16 @@ public struct LocalIndex: Sendable {
     /// - Parameter url: the post's `<feed URL>#<ID>`.
     /// - Returns: the tree, or `nil` when the post was not fetched.
     public func thread(for url: String) -> ThreadNode? {
-        guard let root = byURL[url] else { return nil }
+        guard let root = post(at: url) else { return nil }
         var children: [String: [TimelinePost]] = [:]
         for entry in entries where entry.post.kind == .reply || entry.post.kind == .poll {
-            if let parent = entry.post.replyTo?.description { children[parent, default: []].append(entry) }
+            if let parent = entry.post.replyTo?.normalized.description { children[parent, default: []].append(entry) }
         }
         var visited: Set<String> = []
         func node(_ entry: TimelinePost) -> ThreadNode {
-            visited.insert(entry.url)
-            let replies = (children[entry.url] ?? []).filter { !visited.contains($0.url) }
+            let key = Self.key(entry.url)
+            visited.insert(key)
+            let replies = (children[key] ?? []).filter { !visited.contains(Self.key($0.url)) }
                 .sorted { $0.instant < $1.instant }
             return ThreadNode(entry: entry, replies: replies.map(node))
         }
@@ -67,8 +74,10 @@ public struct LocalIndex: Sendable {
     /// - Returns: The ancestors, nearest first.
     public func parentChain(of url: String) -> [TimelinePost] {
         var chain: [TimelinePost] = []
-        var current = byURL[url]?.post.replyTo?.description
-        while let parentURL = current, let parent = byURL[parentURL], !chain.contains(where: { $0.url == parentURL }) {
+        var current = post(at: url)?.post.replyTo?.description
+        while let parentURL = current, let parent = post(at: parentURL),
+            !chain.contains(where: { Self.key($0.url) == Self.key(parentURL) })
+        {
             chain.append(parent)
             current = parent.post.replyTo?.description
         }
@@ -109,11 +118,13 @@ public struct LocalIndex: Sendable {
     /// - Returns: The notifications, newest first.
     public func notifications(for userFeedURL: String, now: Date? = nil) -> [Notification] {
         var found: [Notification] = []
-        for entry in entries where entry.author.feedURL != userFeedURL {
+        let user = FeedURL.normalized(userFeedURL)
+        let isUser = { (feedURL: String) in feedURL == userFeedURL || FeedURL.normalized(feedURL) == user }
+        for entry in entries where !isUser(entry.author.feedURL) {
             if let now, TimelineFilter.isScheduled(entry.instant, now: now) { continue }
             let post = entry.post
-            let replyTarget = post.replyTo.flatMap { $0.feedURL == userFeedURL ? $0.description : nil }
-            let boostTarget = post.include.flatMap { $0.feedURL == userFeedURL ? $0.description : nil }
+            let replyTarget = post.replyTo.flatMap { isUser($0.feedURL) ? $0.description : nil }
+            let boostTarget = post.include.flatMap { isUser($0.feedURL) ? $0.description : nil }
             switch post.kind {
             case .reaction where replyTarget != nil:
                 found.append(Notification(kind: .reaction, entry: entry, target: replyTarget))
@@ -123,7 +134,7 @@ public struct LocalIndex: Sendable {
                 found.append(Notification(kind: .boost, entry: entry, target: boostTarget))
             case _ where replyTarget != nil && post.kind != .reaction && post.kind != .vote:
                 found.append(Notification(kind: .reply, entry: entry, target: replyTarget))
-            case _ where post.mentions.contains(where: { $0.feedURL == userFeedURL }):
+            case _ where post.mentions.contains(where: { isUser($0.feedURL) }):
                 found.append(Notification(kind: .mention, entry: entry, target: nil))
             default:
                 break
@@ -143,7 +154,7 @@ public struct LocalIndex: Sendable {
         public let poll: TimelinePost
         /// Each option with its votes, in the poll's order.
         public let counts: [(option: String, votes: Int)]
-        /// The vote counted for each voter feed.
+        /// The vote counted for each voter feed (by its canonical URL).
         public let votes: [String: String]
         /// When voting closes (`POLL_END`), if readable.
         public let closesAt: Date?
@@ -157,16 +168,17 @@ public struct LocalIndex: Sendable {
     /// - Parameter url: the poll's `<feed URL>#<ID>`.
     /// - Returns: the results, or `nil` when the post was not fetched or is not a poll.
     public func pollResults(for url: String) -> PollResults? {
-        guard let poll = byURL[url], poll.post.kind == .poll else { return nil }
+        guard let poll = post(at: url), poll.post.kind == .poll else { return nil }
         let options = poll.post.pollOptions
         let closesAt = poll.post.pollEnd?.instant
+        let pollKey = Self.key(url)
         var latest: [String: (instant: Date, option: String)] = [:]
-        for entry in entries where entry.post.kind == .vote && entry.post.replyTo?.description == url {
+        for entry in entries where entry.post.kind == .vote && entry.post.replyTo?.normalized.description == pollKey {
             guard let option = entry.post.pollOption?.trimmingCharacters(in: .whitespaces),
                 options.contains(option)
             else { continue }
             if let closesAt, entry.instant > closesAt { continue }
-            let voter = entry.author.feedURL
+            let voter = FeedURL.normalized(entry.author.feedURL)
             if let previous = latest[voter], previous.instant > entry.instant { continue }
             latest[voter] = (entry.instant, option)
         }

@@ -18,6 +18,9 @@ public import OrgSocial
 /// list (`GET /feeds/`), falling back to the own feed's `#+FOLLOW:` list when the relay is unreachable
 /// or answers an error; otherwise the follows only. The own feed is always read when given, and
 /// ``Timeline/source`` says which list was used.
+///
+/// Each feed is read once, under its canonical URL (``FeedURL/normalized(_:)``): a feed followed in two
+/// spellings (`HTTP://HOST/bob/social.org`, `http://host/bob/./social.org`) is one feed of the timeline.
 public struct TimelineFetcher: Sendable {
     /// The options.
     public var options: TimelineOptions
@@ -66,7 +69,7 @@ public struct TimelineFetcher: Sendable {
         let filter = TimelineFilter(options: options, userFeedURL: ownFeedURL, now: options.now ?? Date())
         var shown: [TimelinePost] = []
         for fetched in feeds {
-            if !options.includeOwnFeed, fetched.url == ownFeedURL { continue }
+            if !options.includeOwnFeed, let ownFeedURL, FeedURL.same(fetched.url, ownFeedURL) { continue }
             let author = fetched.author
             for post in fetched.feed.posts where filter.exclusion(of: post, inFeed: fetched.url) == nil {
                 if let entry = TimelinePost(post: post, author: author) { shown.append(entry) }
@@ -126,9 +129,12 @@ public struct TimelineFetcher: Sendable {
                 source = .followsAfterRelayFailure(relayURL: relayURL, reason: error.localizedDescription)
             }
         }
+        // One feed, one read: every spelling of a URL (`HTTP://HOST/social.org`, `http://host/./social.org`)
+        // is read once, under its canonical spelling.
         var sources: [String] = []
-        for url in candidates + extraFeeds
-        where url != ownFeedURL && !sources.contains(url) && !options.blocks(feedURL: url) {
+        var seen: Set<String> = ownFeedURL.map { [FeedURL.normalized($0)] } ?? []
+        for url in (candidates + extraFeeds).map(FeedURL.normalized)
+        where seen.insert(url).inserted && !options.blocks(feedURL: url) {
             sources.append(url)
         }
         progress?(.started(total: sources.count))
@@ -145,7 +151,7 @@ public struct TimelineFetcher: Sendable {
         }
         // One feed, one copy: a URL that redirects to a feed read under its own URL here (or to the own
         // feed, or to another redirecting URL already kept) is that feed, and a blocked new home stays blocked.
-        var kept: Set<String> = Set(feeds.map(\.url))
+        var kept: Set<String> = Set(feeds.map { FeedURL.normalized($0.url) })
         for result in results where result.fetched?.url == result.finalURL {
             if let finalURL = result.finalURL { kept.insert(finalURL) }
         }
@@ -182,7 +188,7 @@ public struct TimelineFetcher: Sendable {
                 status: FeedStatus(
                     url: url, outcome: outcome, permanentRedirect: result.permanentRedirect?.absoluteString,
                     downloadedBytes: result.downloadedBytes),
-                finalURL: result.finalURL.absoluteString)
+                finalURL: FeedURL.normalized(result.finalURL.absoluteString))
         } catch {
             return Read(status: FeedStatus(url: url, outcome: .error(error.localizedDescription)))
         }

@@ -76,7 +76,9 @@ public struct TimelineFilter: Sendable {
         }
         if post.visibility.isMentionOnly {
             guard let user = userFeedURL else { return .notMentioned }
-            if feedURL != user, !post.mentions.contains(where: { $0.feedURL == user }) { return .notMentioned }
+            if !FeedURL.same(feedURL, user), !post.mentions.contains(where: { FeedURL.same($0.feedURL, user) }) {
+                return .notMentioned
+            }
         }
         return nil
     }

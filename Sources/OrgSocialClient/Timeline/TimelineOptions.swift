@@ -29,8 +29,12 @@ public struct TimelineOptions: Sendable, Hashable {
     public var languageFilter: [String]
     /// Whether the own feed's posts are in the timeline; yes by default.
     public var includeOwnFeed: Bool
-    /// Feed URLs whose posts are never shown (exact strings).
-    public var blockedFeeds: Set<String>
+    /// Feed URLs whose posts are never shown (any spelling of each, ``FeedURL/same(_:_:)``).
+    public var blockedFeeds: Set<String> {
+        didSet { blockedKeys = Set(blockedFeeds.map(FeedURL.normalized)) }
+    }
+    /// ``blockedFeeds`` in their canonical spellings, to compare with.
+    private var blockedKeys: Set<String>
     /// "Now", for the age limit and for hiding scheduled posts; the current time when `nil`.
     public var now: Date?
 
@@ -58,15 +62,18 @@ public struct TimelineOptions: Sendable, Hashable {
         self.languageFilter = languageFilter
         self.includeOwnFeed = includeOwnFeed
         self.blockedFeeds = blockedFeeds
+        blockedKeys = Set(blockedFeeds.map(FeedURL.normalized))
         self.now = now
     }
 }
 
 extension TimelineOptions {
     /// Whether a feed is in ``blockedFeeds``: its posts are never shown and it is never downloaded.
-    /// - Parameter feedURL: the feed's URL, compared as an exact string.
+    /// - Parameter feedURL: the feed's URL, in any spelling (``FeedURL/normalized(_:)``).
     /// - Returns: `true` when the feed is blocked.
-    public func blocks(feedURL: String) -> Bool { blockedFeeds.contains(feedURL) }
+    public func blocks(feedURL: String) -> Bool {
+        !blockedKeys.isEmpty && (blockedKeys.contains(feedURL) || blockedKeys.contains(FeedURL.normalized(feedURL)))
+    }
 
     /// Whether a post URL (`<feed URL>#<ID>`, as a relay lists them) is from a blocked feed.
     /// - Parameter postURL: the post's URL; text that is not a post URL is read as a feed URL.

@@ -80,7 +80,8 @@ public struct TimelinePost: Sendable {
 
 /// A feed as fetched for a timeline: its URL (as followed) and its content.
 public struct FetchedFeed: Sendable {
-    /// The URL it was fetched from (as followed; the key of replies and mentions).
+    /// The URL it was fetched from (a followed feed's in its canonical spelling, ``FeedURL/normalized(_:)``; the
+    /// key of replies and mentions).
     public let url: String
     /// The feed.
     public let feed: Feed
@@ -181,6 +182,17 @@ public struct Timeline: Sendable {
 
     /// The feeds that could not be read.
     public var failures: [FeedStatus] { statuses.filter(\.isFailure) }
+
+    /// Why the feed at `feedURL` (in any spelling, ``FeedURL/same(_:_:)``) could not be read, when it was
+    /// asked for and failed.
+    /// - Parameter feedURL: the feed's URL.
+    /// - Returns: the reason, or `nil` when the feed was read or not asked for.
+    public func failure(readingFeed feedURL: String) -> String? {
+        for status in statuses where FeedURL.same(status.url, feedURL) {
+            if case .error(let reason) = status.outcome { return reason }
+        }
+        return nil
+    }
 }
 
 /// Where a timeline's list of feeds came from.

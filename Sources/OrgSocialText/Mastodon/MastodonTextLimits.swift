@@ -7,11 +7,12 @@
 /// of the text in which
 /// - every `http://`/`https://` URL counts as ``charactersPerURL`` characters, however long or short. A
 ///   URL is recognised as Mastodon's twitter-text extractor does, approximately: after the start or a
-///   character that is not a letter, digit, `@`, `#` or `$`; a host name with a dot and a letter-only
-///   top-level label (not an IP address, no `user:pass@`); then the path, query and fragment up to white
-///   space, a non-ASCII character or one of `<>"`; trailing characters a URL cannot end with
-///   (`.,:;!?'*` …, a `)` without its `(`) are left out. Anything else (`ftp://`, IP hosts, credentials)
-///   counts in full;
+///   character that is not a letter, digit, `@`, `#` or `$`; a host name with a dot whose last label is a
+///   top-level domain twitter-text knows (``topLevelDomains``, the IANA list, or a punycode `xn--` label;
+///   not an IP address, no `user:pass@`); then the path, query and fragment up to white space, a non-ASCII
+///   character or one of `<>"`; trailing characters a URL cannot end with (`.,:;!?'*` …, a `)` without its
+///   `(`) are left out. Anything else (`ftp://`, IP hosts, `localhost`, a reserved name such as
+///   `a.example`, credentials) counts in full;
 /// - every `@user@domain` mention counts as `@user` (Mastodon's mention pattern: not after a letter,
 ///   digit, `_`, `/` or `=`).
 ///
@@ -143,8 +144,7 @@ package struct MastodonTextLimits: Sendable, Hashable, Codable {
         var host = bytes[hostStart..<index]
         while host.last == UInt8(ascii: ".") { host = host.dropLast() }
         guard let lastDot = host.lastIndex(of: UInt8(ascii: ".")), lastDot > hostStart else { return nil }
-        let topLevel = host[(lastDot + 1)...]
-        guard topLevel.count >= 2, topLevel.allSatisfy({ isAlphanumeric($0) && $0 > 0x39 }) else { return nil }
+        guard isTopLevelDomain(host[(lastDot + 1)...]) else { return nil }
         if index < bytes.count, bytes[index] == UInt8(ascii: "@") || bytes[index] == UInt8(ascii: "[") {
             return nil  // user:pass@ or an IPv6 literal
         }
@@ -178,6 +178,17 @@ package struct MastodonTextLimits: Sendable, Hashable, Codable {
             index -= 1
         }
         return index
+    }
+
+    /// Whether a host's last label is a top-level domain twitter-text knows: one of ``topLevelDomains``
+    /// (ASCII case ignored) or a punycode label (`xn--` and letters, digits or `-`).
+    private static func isTopLevelDomain(_ label: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        guard label.count >= 2 else { return false }
+        let name = String(decoding: label, as: UTF8.self).lowercased()
+        if name.hasPrefix("xn--") {
+            return name.count > 4 && label.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "-") }
+        }
+        return topLevelDomains.contains(name)
     }
 
     /// Bytes that end a URL's path.

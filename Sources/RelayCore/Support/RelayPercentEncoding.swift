@@ -1,3 +1,5 @@
+import OrgSocial
+
 /// Percent-encoding as the reference relay writes it in `_links` hrefs: Python's `urllib.parse.quote(s, safe="")`.
 ///
 /// Only the unreserved characters `A–Z a–z 0–9 _ . - ~` are kept; every other byte of the UTF-8 encoding is
@@ -12,7 +14,7 @@ package enum RelayPercentEncoding {
         output.reserveCapacity(text.utf8.count)
         let hex = Array("0123456789ABCDEF".utf8)
         for byte in text.utf8 {
-            if isUnreserved(byte) {
+            if FeedURL.isUnreserved(byte) {
                 output.append(byte)
             } else {
                 output.append(UInt8(ascii: "%"))
@@ -21,18 +23,5 @@ package enum RelayPercentEncoding {
             }
         }
         return String(decoding: output, as: UTF8.self)
-    }
-
-    /// Whether Python's `quote` keeps `byte` as it is (with `safe=""`).
-    static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        case UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "~"):
-            true
-        default:
-            false
-        }
     }
 }

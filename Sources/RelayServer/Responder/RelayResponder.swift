@@ -30,9 +30,11 @@ package import RelayCore
 ///   page (deliberate difference 3).
 /// - The bridges' virtual feeds (§2.20) carry validators of their own (the file's, not the relay's)
 ///   and answer `304`s; without a bridge gateway `/bridge/…` is a 404, though the index keeps the links.
-/// - The texts the reference takes from libraries are our own: the `bridge-activitypub` and
-///   `bridge-rss` link descriptions, the RSS channel description, and the Org-to-HTML markup of RSS
-///   items (the reference uses `org-python`).
+/// - The texts the reference takes from libraries are our own: the RSS channel description and the
+///   Org-to-HTML markup of RSS items (the reference uses `org-python`). The `bridge-activitypub` and
+///   `bridge-rss` link descriptions are the reference's exact strings ("ActivityPub account as a virtual
+///   social.org feed", "RSS/Atom feed as a virtual social.org feed"), as a client compares the whole
+///   document.
 /// - Every non-`GET` method on the index, `/rss.xml` and the event stream gets DRF's JSON 405, and a
 ///   store failure gets Django's HTML 500 page.
 package struct RelayResponder: HTTPResponder {

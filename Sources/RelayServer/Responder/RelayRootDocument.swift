@@ -35,9 +35,9 @@ enum RelayRootDocument {
         ("bridge", "/bridge/", "GET", false, nil),
         (
             "bridge-activitypub", "/bridge/activitypub/@{user}@{instance}/", "GET", true,
-            "Virtual social.org feed of an ActivityPub account"
+            "ActivityPub account as a virtual social.org feed"
         ),
-        ("bridge-rss", "/bridge/rss/?url={feed_url}", "GET", true, "Virtual social.org feed of an RSS or Atom feed"),
+        ("bridge-rss", "/bridge/rss/?url={feed_url}", "GET", true, "RSS/Atom feed as a virtual social.org feed"),
     ]
 
     /// The whole document.

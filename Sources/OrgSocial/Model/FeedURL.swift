@@ -1,6 +1,7 @@
-/// The one spelling of a feed URL the relay stores and looks up, so that one `social.org` is one feed.
+/// The one spelling of a feed URL, so that one `social.org` is one feed: what the relay stores and looks up,
+/// and what the client compares (a follow, the feeds of a timeline, the authors of votes and replies).
 ///
-/// ``canonical(_:)`` applies RFC 3986 §6.2.2 syntax-based normalisation plus two relay rules:
+/// ``canonical(_:)`` applies RFC 3986 §6.2.2 syntax-based normalisation plus two rules for feeds:
 ///
 /// - the scheme and host are lower-cased (`HTTP://Example.COM` is `http://example.com`), and the default
 ///   port (`:80` for http, `:443` for https, or an empty `:`) is dropped;
@@ -18,20 +19,20 @@
 /// crawled, and found by search) any number of times. Rows stored before this rule keep their query.
 ///
 /// Control characters (U+0000–U+001F, U+007F–U+009F) and spaces are refused anywhere in the URL.
-package enum RelayFeedURL {
+public enum FeedURL {
     /// Why a feed URL cannot be normalised.
-    package enum Problem: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Problem: Error, Sendable, Hashable, CustomStringConvertible {
         /// The URL holds a control character or a space at `offset` (in Unicode scalars).
         case controlCharacter(url: String, offset: Int)
         /// The URL is not an absolute `http://` or `https://` URL with a host and a numeric port.
         case notHTTP(url: String)
         /// The URL has a query (`?…`), which new feeds may not have.
         case hasQuery(url: String)
-        /// The URL is not spelt canonically (only ``RelayFeedURL/problem(registering:)`` says so).
+        /// The URL is not spelt canonically (only ``FeedURL/problem(registering:)`` says so).
         case notCanonical(url: String, canonical: String)
 
         /// What is wrong and what to do.
-        package var description: String {
+        public var description: String {
             switch self {
             case .controlCharacter(let url, let offset):
                 return "\(url.debugDescription) contains a control character or space at offset \(offset); "
@@ -52,7 +53,7 @@ package enum RelayFeedURL {
     /// - Parameter text: The URL, already stripped of surrounding whitespace.
     /// - Returns: The canonical URL; an already canonical URL is returned unchanged.
     /// - Throws: ``Problem/controlCharacter(url:offset:)`` or ``Problem/notHTTP(url:)``.
-    package static func canonical(_ text: String) throws(Problem) -> String {
+    public static func canonical(_ text: String) throws(Problem) -> String {
         try parse(text).joined(query: true)
     }
 
@@ -61,7 +62,7 @@ package enum RelayFeedURL {
     /// - Parameter text: The URL, already stripped of surrounding whitespace.
     /// - Returns: The canonical URL.
     /// - Throws: ``Problem``: `.hasQuery` for a URL with `?`, or the errors of ``canonical(_:)``.
-    package static func registrable(_ text: String) throws(Problem) -> String {
+    public static func registrable(_ text: String) throws(Problem) -> String {
         let parts = try parse(text)
         if parts.query != nil { throw .hasQuery(url: text) }
         return parts.joined(query: false)
@@ -71,12 +72,49 @@ package enum RelayFeedURL {
     ///
     /// - Parameter url: A URL that should already be canonical.
     /// - Returns: The problem, or `nil`.
-    package static func problem(registering url: String) -> Problem? {
+    public static func problem(registering url: String) -> Problem? {
         do {
             let canonical = try registrable(url)
             return canonical == url ? nil : .notCanonical(url: url, canonical: canonical)
         } catch {
             return error
+        }
+    }
+
+    /// The spelling to compare and store `url` under: ``canonical(_:)``, or `url` itself when it has no
+    /// canonical form (not an http(s) URL, or a control character in it), so that such a URL still equals
+    /// only itself.
+    ///
+    /// - Parameter url: A URL as written.
+    /// - Returns: The canonical URL, or `url`.
+    public static func normalized(_ url: String) -> String {
+        (try? canonical(url)) ?? url
+    }
+
+    /// Whether two URLs name the same feed: their ``normalized(_:)`` spellings are equal.
+    ///
+    /// - Parameters:
+    ///   - lhs: A URL as written.
+    ///   - rhs: Another URL as written.
+    /// - Returns: Whether they are spellings of one URL.
+    public static func same(_ lhs: String, _ rhs: String) -> Bool {
+        lhs == rhs || normalized(lhs) == normalized(rhs)
+    }
+
+    /// Whether `byte` is an RFC 3986 unreserved character (`A–Z a–z 0–9 - . _ ~`), which an escape may be
+    /// decoded to and which a URL-encoded value keeps as it is.
+    ///
+    /// - Parameter byte: A byte of UTF-8.
+    /// - Returns: Whether it is unreserved.
+    package static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "~"):
+            true
+        default:
+            false
         }
     }
 
@@ -173,7 +211,7 @@ package enum RelayFeedURL {
                 let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
             {
                 let value = high << 4 | low
-                if decodeUnreserved, RelayPercentEncoding.isUnreserved(value) {
+                if decodeUnreserved, isUnreserved(value) {
                     output.append(value)
                 } else {
                     output.append(contentsOf: [UInt8(ascii: "%"), upperHex(high), upperHex(low)])
