@@ -2,7 +2,9 @@ package import Foundation
 package import OrgSocial
 import PostgresStore
 import RelayCore
-package import RelaySQLStore
+// The storage written once for both engines is part of this engine's API: whoever imports the store
+// gets its shared methods (RelayCrawlTable, RelayBridgeTable, …) as members.
+@_exported import RelaySQLStore
 
 /// What PostgreSQL does differently around the `meta` table and the notification log: the lock that
 /// orders the writes other processes must see in order, and the channels that announce changes to them.

@@ -1,7 +1,9 @@
 package import Foundation
 package import OrgSocial
 import RelayCore
-package import RelaySQLStore
+// The storage written once for both engines is part of this engine's API: whoever imports the store
+// gets its shared methods (RelayCrawlTable, RelayBridgeTable, …) as members.
+@_exported import RelaySQLStore
 import SQLiteStore
 
 /// A SQLite connection as the ``SQLSession`` the relay's shared storage logic runs on.
