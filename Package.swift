@@ -235,7 +235,8 @@ let package = Package(
         .target(
             name: "Relay",
             dependencies: [
-                "RelayCore", "RelayStore", "RelayPostgresStore", "PostgresStore", "SQLiteStore", "RelayCrawler",
+                "RelayCore", "RelayStore", "RelayPostgresStore", "RelaySQLStore", "PostgresStore", "SQLiteStore",
+                "RelayCrawler",
                 "RelayServer", "RelayBridges", "OrgSocialClient", "HTTPClient", "HTTPCore", "HTTPServer",
                 "SystemSupport",
             ],

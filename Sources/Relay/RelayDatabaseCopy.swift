@@ -1,6 +1,7 @@
 import Foundation
 import PostgresStore
 import RelayPostgresStore
+import RelaySQLStore
 import RelayStore
 import SQLiteStore
 
@@ -28,13 +29,9 @@ package enum RelayDatabaseCopyError: Error, Equatable, LocalizedError {
 /// counters are not copied: PostgreSQL's trigger recomputes them as the posts arrive.
 package enum RelayDatabaseCopy {
     /// The tables copied, parents before children (the foreign keys hold at every insert).
-    static let tables = [
-        "feeds", "profiles", "links", "contacts", "follows", "posts", "post_tags", "poll_options", "poll_votes",
-        "mentions", "pending_mentions", "notifications", "declared_follows", "feed_files", "meta", "bridges",
-        "outgoing_webmentions",
-    ]
+    static let tables = RelayTables.inForeignKeyOrder
     /// The tables whose `id` is an identity column, whose sequence must continue after the copied ids.
-    static let identityTables = ["feeds", "profiles", "posts", "notifications", "outgoing_webmentions"]
+    static let identityTables = RelayTables.withIdentity
 
     /// Copies the relay at `sqlitePath` into the empty PostgreSQL database at `postgresURL`, in one
     /// transaction.

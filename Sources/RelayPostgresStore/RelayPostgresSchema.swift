@@ -1,4 +1,5 @@
 package import PostgresStore
+import RelaySQLStore
 
 /// The relay's schema on PostgreSQL: the SQLite store's migrations (`RelayStore`'s `RelaySchema`,
 /// documented in `relay/SCHEMA.md`) under the same names, in the same order, in PostgreSQL's dialect, so a
@@ -13,47 +14,45 @@ package import PostgresStore
 ///
 /// Never edit a migration that has shipped: append a new one, to both engines.
 package enum RelayPostgresSchema {
-    /// The name of migration 10.
-    static let version10Name = "relay 10: posts indexed and counted per feed, full-text index without positions"
 
     /// Every migration, in order.
     package static var migrator: Migrator {
         var migrator = Migrator()
-        migrator.registerMigration("relay 1: feeds, profiles, posts, votes, mentions, log, search") { db in
+        migrator.registerMigration(RelayMigrationName.v1.rawValue) { db in
             for statement in version1 {
                 try db.execute(sql: statement)
             }
         }
-        migrator.registerMigration("relay 2: declared follows") { db in
+        migrator.registerMigration(RelayMigrationName.v2.rawValue) { db in
             try db.execute(sql: version2)
         }
-        migrator.registerMigration("relay 3: last downloaded feed files") { db in
+        migrator.registerMigration(RelayMigrationName.v3.rawValue) { db in
             try db.execute(sql: version3)
         }
-        migrator.registerMigration("relay 4: canonical feed URLs") { _ in
+        migrator.registerMigration(RelayMigrationName.v4.rawValue) { _ in
             // Nothing to rewrite: see the type's documentation.
         }
-        migrator.registerMigration("relay 5: post counters by month, author and group") { db in
+        migrator.registerMigration(RelayMigrationName.v5.rawValue) { db in
             for statement in version5 {
                 try db.execute(sql: statement)
             }
         }
-        migrator.registerMigration("relay 7: bridges") { db in
+        migrator.registerMigration(RelayMigrationName.v7.rawValue) { db in
             for statement in version7 {
                 try db.execute(sql: statement)
             }
         }
-        migrator.registerMigration("relay 8: outgoing webmentions") { db in
+        migrator.registerMigration(RelayMigrationName.v8.rawValue) { db in
             for statement in version8 {
                 try db.execute(sql: statement)
             }
         }
-        migrator.registerMigration("relay 9: crawl leases") { db in
+        migrator.registerMigration(RelayMigrationName.v9.rawValue) { db in
             for statement in version9 {
                 try db.execute(sql: statement)
             }
         }
-        migrator.registerMigration(version10Name) { _ in
+        migrator.registerMigration(RelayMigrationName.v10.rawValue) { _ in
             // SQLite's FTS5 table and insert triggers changed; the trigram index and triggers here stay.
         }
         return migrator

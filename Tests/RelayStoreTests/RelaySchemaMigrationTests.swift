@@ -1,6 +1,7 @@
 import Foundation
 import OrgSocial
 import RelayCore
+import RelaySQLStore
 import SQLiteStore
 import TestSupport
 import Testing
@@ -17,7 +18,7 @@ import Testing
     static func databaseAtMigration9(_ path: String, bodies: [String]) throws {
         let db = try Connection(path: path)
         let names = RelaySchema.migrator.migrationNames
-        let older = RelaySchema.migrator.prefix(try #require(names.firstIndex(of: "relay 9: crawl leases")) + 1)
+        let older = RelaySchema.migrator.prefix(try #require(names.firstIndex(of: RelayMigrationName.v9.rawValue)) + 1)
         #expect(names.count == older.migrationNames.count + 1)
         try older.migrate(db)
         try db.execute(
