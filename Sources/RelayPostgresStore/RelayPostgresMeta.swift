@@ -63,6 +63,10 @@ extension RelaySQL: SQLSession {
         try execute(sql, Self.bindings(arguments))
     }
 
+    func insertReturningID(_ sql: String, _ arguments: SQLArguments) throws -> Int {
+        try query(sql + " RETURNING id", Self.bindings(arguments)).first?.value(at: 0, as: Int.self) ?? 0
+    }
+
     /// The arguments as PostgreSQL binds them.
     private static func bindings(_ arguments: SQLArguments) -> PostgresArguments {
         arguments.map { $0?.sqlArgument?.value as? any PostgresValueConvertible }

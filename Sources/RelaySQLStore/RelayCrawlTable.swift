@@ -89,11 +89,9 @@ package enum RelayCrawlTable {
         if let row = try session.firstRow("SELECT id FROM profiles WHERE feed = ?", [feed]) {
             return try row.int(at: 0)
         }
-        let id =
-            try session.firstRow(
-                "INSERT INTO profiles (feed, nick, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING id",
-                [feed, nick ?? "", now.timeIntervalSince1970, now.timeIntervalSince1970])?
-            .int(at: 0) ?? 0
+        let id = try session.insertReturningID(
+            "INSERT INTO profiles (feed, nick, created_at, updated_at) VALUES (?, ?, ?, ?)",
+            [feed, nick ?? "", now.timeIntervalSince1970, now.timeIntervalSince1970])
         created = true
         notifications += try RelayPendingMentionTable.resolve(session, feed: feed, profileID: id, now: now)
         return id

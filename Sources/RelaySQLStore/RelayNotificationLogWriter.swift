@@ -24,17 +24,15 @@ package enum RelayNotificationLogWriter {
         try dialect.lockOrderedWrites(session)
         var lastID = 0
         for notification in notifications {
-            lastID =
-                try session.firstRow(
-                    """
-                    INSERT INTO notifications (kind, post, emoji, parent, boosted, target_feed, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id
-                    """,
-                    [
-                        notification.kind.rawValue, notification.post, notification.emoji, notification.parent,
-                        notification.boosted, notification.targetFeed, now.timeIntervalSince1970,
-                    ])?
-                .integer(at: 0) ?? lastID
+            lastID = try session.insertReturningID(
+                """
+                INSERT INTO notifications (kind, post, emoji, parent, boosted, target_feed, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    notification.kind.rawValue, notification.post, notification.emoji, notification.parent,
+                    notification.boosted, notification.targetFeed, now.timeIntervalSince1970,
+                ])
         }
         try session.run("DELETE FROM notifications WHERE id <= ?", [lastID - capacity])
         try dialect.announceNotifications(session, upTo: lastID)

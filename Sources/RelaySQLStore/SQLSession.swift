@@ -21,6 +21,15 @@ package protocol SQLSession {
     /// - Throws: The engine's error.
     @discardableResult
     func run(_ sql: String, _ arguments: SQLArguments) throws -> Int
+
+    /// Runs one `INSERT` of a row into a table whose key is an `id` identity column and returns that id
+    /// (SQLite's last insert row id, which costs nothing; PostgreSQL's `RETURNING id`).
+    /// - Parameters:
+    ///   - sql: One `INSERT` of one row, without `RETURNING`.
+    ///   - arguments: One value per placeholder.
+    /// - Returns: The new row's id.
+    /// - Throws: The engine's error.
+    func insertReturningID(_ sql: String, _ arguments: SQLArguments) throws -> Int
 }
 
 extension SQLSession {

@@ -21,6 +21,11 @@ struct SQLiteSession: SQLSession {
         return db.changes
     }
 
+    func insertReturningID(_ sql: String, _ arguments: SQLArguments) throws -> Int {
+        try db.execute(sql: sql, arguments: Self.bindings(arguments))
+        return Int(db.lastInsertRowID)
+    }
+
     /// The arguments as SQLite binds them.
     private static func bindings(_ arguments: SQLArguments) -> PositionalArguments {
         arguments.map { $0?.sqlArgument?.value as? any SQLValueConvertible }
