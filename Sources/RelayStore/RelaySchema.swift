@@ -95,46 +95,46 @@ enum RelaySchema {
 
     /// The outgoing Webmention queue (`relay-api.md` §4.7): one row per (linking post, linked page), its
     /// status (`pending`, `sent`, `failed`, `no_endpoint`), attempts and next attempt.
-    private static let version8: [String] = [
-        """
-        CREATE TABLE outgoing_webmentions (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            source TEXT NOT NULL,
-            target TEXT NOT NULL,
-            status TEXT NOT NULL,
-            attempts INTEGER NOT NULL,
-            next_attempt REAL NOT NULL,
-            last_error TEXT,
-            created_at REAL NOT NULL,
-            updated_at REAL NOT NULL,
-            UNIQUE (source, target)
-        )
-        """,
-        "CREATE INDEX outgoing_webmentions_due ON outgoing_webmentions(status, next_attempt)",
-    ]
+    private static let version8: [String] =
+        [
+            """
+            CREATE TABLE outgoing_webmentions (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                source TEXT NOT NULL,
+                target TEXT NOT NULL,
+                status TEXT NOT NULL,
+                attempts INTEGER NOT NULL,
+                next_attempt REAL NOT NULL,
+                last_error TEXT,
+                created_at REAL NOT NULL,
+                updated_at REAL NOT NULL,
+                UNIQUE (source, target)
+            )
+            """
+        ] + RelaySharedDDL.version8
 
     /// The bridges (`relay-api.md` §2.20): one row per ActivityPub account or RSS/Atom/JSON feed served as
     /// a virtual `social.org`, with its generated file, the source's validators and the refresh and access
     /// times. Its profile and posts live in `profiles` and `posts` under the virtual feed URL.
-    private static let version7: [String] = [
-        """
-        CREATE TABLE bridges (
-            kind TEXT NOT NULL,
-            source TEXT NOT NULL,
-            feed TEXT NOT NULL UNIQUE,
-            actor_url TEXT,
-            etag TEXT,
-            last_modified TEXT,
-            content TEXT NOT NULL,
-            content_changed_at REAL NOT NULL,
-            last_refreshed_at REAL NOT NULL,
-            last_accessed_at REAL NOT NULL,
-            created_at REAL NOT NULL,
-            PRIMARY KEY (kind, source)
-        ) WITHOUT ROWID
-        """,
-        "CREATE INDEX bridges_accessed ON bridges(last_accessed_at)",
-    ]
+    private static let version7: [String] =
+        [
+            """
+            CREATE TABLE bridges (
+                kind TEXT NOT NULL,
+                source TEXT NOT NULL,
+                feed TEXT NOT NULL UNIQUE,
+                actor_url TEXT,
+                etag TEXT,
+                last_modified TEXT,
+                content TEXT NOT NULL,
+                content_changed_at REAL NOT NULL,
+                last_refreshed_at REAL NOT NULL,
+                last_accessed_at REAL NOT NULL,
+                created_at REAL NOT NULL,
+                PRIMARY KEY (kind, source)
+            ) WITHOUT ROWID
+            """
+        ] + RelaySharedDDL.version7
 
     /// The columns of a `post_counts` row that a post adds (`new`) or takes away (`old`): total, posts,
     /// replies, boosts, reactions, polls, as `/stats/` classifies them.
@@ -235,173 +235,159 @@ enum RelaySchema {
         """
 
     /// The first schema.
-    private static let version1: [String] = [
-        """
-        CREATE TABLE feeds (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            url TEXT NOT NULL UNIQUE,
-            added_at REAL NOT NULL,
-            etag TEXT,
-            last_modified TEXT,
-            last_success REAL,
-            failures INTEGER NOT NULL DEFAULT 0,
-            next_attempt REAL,
-            last_error TEXT
-        )
-        """,
-        "CREATE INDEX feeds_last_success ON feeds(last_success) WHERE last_success IS NOT NULL",
-        """
-        CREATE TABLE profiles (
-            id INTEGER PRIMARY KEY,
-            feed TEXT NOT NULL UNIQUE,
-            title TEXT NOT NULL DEFAULT '',
-            nick TEXT NOT NULL DEFAULT '',
-            description TEXT NOT NULL DEFAULT '',
-            avatar TEXT NOT NULL DEFAULT '',
-            location TEXT NOT NULL DEFAULT '',
-            birthday TEXT,
-            languages TEXT NOT NULL DEFAULT '',
-            pinned TEXT NOT NULL DEFAULT '',
-            version TEXT NOT NULL DEFAULT '',
-            created_at REAL NOT NULL,
-            updated_at REAL NOT NULL
-        )
-        """,
-        """
-        CREATE TABLE links (
-            profile_id INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
-            url TEXT NOT NULL,
-            PRIMARY KEY (profile_id, url)
-        ) WITHOUT ROWID
-        """,
-        """
-        CREATE TABLE contacts (
-            profile_id INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
-            type TEXT NOT NULL,
-            value TEXT NOT NULL,
-            PRIMARY KEY (profile_id, type, value)
-        ) WITHOUT ROWID
-        """,
-        """
-        CREATE TABLE follows (
-            follower_id INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
-            followed_id INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
-            nickname TEXT NOT NULL DEFAULT '',
-            created_at REAL NOT NULL,
-            PRIMARY KEY (follower_id, followed_id)
-        ) WITHOUT ROWID
-        """,
-        "CREATE INDEX follows_followed ON follows(followed_id)",
-        """
-        CREATE TABLE posts (
-            id INTEGER PRIMARY KEY,
-            profile_id INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
-            post_id TEXT NOT NULL,
-            url TEXT NOT NULL,
-            content TEXT NOT NULL,
-            search_text TEXT NOT NULL,
-            lang TEXT NOT NULL DEFAULT '',
-            tags TEXT NOT NULL DEFAULT '',
-            client TEXT NOT NULL DEFAULT '',
-            reply_to TEXT,
-            mood TEXT NOT NULL DEFAULT '',
-            group_slug TEXT,
-            include TEXT,
-            poll_end REAL,
-            poll_option TEXT,
-            created_at REAL NOT NULL,
-            updated_at REAL NOT NULL,
-            hash TEXT NOT NULL,
-            UNIQUE (profile_id, post_id)
-        )
-        """,
-        "CREATE INDEX posts_url ON posts(url)",
-        "CREATE INDEX posts_reply_to ON posts(reply_to) WHERE reply_to IS NOT NULL",
-        "CREATE INDEX posts_include ON posts(include) WHERE include IS NOT NULL",
-        "CREATE INDEX posts_created ON posts(created_at, post_id, url)",
-        "CREATE INDEX posts_group ON posts(group_slug, created_at, post_id, url) WHERE group_slug IS NOT NULL",
-        "CREATE INDEX posts_polls ON posts(created_at, post_id, url) WHERE poll_end IS NOT NULL",
-        "CREATE INDEX posts_profile_polls ON posts(profile_id) WHERE poll_end IS NOT NULL",
-        "CREATE INDEX posts_profile_votes ON posts(profile_id) WHERE poll_option IS NOT NULL",
-        """
-        CREATE TABLE post_tags (
-            post_id INTEGER NOT NULL REFERENCES posts(id) ON DELETE CASCADE,
-            tag TEXT NOT NULL,
-            PRIMARY KEY (tag, post_id)
-        ) WITHOUT ROWID
-        """,
-        "CREATE INDEX post_tags_post ON post_tags(post_id)",
-        """
-        CREATE TABLE poll_options (
-            post_id INTEGER NOT NULL REFERENCES posts(id) ON DELETE CASCADE,
-            position INTEGER NOT NULL,
-            text TEXT NOT NULL,
-            PRIMARY KEY (post_id, position)
-        ) WITHOUT ROWID
-        """,
-        """
-        CREATE TABLE poll_votes (
-            vote_post_id INTEGER NOT NULL REFERENCES posts(id) ON DELETE CASCADE,
-            poll_post_id INTEGER NOT NULL REFERENCES posts(id) ON DELETE CASCADE,
-            option TEXT NOT NULL,
-            created_at REAL NOT NULL,
-            PRIMARY KEY (vote_post_id, poll_post_id)
-        ) WITHOUT ROWID
-        """,
-        "CREATE INDEX poll_votes_poll ON poll_votes(poll_post_id, created_at)",
-        """
-        CREATE TABLE mentions (
-            post_id INTEGER NOT NULL REFERENCES posts(id) ON DELETE CASCADE,
-            profile_id INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
-            nickname TEXT NOT NULL DEFAULT '',
-            created_at REAL NOT NULL,
-            PRIMARY KEY (post_id, profile_id)
-        ) WITHOUT ROWID
-        """,
-        "CREATE INDEX mentions_profile ON mentions(profile_id)",
-        """
-        CREATE TABLE pending_mentions (
-            post_id INTEGER NOT NULL REFERENCES posts(id) ON DELETE CASCADE,
-            feed TEXT NOT NULL,
-            nickname TEXT NOT NULL DEFAULT '',
-            PRIMARY KEY (feed, post_id)
-        ) WITHOUT ROWID
-        """,
-        "CREATE INDEX pending_mentions_post ON pending_mentions(post_id)",
-        """
-        CREATE TABLE notifications (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            kind TEXT NOT NULL,
-            post TEXT NOT NULL,
-            emoji TEXT,
-            parent TEXT,
-            boosted TEXT,
-            target_feed TEXT NOT NULL,
-            created_at REAL NOT NULL
-        )
-        """,
-        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
-        "INSERT INTO meta (key, value) VALUES ('store.generation', '0'), ('store.changed_at', '0')",
-        """
-        CREATE VIRTUAL TABLE post_search USING fts5(
-            search_text, content='posts', content_rowid='id', tokenize='trigram'
-        )
-        """,
-        """
-        CREATE TRIGGER posts_search_insert AFTER INSERT ON posts BEGIN
-            INSERT INTO post_search (rowid, search_text) VALUES (new.id, new.search_text);
-        END
-        """,
-        """
-        CREATE TRIGGER posts_search_delete AFTER DELETE ON posts BEGIN
-            INSERT INTO post_search (post_search, rowid, search_text) VALUES ('delete', old.id, old.search_text);
-        END
-        """,
-        """
-        CREATE TRIGGER posts_search_update AFTER UPDATE OF search_text ON posts BEGIN
-            INSERT INTO post_search (post_search, rowid, search_text) VALUES ('delete', old.id, old.search_text);
-            INSERT INTO post_search (rowid, search_text) VALUES (new.id, new.search_text);
-        END
-        """,
-    ]
+    private static let version1: [String] =
+        [
+            """
+            CREATE TABLE feeds (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                url TEXT NOT NULL UNIQUE,
+                added_at REAL NOT NULL,
+                etag TEXT,
+                last_modified TEXT,
+                last_success REAL,
+                failures INTEGER NOT NULL DEFAULT 0,
+                next_attempt REAL,
+                last_error TEXT
+            )
+            """,
+            """
+            CREATE TABLE profiles (
+                id INTEGER PRIMARY KEY,
+                feed TEXT NOT NULL UNIQUE,
+                title TEXT NOT NULL DEFAULT '',
+                nick TEXT NOT NULL DEFAULT '',
+                description TEXT NOT NULL DEFAULT '',
+                avatar TEXT NOT NULL DEFAULT '',
+                location TEXT NOT NULL DEFAULT '',
+                birthday TEXT,
+                languages TEXT NOT NULL DEFAULT '',
+                pinned TEXT NOT NULL DEFAULT '',
+                version TEXT NOT NULL DEFAULT '',
+                created_at REAL NOT NULL,
+                updated_at REAL NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE links (
+                profile_id INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+                url TEXT NOT NULL,
+                PRIMARY KEY (profile_id, url)
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE contacts (
+                profile_id INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+                type TEXT NOT NULL,
+                value TEXT NOT NULL,
+                PRIMARY KEY (profile_id, type, value)
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE follows (
+                follower_id INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+                followed_id INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+                nickname TEXT NOT NULL DEFAULT '',
+                created_at REAL NOT NULL,
+                PRIMARY KEY (follower_id, followed_id)
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE posts (
+                id INTEGER PRIMARY KEY,
+                profile_id INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+                post_id TEXT NOT NULL,
+                url TEXT NOT NULL,
+                content TEXT NOT NULL,
+                search_text TEXT NOT NULL,
+                lang TEXT NOT NULL DEFAULT '',
+                tags TEXT NOT NULL DEFAULT '',
+                client TEXT NOT NULL DEFAULT '',
+                reply_to TEXT,
+                mood TEXT NOT NULL DEFAULT '',
+                group_slug TEXT,
+                include TEXT,
+                poll_end REAL,
+                poll_option TEXT,
+                created_at REAL NOT NULL,
+                updated_at REAL NOT NULL,
+                hash TEXT NOT NULL,
+                UNIQUE (profile_id, post_id)
+            )
+            """,
+            """
+            CREATE TABLE post_tags (
+                post_id INTEGER NOT NULL REFERENCES posts(id) ON DELETE CASCADE,
+                tag TEXT NOT NULL,
+                PRIMARY KEY (tag, post_id)
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE poll_options (
+                post_id INTEGER NOT NULL REFERENCES posts(id) ON DELETE CASCADE,
+                position INTEGER NOT NULL,
+                text TEXT NOT NULL,
+                PRIMARY KEY (post_id, position)
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE poll_votes (
+                vote_post_id INTEGER NOT NULL REFERENCES posts(id) ON DELETE CASCADE,
+                poll_post_id INTEGER NOT NULL REFERENCES posts(id) ON DELETE CASCADE,
+                option TEXT NOT NULL,
+                created_at REAL NOT NULL,
+                PRIMARY KEY (vote_post_id, poll_post_id)
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE mentions (
+                post_id INTEGER NOT NULL REFERENCES posts(id) ON DELETE CASCADE,
+                profile_id INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+                nickname TEXT NOT NULL DEFAULT '',
+                created_at REAL NOT NULL,
+                PRIMARY KEY (post_id, profile_id)
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE pending_mentions (
+                post_id INTEGER NOT NULL REFERENCES posts(id) ON DELETE CASCADE,
+                feed TEXT NOT NULL,
+                nickname TEXT NOT NULL DEFAULT '',
+                PRIMARY KEY (feed, post_id)
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE notifications (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                kind TEXT NOT NULL,
+                post TEXT NOT NULL,
+                emoji TEXT,
+                parent TEXT,
+                boosted TEXT,
+                target_feed TEXT NOT NULL,
+                created_at REAL NOT NULL
+            )
+            """,
+            "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
+            """
+            CREATE VIRTUAL TABLE post_search USING fts5(
+                search_text, content='posts', content_rowid='id', tokenize='trigram'
+            )
+            """,
+            """
+            CREATE TRIGGER posts_search_insert AFTER INSERT ON posts BEGIN
+                INSERT INTO post_search (rowid, search_text) VALUES (new.id, new.search_text);
+            END
+            """,
+            """
+            CREATE TRIGGER posts_search_delete AFTER DELETE ON posts BEGIN
+                INSERT INTO post_search (post_search, rowid, search_text) VALUES ('delete', old.id, old.search_text);
+            END
+            """,
+            """
+            CREATE TRIGGER posts_search_update AFTER UPDATE OF search_text ON posts BEGIN
+                INSERT INTO post_search (post_search, rowid, search_text) VALUES ('delete', old.id, old.search_text);
+                INSERT INTO post_search (rowid, search_text) VALUES (new.id, new.search_text);
+            END
+            """,
+        ] + RelaySharedDDL.version1
 }
