@@ -27,7 +27,7 @@ package final class RelayPostgresDatabase: Sendable {
     /// The connections.
     let pool: PostgresPool
     /// The enabled groups, in configuration order.
-    let groups: [ConfiguredGroup]
+    package let groups: [ConfiguredGroup]
     /// Bumped by every notification on the change channel and by every local write that commits.
     private let version = Atomic<Int>(0)
     /// Whether the listener is running; when it is not, ``dataVersion()`` cannot tell and answers `nil`.
@@ -126,96 +126,23 @@ package final class RelayPostgresDatabase: Sendable {
         version.add(1, ordering: .sequentiallyConsistent)
         return answer
     }
-
-    /// Runs `question` with the read model's queries (cancelled with the task when `cancellable`).
-    private func ask<Answer: Sendable>(
-        cancellable: Bool = false, _ question: @escaping @Sendable (RelayPostgresQueries) throws -> Answer
-    ) async throws -> Answer {
-        let groups = groups
-        return try await read(cancellable: cancellable) { sql in
-            try question(RelayPostgresQueries(sql: sql, groups: groups))
-        }
-    }
 }
 
 // MARK: - RelayReadModel
 
-extension RelayPostgresDatabase: RelayReadModel {
-    /// Every crawl-list URL in insertion order, bridges left out.
-    package func feeds() async throws -> [String] { try await ask { try $0.feeds() } }
-
-    /// The posts mentioning `feed`, newest first.
-    package func mentions(of feed: String) async throws -> [String]? { try await ask { try $0.mentions(of: feed) } }
-
-    /// The notifications of `feed` of `kinds`, newest first.
-    package func notifications(of feed: String, kinds: Set<InteractionNotice.Kind>) async throws
-        -> FeedNotifications?
-    {
-        try await ask { try $0.notifications(of: feed, kinds: kinds) }
-    }
-
-    /// The moods on `feed`'s posts, poll votes left out.
-    package func reactions(to feed: String) async throws -> [FeedReaction]? {
-        try await ask { try $0.reactions(to: feed) }
-    }
-
-    /// The replies without a mood to `feed`'s posts.
-    package func replies(to feed: String) async throws -> [FeedReply]? { try await ask { try $0.replies(to: feed) } }
-
-    /// The followers of `feed`.
-    package func followers(of feed: String) async throws -> [String]? { try await ask { try $0.followers(of: feed) } }
-
-    /// The boosts of the post `key`.
-    package func boosts(of key: PostKey) async throws -> PostBoosts? { try await ask { try $0.boosts(of: key) } }
-
-    /// The interactions with the post `key`.
-    package func interactions(with key: PostKey) async throws -> PostInteractions? {
-        try await ask { try $0.interactions(with: key) }
-    }
-
-    /// The thread below the post `key`.
-    package func thread(below key: PostKey) async throws -> PostThread? { try await ask { try $0.thread(below: key) } }
-
+extension RelayPostgresDatabase: RelaySQLReadModel {
     /// One page of the posts matching `term`, within the search's time budget; as on SQLite, a search whose
     /// task is cancelled (the client hung up) stops at once, its query cancelled on the server.
     package func search(_ term: SearchTerm, page: Int, perPage: Int) async throws -> SearchResults {
         do {
-            return try await ask(cancellable: true) { try $0.search(term, page: page, perPage: perPage) }
-        } catch let error as PostgresError where error.sqlState == RelayPostgresQueries.queryCanceled {
+            return try await read(cancellable: true) { sql in
+                try RelayPostgresSearch(sql: sql).search(term, page: page, perPage: perPage)
+            }
+        } catch let error as PostgresError where error.sqlState == RelayPostgresSearch.queryCanceled {
             throw RelayReadError.searchOverBudget
         } catch PostgresError.cancelled, is CancellationError {
             throw RelayReadError.searchOverBudget
         }
-    }
-
-    /// The enabled groups, in configuration order.
-    package func enabledGroups() async -> [ConfiguredGroup] { groups }
-
-    /// The messages of the group `slug`.
-    package func messages(ofGroup slug: String) async throws -> GroupMessages? {
-        try await ask { try $0.messages(ofGroup: slug) }
-    }
-
-    /// Every poll, newest first.
-    package func polls() async throws -> [String] { try await ask { try $0.polls() } }
-
-    /// The polls of `feed`.
-    package func polls(of feed: String) async throws -> [FeedPoll]? { try await ask { try $0.polls(of: feed) } }
-
-    /// The votes `voter` cast.
-    package func votes(castBy voter: String) async throws -> [CastVote]? {
-        try await ask { try $0.votes(castBy: voter) }
-    }
-
-    /// The votes of the post `key` per option.
-    package func tally(of key: PostKey) async throws -> PollTally? { try await ask { try $0.tally(of: key) } }
-
-    /// The counters of the index.
-    package func stats() async throws -> IndexStats { try await ask { try $0.stats() } }
-
-    /// The newest posts with non-blank content for `/rss.xml` (`relay-api.md` §2.18).
-    package func rssItems(tag: String?, feed: String?, limit: Int) async throws -> [RelayRSSItem] {
-        try await ask { try $0.rssItems(tag: tag, feed: feed, limit: limit) }
     }
 
     /// The current generation and its time, from the `meta` table.
@@ -235,27 +162,13 @@ extension RelayPostgresDatabase: RelayReadModel {
 extension RelayPostgresDatabase: RelayNotificationLog {
     /// The id of the newest logged notification, 0 when the log is empty.
     package func latestNotificationID() async throws -> Int {
-        try await pool.withConnection(blocking: { db in
-            try RelaySQL(db: db).queryOne("SELECT coalesce(max(id), 0)::int8 FROM notifications")?
-                .value(at: 0, as: Int.self) ?? 0
-        })
+        try await pool.withConnection(blocking: { db in try RelayNotificationLogReader.latestID(RelaySQL(db: db)) })
     }
 
     /// The logged notifications after `id`, oldest first, at most `limit` of them.
     package func notifications(after id: Int, limit: Int) async throws -> [RelayLoggedNotification] {
         try await pool.withConnection(blocking: { db in
-            let rows = try RelaySQL(db: db).query(
-                "SELECT id, kind, post, emoji, parent, boosted, target_feed FROM notifications WHERE id > ? ORDER BY id LIMIT ?",
-                [id, max(0, limit)])
-            return try rows.compactMap { row in
-                guard let kind = InteractionNotice.Kind(rawValue: try row.value(at: 1, as: String.self)) else {
-                    return nil
-                }
-                let notification = InteractionNotice(
-                    kind: kind, post: try row.value(at: 2), emoji: try row.value(at: 3),
-                    parent: try row.value(at: 4), boosted: try row.value(at: 5), targetFeed: try row.value(at: 6))
-                return RelayLoggedNotification(id: try row.value(at: 0), notification: notification)
-            }
+            try RelayNotificationLogReader.notifications(after: id, limit: limit, RelaySQL(db: db))
         })
     }
 }

@@ -31,7 +31,7 @@ package final class RelayDatabase: Sendable {
     /// HTTP connection thread can ask without a task); `nil` for an in-memory store.
     let versionReader: Mutex<Connection>?
     /// The enabled groups, in configuration order.
-    let groups: [ConfiguredGroup]
+    package let groups: [ConfiguredGroup]
     /// Stores downloaded feeds many to a transaction (``storeFetched(_:)``).
     let fetchedFeedWriter: RelayFetchedFeedWriter
     /// Whether ``stampCache`` is used: not for an in-memory store, whose single connection never sees its
@@ -123,86 +123,14 @@ package final class RelayDatabase: Sendable {
 
 // MARK: - RelayReadModel
 
-extension RelayDatabase: RelayReadModel {
-    /// Runs `question` on a read connection.
-    private func read<Answer: Sendable>(_ question: @escaping @Sendable (RelayQueries) throws -> Answer)
-        async throws -> Answer
-    {
-        let groups = groups
-        let frequencies = trigramFrequencies
-        return try await reader.read { db in
-            try question(RelayQueries(db: db, groups: groups, trigramFrequencies: frequencies))
-        }
-    }
-
-    /// Every crawl-list URL in insertion order, bridges left out.
-    package func feeds() async throws -> [String] { try await read { try $0.feeds() } }
-
-    /// The posts mentioning `feed`, newest first.
-    package func mentions(of feed: String) async throws -> [String]? { try await read { try $0.mentions(of: feed) } }
-
-    /// The notifications of `feed` of `kinds`, newest first.
-    package func notifications(of feed: String, kinds: Set<InteractionNotice.Kind>) async throws
-        -> FeedNotifications?
-    {
-        try await read { try $0.notifications(of: feed, kinds: kinds) }
-    }
-
-    /// The moods on `feed`'s posts, poll votes left out.
-    package func reactions(to feed: String) async throws -> [FeedReaction]? {
-        try await read { try $0.reactions(to: feed) }
-    }
-
-    /// The replies without a mood to `feed`'s posts.
-    package func replies(to feed: String) async throws -> [FeedReply]? { try await read { try $0.replies(to: feed) } }
-
-    /// The followers of `feed`.
-    package func followers(of feed: String) async throws -> [String]? { try await read { try $0.followers(of: feed) } }
-
-    /// The boosts of the post `key`.
-    package func boosts(of key: PostKey) async throws -> PostBoosts? { try await read { try $0.boosts(of: key) } }
-
-    /// The interactions with the post `key`.
-    package func interactions(with key: PostKey) async throws -> PostInteractions? {
-        try await read { try $0.interactions(with: key) }
-    }
-
-    /// The thread below the post `key`.
-    package func thread(below key: PostKey) async throws -> PostThread? { try await read { try $0.thread(below: key) } }
-
-    /// One page of the posts matching `term`.
+extension RelayDatabase: RelaySQLReadModel {
+    /// One page of the posts matching `term`, by the FTS5 trigram index within the search's budget.
     package func search(_ term: SearchTerm, page: Int, perPage: Int) async throws -> SearchResults {
-        try await read { try $0.search(term, page: page, perPage: perPage) }
-    }
-
-    /// The enabled groups, in configuration order.
-    package func enabledGroups() async -> [ConfiguredGroup] { groups }
-
-    /// The messages of the group `slug`.
-    package func messages(ofGroup slug: String) async throws -> GroupMessages? {
-        try await read { try $0.messages(ofGroup: slug) }
-    }
-
-    /// Every poll, newest first.
-    package func polls() async throws -> [String] { try await read { try $0.polls() } }
-
-    /// The polls of `feed`.
-    package func polls(of feed: String) async throws -> [FeedPoll]? { try await read { try $0.polls(of: feed) } }
-
-    /// The votes `voter` cast.
-    package func votes(castBy voter: String) async throws -> [CastVote]? {
-        try await read { try $0.votes(castBy: voter) }
-    }
-
-    /// The votes of the post `key` per option.
-    package func tally(of key: PostKey) async throws -> PollTally? { try await read { try $0.tally(of: key) } }
-
-    /// The counters of the index.
-    package func stats() async throws -> IndexStats { try await read { try $0.stats() } }
-
-    /// The newest posts with non-blank content for `/rss.xml` (`relay-api.md` §2.18).
-    package func rssItems(tag: String?, feed: String?, limit: Int) async throws -> [RelayRSSItem] {
-        try await read { try $0.rssItems(tag: tag, feed: feed, limit: limit) }
+        let (groups, frequencies) = (groups, trigramFrequencies)
+        return try await reader.read { db in
+            try RelayQueries(db: db, groups: groups, trigramFrequencies: frequencies)
+                .search(term, page: page, perPage: perPage)
+        }
     }
 
     /// The current generation and its time; re-reads the `meta` table only when the database changed
@@ -236,29 +164,13 @@ extension RelayDatabase: RelayReadModel {
 extension RelayDatabase: RelayNotificationLog {
     /// The id of the newest logged notification, 0 when the log is empty.
     package func latestNotificationID() async throws -> Int {
-        try await stampReader.read { db in
-            try db.queryOne(sql: "SELECT coalesce(max(id), 0) FROM notifications")?.value(at: 0, as: Int.self) ?? 0
-        }
+        try await stampReader.read { db in try RelayNotificationLogReader.latestID(SQLiteSession(db: db)) }
     }
 
     /// The logged notifications after `id`, oldest first, at most `limit` of them.
     package func notifications(after id: Int, limit: Int) async throws -> [RelayLoggedNotification] {
         try await stampReader.read { db in
-            let rows = try db.query(
-                sql: """
-                    SELECT id, kind, post, emoji, parent, boosted, target_feed FROM notifications
-                    WHERE id > ? ORDER BY id LIMIT ?
-                    """,
-                arguments: [id, max(0, limit)])
-            return try rows.compactMap { row in
-                guard let kind = InteractionNotice.Kind(rawValue: try row.value(at: 1, as: String.self)) else {
-                    return nil
-                }
-                let notification = InteractionNotice(
-                    kind: kind, post: try row.value(at: 2), emoji: try row.value(at: 3),
-                    parent: try row.value(at: 4), boosted: try row.value(at: 5), targetFeed: try row.value(at: 6))
-                return RelayLoggedNotification(id: try row.value(at: 0), notification: notification)
-            }
+            try RelayNotificationLogReader.notifications(after: id, limit: limit, SQLiteSession(db: db))
         }
     }
 }

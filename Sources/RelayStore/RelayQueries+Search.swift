@@ -129,34 +129,6 @@ extension RelayQueries {
         let step = Double(distinct.count - 1) / Double(maximumQueryTrigrams - 1)
         return (0..<maximumQueryTrigrams).map { distinct[Int((Double($0) * step).rounded())] }
     }
-
-    /// Posts whose `TAGS` has `tag` as a whole word, case-insensitively (`(^|\s)TAG(\s|$)`).
-    func tagMatches(_ tag: String) throws -> SearchMatches {
-        let words = tag.split(whereSeparator: \.isWhitespace).map { RelaySearchText.fold(String($0)) }
-        guard let first = words.first else {
-            return SearchMatches(condition: "0", arguments: [])
-        }
-        guard words.count > 1 else {
-            return SearchMatches(condition: "p.id IN (SELECT post_id FROM post_tags WHERE tag = ?)", arguments: [first])
-        }
-        // A tag with spaces matches consecutive words: find candidates by the first word, then check the rest.
-        let candidates = try db.query(
-            sql: """
-                SELECT p.id, p.tags FROM posts p WHERE p.id IN (SELECT post_id FROM post_tags WHERE tag = ?)
-                """,
-            arguments: [first])
-        let wanted = " " + words.joined(separator: " ") + " "
-        var ids: [Int] = []
-        for row in candidates {
-            let tags: String = try row.value(at: 1)
-            let normalized =
-                " "
-                + tags.split(whereSeparator: \.isWhitespace).map { RelaySearchText.fold(String($0)) }.joined(
-                    separator: " ") + " "
-            if normalized.contains(wanted) { ids.append(try row.value(at: 0)) }
-        }
-        return SearchMatches(condition: "p.id IN (\(ids.map(String.init).joined(separator: ",")))", arguments: [])
-    }
 }
 
 /// A search condition on `posts p` with its arguments.

@@ -27,7 +27,7 @@ struct SQLiteSession: SQLSession {
     }
 
     /// The arguments as SQLite binds them.
-    private static func bindings(_ arguments: SQLArguments) -> PositionalArguments {
+    static func bindings(_ arguments: SQLArguments) -> PositionalArguments {
         arguments.map { $0?.sqlArgument?.value as? any SQLValueConvertible }
     }
 }

@@ -1,0 +1,127 @@
+import Foundation
+package import RelayCore
+
+/// The counters (relay API §2.17), the `/rss.xml` items (§2.18) and the tag condition both they and the
+/// search use.
+extension RelaySQLQueries {
+    /// The condition that leaves the bridges' virtual feeds out of `post_counts` rows (they are never
+    /// counted in `/stats/`, relay API §2.20).
+    private static let notBridged = "profile_id NOT IN (SELECT p.id FROM profiles p JOIN bridges b ON b.feed = p.feed)"
+
+    /// `group_slug IN (…)` over the enabled groups, with its arguments (`FALSE` when none is enabled).
+    private var enabledGroupCondition: SQLCondition {
+        guard !groups.isEmpty else { return .never }
+        return SQLCondition(
+            "group_slug IN (\(groups.map { _ in "?" }.joined(separator: ", ")))", groups.map(\.slug))
+    }
+
+    /// Monthly counters by UTC month of the post instant, and global totals, from the `post_counts` table
+    /// that the triggers on `posts` keep (a few rows per author and month, not a scan of the posts); the
+    /// bridges' virtual feeds are left out.
+    package func stats() throws -> IndexStats {
+        let enabled = enabledGroupCondition
+        let rows = try session.rows(
+            """
+            SELECT substr(month, 1, 4), substr(month, 6, 2), count(DISTINCT profile_id), CAST(sum(total) AS BIGINT),
+                CAST(sum(posts) AS BIGINT), CAST(sum(replies) AS BIGINT), CAST(sum(boosts) AS BIGINT),
+                CAST(sum(reactions) AS BIGINT), CAST(sum(CASE WHEN \(enabled.sql) THEN total ELSE 0 END) AS BIGINT),
+                CAST(sum(polls) AS BIGINT)
+            FROM post_counts WHERE total > 0 AND \(Self.notBridged) GROUP BY month ORDER BY \(byBytes("month"))
+            """,
+            enabled.arguments)
+        let months = try rows.map { row in
+            MonthCounters(
+                year: try row.string(at: 0), month: try row.string(at: 1), activeAccounts: try row.int(at: 2),
+                totalPosts: try row.int(at: 3), posts: try row.int(at: 4), replies: try row.int(at: 5),
+                boosts: try row.int(at: 6), reactions: try row.int(at: 7), groupMessages: try row.int(at: 8),
+                polls: try row.int(at: 9))
+        }
+        let feeds = try strings("SELECT url FROM feeds").filter { !RelayListing.isBridge($0) }.count
+        let accounts = try strings("SELECT feed FROM profiles").filter { !RelayListing.isBridge($0) }.count
+        let global = GlobalCounters(
+            registeredFeeds: feeds, totalAccounts: accounts,
+            totalPosts: try count(
+                "SELECT CAST(coalesce(sum(total), 0) AS BIGINT) FROM post_counts WHERE \(Self.notBridged)"),
+            totalFollows: try count("SELECT count(*) FROM follows"),
+            activeGroups: try count(
+                "SELECT count(DISTINCT group_slug) FROM post_counts WHERE total > 0 AND \(Self.notBridged) "
+                    + "AND \(enabled.sql)",
+                enabled.arguments))
+        return IndexStats(months: months, global: global)
+    }
+
+    /// The newest posts with non-blank content; `tag` (whole word) wins over `feed` (exact author feed).
+    package func rssItems(tag: String?, feed: String?, limit: Int) throws -> [RelayRSSItem] {
+        var condition = SQLCondition("p.content <> ''")
+        if let tag, !tag.isEmpty {
+            condition = condition.and(try tagMatches(tag))
+        } else if let feed, !feed.isEmpty {
+            condition = condition.and(SQLCondition("f.feed = ?", [feed]))
+        }
+        return try session.rows(
+            """
+            SELECT p.url, f.nick, p.content, p.created_at, p.tags FROM posts p JOIN profiles f ON f.id = p.profile_id
+            WHERE \(condition.sql) ORDER BY \(newestFirst) LIMIT ?
+            """,
+            condition.arguments + [max(0, limit)]
+        ).map { row in
+            RelayRSSItem(
+                post: try row.string(at: 0), nick: try row.string(at: 1), content: try row.string(at: 2),
+                createdAt: Date(timeIntervalSince1970: try row.double(at: 3)),
+                tags: try row.string(at: 4).split(whereSeparator: \.isWhitespace).map(String.init))
+        }
+    }
+
+    /// Posts whose `TAGS` has `tag` as a whole word, case-insensitively (`(^|\s)TAG(\s|$)`), as a condition
+    /// on `posts p`.
+    /// - Parameter tag: the tag, one word or several.
+    /// - Returns: The condition.
+    /// - Throws: The engine's error.
+    package func tagMatches(_ tag: String) throws -> SQLCondition {
+        let words = tag.split(whereSeparator: \.isWhitespace).map { RelaySearchText.fold(String($0)) }
+        guard let first = words.first else { return .never }
+        let byFirstWord = "p.id IN (SELECT post_id FROM post_tags WHERE tag = ?)"
+        guard words.count > 1 else { return SQLCondition(byFirstWord, [first]) }
+        // A tag with spaces matches consecutive words: find candidates by the first word, then check the rest.
+        let candidates = try session.rows("SELECT p.id, p.tags FROM posts p WHERE \(byFirstWord)", [first])
+        let wanted = " " + words.joined(separator: " ") + " "
+        var ids: [Int] = []
+        for row in candidates {
+            let tags = try row.string(at: 1)
+            let normalized =
+                " "
+                + tags.split(whereSeparator: \.isWhitespace).map { RelaySearchText.fold(String($0)) }
+                .joined(separator: " ") + " "
+            if normalized.contains(wanted) { ids.append(try row.int(at: 0)) }
+        }
+        guard !ids.isEmpty else { return .never }
+        return SQLCondition("p.id IN (\(ids.map(String.init).joined(separator: ",")))")
+    }
+}
+
+/// A condition of a `WHERE` clause with its arguments, one per `?`.
+package struct SQLCondition {
+    /// The SQL.
+    package var sql: String
+    /// Its arguments.
+    package var arguments: SQLArguments
+
+    /// Makes a condition.
+    /// - Parameters:
+    ///   - sql: the SQL, with `?` placeholders.
+    ///   - arguments: one value per placeholder.
+    package init(_ sql: String, _ arguments: SQLArguments = []) {
+        self.sql = sql
+        self.arguments = arguments
+    }
+
+    /// No row.
+    package static var never: SQLCondition { SQLCondition("FALSE") }
+
+    /// This condition and `other`.
+    /// - Parameter other: the other condition.
+    /// - Returns: Both.
+    package func and(_ other: SQLCondition) -> SQLCondition {
+        SQLCondition("\(sql) AND \(other.sql)", arguments + other.arguments)
+    }
+}
