@@ -34,12 +34,13 @@ extension RelayPostgresDatabase: RelayCrawlStore {
         }
     }
 
-    /// Indexes a parsed feed in one transaction (see ``RelayPostgresIndexer``).
+    /// Indexes a parsed feed in one transaction (see ``RelaySQLIndexer``).
     package func index(feedURL: String, feed: Feed, now: Date) async throws -> RelayIndexReport {
         let indexable = RelayIndexableFeed(feed)
         return try await write { sql in
             try RelayPostgresMeta.lockOrderedWrites(sql)
-            return try RelayPostgresIndexer(sql: sql, feedURL: feedURL, now: now).index(indexable)
+            return try RelaySQLIndexer(session: sql, dialect: PostgresRelayDialect(), feedURL: feedURL, now: now)
+                .index(indexable)
         }
     }
 
@@ -49,7 +50,9 @@ extension RelayPostgresDatabase: RelayCrawlStore {
         try await write { sql in
             try RelayPostgresMeta.lockOrderedWrites(sql)
             let now = fetched.now
-            let report = try RelayPostgresIndexer(sql: sql, feedURL: fetched.url, now: now).index(fetched.indexable)
+            let report = try RelaySQLIndexer(
+                session: sql, dialect: PostgresRelayDialect(), feedURL: fetched.url, now: now
+            ).index(fetched.indexable)
             try RelayFeedFileTable.save(sql, feed: fetched.url, content: fetched.text, now: now)
             try RelayCrawlTable.recordFetched(
                 sql, url: fetched.url, etag: fetched.etag, lastModified: fetched.lastModified, now: now)

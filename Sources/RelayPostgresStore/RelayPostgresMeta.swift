@@ -51,6 +51,9 @@ struct PostgresRelayDialect: RelaySQLDialect {
     func announceNotifications(_ session: any SQLSession, upTo lastID: Int) throws {
         _ = try session.rows("SELECT pg_notify(?, ?)", [RelayPostgresMeta.notificationChannel, String(lastID)])
     }
+
+    /// Nothing: the trigger on `posts` counts new posts and the trigram index takes them on insert.
+    func postsInserted(_ rowIDs: [Int], session: any SQLSession) throws {}
 }
 
 extension RelaySQL: SQLSession {
@@ -67,9 +70,23 @@ extension RelaySQL: SQLSession {
         try query(sql + " RETURNING id", Self.bindings(arguments)).first?.value(at: 0, as: Int.self) ?? 0
     }
 
+    func insertReturningIDs(_ sql: String, _ arguments: SQLArguments, rows: Int) throws -> [Int] {
+        // The identity column takes its values row after row, so ascending ids are the rows' order
+        // (whatever order RETURNING lists them in).
+        try query(sql + " RETURNING id", Self.bindings(arguments)).map { try $0.value(at: 0, as: Int.self) }.sorted()
+    }
+
     /// The arguments as PostgreSQL binds them.
     private static func bindings(_ arguments: SQLArguments) -> PostgresArguments {
-        arguments.map { $0?.sqlArgument?.value as? any PostgresValueConvertible }
+        arguments.map { argument -> (any PostgresValueConvertible)? in
+            switch argument?.sqlArgument {
+            case .integer(let value): value
+            case .real(let value): value
+            case .text(let value): value
+            case .blob(let value): value
+            case nil: nil
+            }
+        }
     }
 }
 
@@ -109,7 +126,7 @@ extension RelayPostgresDatabase: RelayBridgeIndexing, RelayBridgeStore {
         guard let sql = session as? RelaySQL else {
             throw PostgresError.misuse(message: "Not a PostgreSQL session", sql: nil)
         }
-        var indexer = RelayPostgresIndexer(sql: sql, feedURL: url, now: now)
+        var indexer = RelaySQLIndexer(session: sql, dialect: dialect, feedURL: url, now: now)
         indexer.logsNotifications = false
         _ = try indexer.index(RelayIndexableFeed(feed))
     }

@@ -22,18 +22,15 @@ package enum RelayNotificationLogWriter {
     ) throws {
         guard !notifications.isEmpty else { return }
         try dialect.lockOrderedWrites(session)
-        var lastID = 0
-        for notification in notifications {
-            lastID = try session.insertReturningID(
-                """
-                INSERT INTO notifications (kind, post, emoji, parent, boosted, target_feed, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """,
+        let ids = try SQLRowBatch.insertReturningIDs(
+            notifications.map { notification in
                 [
                     notification.kind.rawValue, notification.post, notification.emoji, notification.parent,
                     notification.boosted, notification.targetFeed, now.timeIntervalSince1970,
-                ])
-        }
+                ]
+            }, into: "notifications",
+            columns: ["kind", "post", "emoji", "parent", "boosted", "target_feed", "created_at"], session: session)
+        let lastID = ids.last ?? 0
         try session.run("DELETE FROM notifications WHERE id <= ?", [lastID - capacity])
         try dialect.announceNotifications(session, upTo: lastID)
     }

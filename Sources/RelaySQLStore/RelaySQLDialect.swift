@@ -27,4 +27,13 @@ package protocol RelaySQLDialect: Sendable {
     ///   - lastID: the newest logged notification's id.
     /// - Throws: The engine's error.
     func announceNotifications(_ session: any SQLSession, upTo lastID: Int) throws
+
+    /// Does what the engine does for new post rows beyond their own row (SQLite counts them into
+    /// `post_counts` and adds them to the full-text index itself, once per run of row ids, where
+    /// PostgreSQL's trigger and index do it on insert).
+    /// - Parameters:
+    ///   - rowIDs: the new posts' row ids, ascending.
+    ///   - session: the write's connection.
+    /// - Throws: The engine's error.
+    func postsInserted(_ rowIDs: [Int], session: any SQLSession) throws
 }

@@ -30,6 +30,18 @@ package protocol SQLSession {
     /// - Returns: The new row's id.
     /// - Throws: The engine's error.
     func insertReturningID(_ sql: String, _ arguments: SQLArguments) throws -> Int
+
+    /// Runs one `INSERT` of `rows` rows (`VALUES (…), (…), …`) into a table whose key is an `id` identity
+    /// column and returns their ids in the order of the values (SQLite's consecutive row ids up to the last
+    /// insert row id, as one writer gives them; PostgreSQL's `RETURNING id`, whose identity values follow
+    /// the rows' order).
+    /// - Parameters:
+    ///   - sql: One `INSERT` of `rows` rows, without `RETURNING`.
+    ///   - arguments: One value per placeholder.
+    ///   - rows: The number of rows.
+    /// - Returns: The new rows' ids.
+    /// - Throws: The engine's error.
+    func insertReturningIDs(_ sql: String, _ arguments: SQLArguments, rows: Int) throws -> [Int]
 }
 
 extension SQLSession {

@@ -24,11 +24,14 @@ extension RelayDatabase: RelayCrawlStore {
         }
     }
 
-    /// Indexes a parsed feed in one transaction (see ``RelayIndexer``).
+    /// Indexes a parsed feed in one transaction (see ``RelaySQLIndexer``).
     package func index(feedURL: String, feed: Feed, now: Date) async throws -> RelayIndexReport {
         let indexable = RelayIndexableFeed(feed)
         return try await writer.write { db in
-            try RelayIndexer(db: db, feedURL: feedURL, now: now).index(indexable)
+            try RelaySQLIndexer(
+                session: SQLiteSession(db: db), dialect: SQLiteRelayDialect(), feedURL: feedURL, now: now
+            )
+            .index(indexable)
         }
     }
 
@@ -42,7 +45,9 @@ extension RelayDatabase: RelayCrawlStore {
     /// ``storeFetched(_:)`` inside the caller's transaction.
     static func storeFetched(_ fetched: RelayFetchedFeed, db: Connection) throws -> RelayIndexReport {
         let now = fetched.now
-        let report = try RelayIndexer(db: db, feedURL: fetched.url, now: now).index(fetched.indexable)
+        let report = try RelaySQLIndexer(
+            session: SQLiteSession(db: db), dialect: SQLiteRelayDialect(), feedURL: fetched.url, now: now
+        ).index(fetched.indexable)
         // The file is bound where it is, not copied: a 10 MB feed would otherwise be held twice more.
         try db.execute(
             sql: """

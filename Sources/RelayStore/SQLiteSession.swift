@@ -26,9 +26,24 @@ struct SQLiteSession: SQLSession {
         return Int(db.lastInsertRowID)
     }
 
+    func insertReturningIDs(_ sql: String, _ arguments: SQLArguments, rows: Int) throws -> [Int] {
+        try db.execute(sql: sql, arguments: Self.bindings(arguments))
+        // The one writer gives one statement's rows consecutive row ids, the last one the last insert row id.
+        let last = Int(db.lastInsertRowID)
+        return Array((last - rows + 1)...last)
+    }
+
     /// The arguments as SQLite binds them.
     static func bindings(_ arguments: SQLArguments) -> PositionalArguments {
-        arguments.map { $0?.sqlArgument?.value as? any SQLValueConvertible }
+        arguments.map { argument -> (any SQLValueConvertible)? in
+            switch argument?.sqlArgument {
+            case .integer(let value): value
+            case .real(let value): value
+            case .text(let value): value
+            case .blob(let value): value
+            case nil: nil
+            }
+        }
     }
 }
 
@@ -56,6 +71,21 @@ struct SQLiteRelayDialect: RelaySQLDialect {
     func announceGeneration(_ session: any SQLSession) throws {}
 
     func announceNotifications(_ session: any SQLSession, upTo lastID: Int) throws {}
+
+    /// Counts the new posts into `post_counts` and adds them to the full-text index, one statement each per
+    /// run of consecutive row ids (a feed's new posts are usually one run), since no trigger does it
+    /// (migration 10).
+    func postsInserted(_ rowIDs: [Int], session: any SQLSession) throws {
+        var start = 0
+        while start < rowIDs.count {
+            var end = start
+            while end + 1 < rowIDs.count, rowIDs[end + 1] == rowIDs[end] + 1 { end += 1 }
+            let range: SQLArguments = [rowIDs[start], rowIDs[end]]
+            try session.run(RelaySchema.countNewPosts, range)
+            try session.run(RelaySchema.indexNewPosts, range)
+            start = end + 1
+        }
+    }
 }
 
 extension RelayDatabase: RelaySQLEngine {
@@ -85,7 +115,7 @@ extension RelayDatabase: RelayBridgeIndexing, RelayBridgeStore {
         guard let sqlite = session as? SQLiteSession else {
             throw StoreError.misuse(message: "Not a SQLite session", sql: nil)
         }
-        var indexer = RelayIndexer(db: sqlite.db, feedURL: url, now: now)
+        var indexer = RelaySQLIndexer(session: sqlite, dialect: dialect, feedURL: url, now: now)
         indexer.logsNotifications = false
         _ = try indexer.index(RelayIndexableFeed(feed))
     }
