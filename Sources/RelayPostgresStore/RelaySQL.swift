@@ -73,3 +73,11 @@ struct RelaySQL {
         try rows.map { try $0.value(at: 0, as: String.self) }
     }
 }
+
+/// `sql` with its `?` placeholders numbered `$1`, `$2`, … for PostgreSQL (see ``RelaySQL/numbered(_:)``),
+/// for code outside the store that writes SQL the relay's way.
+/// - Parameter sql: SQL with `?` placeholders.
+/// - Returns: The same SQL for PostgreSQL.
+package func postgresNumberedPlaceholders(_ sql: String) -> String {
+    RelaySQL.numbered(sql)
+}
