@@ -78,15 +78,7 @@ extension RelaySQL: SQLSession {
 
     /// The arguments as PostgreSQL binds them.
     private static func bindings(_ arguments: SQLArguments) -> PostgresArguments {
-        arguments.map { argument -> (any PostgresValueConvertible)? in
-            switch argument?.sqlArgument {
-            case .integer(let value): value
-            case .real(let value): value
-            case .text(let value): value
-            case .blob(let value): value
-            case nil: nil
-            }
-        }
+        arguments.map { $0?.sqlArgument?.value as? any PostgresValueConvertible }
     }
 }
 

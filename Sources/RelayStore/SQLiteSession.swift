@@ -35,15 +35,7 @@ struct SQLiteSession: SQLSession {
 
     /// The arguments as SQLite binds them.
     static func bindings(_ arguments: SQLArguments) -> PositionalArguments {
-        arguments.map { argument -> (any SQLValueConvertible)? in
-            switch argument?.sqlArgument {
-            case .integer(let value): value
-            case .real(let value): value
-            case .text(let value): value
-            case .blob(let value): value
-            case nil: nil
-            }
-        }
+        arguments.map { $0?.sqlArgument?.value as? any SQLValueConvertible }
     }
 }
 
