@@ -74,6 +74,9 @@ package final class RelayDatabase: Sendable {
         try await writer.handOffCheckpoints(to: checkpointer)
         // A bigger page cache than SQLite's 2 MB default: indexing and cold API queries re-read pages a lot.
         try await writer.read { db in try db.execute(sql: "PRAGMA cache_size = -\(cacheKibibytes)") }
+        // A statement of many rows keeps a statement journal (to undo itself alone when one row fails); in
+        // a temporary file it wrote 3.7 times as many pages as the database on a cold crawl.
+        try await writer.read { db in try db.execute(sql: "PRAGMA temp_store = MEMORY") }
         let reader = try ReaderPool(path: path, count: readerCount) { db in
             try db.execute(sql: "PRAGMA cache_size = -\(readerCacheKibibytes / readerCount)")
         }

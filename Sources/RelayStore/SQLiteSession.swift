@@ -33,9 +33,18 @@ struct SQLiteSession: SQLSession {
         return Array((last - rows + 1)...last)
     }
 
-    /// The arguments as SQLite binds them.
+    /// The arguments as SQLite binds them: each case's own value, with no dynamic cast (casting the
+    /// value took 6 % of a cold crawl's CPU, once per column of every row).
     static func bindings(_ arguments: SQLArguments) -> PositionalArguments {
-        arguments.map { $0?.sqlArgument?.value as? any SQLValueConvertible }
+        arguments.map { argument -> (any SQLValueConvertible)? in
+            switch argument?.sqlArgument {
+            case .integer(let value): value
+            case .real(let value): value
+            case .text(let value): value
+            case .blob(let value): value
+            case nil: nil
+            }
+        }
     }
 }
 
