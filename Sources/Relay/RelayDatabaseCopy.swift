@@ -34,6 +34,10 @@ package enum RelayDatabaseCopy {
     static let identityTables = RelayTables.withIdentity
     /// The most rows one `INSERT` of the copy carries.
     static let rowsPerStatement = 1_000
+    /// The most parameters one `INSERT` of the copy binds: libpq 15 refuses a statement description longer
+    /// than 30,000 bytes (4 a parameter), as "lost synchronization with server", so 11,000 parameters (the
+    /// crawl list of 1,000 feeds in one statement) broke the copy.
+    static let maximumParameters = 7_000
 
     /// Copies the relay at `sqlitePath` into the empty PostgreSQL database at `postgresURL`, in one
     /// transaction.
@@ -63,9 +67,9 @@ package enum RelayDatabaseCopy {
                 // Ids in order (some tables are WITHOUT ROWID: their order does not matter).
                 let order = identityTables.contains(table) ? " ORDER BY id" : ""
                 let rows = try source.query(sql: "SELECT \(columns.joined(separator: ", ")) FROM \(table)\(order)")
-                // Many rows to a statement (within PostgreSQL's 65,535 parameters): one round trip per row
-                // made a copy of 100,000 posts take over a minute.
-                let perStatement = max(1, min(rowsPerStatement, 60_000 / columns.count))
+                // Many rows to a statement: one round trip per row made a copy of 100,000 posts take over a
+                // minute. At most ``maximumParameters`` each, which libpq can describe.
+                let perStatement = max(1, min(rowsPerStatement, maximumParameters / columns.count))
                 var start = 0
                 while start < rows.count {
                     let count = min(perStatement, rows.count - start)

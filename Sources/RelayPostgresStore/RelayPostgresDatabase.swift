@@ -28,6 +28,8 @@ package final class RelayPostgresDatabase: Sendable {
     let pool: PostgresPool
     /// The enabled groups, in configuration order.
     package let groups: [ConfiguredGroup]
+    /// When a bulk load refreshes the planner's statistics.
+    let analyzer = RelayPostgresAnalyzer()
     /// Bumped by every notification on the change channel and by every local write that commits.
     private let version = Atomic<Int>(0)
     /// Whether the listener is running; when it is not, ``dataVersion()`` cannot tell and answers `nil`.

@@ -77,6 +77,10 @@ extension RelaySQL: SQLSession {
     }
 
     /// The arguments as PostgreSQL binds them.
+    func savepoint<Value>(_ body: () throws -> Value) throws -> Value {
+        try db.transaction { _ in try body() }
+    }
+
     private static func bindings(_ arguments: SQLArguments) -> PostgresArguments {
         arguments.map { $0?.sqlArgument?.value as? any PostgresValueConvertible }
     }

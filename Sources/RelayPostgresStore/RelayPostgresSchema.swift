@@ -55,7 +55,56 @@ package enum RelayPostgresSchema {
         migrator.registerMigration(RelayMigrationName.v10.rawValue) { _ in
             // SQLite's FTS5 table and insert triggers changed; the trigram index and triggers here stay.
         }
+        migrator.registerMigration(RelayMigrationName.v11.rawValue) { db in
+            for statement in version11 {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
+    }
+
+    /// Inserted and deleted posts counted once per statement, from its transition table, instead of once
+    /// per row: the row trigger updated the same few counter rows once for every post of a feed (with a
+    /// dead row version each time), the most expensive part of inserting a post. A changed post is still
+    /// counted by the row trigger of migration 5.
+    private static var version11: [String] {
+        let columns = "month, profile_id, group_slug, total, posts, replies, boosts, reactions, polls"
+        func grouped(_ table: String) -> String {
+            "SELECT \(countsKey(of: "r")), count(*), \(counts(of: "r").map { "sum(\($0))" }.joined(separator: ", ")) "
+                + "FROM \(table) AS r GROUP BY 1, 2, 3"
+        }
+        return [
+            "DROP TRIGGER posts_counts_insert_delete ON posts",
+            """
+            CREATE FUNCTION posts_count_statement() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'DELETE' THEN
+                    UPDATE post_counts AS c SET total = c.total - k.total, posts = c.posts - k.posts,
+                        replies = c.replies - k.replies, boosts = c.boosts - k.boosts,
+                        reactions = c.reactions - k.reactions, polls = c.polls - k.polls
+                    FROM (\(grouped("old_posts"))) AS k(\(columns))
+                    WHERE c.month = k.month AND c.profile_id = k.profile_id AND c.group_slug = k.group_slug;
+                ELSE
+                    INSERT INTO post_counts AS c (\(columns))
+                    \(grouped("new_posts"))
+                    ON CONFLICT (month, profile_id, group_slug) DO UPDATE SET
+                        total = c.total + excluded.total, posts = c.posts + excluded.posts,
+                        replies = c.replies + excluded.replies, boosts = c.boosts + excluded.boosts,
+                        reactions = c.reactions + excluded.reactions, polls = c.polls + excluded.polls;
+                END IF;
+                RETURN NULL;
+            END
+            $$
+            """,
+            """
+            CREATE TRIGGER posts_counts_insert AFTER INSERT ON posts REFERENCING NEW TABLE AS new_posts
+            FOR EACH STATEMENT EXECUTE FUNCTION posts_count_statement()
+            """,
+            """
+            CREATE TRIGGER posts_counts_delete AFTER DELETE ON posts REFERENCING OLD TABLE AS old_posts
+            FOR EACH STATEMENT EXECUTE FUNCTION posts_count_statement()
+            """,
+        ]
     }
 
     /// The crawl leases (SQLite's migration 9): the crawler holding each feed and until when, so several

@@ -130,11 +130,12 @@ package enum RelayFeedFileTable {
     ///   - now: when it was downloaded.
     /// - Throws: The engine's error.
     package static func save(_ session: any SQLSession, feed: String, content: String, now: Date) throws {
-        try session.run(
-            """
-            INSERT INTO feed_files (feed, content, fetched_at) VALUES (?, ?, ?)
-            ON CONFLICT (feed) DO UPDATE SET content = excluded.content, fetched_at = excluded.fetched_at
-            """,
-            [feed, content, now.timeIntervalSince1970])
+        try session.run(upsert, [feed, content, now.timeIntervalSince1970])
     }
+
+    /// The statement that keeps a file: feed, content, download time.
+    package static let upsert = """
+        INSERT INTO feed_files (feed, content, fetched_at) VALUES (?, ?, ?)
+        ON CONFLICT (feed) DO UPDATE SET content = excluded.content, fetched_at = excluded.fetched_at
+        """
 }

@@ -7,8 +7,9 @@ package enum RelayNotificationLogWriter {
     /// How many notifications the log keeps.
     package static let capacity = 10_000
 
-    /// Appends `notifications` in order, deletes all but the newest `capacity` rows and announces them
-    /// (call inside the write's transaction).
+    /// Appends `notifications` in order, deletes all but the newest `capacity` rows each time the ids pass a
+    /// multiple of `capacity / 10` (so the log holds at most 10 % more), and announces them (call inside the
+    /// write's transaction).
     /// - Parameters:
     ///   - notifications: what to log, in order.
     ///   - session: the write's connection.
@@ -31,7 +32,13 @@ package enum RelayNotificationLogWriter {
             }, into: "notifications",
             columns: ["kind", "post", "emoji", "parent", "boosted", "target_feed", "created_at"], session: session)
         let lastID = ids.last ?? 0
-        try session.run("DELETE FROM notifications WHERE id <= ?", [lastID - capacity])
+        // Trimmed each time the ids pass a multiple of a tenth of the capacity, not at every write: each
+        // delete walks the index entries earlier deletes left until a vacuum (on PostgreSQL, trimming at
+        // every feed took 3 s of a 100,000-post crawl).
+        let step = max(capacity / 10, 1)
+        if lastID / step > ((ids.first ?? lastID) - 1) / step {
+            try session.run("DELETE FROM notifications WHERE id <= ?", [lastID - capacity])
+        }
         try dialect.announceNotifications(session, upTo: lastID)
     }
 }

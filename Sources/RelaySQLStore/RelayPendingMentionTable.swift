@@ -20,17 +20,20 @@ package enum RelayPendingMentionTable {
             WHERE m.feed = ? ORDER BY p.created_at, p.id
             """,
             [feed])
-        var notifications: [InteractionNotice] = []
-        for row in rows {
-            let inserted = try session.run(
+        guard !rows.isEmpty else { return [] }
+        // One statement for all of them (a feed can wait for thousands): the rows it inserted are new.
+        let inserted = Set(
+            try session.rows(
                 """
-                INSERT INTO mentions (post_id, profile_id, nickname, created_at) VALUES (?, ?, ?, ?)
-                ON CONFLICT DO NOTHING
+                INSERT INTO mentions (post_id, profile_id, nickname, created_at)
+                SELECT post_id, CAST(? AS BIGINT), nickname, CAST(? AS DOUBLE PRECISION) FROM pending_mentions
+                WHERE feed = ?
+                ON CONFLICT DO NOTHING RETURNING post_id
                 """,
-                [try row.int(at: 0), profileID, try row.string(at: 1), now.timeIntervalSince1970])
-            if inserted > 0 {
-                notifications.append(InteractionNotice(kind: .mention, post: try row.string(at: 2), targetFeed: feed))
-            }
+                [profileID, now.timeIntervalSince1970, feed]
+            ).map { try $0.int(at: 0) })
+        let notifications = try rows.filter { try inserted.contains($0.int(at: 0)) }.map { row in
+            InteractionNotice(kind: .mention, post: try row.string(at: 2), targetFeed: feed)
         }
         try session.run("DELETE FROM pending_mentions WHERE feed = ?", [feed])
         return notifications

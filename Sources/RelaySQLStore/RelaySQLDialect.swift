@@ -1,3 +1,5 @@
+package import RelayCore
+
 /// What the relay's two engines do differently around the SQL written once for both: each engine has
 /// one dialect (`SQLiteRelayDialect`, `PostgresRelayDialect`), and only there do the differences live.
 package protocol RelaySQLDialect: Sendable {
@@ -36,4 +38,19 @@ package protocol RelaySQLDialect: Sendable {
     ///   - session: the write's connection.
     /// - Throws: The engine's error.
     func postsInserted(_ rowIDs: [Int], session: any SQLSession) throws
+
+    /// Keeps a downloaded feed's file for `/feed-content/` (SQLite binds the bytes where they are; the
+    /// default writes them as text with ``RelayFeedFileTable``).
+    /// - Parameters:
+    ///   - fetched: the downloaded feed.
+    ///   - session: the write's connection.
+    /// - Throws: The engine's error.
+    func saveFeedFile(_ fetched: RelayFetchedFeed, session: any SQLSession) throws
+}
+
+extension RelaySQLDialect {
+    /// Writes the file as text.
+    package func saveFeedFile(_ fetched: RelayFetchedFeed, session: any SQLSession) throws {
+        try RelayFeedFileTable.save(session, feed: fetched.url, content: fetched.text, now: fetched.now)
+    }
 }

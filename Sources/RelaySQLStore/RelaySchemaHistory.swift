@@ -20,6 +20,8 @@ package enum RelayMigrationName: String, CaseIterable, Sendable {
     case v9 = "relay 9: crawl leases"
     /// Posts indexed and counted per feed; SQLite's full-text index without positions.
     case v10 = "relay 10: posts indexed and counted per feed, full-text index without positions"
+    /// Post counters kept once per statement on PostgreSQL (SQLite's indexer already counts per feed).
+    case v11 = "relay 11: post counters kept per statement"
 }
 
 /// The relay's tables.

@@ -42,6 +42,13 @@ package protocol SQLSession {
     /// - Returns: The new rows' ids.
     /// - Throws: The engine's error.
     func insertReturningIDs(_ sql: String, _ arguments: SQLArguments, rows: Int) throws -> [Int]
+
+    /// Runs `body` in a savepoint of the open transaction: released when it returns, rolled back (and
+    /// only its own changes undone) when it throws.
+    /// - Parameter body: the statements.
+    /// - Returns: What `body` returned.
+    /// - Throws: The engine's error, or what `body` throws.
+    func savepoint<Value>(_ body: () throws -> Value) throws -> Value
 }
 
 extension SQLSession {

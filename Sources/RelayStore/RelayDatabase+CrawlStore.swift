@@ -39,31 +39,6 @@ extension RelayDatabase: RelayCrawlStore {
     /// same time (``RelayFetchedFeedWriter``): index, file, validators, declared follows, and the follow
     /// rows to feeds of the crawl list.
     package func storeFetched(_ fetched: RelayFetchedFeed) async throws -> RelayIndexReport {
-        try await fetchedFeedWriter.store(fetched)
-    }
-
-    /// ``storeFetched(_:)`` inside the caller's transaction.
-    static func storeFetched(_ fetched: RelayFetchedFeed, db: Connection) throws -> RelayIndexReport {
-        let now = fetched.now
-        let report = try RelaySQLIndexer(
-            session: SQLiteSession(db: db), dialect: SQLiteRelayDialect(), feedURL: fetched.url, now: now
-        ).index(fetched.indexable)
-        // The file is bound where it is, not copied: a 10 MB feed would otherwise be held twice more.
-        try db.execute(
-            sql: """
-                INSERT INTO feed_files (feed, content, fetched_at) VALUES (?, ?, ?)
-                ON CONFLICT (feed) DO UPDATE SET content = excluded.content, fetched_at = excluded.fetched_at
-                """,
-            arguments: [fetched.url, nil, now.timeIntervalSince1970], borrowingText: fetched.body, at: 2)
-        let session = SQLiteSession(db: db)
-        try RelayCrawlTable.recordFetched(
-            session, url: fetched.url, etag: fetched.etag, lastModified: fetched.lastModified, now: now)
-        try RelayCrawlTable.saveDeclaredFollows(session, fetched.follows, of: fetched.url)
-        let known = try RelayCrawlTable.followsOfListedFeeds(session, fetched.follows)
-        if !known.isEmpty {
-            try RelayCrawlTable.recordFollows(
-                session, dialect: SQLiteRelayDialect(), follower: fetched.url, follows: known, now: now)
-        }
-        return report
+        try await fetchedFeedWriter.store(fetched, in: self)
     }
 }

@@ -95,7 +95,7 @@ package final class RelayDatabase: Sendable {
         self.checkpointer = checkpointer
         self.reader = reader
         self.stampReader = stampReader
-        fetchedFeedWriter = RelayFetchedFeedWriter(writer: writer)
+        fetchedFeedWriter = RelayFetchedFeedWriter()
         if let versionReader {
             self.versionReader = Mutex(versionReader)
         } else {

@@ -48,6 +48,9 @@ enum RelaySchema {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration(RelayMigrationName.v11.rawValue) { _ in
+            // PostgreSQL's counting triggers changed; this engine's indexer counts new posts per feed since 10.
+        }
         return migrator
     }
 

@@ -152,3 +152,79 @@ struct RelayPostgresSchemaTests {
         }
     }
 }
+
+/// Migration 11: the post counters, kept once per statement, match a count of the posts after inserts of
+/// many rows, edits and deletes (cascades of a profile included).
+@Suite(.enabled(if: PostgresTestDatabase.clusterURL != nil, Comment(rawValue: PostgresTestDatabase.skipReason)))
+struct RelayPostgresPostCountsTests {
+    /// The counters as stored, and as counted from the posts, without the rows that reached zero.
+    private func counters(_ connection: PostgresStore.Connection) throws -> (stored: [[Int]], counted: [[Int]]) {
+        let columns = "profile_id, total, posts, replies, boosts, reactions, polls"
+        let stored = try connection.query(
+            sql: "SELECT \(columns) FROM post_counts WHERE total > 0 ORDER BY month, profile_id, group_slug")
+        let counted = try connection.query(
+            sql: """
+                SELECT profile_id, count(*),
+                    sum((reply_to IS NULL AND include IS NULL)::int),
+                    sum((reply_to IS NOT NULL AND NOT (mood <> '' AND content = ''))::int),
+                    sum((include IS NOT NULL AND reply_to IS NULL)::int),
+                    sum((reply_to IS NOT NULL AND mood <> '' AND content = '')::int),
+                    sum((poll_end IS NOT NULL)::int)
+                FROM posts
+                GROUP BY to_char(to_timestamp(created_at) AT TIME ZONE 'UTC', 'YYYY-MM'), profile_id,
+                    coalesce(group_slug, '')
+                ORDER BY to_char(to_timestamp(created_at) AT TIME ZONE 'UTC', 'YYYY-MM'), profile_id,
+                    coalesce(group_slug, '')
+                """)
+        let values = { (rows: [PostgresStore.Row]) in
+            try rows.map { row in try (0..<7).map { try row.value(at: $0, as: Int.self) } }
+        }
+        return (try values(stored), try values(counted))
+    }
+
+    @Test func countersFollowInsertsOfManyRowsEditsAndDeletes() async throws {
+        try await withTestDatabase { database in
+            let connection = try database.connect()
+            try RelayPostgresSchema.migrator.migrate(connection)
+            for (id, feed) in [(1, "https://a.example/social.org"), (2, "https://b.example/social.org")] {
+                try connection.execute(
+                    sql: "INSERT INTO profiles (id, feed, nick, created_at, updated_at) VALUES ($1, $2, 'n', 0, 0)",
+                    arguments: [id, feed])
+            }
+            // One statement of many rows: two months, two authors, a reply, a boost, a reaction and a poll.
+            var values: [String] = []
+            for index in 0..<40 {
+                let profile = index % 2 + 1
+                let created = index < 20 ? 1_735_732_800 + index : 1_738_411_200 + index  // January, February 2025
+                let kind =
+                    switch index % 5 {
+                    case 1: "'https://x.example/s.org#1', NULL, '', 'a reply', NULL"
+                    case 2: "NULL, 'https://x.example/s.org#2', '', '', NULL"
+                    case 3: "'https://x.example/s.org#3', NULL, '👍', '', NULL"
+                    case 4: "NULL, NULL, '', 'a poll', 1739000000"
+                    default: "NULL, NULL, '', 'a post', NULL"
+                    }
+                values.append(
+                    "(\(profile), 'p\(index)', 'https://u.example/#p\(index)', 's', \(created), 0, 'h', " + kind + ")")
+            }
+            try connection.execute(
+                sql: """
+                    INSERT INTO posts (profile_id, post_id, url, search_text, created_at, updated_at, hash,
+                        reply_to, include, mood, content, poll_end)
+                    VALUES \(values.joined(separator: ", "))
+                    """)
+            var (stored, counted) = try counters(connection)
+            #expect(stored.count == 4)
+            #expect(stored == counted)
+            try connection.execute(sql: "UPDATE posts SET reply_to = NULL, content = 'edited' WHERE post_id = 'p1'")
+            try connection.execute(sql: "DELETE FROM posts WHERE post_id IN ('p2', 'p3', 'p24')")
+            (stored, counted) = try counters(connection)
+            #expect(stored == counted)
+            // A profile's posts go by cascade: one delete of many rows.
+            try connection.execute(sql: "DELETE FROM profiles WHERE id = 2")
+            (stored, counted) = try counters(connection)
+            #expect(stored.count == 2)
+            #expect(stored == counted)
+        }
+    }
+}

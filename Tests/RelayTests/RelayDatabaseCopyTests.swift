@@ -49,6 +49,22 @@ struct RelayDatabaseCopyTests {
         }
     }
 
+    @Test func aCrawlListOfAThousandFeedsIsCopiedInStatementsLibpqCanDescribe() async throws {
+        let h = try await RelayFixtureDatabase.loaded()
+        // 1,000 rows of 11 columns: one statement of 11,000 parameters lost libpq's synchronization.
+        for index in 0..<1_000 {
+            _ = try await h.store.addFeed("https://f\(index).example/social.org", now: RelayFixtureDatabase.now)
+        }
+        try await withTestDatabase { schema in
+            let counts = try await RelayDatabaseCopy.copy(fromSQLite: h.path, toPostgres: schema.url.string)
+            #expect(counts["feeds"] == 1_003)
+            let copy = try await RelayPostgresDatabase.open(
+                url: schema.url.string, groups: RelayFixtures.groups, poolCapacity: 2)
+            #expect(try await copy.crawlEntries() == (try await h.store.crawlEntries()))
+            await copy.close()
+        }
+    }
+
     @Test func theBridgesAndTheWebmentionQueueAreCopiedToo() async throws {
         let h = try await RelayFixtureDatabase.loaded()
         let now = RelayFixtureDatabase.now
