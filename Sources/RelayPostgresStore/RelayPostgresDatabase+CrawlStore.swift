@@ -44,15 +44,12 @@ extension RelayPostgresDatabase: RelayCrawlStore {
         }
     }
 
-    /// Stores a downloaded feed in one transaction of its own (see ``RelayFetchedFeedWriter/store(_:session:dialect:)``):
-    /// unlike SQLite's, PostgreSQL's transactions of many feeds were slower (a cold pass of 1,000 feeds took
-    /// 36 s in batches of up to 64 against 16 s one feed at a time). A bulk load refreshes the planner's
-    /// statistics as it goes (see ``RelayPostgresAnalyzer``).
+    /// Stores a downloaded feed with the others downloaded meanwhile, many to a transaction under one
+    /// ordered-write lock (``RelayFetchedFeedWriter``; a cold pass of 1,000 feeds took 16 s, against 18 s one
+    /// feed to a transaction). A bulk load refreshes the planner's statistics as it goes
+    /// (``RelayPostgresAnalyzer``).
     package func storeFetched(_ fetched: RelayFetchedFeed) async throws -> RelayIndexReport {
-        let report = try await write { sql in
-            try RelayPostgresMeta.lockOrderedWrites(sql)
-            return try RelayFetchedFeedWriter.store(fetched, session: sql, dialect: PostgresRelayDialect())
-        }
+        let report = try await fetchedFeedWriter.store(fetched, in: self)
         if analyzer.added(report.added) {
             let (pool, analyzer) = (pool, analyzer)
             Task {

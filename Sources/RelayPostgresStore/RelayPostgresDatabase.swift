@@ -28,6 +28,8 @@ package final class RelayPostgresDatabase: Sendable {
     let pool: PostgresPool
     /// The enabled groups, in configuration order.
     package let groups: [ConfiguredGroup]
+    /// Stores downloaded feeds many to a transaction (``storeFetched(_:)``).
+    let fetchedFeedWriter = RelayFetchedFeedWriter()
     /// When a bulk load refreshes the planner's statistics.
     let analyzer = RelayPostgresAnalyzer()
     /// Bumped by every notification on the change channel and by every local write that commits.
