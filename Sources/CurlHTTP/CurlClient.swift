@@ -43,7 +43,7 @@ package final class CurlClient: Sendable {
     /// ``CurlRequest/inactivityTimeout`` still applies: a body that goes silent for longer fails with
     /// ``CurlError/timedOut``. ``CurlRequest/maximumBodyBytes`` does not apply (the reader decides how
     /// much to take). Ending the iteration (a cancelled task, a `break`, the body dropped) removes the
-    /// transfer at once.
+    /// transfer at once. The body keeps the client alive while it is read.
     /// - Parameter request: the request.
     /// - Returns: the final response's status and header, with its body as a stream of pieces.
     /// - Throws: ``CurlError`` when no response arrives, or `CancellationError` when the task is cancelled
@@ -51,11 +51,11 @@ package final class CurlClient: Sendable {
     package func stream(_ request: CurlRequest) async throws -> CurlStreamingResponse {
         let (body, sink) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
         let transfer = try CurlTransfer(request, connectionFilter: connectionFilter, bodySink: sink)
-        let loop = self.loop
         sink.onTermination = { termination in
             // The reader went away before the body ended: stop the transfer. (After a normal end the loop
-            // has removed it already, and a cancel finds nothing to do.)
-            if case .cancelled = termination { loop.cancel(transfer) }
+            // has removed it already, and a cancel finds nothing to do.) Holding `self` here keeps the
+            // client, and so its loop, alive for as long as the body is being read.
+            if case .cancelled = termination { self.loop.cancel(transfer) }
         }
         let head = try await run(transfer)
         return CurlStreamingResponse(status: head.status, headers: head.headers, url: head.url, body: body)

@@ -41,7 +41,8 @@ public struct HTTPClientStreamingResponse: Sendable {
 /// Iterating waits without using the CPU until the next piece arrives. It throws
 /// ``HTTPClientError/networkError(url:message:)`` when the transfer fails midway (the connection drops,
 /// or nothing arrives within the request's timeout), and `CancellationError` when the iterating task is
-/// cancelled. Ending the iteration early, or dropping the body, stops the transfer.
+/// cancelled. Ending the iteration early, or dropping the body, stops the transfer; the body keeps its
+/// transport alive while it is read.
 public struct HTTPClientResponseBody: AsyncSequence, Sendable {
     /// One piece of the body.
     public typealias Element = [UInt8]
@@ -89,11 +90,15 @@ public struct HTTPClientResponseBody: AsyncSequence, Sendable {
         /// - Returns: the piece.
         /// - Throws: ``HTTPClientError`` when the transfer fails; `CancellationError` when cancelled.
         public mutating func next() async throws -> [UInt8]? {
+            let piece: [UInt8]?
             do {
-                return try await base.next()
+                piece = try await base.next()
             } catch {
                 throw translate(error)
             }
+            // A cancelled task's stream just ends; say why, so a cut body is not taken for a whole one.
+            if piece == nil, Task.isCancelled { throw CancellationError() }
+            return piece
         }
     }
 }

@@ -8,7 +8,7 @@ package enum ProcessCPUTime {
     /// The CPU time used so far (`getrusage(RUSAGE_SELF)`).
     package static func current() -> Duration {
         var usage = rusage()
-        getrusage(RUSAGE_SELF, &usage)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         let user = Duration.seconds(usage.ru_utime.tv_sec) + .microseconds(usage.ru_utime.tv_usec)
         let system = Duration.seconds(usage.ru_stime.tv_sec) + .microseconds(usage.ru_stime.tv_usec)
         return user + system

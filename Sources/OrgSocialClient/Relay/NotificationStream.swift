@@ -229,8 +229,8 @@ public struct NotificationStream: AsyncSequence, Sendable {
             if let milliseconds = parser.reconnectionTime { return .milliseconds(milliseconds) }
             let configuration = stream.configuration
             var delay = configuration.initialReconnectDelay
-            for _ in 1..<max(1, min(failures, 32)) where delay < configuration.maximumReconnectDelay { delay *= 2 }
-            return min(delay, configuration.maximumReconnectDelay)
+            for _ in 1..<Swift.max(1, Swift.min(failures, 32)) where delay < configuration.maximumReconnectDelay { delay *= 2 }
+            return Swift.min(delay, configuration.maximumReconnectDelay)
         }
 
         private static func key(_ notification: RelayNotification) -> Key {
