@@ -256,7 +256,9 @@ let package = Package(
         ),
         .testTarget(
             name: "RelayStoreTests",
-            dependencies: ["RelayStore", "RelaySQLStore", "RelayCore", "OrgSocial", "SQLiteStore", "RelayTestFixtures"],
+            dependencies: [
+                "RelayStore", "RelaySQLStore", "RelayCore", "OrgSocial", "SQLiteStore", "RelayTestFixtures",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -344,7 +344,8 @@ final class CurlTransfer: @unchecked Sendable {
         let location = headers.contains { $0.name.lowercased() == "location" }
         if request.followsRedirects, (300..<400).contains(status), location { return }
         isStreamingBody = true
-        resumeCaller(with: .success(CurlResponse(status: status, headers: headers, body: [], url: effectiveURL ?? request.url)))
+        resumeCaller(
+            with: .success(CurlResponse(status: status, headers: headers, body: [], url: effectiveURL ?? request.url)))
     }
 
     /// Whether the response whose header just ended may be read: `false` when it will carry a body (not

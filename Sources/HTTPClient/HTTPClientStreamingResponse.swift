@@ -59,7 +59,10 @@ public struct HTTPClientResponseBody: AsyncSequence, Sendable {
     }
 
     /// Makes a body from a stream of pieces whose errors are translated as they are thrown.
-    init(_ pieces: AsyncThrowingStream<[UInt8], any Error>, translatingErrors: @escaping @Sendable (any Error) -> any Error) {
+    init(
+        _ pieces: AsyncThrowingStream<[UInt8], any Error>,
+        translatingErrors: @escaping @Sendable (any Error) -> any Error
+    ) {
         self.pieces = pieces
         translate = translatingErrors
     }

@@ -74,7 +74,9 @@ struct CurlTransportStreamingTests {
         let response = try await CurlTransport().stream(HTTPClientRequest(url: url, timeout: .milliseconds(300)))
         var received: [UInt8] = []
         let started = ContinuousClock.now
-        await #expect(throws: HTTPClientError.networkError(url: url.absoluteString, message: "the server did not answer in time")) {
+        await #expect(
+            throws: HTTPClientError.networkError(url: url.absoluteString, message: "the server did not answer in time")
+        ) {
             for try await piece in response.body { received += piece }
         }
         #expect(received == Array("hello".utf8))
@@ -130,7 +132,8 @@ struct CurlTransportStreamingTests {
         }
         defer { server.stop() }
         let reader = Task {
-            let response = try await CurlTransport(timeout: .seconds(30)).stream(HTTPClientRequest(url: server.url("/")))
+            let response = try await CurlTransport(timeout: .seconds(30)).stream(
+                HTTPClientRequest(url: server.url("/")))
             for try await _ in response.body {}
         }
         try await Task.sleep(for: .milliseconds(200))

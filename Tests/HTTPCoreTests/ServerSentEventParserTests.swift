@@ -22,7 +22,10 @@ import Testing
 
     @Test func readsTheEventNameAndKeepsTheLastIDForLaterEvents() {
         let events = Self.events("event: notification\nid: 7\ndata: {}\n\ndata: next\n\n")
-        #expect(events == [ServerSentEvent(event: "notification", data: "{}", id: "7"), ServerSentEvent(data: "next", id: "7")])
+        #expect(
+            events == [
+                ServerSentEvent(event: "notification", data: "{}", id: "7"), ServerSentEvent(data: "next", id: "7"),
+            ])
     }
 
     @Test func anEmptyIDClearsTheLastIDAndOneWithNulIsIgnored() {

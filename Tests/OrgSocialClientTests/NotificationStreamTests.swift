@@ -36,7 +36,8 @@ private let quick = NotificationStream.Configuration(
 
 /// Starts a task that reads `feedURL`'s stream into `received` until cancelled.
 private func read(
-    _ relay: RelayClient, _ feedURL: String, into received: Received, configuration: NotificationStream.Configuration = quick
+    _ relay: RelayClient, _ feedURL: String, into received: Received,
+    configuration: NotificationStream.Configuration = quick
 ) -> Task<Void, any Error> {
     Task {
         let stream = relay.notificationStream(for: feedURL, configuration: configuration) { received.note($0) }

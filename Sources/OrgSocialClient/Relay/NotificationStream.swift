@@ -190,7 +190,8 @@ public struct NotificationStream: AsyncSequence, Sendable {
             guard contentType.hasPrefix("text/event-stream") else {
                 throw OrgSocialClientError.invalidResponse(
                     url: url.absoluteString,
-                    reason: "the relay answered with \(contentType.isEmpty ? "no type" : contentType), not an event stream")
+                    reason:
+                        "the relay answered with \(contentType.isEmpty ? "no type" : contentType), not an event stream")
             }
             parser = ServerSentEventParser(lastEventID: parser.lastEventID, reconnectionTime: parser.reconnectionTime)
             body = response.body.makeAsyncIterator()
@@ -229,7 +230,9 @@ public struct NotificationStream: AsyncSequence, Sendable {
             if let milliseconds = parser.reconnectionTime { return .milliseconds(milliseconds) }
             let configuration = stream.configuration
             var delay = configuration.initialReconnectDelay
-            for _ in 1..<Swift.max(1, Swift.min(failures, 32)) where delay < configuration.maximumReconnectDelay { delay *= 2 }
+            for _ in 1..<Swift.max(1, Swift.min(failures, 32)) where delay < configuration.maximumReconnectDelay {
+                delay *= 2
+            }
             return Swift.min(delay, configuration.maximumReconnectDelay)
         }
 

@@ -45,7 +45,12 @@ final class StreamingRelay: Sendable {
 
     /// Stops the API (open streams are ended) and closes its store; the file stays.
     func stop() async {
-        guard let (server, store) = running.withLock({ running in defer { running = nil }; return running }) else {
+        guard
+            let (server, store) = running.withLock({ running in
+                defer { running = nil }
+                return running
+            })
+        else {
             return
         }
         await server.stop(gracePeriod: .milliseconds(200))
