@@ -232,6 +232,7 @@ struct NotificationsCommand: ParsableCommand {
     ///   - renderer: the width and colors.
     ///   - now: the time ages are counted to.
     ///   - firstLineOnly: whether only the text's first line is shown (for `--follow`).
+    /// - Returns: the block, ending with a blank line.
     static func render(
         _ item: Item, lookup: PostLookup.Outcome?, with renderer: TimelineRenderer, now: Date,
         firstLineOnly: Bool = false
