@@ -7,13 +7,17 @@ import Testing
 
 /// What a reading task has received, with when, and the connection events it was told of.
 private final class Received: Sendable {
-    private let state = Mutex<(items: [(RelayNotification, ContinuousClock.Instant)], events: [String])>(([], []))
+    private let state = Mutex<
+        (items: [(RelayNotification, ContinuousClock.Instant)], events: [String], delays: [Duration])
+    >(
+        ([], [], []))
     /// Opens at the first `connected` event.
     let connected = Gate()
 
     var posts: [String] { state.withLock { $0.items.map(\.0.post) } }
     var items: [(RelayNotification, ContinuousClock.Instant)] { state.withLock(\.items) }
     var events: [String] { state.withLock(\.events) }
+    var delays: [Duration] { state.withLock(\.delays) }
 
     func add(_ notification: RelayNotification) {
         state.withLock { $0.items.append((notification, .now)) }
@@ -24,8 +28,11 @@ private final class Received: Sendable {
         case .connected:
             state.withLock { $0.events.append("connected") }
             connected.open()
-        case .disconnected(let reason, _):
-            state.withLock { $0.events.append("disconnected: \(reason)") }
+        case .disconnected(let reason, let delay):
+            state.withLock {
+                $0.events.append("disconnected: \(reason)")
+                $0.delays.append(delay)
+            }
         }
     }
 }
@@ -190,5 +197,126 @@ struct NotificationStreamTests {
             return
         }
         #expect(url.hasPrefix(server.url("/sse/notifications/?feed=").absoluteString))
+    }
+
+    /// A scripted relay: `/notifications/` answers no notifications (counted in `listings`); each stream
+    /// connection is handed to `stream` with its number (from 1) and its request.
+    private static func scriptedRelay(
+        listings: Counter? = nil,
+        stream: @escaping @Sendable (Int, ScriptedHTTPServer.Request, ScriptedHTTPServer.Connection) -> Void
+    ) throws -> ScriptedHTTPServer {
+        let connections = Atomic<Int>(0)
+        return try ScriptedHTTPServer { request, connection in
+            if request.path.hasPrefix("/notifications/") {
+                listings?.increment()
+                let body = Array(#"{"type": "Success", "errors": [], "data": [], "meta": {"total": 0}}"#.utf8)
+                connection.writeHead(
+                    "200 OK", [("Content-Type", "application/json"), ("Content-Length", "\(body.count)")])
+                connection.writeBody(body)
+                return true
+            }
+            stream(connections.add(1, ordering: .relaxed).newValue, request, connection)
+            return false
+        }
+    }
+
+    private static func client(_ server: ScriptedHTTPServer) -> RelayClient {
+        RelayClient(baseURL: server.url(""), transport: CurlTransport(timeout: .seconds(5)), discoversLinks: false)
+    }
+
+    private static let eventStreamHead = [("Content-Type", "text/event-stream"), ("Transfer-Encoding", "chunked")]
+
+    @Test func withEventIDsItReconnectsWithLastEventIDAndLetsTheRelayReplay() async throws {
+        let post: @Sendable (Int) -> String = { "https://bob.example/social.org#2025-03-01T10:0\($0):00+0100" }
+        let lastEventIDs = Mutex<[String?]>([])
+        let listings = Counter()
+        let server = try Self.scriptedRelay(listings: listings) { number, request, connection in
+            lastEventIDs.withLock { $0.append(request.headers["last-event-id"]) }
+            connection.writeHead("200 OK", Self.eventStreamHead)
+            connection.writeChunk(Array("event: connected\ndata: {}\n\n".utf8))
+            let event =
+                "id: \(number + 4)\nevent: notification\ndata: {\"type\": \"mention\", \"post\": \"\(post(number))\"}\n\n"
+            connection.writeChunk(Array(event.utf8))
+            if number == 1 {
+                connection.writeChunk([])  // The relay ends the first stream.
+            } else {
+                _ = connection.waitForPeerToClose(timeout: .seconds(10))
+            }
+        }
+        defer { server.stop() }
+        let received = Received()
+        let reader = read(Self.client(server), "https://alice.example/social.org", into: received)
+        #expect(await eventually(timeout: .seconds(5)) { received.items.count == 2 })
+        reader.cancel()
+        #expect(received.posts == [post(1), post(2)])
+        #expect(lastEventIDs.withLock { $0 } == [nil, "5"])
+        // The baseline and the first connection's catch-up; none after the replayed reconnection.
+        #expect(listings.value == 2)
+        #expect(received.events.contains("disconnected: the relay closed the stream"))
+    }
+
+    @Test func failedAttemptsWaitLongerEachTimeUpToTheMaximum() async throws {
+        // A port nothing listens on any more.
+        let closed = try ScriptedHTTPServer { _, _ in false }
+        closed.stop()
+        let relay = RelayClient(
+            baseURL: closed.url(""), transport: CurlTransport(timeout: .seconds(5)), discoversLinks: false)
+        let received = Received()
+        let reader = read(relay, "https://alice.example/social.org", into: received)
+        #expect(await eventually(timeout: .seconds(5)) { received.delays.count >= 5 })
+        reader.cancel()
+        #expect(Array(received.delays.prefix(5)) == [50, 100, 200, 200, 200].map { .milliseconds($0) })
+        #expect(received.events.first?.contains("connection refused") == true, "\(received.events)")
+    }
+
+    @Test func theRelaysRetryFieldSetsTheDelay() async throws {
+        let server = try Self.scriptedRelay { number, _, connection in
+            connection.writeHead("200 OK", Self.eventStreamHead)
+            connection.writeChunk(Array("retry: 120\nevent: connected\ndata: {}\n\n".utf8))
+            connection.writeChunk([])
+        }
+        defer { server.stop() }
+        let received = Received()
+        let reader = read(Self.client(server), "https://alice.example/social.org", into: received)
+        #expect(await eventually(timeout: .seconds(5)) { received.delays.count >= 2 })
+        reader.cancel()
+        #expect(Array(received.delays.prefix(2)) == [.milliseconds(120), .milliseconds(120)])
+    }
+
+    @Test func anAnswerThatIsNotAnEventStreamEndsTheIteration() async throws {
+        let server = try Self.scriptedRelay { _, _, connection in
+            let body = Array("<html></html>".utf8)
+            connection.writeHead("200 OK", [("Content-Type", "text/html"), ("Content-Length", "\(body.count)")])
+            connection.writeBody(body)
+        }
+        defer { server.stop() }
+        let reader = read(Self.client(server), "https://alice.example/social.org", into: Received())
+        let error = await #expect(throws: OrgSocialClientError.self) { try await reader.value }
+        guard case .invalidResponse(_, let reason) = error else {
+            Issue.record("not an invalid response: \(String(describing: error))")
+            return
+        }
+        #expect(reason == "the relay answered with text/html, not an event stream")
+    }
+
+    @Test func waitingOnASilentStreamCostsNoCPU() async throws {
+        let server = try Self.scriptedRelay { _, _, connection in
+            connection.writeHead("200 OK", Self.eventStreamHead)
+            connection.writeChunk(Array("event: connected\ndata: {}\n\n".utf8))
+            _ = connection.waitForPeerToClose(timeout: .seconds(20))
+        }
+        defer { server.stop() }
+        let received = Received()
+        var configuration = quick
+        configuration.silenceLimit = .seconds(30)
+        let reader = read(
+            Self.client(server), "https://alice.example/social.org", into: received, configuration: configuration)
+        await received.connected.wait()
+        try await Task.sleep(for: .milliseconds(200))
+        let cost = try await ProcessCPUTime.measure { try await Task.sleep(for: .seconds(3)) }
+        reader.cancel()
+        // Under 1 % of one core.
+        #expect(cost.cpu < cost.wall / 100, "used \(cost.cpu) of CPU in \(cost.wall)")
+        #expect(received.events == ["connected"])
     }
 }

@@ -141,6 +141,7 @@ public struct NotificationStream: AsyncSequence, Sendable {
                 } catch {
                     body = nil
                     if Task.isCancelled { throw CancellationError() }
+                    if case Disconnection.refused(let cause) = error { throw cause }
                     if Self.endsTheStream(error) { throw error }
                     failures += 1
                     let delay = reconnectDelay()
@@ -188,10 +189,10 @@ public struct NotificationStream: AsyncSequence, Sendable {
             }
             let contentType = response.headers["Content-Type"]?.lowercased() ?? ""
             guard contentType.hasPrefix("text/event-stream") else {
-                throw OrgSocialClientError.invalidResponse(
-                    url: url.absoluteString,
-                    reason:
-                        "the relay answered with \(contentType.isEmpty ? "no type" : contentType), not an event stream")
+                let answer = contentType.isEmpty ? "no type" : contentType
+                throw Disconnection.refused(
+                    .invalidResponse(
+                        url: url.absoluteString, reason: "the relay answered with \(answer), not an event stream"))
             }
             parser = ServerSentEventParser(lastEventID: parser.lastEventID, reconnectionTime: parser.reconnectionTime)
             body = response.body.makeAsyncIterator()
@@ -240,13 +241,11 @@ public struct NotificationStream: AsyncSequence, Sendable {
             Key(post: notification.post, type: notification.type.rawValue)
         }
 
-        /// Whether `error` ends the iteration: the relay refused the stream, or does not offer one.
+        /// Whether `error` ends the iteration: the relay refused a request with a status that asking again
+        /// will not change (a 4xx other than 408 Request Timeout and 429 Too Many Requests).
         private static func endsTheStream(_ error: any Error) -> Bool {
-            switch error as? OrgSocialClientError {
-            case .relayError(_, let status, _): (400..<500).contains(status) && status != 408 && status != 429
-            case .invalidResponse(_, let reason): reason.hasSuffix("not an event stream")
-            default: false
-            }
+            guard case .relayError(_, let status, _) = error as? OrgSocialClientError else { return false }
+            return (400..<500).contains(status) && status != 408 && status != 429
         }
 
         /// A short reason for a lost connection.
@@ -263,6 +262,8 @@ public struct NotificationStream: AsyncSequence, Sendable {
     private enum Disconnection: Error {
         /// The relay ended the body.
         case ended
+        /// The relay answered with something no reconnection will change; the iteration ends with `cause`.
+        case refused(OrgSocialClientError)
     }
 }
 
