@@ -6,6 +6,10 @@ import Testing
 
 @testable import OrgSocialCLI
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// What a running command has written so far (it is read while the command still runs).
 private final class LiveOutput: Sendable {
     private let bytes = Mutex<(output: [UInt8], error: [UInt8])>(([], []))
@@ -148,5 +152,45 @@ struct NotificationsFollowTests {
         let result = await runCLIOverCurl(["notifications", "--exec", "true", "--feed-url", Self.me])
         #expect(result.status == 2)
         #expect(result.error.hasPrefix("Error: --exec only works with --follow."))
+    }
+
+    @Test(.enabled(if: InterruptionTests.isBuilt), .timeLimit(.minutes(1)))
+    func ctrlCEndsTheBuiltBinaryWithStatus130() async throws {
+        let relay = try Self.scriptedRelay()
+        defer { relay.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let process = Process()
+        process.executableURL = InterruptionTests.binary
+        process.arguments = [
+            "notifications", "--follow", "--feed-url", Self.me, "--relay", relay.url("").absoluteString,
+        ]
+        process.environment = [
+            "HOME": folder.path, "TZ": "UTC", "ORGSOCIAL_NOW": "2026-01-02T03:04:05+0000", "PATH": "/usr/bin:/bin",
+        ]
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = Pipe()
+        try process.run()
+        // Read until both notifications are printed: the command is then waiting on the stream.
+        let printed = try await offPool {
+            var text = ""
+            while !text.contains("[mention]") {
+                let data = stdout.fileHandleForReading.availableData
+                if data.isEmpty { break }
+                text += String(decoding: data, as: UTF8.self)
+            }
+            return text
+        }
+        #expect(printed.contains("[reaction] ❤ bob"))
+        let sent = ContinuousClock.now
+        kill(process.processIdentifier, SIGINT)
+        let status = try await offPool {
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        let elapsed = ContinuousClock.now - sent
+        #expect(status == 130)
+        #expect(elapsed < .milliseconds(100), "exited \(elapsed) after SIGINT")
     }
 }
