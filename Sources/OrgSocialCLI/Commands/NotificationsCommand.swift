@@ -15,7 +15,9 @@ struct NotificationsCommand: ParsableCommand {
                 listed instead (in the relay's order, each post's author and text read from its feed; votes \
                 are always computed locally), falling back to the local computation if the relay fails. Feeds \
                 in the "block" setting are never read and their notifications never shown. On a terminal the \
-                notifications go through $PAGER (default: less -FRX) unless --no-pager.
+                notifications go through $PAGER (default: less -FRX) unless --no-pager. With --follow the command \
+                keeps listening to the relay's event stream and prints each new notification as it arrives, \
+                reconnecting whenever the relay is lost, until Ctrl-C; --exec and --notify act on each one.
                 """,
             options: ReadingOptions.definitions + [
                 .value(
