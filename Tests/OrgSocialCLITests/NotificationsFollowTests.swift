@@ -13,6 +13,12 @@ import Testing
 /// What a running command has written so far (it is read while the command still runs).
 private final class LiveOutput: Sendable {
     private let bytes = Mutex<(output: [UInt8], error: [UInt8])>(([], []))
+    private let exitStatus = Mutex<Int32?>(nil)
+    /// The command's exit status, once it has ended.
+    var status: Int32? {
+        get { exitStatus.withLock { $0 } }
+        set { exitStatus.withLock { $0 = newValue } }
+    }
     var output: String { String(decoding: bytes.withLock(\.output), as: UTF8.self) }
     var error: String { String(decoding: bytes.withLock(\.error), as: UTF8.self) }
     func addOutput(_ piece: [UInt8]) { bytes.withLock { $0.output += piece } }
@@ -94,7 +100,7 @@ struct NotificationsFollowTests {
         let command = Task { await CLI.run(arguments, context: context) }
         _ = await eventually(timeout: .seconds(10)) { done(live) }
         command.cancel()
-        _ = await command.value
+        live.status = await command.value
         return live
     }
 
@@ -138,6 +144,42 @@ struct NotificationsFollowTests {
         #expect(ran.hasPrefix("reaction|bob|Lovely\nsecond line\nmention|bob|Hello $(touch pwned) `id`"))
         #expect(!FileManager.default.fileExists(atPath: folder.path("pwned")))
         #expect(!FileManager.default.fileExists(atPath: "pwned"))
+    }
+
+    @Test func aLostRelayGetsOneLineOnStandardErrorAndAReconnection() async throws {
+        let streams = Counter()
+        let relay = try ScriptedHTTPServer { request, connection in
+            if request.path.hasPrefix("/sse/notifications/") {
+                connection.writeHead(
+                    "200 OK", [("Content-Type", "text/event-stream"), ("Transfer-Encoding", "chunked")])
+                connection.writeChunk(Array("event: connected\ndata: {}\n\n".utf8))
+                // The first stream ends at once (the relay went away); the second stays open.
+                if streams.increment() == 1 {
+                    connection.writeChunk([])
+                } else {
+                    _ = connection.waitForPeerToClose(timeout: .seconds(20))
+                }
+                return false
+            }
+            let body = Array(#"{"type": "Success", "errors": [], "data": []}"#.utf8)
+            connection.writeHead(
+                request.path.hasPrefix("/notifications/") ? "200 OK" : "404 Not Found",
+                [("Content-Length", "\(body.count)")])
+            connection.writeBody(body)
+            return true
+        }
+        defer { relay.stop() }
+        let base = relay.url("").absoluteString
+        let live = await Self.follow(["notifications", "--follow", "--feed-url", Self.me, "--relay", base]) {
+            $0.error.contains("again")
+        }
+        #expect(
+            live.error
+                == "note: lost the relay \(base) (the relay closed the stream); reconnecting in 1.0 s.\n"
+                + "note: connected to the relay \(base) again.\n")
+        #expect(live.output.isEmpty)
+        // Cancelled in process, as by Ctrl-C in a shell: 130, and no error message.
+        #expect(live.status == 130)
     }
 
     @Test func notifyWithoutNotifySendSaysSoAndExits() async {

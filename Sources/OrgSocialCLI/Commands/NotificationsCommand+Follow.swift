@@ -33,6 +33,28 @@ extension NotificationsCommand {
         let kind = type.map(RelayNotificationType.init(rawValue:))
         let connection = ConnectionNotes(output: ProgressWriter(context.writeStandardError), relayURL: relayURL)
         let stream = relay.notificationStream(for: ownFeedURL) { connection.note($0) }
+        do {
+            try await printNotifications(
+                of: stream, kind: kind, options: options, lookup: lookup, renderer: renderer, in: context
+            ) {
+                item in
+                if let commandWords {
+                    await NotificationFollower.run(
+                        commandWords, for: item, feedURL: ownFeedURL, environment: context.environment, in: context)
+                }
+                if let notifier { await NotificationFollower.notify(with: notifier, item, in: context) }
+            }
+        } catch is CancellationError {
+            // Interrupted (Ctrl-C, or the caller's task): the end of following, not a failure to report.
+            throw CLIError.exit(Interruption.exitStatus)
+        }
+    }
+
+    /// Prints each notification of `stream` (of `kind`, not blocked) and hands it to `act`.
+    private func printNotifications(
+        of stream: NotificationStream, kind: RelayNotificationType?, options: TimelineOptions, lookup: PostLookup,
+        renderer: TimelineRenderer, in context: CommandContext, act: (Item) async -> Void
+    ) async throws {
         for try await notification in stream {
             if let kind, notification.type != kind { continue }
             if options.blocks(postURL: notification.post) { continue }
@@ -46,11 +68,7 @@ extension NotificationsCommand {
                 let now = try context.now()
                 context.write(Self.render(item, lookup: found, with: renderer, now: now, firstLineOnly: true))
             }
-            if let commandWords {
-                await NotificationFollower.run(
-                    commandWords, for: item, feedURL: ownFeedURL, environment: context.environment, in: context)
-            }
-            if let notifier { await NotificationFollower.notify(with: notifier, item, in: context) }
+            await act(item)
         }
     }
 }
