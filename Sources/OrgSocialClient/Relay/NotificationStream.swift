@@ -37,7 +37,8 @@ public struct NotificationStream: AsyncSequence, Sendable {
     /// How the stream waits and reconnects.
     public struct Configuration: Sendable, Hashable {
         /// How long a connection may send nothing at all (no event, no heartbeat) before it is dropped and
-        /// replaced; 75 seconds by default (two and a half of the relay's 30-second heartbeats).
+        /// replaced; 75 seconds by default (two and a half of the relay's 30-second heartbeats). It is the
+        /// stream request's timeout, which the transport enforces (`CurlTransport` does, on every silence).
         public var silenceLimit: Duration
         /// The delay before the first reconnection attempt after a failure; 1 second by default.
         public var initialReconnectDelay: Duration
