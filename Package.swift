@@ -81,8 +81,9 @@ let package = Package(
         ),
         // The one test-support target every test target uses: temporary folders, `eventually`, gates and
         // counters, servers scoped to a test (`withServer { }`), the shared corpus, a raw HTTP/1.1 socket
-        // client on 127.0.0.1, spawned server binaries, and the fake feed server, relay and farm that the
-        // client and CLI tests share.
+        // client on 127.0.0.1, a raw HTTP server whose answers a test scripts byte by byte, the process's CPU
+        // time, spawned server binaries, and the fake feed server, relay and farm that the client and CLI
+        // tests share.
         .target(
             name: "TestSupport",
             dependencies: [
@@ -121,6 +122,8 @@ let package = Package(
             name: "OrgSocialClientTests",
             dependencies: [
                 "OrgSocialClient", "HTTPClient", "OrgSocial", "HTTPCore", "HTTPServer", "Crypto", "Gzip", "TestSupport",
+                // The notification stream's tests run against our relay in process.
+                "RelayServer", "RelayStore", "RelayCore", "RelayTestFixtures",
             ],
             swiftSettings: strictSettings
         ),
@@ -253,7 +256,9 @@ let package = Package(
         ),
         .testTarget(
             name: "RelayStoreTests",
-            dependencies: ["RelayStore", "RelaySQLStore", "RelayCore", "OrgSocial", "SQLiteStore", "RelayTestFixtures"],
+            dependencies: [
+                "RelayStore", "RelaySQLStore", "RelayCore", "OrgSocial", "SQLiteStore", "RelayTestFixtures",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -80,3 +80,16 @@ package struct CurlResponse: Sendable, Hashable {
     /// The URL that answered (`CURLINFO_EFFECTIVE_URL`).
     package var url: String
 }
+
+/// The final response of a streaming transfer: its status and header, and its body as it arrives.
+package struct CurlStreamingResponse: Sendable {
+    /// The status code.
+    package var status: Int
+    /// The header fields of the final response, in order.
+    package var headers: [CurlHeader]
+    /// The URL that answered (`CURLINFO_EFFECTIVE_URL`).
+    package var url: String
+    /// The decoded body's pieces, in order, as libcurl hands them over; it throws ``CurlError`` when the
+    /// transfer fails midway and ends when the body does.
+    package var body: AsyncThrowingStream<[UInt8], any Error>
+}

@@ -5,6 +5,11 @@ import Synchronization
 /// One transfer: an easy handle set up for one ``CurlRequest``, the buffers libcurl reads from and writes
 /// to, and the continuation its caller waits on.
 ///
+/// A buffered transfer resumes its caller once, with the whole response. A streaming one (made with a
+/// `bodySink`) resumes its caller as soon as the final response's header has arrived (with an empty
+/// body), then yields each piece of the decoded body to the sink and finishes the sink when the transfer
+/// ends (with the transfer's error, if any).
+///
 /// The handle, its header list, its error buffer and its upload body are owned here and freed in `deinit`,
 /// after the loop has removed the handle from its multi handle. libcurl calls back (write, header,
 /// progress, open-socket) on the loop's thread with an unretained pointer to this object as context; the
@@ -13,7 +18,7 @@ final class CurlTransfer: @unchecked Sendable {
     // @unchecked Sendable: `phase` is behind a Mutex; everything else that changes (the response being
     // received, the activity clock, `failure`) is only touched on the loop's thread once the transfer has
     // been handed to the loop (`init` runs before that, on the caller's thread, and nothing else sees the
-    // object until then).
+    // object until then). `bodySink` is a continuation, which is thread-safe.
 
     /// Where the caller's wait stands.
     private enum Phase {
@@ -37,6 +42,8 @@ final class CurlTransfer: @unchecked Sendable {
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private let upload: UnsafeMutableRawBufferPointer?
+    /// Where a streaming transfer's body goes, piece by piece; `nil` for a buffered transfer.
+    private let bodySink: AsyncThrowingStream<[UInt8], any Error>.Continuation?
 
     // MARK: Loop-thread state
 
@@ -48,6 +55,9 @@ final class CurlTransfer: @unchecked Sendable {
     private var body: [UInt8] = []
     /// Whether the body was cut at the limit (``CurlRequest/truncatesBody``): the stop is then no failure.
     private var truncated = false
+    /// Whether a streaming transfer has handed its caller the final response's header: body bytes go to
+    /// the sink from then on.
+    private var isStreamingBody = false
     /// Why the transfer was stopped by this side (a limit, the filter, a timeout), if it was.
     var failure: CurlError?
     /// When the transfer was handed to the loop.
@@ -60,15 +70,19 @@ final class CurlTransfer: @unchecked Sendable {
     /// - Parameters:
     ///   - request: the request.
     ///   - connectionFilter: called with each address before connecting; `false` refuses it.
+    ///   - bodySink: for a streaming transfer, where the body's pieces go (and which is finished when the
+    ///     transfer ends); `nil` to buffer the body in the response.
     /// - Throws: ``CurlError/setupFailed(message:)`` when libcurl refuses a handle or an option.
     init(
-        _ request: CurlRequest, connectionFilter: (@Sendable ([UInt8]) -> Bool)?
+        _ request: CurlRequest, connectionFilter: (@Sendable ([UInt8]) -> Bool)?,
+        bodySink: AsyncThrowingStream<[UInt8], any Error>.Continuation? = nil
     ) throws(CurlError) {
         if let curlGlobalFailure { throw curlGlobalFailure }
         guard let easy = curl_easy_init() else { throw .setupFailed(message: "curl_easy_init failed") }
         self.request = request
         self.easy = easy
         self.connectionFilter = connectionFilter
+        self.bodySink = bodySink
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
         if let body = request.body {
@@ -214,9 +228,19 @@ final class CurlTransfer: @unchecked Sendable {
         }
     }
 
-    /// Resumes the caller with `result`, once; later calls do nothing.
+    /// Resumes the caller with `result`, once; later calls do nothing. A streaming transfer's sink is
+    /// finished too: normally after a response, with the error after a failure.
     /// - Parameter result: the response or the error.
     func finish(_ result: Result<CurlResponse, any Error>) {
+        resumeCaller(with: result)
+        switch result {
+        case .success: bodySink?.finish()
+        case .failure(let error): bodySink?.finish(throwing: error)
+        }
+    }
+
+    /// Resumes the caller's continuation with `result` if it still waits.
+    private func resumeCaller(with result: Result<CurlResponse, any Error>) {
         let continuation = phase.withLock { phase -> CheckedContinuation<CurlResponse, any Error>? in
             guard case .submitted(let continuation) = phase else { return nil }
             phase = .finished
@@ -269,6 +293,11 @@ final class CurlTransfer: @unchecked Sendable {
     ///   truncates, else a failure).
     fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
         lastActivity = .now
+        if let bodySink {
+            // Before the final header (a redirect's or a 1xx's body) nothing is the caller's.
+            if isStreamingBody { bodySink.yield(Array(bytes)) }
+            return true
+        }
         if let limit = request.maximumBodyBytes, body.count + bytes.count > limit {
             guard request.truncatesBody else {
                 failure = .bodyTooLarge(limit: limit)
@@ -295,6 +324,10 @@ final class CurlTransfer: @unchecked Sendable {
             body = []
             truncated = false
         } else if line.isEmpty {
+            if bodySink != nil {
+                startStreamingIfFinal()
+                return true
+            }
             return acceptsDeclaredLength()
         } else if let colon = line.firstIndex(of: ":") {
             let name = String(line[..<colon]).trimmingSpaces()
@@ -302,6 +335,17 @@ final class CurlTransfer: @unchecked Sendable {
             headers.append(CurlHeader(name: name, value: value))
         }
         return true
+    }
+
+    /// Hands a streaming transfer's caller the response whose header just ended, unless more responses
+    /// follow it (a 1xx, or a redirect being followed).
+    private func startStreamingIfFinal() {
+        guard !isStreamingBody, status >= 200 else { return }
+        let location = headers.contains { $0.name.lowercased() == "location" }
+        if request.followsRedirects, (300..<400).contains(status), location { return }
+        isStreamingBody = true
+        resumeCaller(
+            with: .success(CurlResponse(status: status, headers: headers, body: [], url: effectiveURL ?? request.url)))
     }
 
     /// Whether the response whose header just ended may be read: `false` when it will carry a body (not

@@ -76,6 +76,46 @@ public final class CurlTransport: HTTPTransport {
     ///   does not answer in time; ``HTTPClientError/bodyTooLarge(url:limit:)`` when the decoded body
     ///   passes ``HTTPClientRequest/maximumBodyBytes`` (and the request does not truncate); `CancellationError` when the task is cancelled.
     public func send(_ request: HTTPClientRequest) async throws -> HTTPClientResponse {
+        let response: CurlResponse
+        do {
+            response = try await client.perform(curlRequest(for: request))
+        } catch let error as CurlError {
+            throw Self.clientError(error, url: request.url.absoluteString)
+        }
+        return HTTPClientResponse(
+            status: response.status, headers: Self.headers(response.headers), body: response.body,
+            url: URL(string: response.url) ?? request.url)
+    }
+
+    /// Sends `request` and returns once the response's header is in; the body's pieces arrive as libcurl
+    /// decodes them, on the transport's one thread, and waiting for them costs nothing.
+    ///
+    /// The request's timeout (or the transport's) bounds every silence, the body's included: a body
+    /// that sends nothing for that long throws ``HTTPClientError/networkError(url:message:)``.
+    /// ``HTTPClientRequest/maximumBodyBytes`` does not apply. Cancelling the task that iterates the
+    /// body, ending the iteration or dropping the body stops the transfer at once.
+    /// - Parameter request: the request.
+    /// - Returns: the response, whatever its status, with its body to iterate.
+    /// - Throws: ``HTTPClientError/networkError(url:message:)`` when no response arrives;
+    ///   `CancellationError` when the task is cancelled.
+    public func stream(_ request: HTTPClientRequest) async throws -> HTTPClientStreamingResponse {
+        let url = request.url.absoluteString
+        let response: CurlStreamingResponse
+        do {
+            response = try await client.stream(curlRequest(for: request))
+        } catch let error as CurlError {
+            throw Self.clientError(error, url: url)
+        }
+        let body = HTTPClientResponseBody(response.body) { error in
+            (error as? CurlError).map { Self.clientError($0, url: url) } ?? error
+        }
+        return HTTPClientStreamingResponse(
+            status: response.status, headers: Self.headers(response.headers),
+            url: URL(string: response.url) ?? request.url, body: body)
+    }
+
+    /// The libcurl transfer for `request`, with the transport's defaults filled in.
+    private func curlRequest(for request: HTTPClientRequest) -> CurlRequest {
         var headers = request.headers.fields.map { CurlHeader(name: $0.name, value: $0.value) }
         if !request.headers.contains("User-Agent") {
             headers.append(CurlHeader(name: "User-Agent", value: userAgent))
@@ -86,17 +126,14 @@ public final class CurlTransport: HTTPTransport {
             body: hasBody ? request.body : nil, followsRedirects: request.followsRedirects,
             maximumRedirects: maximumRedirects, maximumBodyBytes: request.maximumBodyBytes,
             truncatesBody: request.truncatesOversizedBody, inactivityTimeout: request.timeout ?? timeout)
-        let response: CurlResponse
-        do {
-            response = try await client.perform(curlRequest)
-        } catch let error as CurlError {
-            throw Self.clientError(error, url: request.url.absoluteString)
-        }
-        var responseHeaders = HTTPHeaders()
-        for field in response.headers { responseHeaders.add(field.name, field.value) }
-        return HTTPClientResponse(
-            status: response.status, headers: responseHeaders, body: response.body,
-            url: URL(string: response.url) ?? request.url)
+        return curlRequest
+    }
+
+    /// The header fields of a libcurl response.
+    private static func headers(_ fields: [CurlHeader]) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        for field in fields { headers.add(field.name, field.value) }
+        return headers
     }
 
     /// The client error for a failed transfer, with a short human message.

@@ -18,4 +18,27 @@ public protocol HTTPTransport: Sendable {
     /// - Returns: the response, whatever its status.
     /// - Throws: ``HTTPClientError/networkError(url:message:)`` when no response arrives.
     func send(_ request: HTTPClientRequest) async throws -> HTTPClientResponse
+
+    /// Sends `request` and returns as soon as the response's header has arrived, with the body read as it
+    /// comes (an event stream, a long download).
+    ///
+    /// The default implementation reads the whole response with ``send(_:)`` and hands its body over as
+    /// one piece; ``CurlTransport`` streams for real.
+    /// - Parameter request: the request to send; its ``HTTPClientRequest/timeout`` bounds each silence,
+    ///   in the body too.
+    /// - Returns: the response, whatever its status, with its body to iterate.
+    /// - Throws: ``HTTPClientError/networkError(url:message:)`` when no response arrives.
+    func stream(_ request: HTTPClientRequest) async throws -> HTTPClientStreamingResponse
+}
+
+extension HTTPTransport {
+    /// Reads the whole response with ``send(_:)`` and hands its body over as one piece.
+    /// - Parameter request: the request to send.
+    /// - Returns: the response, with its body as one piece.
+    /// - Throws: what ``send(_:)`` throws.
+    public func stream(_ request: HTTPClientRequest) async throws -> HTTPClientStreamingResponse {
+        let response = try await send(request)
+        return HTTPClientStreamingResponse(
+            status: response.status, headers: response.headers, url: response.url, body: .complete(response.body))
+    }
 }

@@ -15,13 +15,22 @@ struct NotificationsCommand: ParsableCommand {
                 listed instead (in the relay's order, each post's author and text read from its feed; votes \
                 are always computed locally), falling back to the local computation if the relay fails. Feeds \
                 in the "block" setting are never read and their notifications never shown. On a terminal the \
-                notifications go through $PAGER (default: less -FRX) unless --no-pager.
+                notifications go through $PAGER (default: less -FRX) unless --no-pager. With --follow the command \
+                keeps listening to the relay's event stream and prints each new notification as it arrives, \
+                reconnecting whenever the relay is lost, until Ctrl-C; --exec and --notify act on each one.
                 """,
             options: ReadingOptions.definitions + [
                 .value(
                     "type", valueName: "type", help: "Only this kind of notification.",
                     allowedValues: LocalIndex.Notification.Kind.allCases.map(\.rawValue)),
-                .flag("json", help: "Print the notifications as JSON."),
+                .flag("json", help: "Print the notifications as JSON (with --follow, one object per line)."),
+                .flag(
+                    "follow",
+                    help: "Keep listening to the relay's event stream and print each new notification as it arrives."),
+                .value(
+                    "exec", valueName: "command",
+                    help: "With --follow, run this command for each notification (no shell; fields in $ORGSOCIAL_*)."),
+                .flag("notify", help: "With --follow, show each notification on the desktop with notify-send."),
                 Pager.option,
             ])
     }
@@ -31,15 +40,36 @@ struct NotificationsCommand: ParsableCommand {
     var printsJSON: Bool
     /// `--no-pager`.
     var pager: Pager
+    /// `--follow`.
+    var follows: Bool
+    /// `--exec <command>`.
+    var command: String?
+    /// `--notify`.
+    var notifies: Bool
 
     init(parsing arguments: ParsedArguments) throws {
         reading = ReadingOptions(parsing: arguments)
         type = arguments.value("type")
         printsJSON = arguments.flag("json")
         pager = Pager(parsing: arguments)
+        follows = arguments.flag("follow")
+        command = arguments.value("exec")
+        notifies = arguments.flag("notify")
     }
 
-    func validate() throws { try reading.validate(allowsRelay: true) }
+    func validate() throws {
+        try reading.validate(allowsRelay: true)
+        if !follows, command != nil || notifies {
+            throw CLIError.validation("--\(command != nil ? "exec" : "notify") only works with --follow.")
+        }
+        if follows, type == "vote" {
+            throw CLIError.validation(
+                "--follow reads the relay's notifications, which have no votes; leave out --type vote.")
+        }
+        if let command, NotificationFollower.words(of: command).isEmpty {
+            throw CLIError.invalidValue(value: command, option: "--exec <command>", reason: "Give a command to run.")
+        }
+    }
 
     func run(in context: CommandContext) async throws {
         // Checked before anything is read: without the URL others address you by, nothing can be found.
@@ -48,6 +78,10 @@ struct NotificationsCommand: ParsableCommand {
         }
         let now = try context.now()
         let options = try ReadingOptions.directOptions(now: now, in: context)
+        if follows {
+            try await follow(ownFeedURL, options: options, in: context)
+            return
+        }
         if type != "vote", let relayURL = try reading.relayURL(in: context), let base = URL(string: relayURL) {
             do {
                 let relay = RelayClient(baseURL: base, transport: context.makeTransport())
@@ -159,21 +193,7 @@ struct NotificationsCommand: ParsableCommand {
     ) async throws {
         let found = await PostLookup(fetcher: ReadingOptions.makeFetcher(in: context))
             .posts(at: result.items.map(\.post))
-        let items = result.items.map { notification in
-            var item = Item(
-                type: notification.type.rawValue, post: notification.post,
-                target: notification.parent ?? notification.boosted, emoji: notification.emoji)
-            switch found[notification.post] {
-            case .found(let entry):
-                item.nick = entry.author.displayName
-                item.text = entry.post.body
-            case .failed(let reason):
-                item.error = reason
-            case nil:
-                break
-            }
-            return item
-        }
+        let items = result.items.map { item(for: $0, lookup: found[$0.post]) }
         if asJSON {
             context.write(try JSONOutput.text(items + votes.map(item(for:))))
             return
@@ -185,22 +205,59 @@ struct NotificationsCommand: ParsableCommand {
         let renderer = TimelineRenderer(usesColor: TimelineRenderer.usesColor(in: context), now: now)
         var text = ""
         for (item, notification) in zip(items, result.items) {
-            let emoji = item.emoji.map { " \($0)" } ?? ""
-            let target = item.target.map { " → \($0)" } ?? ""
-            var head = "[\(item.type)]\(emoji) \(item.nick ?? item.post)"
-            if case .found(let entry) = found[notification.post] {
-                head += " · " + TimelineRenderer.relativeTime(from: entry.instant, to: now)
-            }
-            text += head + target + "\n"
-            if let body = item.text, !body.allSatisfy({ $0.isWhitespace }) {
-                for line in TimelineRenderer.wrap(body, width: renderer.width - 2) { text += "  \(line)\n" }
-            }
-            if let error = item.error {
-                let feedURL = PostReference(parsing: item.post)?.feedURL ?? item.post
-                text += "  (could not read \(feedURL): \(error))\n"
-            }
-            text += "  \(item.post)\n\n"
+            text += render(item, lookup: found[notification.post], with: renderer, now: now)
         }
         pager.show(text + votes.map { render($0, with: renderer, now: now) }.joined(), in: context)
+    }
+
+    /// The relay's notification read from its post's feed (author, text), or why that feed could not be.
+    static func item(for notification: RelayNotification, lookup: PostLookup.Outcome?) -> Item {
+        var item = Item(
+            type: notification.type.rawValue, post: notification.post,
+            target: notification.parent ?? notification.boosted, emoji: notification.emoji)
+        switch lookup {
+        case .found(let entry):
+            item.nick = entry.author.displayName
+            item.text = entry.post.body
+        case .failed(let reason):
+            item.error = reason
+        case nil:
+            break
+        }
+        return item
+    }
+
+    /// The text block of a relay's notification: type, emoji, author and age, target, text, post URL.
+    /// - Parameters:
+    ///   - item: the notification with what its feed said.
+    ///   - lookup: how reading its post went (for the post's time).
+    ///   - renderer: the width and colors.
+    ///   - now: the time ages are counted to.
+    ///   - firstLineOnly: whether only the text's first line is shown (for `--follow`).
+    /// - Returns: the block, ending with a blank line.
+    static func render(
+        _ item: Item, lookup: PostLookup.Outcome?, with renderer: TimelineRenderer, now: Date,
+        firstLineOnly: Bool = false
+    ) -> String {
+        let emoji = item.emoji.map { " \($0)" } ?? ""
+        let target = item.target.map { " → \($0)" } ?? ""
+        var head = "[\(item.type)]\(emoji) \(item.nick ?? item.post)"
+        if case .found(let entry) = lookup {
+            head += " · " + TimelineRenderer.relativeTime(from: entry.instant, to: now)
+        }
+        var text = head + target + "\n"
+        if let body = item.text, !body.allSatisfy({ $0.isWhitespace }) {
+            var lines = TimelineRenderer.wrap(body, width: renderer.width - 2)
+            if firstLineOnly {
+                let first = body.split(whereSeparator: \.isNewline).first { !$0.allSatisfy(\.isWhitespace) }
+                lines = TimelineRenderer.wrap(String(first ?? ""), width: renderer.width - 2).prefix(1).map { $0 }
+            }
+            for line in lines { text += "  \(line)\n" }
+        }
+        if let error = item.error {
+            let feedURL = PostReference(parsing: item.post)?.feedURL ?? item.post
+            text += "  (could not read \(feedURL): \(error))\n"
+        }
+        return text + "  \(item.post)\n\n"
     }
 }

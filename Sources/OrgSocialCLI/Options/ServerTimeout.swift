@@ -58,4 +58,10 @@ struct ServerTimeoutTransport: HTTPTransport {
         if request.timeout == nil { request.timeout = timeout }
         return try await base.send(request)
     }
+
+    func stream(_ request: HTTPClientRequest) async throws -> HTTPClientStreamingResponse {
+        var request = request
+        if request.timeout == nil { request.timeout = timeout }
+        return try await base.stream(request)
+    }
 }

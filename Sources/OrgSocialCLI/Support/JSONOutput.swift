@@ -12,6 +12,15 @@ enum JSONOutput {
         return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
     }
 
+    /// Encodes a value as stable JSON on one line (sorted keys, no indentation), ending with a line break:
+    /// one record of a JSON Lines stream.
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    static func line(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
+    }
+
     /// Writes a feed as ``text(_:)`` would, but writes the posts itself, one value at a time, in chunks of
     /// about 64 KiB, so that the memory used stays small whatever the size of the feed's JSON (it can be
     /// many times its bytes, and one post can hold a drawer of hundreds of thousands of entries). The

@@ -75,9 +75,6 @@ struct Pager {
         guard command.rangeOfCharacter(from: shellSyntax) == nil,
             let program = command.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init)
         else { return true }
-        let files = FileManager.default
-        if program.contains("/") { return files.isExecutableFile(atPath: program) }
-        let folders = (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: true)
-        return folders.contains { files.isExecutableFile(atPath: "\($0)/\(program)") }
+        return ExecutableSearch.path(of: program, searching: path) != nil
     }
 }

@@ -22,8 +22,8 @@ public actor RelayClient {
     public nonisolated let baseURL: URL
     /// Whether the root's `_links` are read to find endpoints (yes by default).
     public nonisolated let discoversLinks: Bool
-    private let transport: any HTTPTransport
-    private let timeout: Duration?
+    let transport: any HTTPTransport
+    let timeout: Duration?
     private var links: [String: RelayLink]?
 
     /// Makes a client.

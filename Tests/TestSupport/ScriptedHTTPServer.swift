@@ -1,5 +1,5 @@
-import Foundation
-import Synchronization
+package import Foundation
+package import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -12,19 +12,19 @@ import Synchronization
 /// blocked) and serves requests one after another until the handler says to close. The server counts
 /// accepted connections, requests and body bytes written. Call ``stop()`` when done: the accepting
 /// thread keeps the server alive until then.
-final class ScriptedHTTPServer: Sendable {
+package final class ScriptedHTTPServer: Sendable {
     /// One request's head.
-    struct Request: Sendable {
+    package struct Request: Sendable {
         /// The method, e.g. `GET`.
-        let method: String
+        package let method: String
         /// The request target, e.g. `/bomb`.
-        let path: String
+        package let path: String
         /// The header fields, names in lower case.
-        let headers: [String: String]
+        package let headers: [String: String]
     }
 
     /// What a handler writes to: one accepted connection.
-    final class Connection: @unchecked Sendable {
+    package final class Connection: @unchecked Sendable {
         // @unchecked: a connection is only used by the one thread that accepted it.
         fileprivate let descriptor: Int32
         private let server: ScriptedHTTPServer
@@ -37,7 +37,7 @@ final class ScriptedHTTPServer: Sendable {
         /// Writes the header of a response (status line, fields, blank line).
         /// - Returns: `false` once the peer has gone.
         @discardableResult
-        func writeHead(_ status: String, _ fields: [(String, String)]) -> Bool {
+        package func writeHead(_ status: String, _ fields: [(String, String)]) -> Bool {
             var text = "HTTP/1.1 \(status)\r\n"
             for (name, value) in fields { text += "\(name): \(value)\r\n" }
             return write(Array((text + "\r\n").utf8), countsAsBody: false)
@@ -46,19 +46,19 @@ final class ScriptedHTTPServer: Sendable {
         /// Writes bytes of the body (counted in ``ScriptedHTTPServer/bodyBytesSent``).
         /// - Returns: `false` once the peer has gone.
         @discardableResult
-        func writeBody(_ bytes: [UInt8]) -> Bool { write(bytes, countsAsBody: true) }
+        package func writeBody(_ bytes: [UInt8]) -> Bool { write(bytes, countsAsBody: true) }
 
         /// Writes one chunk of a chunked body (`bytes` counted as body).
         /// - Returns: `false` once the peer has gone.
         @discardableResult
-        func writeChunk(_ bytes: [UInt8]) -> Bool {
+        package func writeChunk(_ bytes: [UInt8]) -> Bool {
             write(Array((String(bytes.count, radix: 16) + "\r\n").utf8), countsAsBody: false)
                 && write(bytes, countsAsBody: true) && write([13, 10], countsAsBody: false)
         }
 
         /// Waits until the peer closes the connection, at most `timeout`.
         /// - Returns: `true` when the peer closed (or reset) it in time.
-        func waitForPeerToClose(timeout: Duration) -> Bool {
+        package func waitForPeerToClose(timeout: Duration) -> Bool {
             let deadline = ContinuousClock.now + timeout
             var scratch = [UInt8](repeating: 0, count: 4096)
             while ContinuousClock.now < deadline {
@@ -89,16 +89,16 @@ final class ScriptedHTTPServer: Sendable {
     }
 
     /// Answers one request; returns `true` to keep the connection open for the next one.
-    typealias Handler = @Sendable (Request, Connection) -> Bool
+    package typealias Handler = @Sendable (Request, Connection) -> Bool
 
     /// The port the server listens on.
-    let port: Int
+    package let port: Int
     /// How many connections have been accepted.
-    let acceptedConnections = Atomic<Int>(0)
+    package let acceptedConnections = Atomic<Int>(0)
     /// How many requests have been read.
-    let requests = Atomic<Int>(0)
+    package let requests = Atomic<Int>(0)
     /// How many body bytes handlers have written (chunk framing and headers excluded).
-    let bodyBytesSent = Atomic<Int>(0)
+    package let bodyBytesSent = Atomic<Int>(0)
     private let listener: Int32
     private let handler: Handler
     private let stopped = Atomic<Bool>(false)
@@ -106,7 +106,7 @@ final class ScriptedHTTPServer: Sendable {
     /// Starts listening on 127.0.0.1, port 0.
     /// - Parameter handler: answers every request.
     /// - Throws: `POSIXError` when the socket cannot be bound.
-    init(handler: @escaping Handler) throws {
+    package init(handler: @escaping Handler) throws {
         self.handler = handler
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var yes: Int32 = 1
@@ -134,14 +134,14 @@ final class ScriptedHTTPServer: Sendable {
     }
 
     /// Stops accepting connections (those open run to their end).
-    func stop() {
+    package func stop() {
         guard !stopped.exchange(true, ordering: .relaxed) else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
     }
 
     /// A base URL plus `path`.
-    func url(_ path: String) -> URL {
+    package func url(_ path: String) -> URL {
         URL(string: "http://127.0.0.1:\(port)\(path)") ?? URL(fileURLWithPath: "/")
     }
 
