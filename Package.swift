@@ -68,6 +68,12 @@ let package = Package(
         .target(name: "HTTPCore", swiftSettings: strictSettings),
         // HTTP server: the libmicrohttpd adapter that serves an HTTPCore responder.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "HTTPCore"], swiftSettings: strictSettings),
+        // Counters, gauges and histograms with labels, rendered in Prometheus's text format, and the
+        // responder of a `GET /metrics` listener. Pure Swift: HTTPCore and Synchronization only.
+        .target(name: "Metrics", dependencies: ["HTTPCore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "MetricsTests", dependencies: ["Metrics", "HTTPCore", "HTTPServer", "TestSupport"],
+            swiftSettings: strictSettings),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"], swiftSettings: strictSettings),
         // Atomic file replacement and reading, file status, SIGINT/SIGTERM as an AsyncStream. Foundation and libc only.
         .target(name: "SystemSupport", swiftSettings: strictSettings),
@@ -204,13 +210,15 @@ let package = Package(
         ),
         // The relay's crawler: conditional fetches, back-off, SSRF guard, follows and peer discovery, registration.
         .target(
-            name: "RelayCrawler", dependencies: ["RelayCore", "OrgSocial", "OrgSocialClient", "HTTPClient"],
+            name: "RelayCrawler",
+            dependencies: ["RelayCore", "OrgSocial", "OrgSocialClient", "HTTPClient", "Metrics"],
             swiftSettings: strictSettings
         ),
         // The relay's HTTP API: the URL table, parameter validation, status codes and the envelope (rows to
         // JSON), caching headers and 304s, SSE, RSS.
         .target(
-            name: "RelayServer", dependencies: ["RelayCore", "HTTPCore", "Crypto", "SystemSupport", "OrgSocialText"],
+            name: "RelayServer",
+            dependencies: ["RelayCore", "HTTPCore", "Crypto", "SystemSupport", "OrgSocialText", "Metrics"],
             swiftSettings: strictSettings
         ),
         // The relay's bridges (relay-api.md §2.20): ActivityPub accounts and RSS/Atom/JSON feeds as virtual
@@ -238,7 +246,7 @@ let package = Package(
                 "RelayCore", "RelayStore", "RelayPostgresStore", "RelaySQLStore", "PostgresStore", "SQLiteStore",
                 "RelayCrawler",
                 "RelayServer", "RelayBridges", "OrgSocialClient", "HTTPClient", "HTTPCore", "HTTPServer",
-                "SystemSupport",
+                "SystemSupport", "Metrics",
             ],
             swiftSettings: strictSettings
         ),
@@ -281,7 +289,7 @@ let package = Package(
                 "Relay", "RelayCore", "RelayStore", "RelayCrawler", "RelayServer", "OrgSocial", "OrgSocialClient",
                 "HTTPClient",
                 "HTTPCore", "HTTPServer", "FeedHosting", "OrgSocialCLI", "RelayTestFixtures", "TestSupport",
-                "PostgresStore", "RelaySQLStore",
+                "PostgresStore", "RelaySQLStore", "Metrics",
             ],
             swiftSettings: strictSettings
         ),

@@ -150,7 +150,12 @@ package final class FeedNode: Sendable {
         // answer oversized feeds (with the Host API's JSON message).
         daemonConfiguration.maximumBodyBytes = configuration.maximumUploadBytes + 1024 * 1024
         daemonConfiguration.clientLimits = configuration.clientLimits
-        let daemon = try HTTPDaemon(configuration: daemonConfiguration, responder: responder, log: log)
+        // `/healthz` and `/readyz` (the root is still a folder) for load balancers and systemd.
+        let rootPath = directory.rootPath
+        let probed = HealthCheckResponder(wrapping: responder, log: { log("node \($0)") }) {
+            try FeedNode.checkRoot(path: rootPath)
+        }
+        let daemon = try HTTPDaemon(configuration: daemonConfiguration, responder: probed, log: log)
 
         let displayHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         var siteURL = configuration.siteURL ?? "http://\(displayHost):\(daemon.port)"

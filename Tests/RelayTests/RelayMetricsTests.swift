@@ -1,0 +1,94 @@
+import HTTPCore
+import Relay
+import TestSupport
+import Testing
+
+/// A relay with `--metrics-address`: its own listener serves `GET /metrics`, the counters move with
+/// requests and crawl passes, promtool accepts the text, and the API's listener answers the health probes.
+@Suite struct RelayMetricsTests {
+    /// `GET /metrics` on the relay's metrics listener.
+    private static func scrape(_ bed: RelayTestbed) async throws -> String {
+        let port = try #require(await bed.relay.metricsPort)
+        let response = try await offPool {
+            try RawConnection.exchange(
+                port: port, request: "GET /metrics HTTP/1.1\r\nHost: metrics.test\r\nConnection: close\r\n\r\n")
+        }
+        #expect(response.status == 200)
+        #expect(response.header("Content-Type") == "text/plain; version=0.0.4; charset=utf-8")
+        return response.text
+    }
+
+    /// The value of the sample line that starts with `series` (name and labels), or `nil`.
+    private static func value(_ series: String, in text: String) -> Double? {
+        text.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap {
+            Double($0.dropFirst(series.count + 1))
+        }
+    }
+
+    @Test func countersMoveWithRequestsAndACrawlPass() async throws {
+        try await withTestbed(metricsAddress: ListenAddress(host: "127.0.0.1", port: 0)) { bed in
+            let before = try await Self.scrape(bed)
+            try await bed.registerValidFeeds()
+            let report = await bed.relay.scanOnce(forceDiscovery: true)
+            for _ in 0..<3 {
+                _ = try await bed.get("/feeds/")
+            }
+            _ = try await bed.get("/no-such-page/")
+            let after = try await Self.scrape(bed)
+
+            #expect(Self.value(#"orgsocial_relay_requests_total{endpoint="/feeds/",status="200"}"#, in: before) == nil)
+            #expect(Self.value(#"orgsocial_relay_requests_total{endpoint="/feeds/",status="201"}"#, in: after) == 3)
+            #expect(Self.value(#"orgsocial_relay_requests_total{endpoint="/feeds/",status="200"}"#, in: after) == 3)
+            #expect(Self.value(#"orgsocial_relay_requests_total{endpoint="not_found",status="404"}"#, in: after) == 1)
+            #expect(Self.value(#"orgsocial_relay_request_duration_seconds_count{endpoint="/feeds/"}"#, in: after) == 6)
+            #expect(Self.value("orgsocial_relay_response_cache_misses_total", in: after) == 1)
+            #expect(Self.value("orgsocial_relay_response_cache_hits_total", in: after) == 2)
+            #expect(Self.value(#"orgsocial_relay_crawl_passes_total{result="completed"}"#, in: before) == 0)
+            #expect(Self.value(#"orgsocial_relay_crawl_passes_total{result="completed"}"#, in: after) == 1)
+            #expect(Self.value(#"orgsocial_relay_crawl_feeds_total{result="fetched"}"#, in: after) == 3)
+            #expect(Self.value(#"orgsocial_relay_crawl_feeds_total{result="failed"}"#, in: after) == 0)
+            #expect(
+                Self.value("orgsocial_relay_crawl_posts_added_total", in: after) == Double(report.postsAdded))
+            #expect(report.postsAdded > 0)
+            #expect(Self.value("orgsocial_relay_crawl_pass_duration_seconds_count", in: after) == 1)
+            #expect(Self.value("orgsocial_relay_feeds", in: before) == 0)
+            #expect(Self.value("orgsocial_relay_feeds", in: after) == 3)
+            #expect((Self.value("orgsocial_relay_posts", in: after) ?? 0) > 0)
+            #expect((Self.value("orgsocial_relay_database_size_bytes", in: after) ?? 0) > 0)
+            #expect(Self.value(#"orgsocial_relay_webmention_queue_depth{status="pending"}"#, in: after) != nil)
+            #expect(
+                Self.value(#"orgsocial_relay_connections_refused_total{limit="connections_per_address"}"#, in: after)
+                    == 0)
+        }
+    }
+
+    @Test(.enabled(if: Promtool.isAvailable, "promtool is not installed (apt-get install prometheus)"))
+    func promtoolAcceptsTheScrapedText() async throws {
+        try await withTestbed(metricsAddress: ListenAddress(host: "127.0.0.1", port: 0)) { bed in
+            try await bed.registerAndScan()
+            _ = try await bed.get("/feeds/")
+            _ = try await bed.get("/groups/emacs/")
+            let text = try await Self.scrape(bed)
+
+            let result = try Promtool.checkMetrics(text)
+            #expect(result.status == 0, "\(result.output)")
+        }
+    }
+
+    @Test func servesNoMetricsWithoutAnAddressAndTheMetricsPathIsNotOnTheAPI() async throws {
+        try await withTestbed { bed in
+            #expect(await bed.relay.metricsPort == nil)
+            #expect(try await bed.get("/metrics").status == 404)
+        }
+    }
+
+    @Test func theAPIListenerAnswersLivenessAndReadiness() async throws {
+        try await withTestbed { bed in
+            let live = try await bed.get("/healthz")
+            let ready = try await bed.get("/readyz")
+
+            #expect(live.status == 200 && live.text == "ok\n")
+            #expect(ready.status == 200 && ready.text == "ok\n")
+        }
+    }
+}
