@@ -11,7 +11,7 @@ import Synchronization
 /// read at each scrape (feeds, posts, database size, the Webmention queue).
 final class RelayMetrics: Sendable {
     /// Where everything is registered.
-    let registry = MetricsRegistry()
+    let registry: MetricsRegistry
     /// The API's request and cache metrics.
     let server: RelayServerMetrics
     /// The crawler's pass metrics.
@@ -24,13 +24,15 @@ final class RelayMetrics: Sendable {
     private let webmentions: Gauge
     private let scrapeFailures: Counter
     /// The API's daemon, whose refusals are read at each scrape; `nil` while it is not listening.
-    private let daemon = Mutex<HTTPDaemon?>(nil)
+    private let daemon = WatchedDaemon()
 
     /// Registers the relay's metrics.
     ///
     /// - Parameter databasePath: The SQLite file whose size is reported, or `nil` (PostgreSQL) for none.
     init(databasePath: String?) {
         self.databasePath = databasePath
+        let registry = MetricsRegistry()
+        self.registry = registry
         server = RelayServerMetrics(registry: registry)
         crawl = RelayCrawlMetrics(registry: registry)
         let daemon = daemon
@@ -39,7 +41,7 @@ final class RelayMetrics: Sendable {
             help: "Connections and requests the relay API's client limits turned away, by limit.", type: .counter,
             labelNames: ["limit"]
         ) {
-            let refusals = daemon.withLock { $0?.refusals } ?? HTTPDaemon.Refusals()
+            let refusals = daemon.value.withLock { $0?.refusals } ?? HTTPDaemon.Refusals()
             return refusals.byLimit.map { MetricSample(labels: [$0.limit], value: Double($0.count)) }
         }
         feeds = registry.gauge("orgsocial_relay_feeds", help: "Feeds in the crawl list, bridges left out.")
@@ -58,7 +60,7 @@ final class RelayMetrics: Sendable {
 
     /// Sets the daemon whose refusals are reported.
     func watch(_ daemon: HTTPDaemon?) {
-        self.daemon.withLock { $0 = daemon }
+        self.daemon.value.withLock { $0 = daemon }
     }
 
     /// Reads the store's totals into the gauges.
@@ -84,4 +86,10 @@ final class RelayMetrics: Sendable {
             databaseSize.set(Double(bytes))
         }
     }
+}
+
+/// The API daemon a ``RelayMetrics`` reads refusals from, shared with the registry's reading closure.
+private final class WatchedDaemon: Sendable {
+    /// The daemon, or `nil` while the API is not listening.
+    let value = Mutex<HTTPDaemon?>(nil)
 }

@@ -1,4 +1,5 @@
 import HTTPCore
+import Metrics
 import Synchronization
 import SystemSupport
 
