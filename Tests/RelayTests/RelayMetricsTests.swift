@@ -1,3 +1,4 @@
+import Foundation
 import HTTPClient
 import HTTPCore
 import Relay
@@ -64,6 +65,33 @@ import Testing
         }
     }
 
+    @Test func countsConnectionsRefusedByThePerAddressLimit() async throws {
+        try await withTestbed(metricsAddress: ListenAddress(host: "127.0.0.1", port: 0)) { bed in
+            let port = bed.relayPort
+            let closed = try await offPool { () throws -> Int in
+                var held: [RawConnection] = []
+                defer {
+                    for connection in held {
+                        connection.close()
+                    }
+                }
+                for _ in 0..<36 {
+                    let connection = try RawConnection(port: port, timeout: .seconds(2), sourceAddress: "127.0.11.4")
+                    try? connection.send("GET /feeds/ HTTP/1.1\r\nHost: relay.test\r\n")
+                    held.append(connection)
+                }
+                // The 4 past the 32 allowed are closed by the server at once.
+                return held.suffix(4).filter { $0.waitForServerClose() }.count
+            }
+            let text = try await Self.scrape(bed)
+
+            #expect(closed == 4)
+            #expect(
+                Self.value(#"orgsocial_relay_connections_refused_total{limit="connections_per_address"}"#, in: text)
+                    == 4)
+        }
+    }
+
     @Test(.enabled(if: Promtool.isAvailable, "promtool is not installed (apt-get install prometheus)"))
     func promtoolAcceptsTheScrapedText() async throws {
         try await withTestbed(metricsAddress: ListenAddress(host: "127.0.0.1", port: 0)) { bed in
@@ -74,6 +102,35 @@ import Testing
 
             let result = try Promtool.checkMetrics(text)
             #expect(result.status == 0, "\(result.output)")
+        }
+    }
+
+    @Test(.enabled(if: Promtool.isAvailable, "promtool is not installed (apt-get install prometheus)"))
+    func theKitsScrapeJobAndAlertRulesPassPromtool() throws {
+        let kit = SharedCorpus.packageRoot.appendingPathComponent("relay")
+        let rules = try Promtool.checkRules([kit.appendingPathComponent("alerts.yml").path])
+        let config = try Promtool.checkConfig(kit.appendingPathComponent("prometheus.yml").path)
+
+        #expect(rules.status == 0, "\(rules.output)")
+        #expect(rules.output.contains("SUCCESS: 3 rules found"))
+        #expect(config.status == 0, "\(config.output)")
+    }
+
+    @Test func theAlertRulesNameMetricsTheRelayServes() async throws {
+        let rules = try String(
+            contentsOf: SharedCorpus.packageRoot.appendingPathComponent("relay/alerts.yml"), encoding: .utf8)
+        let names = Set(
+            rules.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }).filter {
+                $0.hasPrefix("orgsocial_")
+            }.map(String.init))
+        try await withTestbed(metricsAddress: ListenAddress(host: "127.0.0.1", port: 0)) { bed in
+            let text = try await Self.scrape(bed)
+
+            #expect(names.count >= 3)
+            for name in names {
+                let family = name.hasSuffix("_bucket") ? String(name.dropLast("_bucket".count)) : name
+                #expect(text.contains("# TYPE \(family) "), "\(name)")
+            }
         }
     }
 

@@ -40,6 +40,15 @@ package enum Promtool {
         try run(["check", "rules"] + files, input: nil)
     }
 
+    /// Runs `promtool check config FILE` (which also checks the rule files it names).
+    ///
+    /// - Parameter file: The Prometheus configuration.
+    /// - Returns: The status and the output.
+    /// - Throws: ``RawConnection/Failure`` when promtool is missing or cannot be started.
+    package static func checkConfig(_ file: String) throws -> Result {
+        try run(["check", "config", file], input: nil)
+    }
+
     private static func run(_ arguments: [String], input: Data?) throws -> Result {
         guard let path else { throw RawConnection.Failure(description: "promtool is not installed") }
         let process = Process()
