@@ -152,9 +152,8 @@ package final class FeedNode: Sendable {
         daemonConfiguration.clientLimits = configuration.clientLimits
         // `/healthz` and `/readyz` (the root is still a folder) for load balancers and systemd.
         let rootPath = directory.rootPath
-        let probed = HealthCheckResponder(wrapping: responder, log: { log("node \($0)") }) {
-            try FeedNode.checkRoot(path: rootPath)
-        }
+        let probed = HealthCheckResponder(
+            wrapping: responder, readiness: { try FeedNode.checkRoot(path: rootPath) }, log: { log("node \($0)") })
         let daemon = try HTTPDaemon(configuration: daemonConfiguration, responder: probed, log: log)
 
         let displayHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host

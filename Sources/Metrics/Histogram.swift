@@ -87,7 +87,8 @@ package final class Histogram: MetricFamily {
                 text += MetricText.sampleLine(
                     "\(name)_bucket", labels: pairs + [("le", MetricText.number(bound))], value: Double(cumulative))
             }
-            text += MetricText.sampleLine("\(name)_bucket", labels: pairs + [("le", "+Inf")], value: Double(entry.count))
+            text += MetricText.sampleLine(
+                "\(name)_bucket", labels: pairs + [("le", "+Inf")], value: Double(entry.count))
             text += MetricText.sampleLine("\(name)_sum", labels: pairs, value: entry.sum)
             text += MetricText.sampleLine("\(name)_count", labels: pairs, value: Double(entry.count))
         }

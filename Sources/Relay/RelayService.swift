@@ -219,10 +219,8 @@ package actor RelayService {
         do {
             let store = store
             let responder = HealthCheckResponder(
-                wrapping: makeResponder(siteDomain: siteDomain), log: { log("relay readiness \($0)") }
-            ) {
-                _ = try await store.changeStamp()
-            }
+                wrapping: makeResponder(siteDomain: siteDomain), readiness: { _ = try await store.changeStamp() },
+                log: { log("relay readiness \($0)") })
             return try HTTPDaemon(
                 configuration: daemonConfiguration, responder: responder, log: { log("relay http \($0)") })
         } catch {

@@ -12,9 +12,10 @@ import Testing
     }
 
     @Test func refusesAddressesWithoutAHostOrAPortInRange() {
-        for text in ["9464", ":9464", "127.0.0.1:", "127.0.0.1:65536", "127.0.0.1:-1", "::1:9464", "[::1:9464",
-            "127.0.0.1:94a4", "http://127.0.0.1:9464"]
-        {
+        for text in [
+            "9464", ":9464", "127.0.0.1:", "127.0.0.1:65536", "127.0.0.1:-1", "::1:9464", "[::1:9464",
+            "127.0.0.1:94a4", "http://127.0.0.1:9464",
+        ] {
             #expect(ListenAddress(parsing: text) == nil, "\(text)")
         }
     }

@@ -28,9 +28,8 @@ import Testing
         router.get("/feeds/") { _ in .text("feeds\n") }
         let ready = Switch()
         let logged = Mutex<[String]>([])
-        let responder = HealthCheckResponder(wrapping: router, log: { line in logged.withLock { $0.append(line) } }) {
-            try ready.check()
-        }
+        let responder = HealthCheckResponder(
+            wrapping: router, readiness: { try ready.check() }, log: { line in logged.withLock { $0.append(line) } })
         let server = try HTTPDaemon(configuration: .init(host: "127.0.0.1", port: 0), responder: responder)
         let port = server.port
         let (live, readyAnswer, feeds, missing) = try await offPool {
@@ -59,12 +58,13 @@ import Testing
     }
 
     @Test func refusesOtherMethodsOnTheProbes() async throws {
-        let responder = HealthCheckResponder(wrapping: Router()) {}
+        let responder = HealthCheckResponder(wrapping: Router(), readiness: {})
         let server = try HTTPDaemon(configuration: .init(host: "127.0.0.1", port: 0), responder: responder)
         let port = server.port
         let response = try await offPool {
             try RawConnection.exchange(
-                port: port, request: "POST /readyz HTTP/1.1\r\nHost: h\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                port: port,
+                request: "POST /readyz HTTP/1.1\r\nHost: h\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
         }
         await server.stop(gracePeriod: .zero)
 

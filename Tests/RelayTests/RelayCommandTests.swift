@@ -338,7 +338,8 @@ struct RelayCommandTests {
         let apiPort = try #require(server.port)
         let announced = await eventually { !server.logLines(startingWith: "relay metrics on ").isEmpty }
         let line = try #require(server.logLines(startingWith: "relay metrics on http://127.0.0.1:").first)
-        let metricsPort = try #require(Int(line.dropFirst("relay metrics on http://127.0.0.1:".count).prefix { $0.isNumber }))
+        let metricsPort = try #require(
+            Int(line.dropFirst("relay metrics on http://127.0.0.1:".count).prefix { $0.isNumber }))
         let (metrics, onTheAPI, ready) = try await offPool {
             (
                 try RawConnection.exchange(
@@ -372,7 +373,8 @@ struct RelayCommandTests {
         #expect(option.status == 2)
         #expect(
             option.error.hasPrefix(
-                "Error: The value '127.0.0.1' is invalid for '--metrics-address <host:port>'. Give an address and port"))
+                "Error: The value '127.0.0.1' is invalid for '--metrics-address <host:port>'. Give an address and port")
+        )
         #expect(variable.status == 1)
         #expect(variable.error.contains("ORGSOCIAL_RELAY_METRICS_ADDRESS"))
     }

@@ -8,7 +8,7 @@ import Foundation
 /// Every other request goes to the wrapped responder unchanged.
 ///
 /// ```swift
-/// let responder = HealthCheckResponder(wrapping: api) { try await store.changeStamp() }
+/// let responder = HealthCheckResponder(wrapping: api, readiness: { _ = try await store.changeStamp() })
 /// ```
 package struct HealthCheckResponder<Wrapped: HTTPResponder>: HTTPResponder {
     /// The liveness path.
@@ -24,12 +24,12 @@ package struct HealthCheckResponder<Wrapped: HTTPResponder>: HTTPResponder {
     ///
     /// - Parameters:
     ///   - wrapped: Answers every request but the probes.
-    ///   - log: Receives one line for each failed readiness check, with the error's description.
     ///   - readiness: Returns when the server can do its work, throws (with a description saying why not)
     ///     when it cannot.
+    ///   - log: Receives one line for each failed readiness check, with the error's description.
     package init(
-        wrapping wrapped: Wrapped, log: @escaping @Sendable (String) -> Void = { _ in },
-        readiness: @escaping @Sendable () async throws -> Void
+        wrapping wrapped: Wrapped, readiness: @escaping @Sendable () async throws -> Void,
+        log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.wrapped = wrapped
         self.log = log
