@@ -377,10 +377,15 @@ package actor RelayService {
 
     /// Crawls every ``RelayConfiguration/scanInterval`` (60 s when it is `nil` or zero) without serving the
     /// API, until the process receives SIGINT or SIGTERM (or the calling task is cancelled): a crawl-only
-    /// worker beside `relay serve --no-crawl` processes on one database.
-    package func runCrawler() async {
+    /// worker beside `relay serve --no-crawl` processes on one database. With
+    /// ``RelayConfiguration/metricsAddress``, the metrics listener serves meanwhile.
+    ///
+    /// - Throws: ``RelayServiceError/cannotListen(host:port:reason:)`` when the metrics address cannot be
+    ///   bound.
+    package func runCrawler() async throws {
         let interval = configuration.effectiveScanInterval ?? .seconds(60)
         let log = configuration.log
+        try startMetrics()
         let deadline = configuration.shutdownDeadline
         let signals = TerminationSignals { _ in ShutdownWatchdog.arm(deadline: deadline, log: log) }
         defer { signals.restore() }
@@ -390,6 +395,9 @@ package actor RelayService {
                 + "\(Self.describe(interval)); groups "
                 + "\(configuration.groups.isEmpty ? "none" : configuration.groups.joined(separator: ", ")); peers "
                 + "\(peerRelays.isEmpty ? "none" : peerRelays.joined(separator: " ")))")
+        if let metricsPort, let address = configuration.metricsAddress {
+            log("relay metrics on http://\(ListenAddress(host: address.host, port: metricsPort))/metrics")
+        }
         if let number = await signals.next() {
             log("relay crawler stopping (signal \(number)); the pass in progress is cancelled")
         } else {

@@ -65,6 +65,35 @@ import Testing
         }
     }
 
+    @Test func aCrawlWorkerServesItsPassesWhileItCrawls() async throws {
+        try await withTestbed { bed in
+            try await bed.registerValidFeeds()
+            var configuration = bed.configuration
+            configuration.scanInterval = .milliseconds(200)
+            configuration.metricsAddress = ListenAddress(host: "127.0.0.1", port: 0)
+            let worker = try await RelayService(configuration: configuration)
+            let running = Task { try await worker.runCrawler() }
+            var text = ""
+            let crawled = try await eventually(timeout: .seconds(20), pollingEvery: .milliseconds(100)) {
+                guard let port = await worker.metricsPort else { return false }
+                text = try await offPool {
+                    try RawConnection.exchange(
+                        port: port, request: "GET /metrics HTTP/1.1\r\nHost: m\r\nConnection: close\r\n\r\n"
+                    ).text
+                }
+                return (Self.value(#"orgsocial_relay_crawl_passes_total{result="completed"}"#, in: text) ?? 0) >= 2
+            }
+            running.cancel()
+            try await running.value
+
+            #expect(crawled)
+            #expect(Self.value(#"orgsocial_relay_crawl_feeds_total{result="fetched"}"#, in: text) == 3)
+            #expect((Self.value(#"orgsocial_relay_crawl_feeds_total{result="not_modified"}"#, in: text) ?? 0) >= 3)
+            #expect((Self.value("orgsocial_relay_crawl_last_pass_timestamp_seconds", in: text) ?? 0) > 1_700_000_000)
+            #expect(await worker.metricsPort == nil)
+        }
+    }
+
     @Test func countsConnectionsRefusedByThePerAddressLimit() async throws {
         try await withTestbed(metricsAddress: ListenAddress(host: "127.0.0.1", port: 0)) { bed in
             let port = bed.relayPort
