@@ -103,7 +103,9 @@ let package = Package(
         // The `orgsocial serve` node: feed hosting with conditional GET, safe PUT and the Org Social Host API.
         .target(
             name: "FeedHosting",
-            dependencies: ["OrgSocial", "HTTPCore", "HTTPServer", "Crypto", "Gzip", "SystemSupport", "OrgSocialHTML"],
+            dependencies: [
+                "OrgSocial", "HTTPCore", "HTTPServer", "Crypto", "Gzip", "SystemSupport", "OrgSocialHTML", "Metrics",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "GzipTests", dependencies: ["Gzip"], swiftSettings: strictSettings),

@@ -4,7 +4,6 @@ import Metrics
 import RelayCore
 import RelayCrawler
 import RelayServer
-import Synchronization
 
 /// Every metric a relay process exposes on its metrics listener: the API's (``RelayServerMetrics``), the
 /// crawler's (``RelayCrawlMetrics``), the connections the client limits refused, and the store's totals
@@ -24,7 +23,7 @@ final class RelayMetrics: Sendable {
     private let webmentions: Gauge
     private let scrapeFailures: Counter
     /// The API's daemon, whose refusals are read at each scrape; `nil` while it is not listening.
-    private let daemon = WatchedDaemon()
+    private let daemon: HTTPDaemon.RefusalWatch
 
     /// Registers the relay's metrics.
     ///
@@ -35,14 +34,14 @@ final class RelayMetrics: Sendable {
         self.registry = registry
         server = RelayServerMetrics(registry: registry)
         crawl = RelayCrawlMetrics(registry: registry)
-        let daemon = daemon
+        let daemon = HTTPDaemon.RefusalWatch()
+        self.daemon = daemon
         registry.observe(
             "orgsocial_relay_connections_refused_total",
             help: "Connections and requests the relay API's client limits turned away, by limit.", type: .counter,
             labelNames: ["limit"]
         ) {
-            let refusals = daemon.value.withLock { $0?.refusals } ?? HTTPDaemon.Refusals()
-            return refusals.byLimit.map { MetricSample(labels: [$0.limit], value: Double($0.count)) }
+            daemon.refusals.byLimit.map { MetricSample(labels: [$0.limit], value: Double($0.count)) }
         }
         feeds = registry.gauge("orgsocial_relay_feeds", help: "Feeds in the crawl list, bridges left out.")
         posts = registry.gauge("orgsocial_relay_posts", help: "Posts in the index.")
@@ -60,7 +59,7 @@ final class RelayMetrics: Sendable {
 
     /// Sets the daemon whose refusals are reported.
     func watch(_ daemon: HTTPDaemon?) {
-        self.daemon.value.withLock { $0 = daemon }
+        self.daemon.watch(daemon)
     }
 
     /// Reads the store's totals into the gauges.
@@ -86,10 +85,4 @@ final class RelayMetrics: Sendable {
             databaseSize.set(Double(bytes))
         }
     }
-}
-
-/// The API daemon a ``RelayMetrics`` reads refusals from, shared with the registry's reading closure.
-private final class WatchedDaemon: Sendable {
-    /// The daemon, or `nil` while the API is not listening.
-    let value = Mutex<HTTPDaemon?>(nil)
 }

@@ -69,3 +69,26 @@ final class RefusalCounter: Sendable {
         return refusals
     }
 }
+
+extension HTTPDaemon {
+    /// The refusals of whichever daemon is being watched, for a metrics listener that outlives (or starts
+    /// before) the daemon it reports on.
+    package final class RefusalWatch: Sendable {
+        private let daemon = Mutex<HTTPDaemon?>(nil)
+
+        /// Watches nothing yet.
+        package init() {}
+
+        /// Starts watching `daemon`, or stops watching with `nil`.
+        ///
+        /// - Parameter daemon: The daemon whose refusals are reported.
+        package func watch(_ daemon: HTTPDaemon?) {
+            self.daemon.withLock { $0 = daemon }
+        }
+
+        /// The watched daemon's refusals, or none while nothing is watched.
+        package var refusals: Refusals {
+            daemon.withLock { $0?.refusals } ?? Refusals()
+        }
+    }
+}

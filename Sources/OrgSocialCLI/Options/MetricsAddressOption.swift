@@ -6,13 +6,14 @@ import HTTPCore
 struct MetricsAddressOption {
     /// `--metrics-address <host:port>`, naming the command's environment variable.
     ///
-    /// - Parameter variable: The variable that stands for the option, e.g. `ORGSOCIAL_RELAY_METRICS_ADDRESS`.
+    /// - Parameter variable: The variable that stands for the option, e.g. `ORGSOCIAL_RELAY_METRICS_ADDRESS`,
+    ///   or `nil` for a command that reads no variables.
     /// - Returns: The definition.
-    static func definition(variable: String) -> OptionDefinition {
+    static func definition(variable: String?) -> OptionDefinition {
         .value(
             "metrics-address", valueName: "host:port",
             help: "Serve Prometheus metrics at http://<host:port>/metrics on a listener of their own, e.g. "
-                + "127.0.0.1:9464; keep it private ($\(variable)).",
+                + "127.0.0.1:9464; keep it private\(variable.map { " ($\($0))" } ?? "").",
             defaultValue: "off")
     }
 
@@ -35,13 +36,13 @@ struct MetricsAddressOption {
 
     /// The address: the option, else the environment variable, else `nil` (no metrics).
     /// - Parameters:
-    ///   - variable: The command's variable.
+    ///   - variable: The command's variable, or `nil` for none.
     ///   - environment: The command's environment.
     /// - Returns: The address, or `nil`.
     /// - Throws: ``CLIError/invalidEnvironment(name:value:reason:)`` when the variable is not `HOST:PORT`.
-    func resolved(variable: String, environment: [String: String]) throws -> ListenAddress? {
+    func resolved(variable: String?, environment: [String: String]) throws -> ListenAddress? {
         if let address { return address }
-        guard let text = environment[variable], !text.isEmpty else { return nil }
+        guard let variable, let text = environment[variable], !text.isEmpty else { return nil }
         guard let address = ListenAddress(parsing: text) else {
             throw CLIError.invalidEnvironment(
                 name: variable, value: text,
