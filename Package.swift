@@ -37,7 +37,7 @@ let package = Package(
             dependencies: [
                 "OrgSocial", "FeedHosting", "OrgSocialClient", "HTTPClient", "Crypto", "Relay", "HTTPCore",
                 "HTTPServer",
-                "SystemSupport", "OrgSocialHTML", "Bridge", "TootClient",
+                "SystemSupport", "OrgSocialHTML", "Bridge", "TootClient", "Metrics",
             ],
             swiftSettings: strictSettings
         ),
@@ -173,13 +173,13 @@ let package = Package(
             name: "Bridge",
             dependencies: [
                 "TootClient", "SQLiteStore", "OrgSocial", "OrgSocialText", "OrgSocialClient", "HTTPClient", "Crypto",
-                "SystemSupport",
+                "SystemSupport", "Metrics",
             ], swiftSettings: strictSettings),
         .testTarget(
             name: "BridgeTests",
             dependencies: [
                 "Bridge", "TootClient", "SQLiteStore", "TestSupport", "FakeMastodon", "FeedHosting", "OrgSocial",
-                "OrgSocialClient", "OrgSocialText", "HTTPClient", "HTTPCore",
+                "OrgSocialClient", "OrgSocialText", "HTTPClient", "HTTPCore", "Metrics",
             ],
             swiftSettings: strictSettings),
         // What the bridge costs against the fake Mastodon server and an in-process node: a push of 100 posts, a
