@@ -55,4 +55,28 @@ import TootClient
 
         #expect(result.status == 0, "\(result.output)")
     }
+
+    @Test(.enabled(if: Promtool.isAvailable, "promtool is not installed (apt-get install prometheus)"))
+    func theKitsScrapeJobAndAlertRulePassPromtool() throws {
+        let config = try Promtool.checkConfig(
+            SharedCorpus.packageRoot.appendingPathComponent("bridge/prometheus.yml").path)
+
+        #expect(config.status == 0, "\(config.output)")
+        #expect(config.output.contains("SUCCESS: 1 rules found"))
+    }
+
+    @Test func theAlertRuleNamesMetricsTheBridgeServes() throws {
+        let rules = try String(
+            contentsOf: SharedCorpus.packageRoot.appendingPathComponent("bridge/alerts.yml"), encoding: .utf8)
+        let names = Set(
+            rules.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }).filter {
+                $0.hasPrefix("orgsocial_")
+            }.map(String.init))
+        let text = try Self.metrics().registry.render()
+
+        #expect(names.count >= 2)
+        for name in names {
+            #expect(text.contains("# TYPE \(name) "), "\(name)")
+        }
+    }
 }
