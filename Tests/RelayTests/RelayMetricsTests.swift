@@ -182,3 +182,43 @@ import Testing
         }
     }
 }
+
+/// `/readyz` on a PostgreSQL relay follows the database: 503 while the server is stopped, 200 again once
+/// it is back, while `/healthz` answers throughout.
+@Suite(.serialized) struct RelayReadinessTests {
+    @Test(.enabled(if: PostgresTestCluster.isInstalled, "PostgreSQL is not installed (scripts/setup --with-postgres)"))
+    func readinessFollowsPostgreSQLStoppingAndStartingAgain() async throws {
+        let cluster = try PostgresTestCluster()
+        defer { cluster.remove() }
+        var configuration = RelayTestbed.makeConfiguration(databasePath: cluster.url, groups: [])
+        configuration.shutdownDeadline = .seconds(5)
+        let relay = try await RelayService(configuration: configuration)
+        let port = try await relay.start()
+        func status(_ path: String) async throws -> Int {
+            try await offPool {
+                try RawConnection.exchange(
+                    port: port, request: "GET \(path) HTTP/1.1\r\nHost: relay.test\r\nConnection: close\r\n\r\n"
+                ).status
+            }
+        }
+        do {
+            let readyAtFirst = try await status("/readyz")
+            try cluster.pause()
+            let downReady = try await status("/readyz")
+            let downLive = try await status("/healthz")
+            try cluster.resume()
+            let recovered = try await eventually(timeout: .seconds(20), pollingEvery: .milliseconds(200)) {
+                try await status("/readyz") == 200
+            }
+
+            #expect(readyAtFirst == 200)
+            #expect(downReady == 503)
+            #expect(downLive == 200)
+            #expect(recovered)
+        } catch {
+            await relay.stop()
+            throw error
+        }
+        await relay.stop()
+    }
+}
