@@ -37,7 +37,7 @@ let package = Package(
             dependencies: [
                 "OrgSocial", "FeedHosting", "OrgSocialClient", "HTTPClient", "Crypto", "Relay", "HTTPCore",
                 "HTTPServer",
-                "SystemSupport", "OrgSocialHTML", "Bridge", "TootClient",
+                "SystemSupport", "OrgSocialHTML", "Bridge", "TootClient", "Metrics",
             ],
             swiftSettings: strictSettings
         ),
@@ -68,6 +68,12 @@ let package = Package(
         .target(name: "HTTPCore", swiftSettings: strictSettings),
         // HTTP server: the libmicrohttpd adapter that serves an HTTPCore responder.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "HTTPCore"], swiftSettings: strictSettings),
+        // Counters, gauges and histograms with labels, rendered in Prometheus's text format, and the
+        // responder of a `GET /metrics` listener. Pure Swift: HTTPCore and Synchronization only.
+        .target(name: "Metrics", dependencies: ["HTTPCore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "MetricsTests", dependencies: ["Metrics", "HTTPCore", "HTTPServer", "TestSupport"],
+            swiftSettings: strictSettings),
         .testTarget(name: "HTTPCoreTests", dependencies: ["HTTPCore"], swiftSettings: strictSettings),
         // Atomic file replacement and reading, file status, SIGINT/SIGTERM as an AsyncStream. Foundation and libc only.
         .target(name: "SystemSupport", swiftSettings: strictSettings),
@@ -98,7 +104,9 @@ let package = Package(
         // The `orgsocial serve` node: feed hosting with conditional GET, safe PUT and the Org Social Host API.
         .target(
             name: "FeedHosting",
-            dependencies: ["OrgSocial", "HTTPCore", "HTTPServer", "Crypto", "Gzip", "SystemSupport", "OrgSocialHTML"],
+            dependencies: [
+                "OrgSocial", "HTTPCore", "HTTPServer", "Crypto", "Gzip", "SystemSupport", "OrgSocialHTML", "Metrics",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "GzipTests", dependencies: ["Gzip"], swiftSettings: strictSettings),
@@ -168,13 +176,13 @@ let package = Package(
             name: "Bridge",
             dependencies: [
                 "TootClient", "SQLiteStore", "OrgSocial", "OrgSocialText", "OrgSocialClient", "HTTPClient", "Crypto",
-                "SystemSupport",
+                "SystemSupport", "Metrics",
             ], swiftSettings: strictSettings),
         .testTarget(
             name: "BridgeTests",
             dependencies: [
                 "Bridge", "TootClient", "SQLiteStore", "TestSupport", "FakeMastodon", "FeedHosting", "OrgSocial",
-                "OrgSocialClient", "OrgSocialText", "HTTPClient", "HTTPCore",
+                "OrgSocialClient", "OrgSocialText", "HTTPClient", "HTTPCore", "Metrics",
             ],
             swiftSettings: strictSettings),
         // What the bridge costs against the fake Mastodon server and an in-process node: a push of 100 posts, a
@@ -207,13 +215,15 @@ let package = Package(
         ),
         // The relay's crawler: conditional fetches, back-off, SSRF guard, follows and peer discovery, registration.
         .target(
-            name: "RelayCrawler", dependencies: ["RelayCore", "OrgSocial", "OrgSocialClient", "HTTPClient"],
+            name: "RelayCrawler",
+            dependencies: ["RelayCore", "OrgSocial", "OrgSocialClient", "HTTPClient", "Metrics"],
             swiftSettings: strictSettings
         ),
         // The relay's HTTP API: the URL table, parameter validation, status codes and the envelope (rows to
         // JSON), caching headers and 304s, SSE, RSS.
         .target(
-            name: "RelayServer", dependencies: ["RelayCore", "HTTPCore", "Crypto", "SystemSupport", "OrgSocialText"],
+            name: "RelayServer",
+            dependencies: ["RelayCore", "HTTPCore", "Crypto", "SystemSupport", "OrgSocialText", "Metrics"],
             swiftSettings: strictSettings
         ),
         // The relay's bridges (relay-api.md §2.20): ActivityPub accounts and RSS/Atom/JSON feeds as virtual
@@ -241,7 +251,7 @@ let package = Package(
                 "RelayCore", "RelayStore", "RelayPostgresStore", "RelaySQLStore", "PostgresStore", "SQLiteStore",
                 "RelayCrawler",
                 "RelayServer", "RelayBridges", "OrgSocialClient", "HTTPClient", "HTTPCore", "HTTPServer",
-                "SystemSupport",
+                "SystemSupport", "Metrics",
             ],
             swiftSettings: strictSettings
         ),
@@ -286,7 +296,7 @@ let package = Package(
                 "Relay", "RelayCore", "RelayStore", "RelayCrawler", "RelayServer", "OrgSocial", "OrgSocialClient",
                 "HTTPClient",
                 "HTTPCore", "HTTPServer", "FeedHosting", "OrgSocialCLI", "RelayTestFixtures", "TestSupport",
-                "PostgresStore", "RelaySQLStore",
+                "PostgresStore", "RelaySQLStore", "Metrics",
             ],
             swiftSettings: strictSettings
         ),

@@ -1,6 +1,7 @@
 import Foundation
 package import HTTPCore
 package import HTTPServer
+import Metrics
 import Synchronization
 
 /// The Org Social node behind `orgsocial serve`: hosts every `social.org` and `*/social.org` under a
@@ -54,6 +55,9 @@ package final class FeedNode: Sendable {
         /// How many `POST /signup` requests one client address may make (a token bucket: this many at
         /// once, refilled at this rate); more are answered with 429 and `Retry-After`. `nil` for no limit.
         package var signupRate: TokenBucket.Rate? = TokenBucket.Rate(requests: 10, per: .seconds(3600))
+        /// Where the Prometheus metrics listener binds (`GET /metrics`), apart from the feeds; `nil` (the
+        /// default) serves no metrics and counts nothing.
+        package var metricsAddress: ListenAddress?
 
         /// A configuration with the defaults for everything but the root.
         ///
@@ -75,6 +79,8 @@ package final class FeedNode: Sendable {
     package let sweptTemporaryFiles: [String]
     private let site: SiteAddress
     private let daemon: HTTPDaemon
+    /// The metrics listener, when ``Configuration/metricsAddress`` is set.
+    private let metricsDaemon: HTTPDaemon?
 
     /// Checks that `path` can be a node's root: an existing folder (what ``init(configuration:accessLog:log:)``
     /// checks first), for commands that use the root without starting a node.
@@ -137,20 +143,35 @@ package final class FeedNode: Sendable {
             maximumUploadBytes: configuration.maximumUploadBytes,
             log: log
         )
-        let responder = NodeResponder(
+        let metrics = configuration.metricsAddress.map { _ in NodeMetrics(directory: directory) }
+        var responder = NodeResponder(
             router: Self.makeRouter(api: api, reader: reader, writer: writer),
             reader: reader,
             writer: writer,
             signups: configuration.signupRate.map { TokenBucket(rate: $0) },
             accessLog: accessLog
         )
+        responder.metrics = metrics
 
         var daemonConfiguration = HTTPDaemon.Configuration(host: configuration.host, port: configuration.port)
         // Room for multipart framing around a maximum-size upload, so that the handlers, not the server,
         // answer oversized feeds (with the Host API's JSON message).
         daemonConfiguration.maximumBodyBytes = configuration.maximumUploadBytes + 1024 * 1024
         daemonConfiguration.clientLimits = configuration.clientLimits
-        let daemon = try HTTPDaemon(configuration: daemonConfiguration, responder: responder, log: log)
+        // `/healthz` and `/readyz` (the root is still a folder) for load balancers and systemd.
+        let rootPath = directory.rootPath
+        let probed = HealthCheckResponder(
+            wrapping: responder, readiness: { try FeedNode.checkRoot(path: rootPath) }, log: { log("node \($0)") })
+        let daemon = try HTTPDaemon(configuration: daemonConfiguration, responder: probed, log: log)
+        var metricsDaemon: HTTPDaemon?
+        if let metrics, let address = configuration.metricsAddress {
+            metrics.watch(daemon)
+            let scrape = MetricsResponder(registry: metrics.registry) { metrics.refresh() }
+            // When this throws, the API daemon is released here, which stops it at once.
+            metricsDaemon = try HTTPDaemon(
+                configuration: HTTPDaemon.Configuration(host: address.host, port: address.port),
+                responder: scrape, log: { log("metrics \($0)") })
+        }
 
         let displayHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         var siteURL = configuration.siteURL ?? "http://\(displayHost):\(daemon.port)"
@@ -166,6 +187,7 @@ package final class FeedNode: Sendable {
         self.sweptTemporaryFiles = swept
         self.site = site
         self.daemon = daemon
+        self.metricsDaemon = metricsDaemon
     }
 
     /// The base URL of public feed URLs and vfiles, without a trailing slash.
@@ -176,7 +198,11 @@ package final class FeedNode: Sendable {
     /// - Parameter gracePeriod: How long requests in flight may take.
     package func stop(gracePeriod: Duration = .seconds(5)) async {
         await daemon.stop(gracePeriod: gracePeriod)
+        await metricsDaemon?.stop(gracePeriod: .zero)
     }
+
+    /// The port of the metrics listener, or `nil` without ``Configuration/metricsAddress``.
+    package var metricsPort: Int? { metricsDaemon?.port }
 
     private static func makeRouter(api: HostAPI, reader: FeedReadHandler, writer: FeedWriteHandler) -> Router {
         var router = Router()

@@ -55,6 +55,9 @@ package struct RelayConfiguration: Sendable {
     /// How many `POST /feeds/` registrations one client address may make per hour (and at once); `nil`
     /// for no limit.
     package var registrationRate: TokenBucket.Rate? = TokenBucket.Rate(requests: 60, per: .seconds(3600))
+    /// Where the Prometheus metrics listener binds (`GET /metrics`), apart from the API; `nil` (the
+    /// default) serves no metrics and counts nothing.
+    package var metricsAddress: ListenAddress?
     /// How long stopping after SIGINT or SIGTERM may take before the process exits anyway (status 1).
     package var shutdownDeadline: Duration = .seconds(10)
     /// Receives the relay's log lines (start-up, one structured line per crawl pass, failures).

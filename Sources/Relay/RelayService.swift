@@ -1,6 +1,8 @@
 import Foundation
 import HTTPClient
+import HTTPCore
 import HTTPServer
+import Metrics
 import OrgSocialClient
 import RelayBridges
 package import RelayCore
@@ -43,6 +45,9 @@ package actor RelayService {
     private let crawler: FeedCrawler
     private let validator: RelayFeedValidator
     private var daemon: HTTPDaemon?
+    /// The metrics, when ``RelayConfiguration/metricsAddress`` is set.
+    private let metrics: RelayMetrics?
+    private var metricsDaemon: HTTPDaemon?
     private var crawlTask: Task<Void, Never>?
     private var currentPass: Task<RelayScanReport, Never>?
     private var bridges: RelayBridges?
@@ -67,7 +72,12 @@ package actor RelayService {
             throw RelayServiceError.databaseMissing(path: configuration.databasePath)
         }
         let store = try await Self.openStore(configuration)
-        let crawlerConfiguration = Self.crawlerConfiguration(configuration, peerRelays: peerRelays)
+        let metrics =
+            configuration.metricsAddress == nil
+            ? nil : RelayMetrics(databasePath: configuration.usesPostgres ? nil : configuration.databasePath)
+        var crawlerConfiguration = Self.crawlerConfiguration(configuration, peerRelays: peerRelays)
+        crawlerConfiguration.metrics = metrics?.crawl
+        self.metrics = metrics
         self.configuration = configuration
         self.peerRelays = peerRelays
         self.store = store
@@ -139,6 +149,9 @@ package actor RelayService {
     /// The port the API listens on, or `nil` before ``start()`` and after ``stop()``.
     package var port: Int? { daemon?.port }
 
+    /// The port the metrics listener listens on, or `nil` when it is not listening.
+    package var metricsPort: Int? { metricsDaemon?.port }
+
     /// Starts the HTTP API and, unless ``RelayConfiguration/scanInterval`` is `nil` or zero, the background
     /// crawl (its first pass starts at once). Calling it again returns the port already bound.
     ///
@@ -157,6 +170,14 @@ package actor RelayService {
             daemon = try bind(port: port, siteDomain: configuration.effectiveSiteDomain(boundPort: port))
         }
         self.daemon = daemon
+        metrics?.watch(daemon)
+        do {
+            try startMetrics()
+        } catch {
+            await daemon.stop(gracePeriod: .zero)
+            self.daemon = nil
+            throw error
+        }
         if let interval = configuration.effectiveScanInterval {
             crawlTask = Task { await self.crawlForever(every: interval) }
         }
@@ -170,6 +191,24 @@ package actor RelayService {
         return daemon.port
     }
 
+    /// Starts the metrics listener when ``RelayConfiguration/metricsAddress`` is set (and it is not
+    /// listening yet).
+    ///
+    /// - Throws: ``RelayServiceError/cannotListen(host:port:reason:)``.
+    private func startMetrics() throws {
+        guard metricsDaemon == nil, let metrics, let address = configuration.metricsAddress else { return }
+        let store = store
+        let responder = MetricsResponder(registry: metrics.registry) { await metrics.refresh(from: store) }
+        let log = configuration.log
+        do {
+            metricsDaemon = try HTTPDaemon(
+                configuration: HTTPDaemon.Configuration(host: address.host, port: address.port), responder: responder,
+                log: { log("relay metrics http \($0)") })
+        } catch {
+            throw RelayServiceError.cannotListen(host: address.host, port: address.port, reason: Self.sentence(error))
+        }
+    }
+
     /// Starts an HTTP daemon with the API responder on `port`.
     private func bind(port: Int, siteDomain: String) throws -> HTTPDaemon {
         var daemonConfiguration = HTTPDaemon.Configuration(host: configuration.host, port: port)
@@ -178,9 +217,12 @@ package actor RelayService {
         daemonConfiguration.clientLimits = configuration.clientLimits
         let log = configuration.log
         do {
+            let store = store
+            let responder = HealthCheckResponder(
+                wrapping: makeResponder(siteDomain: siteDomain), readiness: { _ = try await store.changeStamp() },
+                log: { log("relay readiness \($0)") })
             return try HTTPDaemon(
-                configuration: daemonConfiguration, responder: makeResponder(siteDomain: siteDomain),
-                log: { log("relay http \($0)") })
+                configuration: daemonConfiguration, responder: responder, log: { log("relay http \($0)") })
         } catch {
             throw RelayServiceError.cannotListen(
                 host: configuration.host, port: configuration.port, reason: Self.sentence(error))
@@ -247,6 +289,7 @@ package actor RelayService {
         responderConfiguration.registrationRate = configuration.registrationRate
         let log = configuration.log
         responderConfiguration.log = log
+        responderConfiguration.metrics = metrics?.server
         // A relay that crawls indexes a registered feed at once; one that does not (`--no-crawl`, scans only
         // by `relay scan`) leaves it to whatever crawls its database.
         let gateway: any RelayFeedGateway =
@@ -287,6 +330,11 @@ package actor RelayService {
         if let daemon {
             await daemon.stop(gracePeriod: .seconds(5))
             self.daemon = nil
+            metrics?.watch(nil)
+        }
+        if let metricsDaemon {
+            await metricsDaemon.stop(gracePeriod: .seconds(1))
+            self.metricsDaemon = nil
         }
         await crawler.cancelRegistrationCrawls()
         await crawl?.value
@@ -313,6 +361,9 @@ package actor RelayService {
                 + "\(configuration.effectiveSiteDomain(boundPort: port)); groups "
                 + "\(configuration.groups.isEmpty ? "none" : configuration.groups.joined(separator: ", ")); crawl "
                 + "\(crawling); peers \(peerRelays.isEmpty ? "none" : peerRelays.joined(separator: " ")))")
+        if let metricsPort, let address = configuration.metricsAddress {
+            log("relay metrics on http://\(ListenAddress(host: address.host, port: metricsPort))/metrics")
+        }
         if let number = await signals.next() {
             log(
                 "relay stopping (signal \(number)); requests in flight get 5 seconds, the process exits after "
@@ -326,10 +377,15 @@ package actor RelayService {
 
     /// Crawls every ``RelayConfiguration/scanInterval`` (60 s when it is `nil` or zero) without serving the
     /// API, until the process receives SIGINT or SIGTERM (or the calling task is cancelled): a crawl-only
-    /// worker beside `relay serve --no-crawl` processes on one database.
-    package func runCrawler() async {
+    /// worker beside `relay serve --no-crawl` processes on one database. With
+    /// ``RelayConfiguration/metricsAddress``, the metrics listener serves meanwhile.
+    ///
+    /// - Throws: ``RelayServiceError/cannotListen(host:port:reason:)`` when the metrics address cannot be
+    ///   bound.
+    package func runCrawler() async throws {
         let interval = configuration.effectiveScanInterval ?? .seconds(60)
         let log = configuration.log
+        try startMetrics()
         let deadline = configuration.shutdownDeadline
         let signals = TerminationSignals { _ in ShutdownWatchdog.arm(deadline: deadline, log: log) }
         defer { signals.restore() }
@@ -339,6 +395,9 @@ package actor RelayService {
                 + "\(Self.describe(interval)); groups "
                 + "\(configuration.groups.isEmpty ? "none" : configuration.groups.joined(separator: ", ")); peers "
                 + "\(peerRelays.isEmpty ? "none" : peerRelays.joined(separator: " ")))")
+        if let metricsPort, let address = configuration.metricsAddress {
+            log("relay metrics on http://\(ListenAddress(host: address.host, port: metricsPort))/metrics")
+        }
         if let number = await signals.next() {
             log("relay crawler stopping (signal \(number)); the pass in progress is cancelled")
         } else {

@@ -65,6 +65,8 @@ extension FeedCrawler {
         package var userAgent: String
         /// Receives the structured log lines (one per pass, one per failed feed, discovery events).
         package var log: @Sendable (String) -> Void
+        /// Counts passes, feeds by result and posts added; `nil` counts nothing.
+        package var metrics: RelayCrawlMetrics?
 
         /// Makes a configuration; every field has a default.
         /// - Parameters:

@@ -107,6 +107,7 @@ package actor FeedCrawler {
             entries = try await store.crawlEntries()
         } catch {
             configuration.log("relay pass aborted reason=\(RelayFeedValidator.describe(error))")
+            configuration.metrics?.recordAbortedPass()
             return report
         }
         report.feeds = entries.count
@@ -161,6 +162,7 @@ package actor FeedCrawler {
         }
         report.duration = clock.now - start
         configuration.log(Self.logLine(report))
+        configuration.metrics?.recordPass(report, finishedAt: Date().timeIntervalSince1970)
         return report
     }
 

@@ -237,4 +237,39 @@ import TootClient
             #expect(try bed.folder.text("social.org").contains(":CLIENT: orgsocial-bridge"))
         }
     }
+
+    @Test(.enabled(if: isBuilt), .timeLimit(.minutes(1)))
+    func runServesItsMetricsWhenGivenAnAddress() async throws {
+        try await withBed { bed in
+            bed.fake.seedStatuses(2)
+            var environment = ProcessInfo.processInfo.environment.merging(bed.environment) { $1 }
+            environment["ORGSOCIAL_NOW"] = nil
+            let arguments =
+                ["bridge", "run", "--interval", "30", "--metrics-address", "127.0.0.1:0"] + bed.feedArguments
+            let server = try SpawnedServer(executable: Self.binary, arguments: arguments, environment: environment)
+            let prefix = "bridge run: metrics on http://127.0.0.1:"
+            _ = await eventually { !server.logLines(startingWith: prefix).isEmpty }
+            let line = try #require(server.logLines(startingWith: prefix).first, "\(server.log)")
+            let port = try #require(Int(line.dropFirst(prefix.count).prefix { $0.isNumber }))
+            let account = bed.accountName
+            var text = ""
+            let counted = try await eventually(timeout: .seconds(20), pollingEvery: .milliseconds(50)) {
+                text = try await offPool {
+                    try RawConnection.exchange(
+                        port: port, request: "GET /metrics HTTP/1.1\r\nHost: m\r\nConnection: close\r\n\r\n"
+                    ).text
+                }
+                return text.contains("orgsocial_bridge_pulls_total{account=\"\(account)\"} 2\n")
+            }
+            #expect(server.terminate() == 0, "\(server.log)")
+
+            #expect(counted, "\(text)")
+            #expect(text.contains("orgsocial_bridge_runs_total{account=\"\(account)\",result=\"succeeded\"} 1\n"))
+            #expect(text.contains("orgsocial_bridge_last_success_timestamp_seconds{account=\"\(account)\"} "))
+            if Promtool.isAvailable {
+                let result = try Promtool.checkMetrics(text)
+                #expect(result.status == 0, "\(result.output)")
+            }
+        }
+    }
 }

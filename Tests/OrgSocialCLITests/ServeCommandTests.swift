@@ -26,7 +26,10 @@ struct ServeCommandTests {
         /remove-redirect, GET /public-routes) is served too.
 
         Logs one line per request to standard error (unless --quiet). Stops gracefully
-        on SIGINT or SIGTERM. The node keeps its state in <root>/.orgsocial/.
+        on SIGINT or SIGTERM. The node keeps its state in <root>/.orgsocial/. GET
+        /healthz answers while the node runs and GET /readyz while its root is a folder
+        (503 otherwise); with --metrics-address, Prometheus metrics (requests, latency,
+        refused connections, feeds) are served at /metrics on a listener of their own.
 
         Limits against abusive clients are on by default: connections per address, a
         deadline for request heads, a memory budget for uploads and signups per address
@@ -42,6 +45,7 @@ struct ServeCommandTests {
                                [--header-timeout <seconds>]
                                [--max-buffered-upload-bytes <n>]
                                [--signups-per-hour <n>] [--quiet]
+                               [--metrics-address <host:port>]
 
         OPTIONS:
           --root <dir>            The folder holding the feeds.
@@ -68,6 +72,10 @@ struct ServeCommandTests {
           --signups-per-hour <n>  Host API signups allowed per client address and hour;
                                   more get 429. 0 for no limit. (default: 10)
           --quiet                 Do not log requests.
+          --metrics-address <host:port>
+                                  Serve Prometheus metrics at http://<host:port>/metrics
+                                  on a listener of their own, e.g. 127.0.0.1:9464; keep
+                                  it private. (default: off)
           -h, --help              Show help information.
 
         SUBCOMMANDS:

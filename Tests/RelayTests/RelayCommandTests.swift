@@ -324,6 +324,61 @@ struct RelayCommandTests {
         #expect(server.log.hasSuffix("relay stopped\n"))
     }
 
+    @Test(.enabled(if: isBuilt)) func serveWithAMetricsAddressServesMetricsOnItsOwnListener() async throws {
+        let home = try TemporaryFolder()
+        defer { home.remove() }
+        let peers = try home.write("", to: "peers.txt")
+        let server = try SpawnedServer(
+            executable: Self.binary,
+            arguments: [
+                "relay", "serve", "--db", "\(home.path)/db/relay.sqlite", "--port", "0", "--scan-interval", "0",
+                "--relay-list", peers, "--metrics-address", "127.0.0.1:0",
+            ],
+            environment: ["HOME": home.path, "PATH": "/usr/bin:/bin"])
+        let apiPort = try #require(server.port)
+        let announced = await eventually { !server.logLines(startingWith: "relay metrics on ").isEmpty }
+        let line = try #require(server.logLines(startingWith: "relay metrics on http://127.0.0.1:").first)
+        let metricsPort = try #require(
+            Int(line.dropFirst("relay metrics on http://127.0.0.1:".count).prefix { $0.isNumber }))
+        let (metrics, onTheAPI, ready) = try await offPool {
+            (
+                try RawConnection.exchange(
+                    port: metricsPort, request: "GET /metrics HTTP/1.1\r\nHost: m\r\nConnection: close\r\n\r\n"),
+                try RawConnection.exchange(
+                    port: apiPort, request: "GET /metrics HTTP/1.1\r\nHost: m\r\nConnection: close\r\n\r\n"),
+                try RawConnection.exchange(
+                    port: apiPort, request: "GET /readyz HTTP/1.1\r\nHost: m\r\nConnection: close\r\n\r\n")
+            )
+        }
+
+        #expect(announced)
+        #expect(line.hasSuffix("/metrics"))
+        #expect(metricsPort != apiPort)
+        #expect(metrics.status == 200)
+        #expect(metrics.text.contains("# TYPE orgsocial_relay_requests_total counter\n"))
+        #expect(onTheAPI.status == 404)
+        #expect(ready.status == 200)
+        #expect(server.terminate() == 0)
+    }
+
+    @Test func serveRefusesAMetricsAddressWithoutAPort() async throws {
+        let home = try TemporaryFolder()
+        defer { home.remove() }
+        let option = await runCLI(["relay", "serve", "--metrics-address", "127.0.0.1"], environment: environment(home))
+        var variableEnvironment = environment(home)
+        variableEnvironment["ORGSOCIAL_RELAY_METRICS_ADDRESS"] = "9464"
+        variableEnvironment["ORGSOCIAL_RELAY_DB"] = "\(home.path)/relay.sqlite"
+        let variable = await runCLI(["relay", "serve", "--port", "0"], environment: variableEnvironment)
+
+        #expect(option.status == 2)
+        #expect(
+            option.error.hasPrefix(
+                "Error: The value '127.0.0.1' is invalid for '--metrics-address <host:port>'. Give an address and port")
+        )
+        #expect(variable.status == 1)
+        #expect(variable.error.contains("ORGSOCIAL_RELAY_METRICS_ADDRESS"))
+    }
+
     @Test func serveHelpNamesTheClientLimitsAndTheirVariables() async {
         let help = await runCLI(["relay", "serve", "--help"], environment: [:]).output
         for name in [
@@ -331,7 +386,8 @@ struct RelayCommandTests {
             "--header-timeout <seconds>", "$ORGSOCIAL_RELAY_HEADER_TIMEOUT", "--max-streams <n>",
             "$ORGSOCIAL_RELAY_MAX_STREAMS)", "--max-streams-per-address <n>",
             "$ORGSOCIAL_RELAY_MAX_STREAMS_PER_ADDRESS", "--registrations-per-hour <n>",
-            "$ORGSOCIAL_RELAY_REGISTRATIONS_PER_HOUR", "--no-webmentions",
+            "$ORGSOCIAL_RELAY_REGISTRATIONS_PER_HOUR", "--no-webmentions", "--metrics-address <host:port>",
+            "$ORGSOCIAL_RELAY_METRICS_ADDRESS", "/healthz", "/readyz",
         ] {
             #expect(help.contains(name), "\(name)")
         }

@@ -430,7 +430,7 @@ struct RelayEndToEndTests {
             var configuration = bed.configuration
             configuration.scanInterval = .milliseconds(200)
             let worker = try await RelayService(configuration: configuration)
-            let running = Task { await worker.runCrawler() }
+            let running = Task { try await worker.runCrawler() }
             var status = 0
             let deadline = ContinuousClock.now + .seconds(20)
             while status != 200, ContinuousClock.now < deadline {
@@ -438,7 +438,7 @@ struct RelayEndToEndTests {
                 status = try await bed.get("/profile/?feed=\(encoded(bed.carol))").status
             }
             running.cancel()
-            await running.value
+            try await running.value
             #expect(status == 200)
             #expect(
                 try JSONObject(try await bed.get("/notifications/?feed=\(encoded(bed.alice))").body)

@@ -67,6 +67,24 @@ import Testing
         }
     }
 
+    @Test func countsThe429AnswersItGetsAndItsCopiesGet() async throws {
+        var strict = FakeMastodonConfiguration.mastodon45
+        strict.requestsPerFiveMinutes = 3
+        try await withFake(strict) { fake, client in
+            let token = try #require(client.accessToken)
+            let other = try TootClient(instanceURL: fake.url, accessToken: token, clock: fakeWaits(fake))
+            for _ in 0..<3 { _ = try await other.verifyCredentials() }
+            let before = client.tooManyRequestsCount
+            _ = try await client.verifyCredentials()
+            let copy = client.configured(with: try await client.discover())
+
+            #expect(before == 0)
+            #expect(client.tooManyRequestsCount == 1)
+            #expect(copy.tooManyRequestsCount == 1)
+            #expect(other.tooManyRequestsCount == 0)
+        }
+    }
+
     @Test func noRequestsRemainingMakesTheNextOneWaitInsteadOfHitting429() async throws {
         var strict = FakeMastodonConfiguration.gotosocial
         strict.requestsPerFiveMinutes = 2

@@ -16,6 +16,8 @@ struct NodeResponder: HTTPResponder {
     /// The per-address limit of `POST /signup`, or `nil`.
     let signups: TokenBucket?
     let accessLog: (@Sendable (AccessLogEntry) -> Void)?
+    /// Counts requests and their latency; `nil` counts nothing.
+    var metrics: NodeMetrics?
 
     /// The methods the node answers.
     static let allowedMethods = "GET, HEAD, PUT, POST, OPTIONS"
@@ -92,6 +94,7 @@ struct NodeResponder: HTTPResponder {
         var response = finished
         response.headers.add("Access-Control-Allow-Origin", "*")
         response.headers.add("Access-Control-Expose-Headers", Self.exposedHeaders)
+        metrics?.record(request, status: response.status, elapsed: ContinuousClock.now - start)
         if let accessLog {
             let path = request.target.prefix { $0 != "?" }
             accessLog(

@@ -50,6 +50,7 @@ extension DaemonCore {
         case .receivingBody:
             exchange.markResponded()
             if exchange.isOverBudget {
+                refusals.record(.bufferedBodyBytes)
                 return queue(Self.busyResponse(), for: exchange.method, exchange: exchange, on: connection)
             }
             if exchange.isOverLimit {
@@ -102,6 +103,7 @@ extension DaemonCore {
         }
         if expectedBodyBytes > 0 {
             guard reserveBodyBytes(expectedBodyBytes) else {
+                refusals.record(.bufferedBodyBytes)
                 record(
                     "Refusing a \(expectedBodyBytes)-byte body: the buffered-body budget is spent (\(exchange.target))."
                 )
@@ -215,6 +217,7 @@ extension DaemonCore {
         case .stream(let stream):
             let address = exchange.makeRequestAddressKey()
             guard tracker.acquireStream(address: address) else {
+                refusals.record(.streams)
                 record("Refusing a stream to \(address): the stream limit is reached (\(exchange.target)).")
                 return queue(Self.busyResponse(), for: method, exchange: exchange, on: connection)
             }

@@ -39,6 +39,8 @@ final class DaemonCore: Sendable {
     private let bufferedBodyBytes = Atomic<Int>(0)
     /// Head deadlines, connection reserve and stream slots.
     let tracker: ConnectionTracker
+    /// What the client limits have turned away.
+    let refusals = RefusalCounter()
 
     init(responder: any HTTPResponder, configuration: HTTPDaemon.Configuration, log: (@Sendable (String) -> Void)?) {
         self.responder = responder

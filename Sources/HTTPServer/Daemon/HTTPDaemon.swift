@@ -142,12 +142,13 @@ package final class HTTPDaemon: Sendable {
         self.port = daemon.boundPort != 0 ? daemon.boundPort : (socket.boundPort ?? configuration.port)
         if core.tracker.hasHeadDeadline {
             let tracker = core.tracker
+            let refusals = core.refusals
             // Unstructured on purpose: the sweeper lives as long as the daemon, which is not a task's
             // scope; `stop` and `deinit` cancel it. It captures the tracker only, not the daemon.
             sweeper = Task {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .milliseconds(200))
-                    tracker.cutStalledHeads()
+                    refusals.record(.requestHeadDeadline, count: tracker.cutStalledHeads())
                 }
             }
         } else {
@@ -162,6 +163,11 @@ package final class HTTPDaemon: Sendable {
         socket.shutdownListening()
         core.close()
         daemon.stop()
+    }
+
+    /// What the client limits have turned away since the server started, by limit.
+    package var refusals: Refusals {
+        core.refusals.snapshot
     }
 
     /// Whether the server is still serving (``stop(gracePeriod:)`` has not been called).
@@ -273,7 +279,11 @@ package final class HTTPDaemon: Sendable {
                         let address = ClientAddressKey(
                             cmhd_connection_client_address(connection).map(SocketAddress.text(of:)) ?? "")
                         let opening = core.tracker.opened(Int(bitPattern: connection), socket: socket, address: address)
+                        if opening == .refusedOverAddressLimit {
+                            core.refusals.record(.connectionsPerAddress)
+                        }
                         if opening == .admittedCuttingOldest {
+                            core.refusals.record(.reservedConnections)
                             core.record(
                                 "The server is nearly full: closed the connection that waited longest for its request.")
                         }

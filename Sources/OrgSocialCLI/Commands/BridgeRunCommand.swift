@@ -1,5 +1,8 @@
 import Bridge
 import Foundation
+import HTTPCore
+import HTTPServer
+import Metrics
 import SystemSupport
 
 /// `orgsocial bridge run --interval SECONDS`: `sync` in a loop, for a service. Each cycle takes the state
@@ -20,6 +23,7 @@ struct BridgeRunCommand: ParsableCommand {
                     help: "Pull and push at most this many posts per account per cycle (default: 20)."),
                 .value(
                     "wait", valueName: "seconds", help: "How long a cycle waits for another run's lock (default: 60)."),
+                MetricsAddressOption.definition(variable: metricsVariable),
             ], handlesTerminationSignals: true)
     }
 
@@ -33,6 +37,11 @@ struct BridgeRunCommand: ParsableCommand {
     var lockWait: Int
     /// The push's options.
     var push: PushOptions
+    /// `--metrics-address`.
+    var metrics: MetricsAddressOption
+
+    /// The variable of `--metrics-address`.
+    static let metricsVariable = "ORGSOCIAL_BRIDGE_METRICS_ADDRESS"
 
     init(parsing arguments: ParsedArguments) throws {
         bridge = BridgeFeedOptions(parsing: arguments)
@@ -42,6 +51,7 @@ struct BridgeRunCommand: ParsableCommand {
         lockWait = try ServeCommand.integer(
             arguments.value("wait") ?? "60", option: "--wait <seconds>", range: 0...86_400)
         push = BridgePushCommand.pushOptions(parsing: arguments, max: maximum, since: nil)
+        metrics = try MetricsAddressOption(parsing: arguments)
     }
 
     func validate() throws { try bridge.validate() }
@@ -54,17 +64,32 @@ struct BridgeRunCommand: ParsableCommand {
             steps: BridgeSyncCommand.steps(pull: options, push: push, feedPath: bridge.file, in: context),
             dryRun: false, lockWait: .seconds(lockWait), in: context)
         try BridgePushCommand.requireFeedURL(of: cycle)
+        let metricsAddress = try metrics.resolved(variable: Self.metricsVariable, environment: context.environment)
+        let counters = metricsAddress.map { _ in BridgeMetrics(accounts: cycle.accounts) }
+        var metricsServer: HTTPDaemon?
+        if let metricsAddress, let counters {
+            // A taken or foreign address fails here, as `serve` does, with the server's own message.
+            metricsServer = try HTTPDaemon(
+                configuration: HTTPDaemon.Configuration(host: metricsAddress.host, port: metricsAddress.port),
+                responder: MetricsResponder(registry: counters.registry))
+        }
         let loop = BridgeRunLoop(interval: .seconds(interval))
         let signals = TerminationSignals()
         defer { signals.restore() }
         log.line(
             "bridge run: every \(interval) s for \(cycle.accounts.map(\.account.name).joined(separator: ", ")) and "
                 + "\(cycle.feed.key); SIGTERM or SIGINT stops it")
+        if let metricsServer, let metricsAddress {
+            log.line(
+                "bridge run: metrics on "
+                    + "\(ServeCommand.listenURL(host: metricsAddress.host, port: metricsServer.port))/metrics")
+        }
         let worker = Task {
             await loop.run(
                 cycle: {
                     do {
                         let records = try await cycle.run()
+                        counters?.record(records)
                         for record in records { log.line("bridge run: " + BridgeCycleRunner.summary(record)) }
                         return records.allSatisfy { $0.error == nil }
                     } catch let error as CancellationError {
@@ -84,6 +109,7 @@ struct BridgeRunCommand: ParsableCommand {
         if let number = await signals.next() { log.line("bridge run: stopping (signal \(number))") }
         worker.cancel()
         await worker.value
+        await metricsServer?.stop(gracePeriod: .zero)
         log.line("bridge run: stopped")
     }
 }

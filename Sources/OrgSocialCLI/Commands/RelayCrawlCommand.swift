@@ -15,7 +15,8 @@ struct RelayCrawlCommand: ParsableCommand {
                 any number of API processes serve what the crawler indexes, with their caches and event \
                 streams following it, and several crawl workers share the feeds through leases (each feed \
                 fetched by one worker at a time; a stopped worker's feeds are taken over one interval later). \
-                Give the same --groups as the API processes. Logs to standard error.
+                Give the same --groups as the API processes. Logs to standard error. With \
+                --metrics-address, the crawl's Prometheus metrics are served at /metrics meanwhile.
                 """,
             options: [
                 RelayServiceOptions.databaseOption, RelayServiceOptions.groupsOption,
@@ -26,6 +27,7 @@ struct RelayCrawlCommand: ParsableCommand {
                     defaultValue: "60"),
                 RelayServiceOptions.relayListOption, RelayServiceOptions.privateAddressesOption,
                 RelayShutdownDeadlineOption.definition,
+                MetricsAddressOption.definition(variable: RelayServeCommand.metricsVariable),
             ], handlesTerminationSignals: true)
     }
 
@@ -35,6 +37,8 @@ struct RelayCrawlCommand: ParsableCommand {
     var scanInterval: Int?
     /// `--shutdown-deadline`.
     var shutdownDeadline: RelayShutdownDeadlineOption
+    /// `--metrics-address`.
+    var metrics: MetricsAddressOption
 
     init(parsing arguments: ParsedArguments) throws {
         options = RelayServiceOptions(parsing: arguments)
@@ -42,6 +46,7 @@ struct RelayCrawlCommand: ParsableCommand {
             try ServeCommand.integer($0, option: "--scan-interval <seconds>", range: 1...86_400)
         }
         shutdownDeadline = try RelayShutdownDeadlineOption(parsing: arguments)
+        metrics = try MetricsAddressOption(parsing: arguments)
     }
 
     func validate() throws {
@@ -58,7 +63,9 @@ struct RelayCrawlCommand: ParsableCommand {
             } ?? 60
         configuration.scanInterval = .seconds(max(1, seconds))
         configuration.shutdownDeadline = try shutdownDeadline.deadline(environment: environment)
+        configuration.metricsAddress = try metrics.resolved(
+            variable: RelayServeCommand.metricsVariable, environment: environment)
         let service = try await RelayService(configuration: configuration)
-        await service.runCrawler()
+        try await service.runCrawler()
     }
 }

@@ -22,6 +22,11 @@ struct RelayServeCommand: ParsableCommand {
                 serves this command and the admin commands ('relay scan', 'add-feed', 'stats') alike. See \
                 relay/README.md for a public deployment behind nginx.
 
+                With --metrics-address, Prometheus metrics (requests, latency, the response cache, refused \
+                connections, crawl passes, totals) are served at /metrics on a listener of their own, never \
+                on the API's. The API's listener answers GET /healthz (the process is up) and GET /readyz \
+                (the database answers; 503 otherwise) for load balancers and systemd.
+
                 Limits against abusive clients are on by default: connections and event streams per \
                 address, event streams in all, a deadline for request heads and registrations per \
                 address and hour. Behind a reverse proxy every client has the proxy's address: give 0 \
@@ -52,6 +57,7 @@ struct RelayServeCommand: ParsableCommand {
                     "no-webmentions",
                     help: "Do not send outgoing Webmentions for the links of new posts (they are still queued) "
                         + "($\(noWebmentionsVariable)=1)."),
+                MetricsAddressOption.definition(variable: metricsVariable),
                 ClientLimitOptions.connectionsPerAddressOption(
                     variable: ClientLimitOptions.Variable.connectionsPerAddress),
                 ClientLimitOptions.headerTimeoutOption(variable: ClientLimitOptions.Variable.headerTimeout),
@@ -66,6 +72,8 @@ struct RelayServeCommand: ParsableCommand {
     static let noCrawlVariable = "ORGSOCIAL_RELAY_NO_CRAWL"
     /// The variable of `--no-webmentions`.
     static let noWebmentionsVariable = "ORGSOCIAL_RELAY_NO_WEBMENTIONS"
+    /// The variable of `--metrics-address`.
+    static let metricsVariable = "ORGSOCIAL_RELAY_METRICS_ADDRESS"
 
     /// The shared relay options.
     var options: RelayServiceOptions
@@ -85,6 +93,8 @@ struct RelayServeCommand: ParsableCommand {
     var shutdownDeadline: RelayShutdownDeadlineOption
     /// `--no-webmentions` (the variable is read when running).
     var sendsWebmentions: Bool
+    /// `--metrics-address`.
+    var metrics: MetricsAddressOption
 
     init(parsing arguments: ParsedArguments) throws {
         options = RelayServiceOptions(parsing: arguments)
@@ -98,6 +108,7 @@ struct RelayServeCommand: ParsableCommand {
         limits = try ClientLimitOptions(parsing: arguments)
         sendsWebmentions = !arguments.flag("no-webmentions")
         shutdownDeadline = try RelayShutdownDeadlineOption(parsing: arguments)
+        metrics = try MetricsAddressOption(parsing: arguments)
     }
 
     func validate() throws {
@@ -138,6 +149,7 @@ struct RelayServeCommand: ParsableCommand {
         configuration.shutdownDeadline = try shutdownDeadline.deadline(environment: environment)
         configuration.sendsWebmentions = try !RelayServiceOptions.isOn(
             !sendsWebmentions, variable: Self.noWebmentionsVariable, environment: environment)
+        configuration.metricsAddress = try metrics.resolved(variable: Self.metricsVariable, environment: environment)
         let service = try await RelayService(configuration: configuration)
         try await service.run()
     }

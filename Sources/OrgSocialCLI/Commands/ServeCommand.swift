@@ -1,5 +1,6 @@
 import FeedHosting
 import Foundation
+import HTTPCore
 import Synchronization
 import SystemSupport
 
@@ -19,7 +20,10 @@ struct ServeCommand: ParsableCommand {
                 /delete, /redirect, /remove-redirect, GET /public-routes) is served too.
 
                 Logs one line per request to standard error (unless --quiet). Stops gracefully on \
-                SIGINT or SIGTERM. The node keeps its state in <root>/.orgsocial/.
+                SIGINT or SIGTERM. The node keeps its state in <root>/.orgsocial/. GET /healthz answers \
+                while the node runs and GET /readyz while its root is a folder (503 otherwise); with \
+                --metrics-address, Prometheus metrics (requests, latency, refused connections, feeds) are \
+                served at /metrics on a listener of their own.
 
                 Limits against abusive clients are on by default: connections per address, a deadline \
                 for request heads, a memory budget for uploads and signups per address and hour. Uploads \
@@ -46,6 +50,7 @@ struct ServeCommand: ParsableCommand {
                 ClientLimitOptions.bufferedBytesOption,
                 ClientLimitOptions.signupsOption,
                 .flag("quiet", help: "Do not log requests."),
+                MetricsAddressOption.definition(variable: nil),
             ],
             subcommands: [ServeTokenCommand.self],
             runsWithoutSubcommand: true, handlesTerminationSignals: true)
@@ -67,6 +72,8 @@ struct ServeCommand: ParsableCommand {
     var isQuiet: Bool
     /// The client limits and the signup rate.
     var limits: ClientLimitOptions
+    /// `--metrics-address`.
+    var metrics: MetricsAddressOption
 
     init(parsing arguments: ParsedArguments) throws {
         root = try arguments.requiredValue("root")
@@ -78,6 +85,7 @@ struct ServeCommand: ParsableCommand {
             arguments.value("max-upload-bytes") ?? "5242880", option: "--max-upload-bytes <n>",
             range: 1...Int(Int32.max))
         isQuiet = arguments.flag("quiet")
+        metrics = try MetricsAddressOption(parsing: arguments)
         limits = try ClientLimitOptions(parsing: arguments)
     }
 
@@ -103,6 +111,7 @@ struct ServeCommand: ParsableCommand {
         configuration.maximumUploadBytes = maximumUploadBytes
         configuration.clientLimits = try limits.clientLimits()
         configuration.signupRate = try limits.hourlyRate(default: 10)
+        configuration.metricsAddress = try metrics.resolved(variable: nil, environment: context.environment)
 
         let errorOutput = SerializedOutput(context.writeStandardError)
         var accessLog: (@Sendable (AccessLogEntry) -> Void)?
@@ -123,6 +132,9 @@ struct ServeCommand: ParsableCommand {
         errorOutput.line(
             "serve: listening on \(Self.listenURL(host: host, port: node.port)) (root \(node.rootPath); site URL "
                 + "\(node.siteURL); tokens \(node.tokenFilePath))")
+        if let metricsPort = node.metricsPort, let address = configuration.metricsAddress {
+            errorOutput.line("serve: metrics on \(Self.listenURL(host: address.host, port: metricsPort))/metrics")
+        }
 
         if let number = await signals.next() {
             errorOutput.line("serve: stopping (signal \(number)); requests in flight get 5 seconds")

@@ -1,4 +1,5 @@
 import HTTPCore
+import Metrics
 import Synchronization
 import SystemSupport
 
@@ -76,15 +77,26 @@ final class RelayResponseCache: Sendable {
     private let inFlight = Mutex<[String: InFlight]>([:])
     private let lifetime: Duration
     private let byteLimit: Int
+    private let metrics: RelayServerMetrics?
 
     /// Makes an empty cache.
     ///
     /// - Parameters:
     ///   - lifetime: How long an entry is served.
     ///   - byteLimit: The most body bytes held at once.
-    init(lifetime: Duration, byteLimit: Int) {
+    ///   - metrics: Counts hits and misses; `nil` counts nothing.
+    init(lifetime: Duration, byteLimit: Int, metrics: RelayServerMetrics? = nil) {
         self.lifetime = lifetime
         self.byteLimit = byteLimit
+        self.metrics = metrics
+    }
+
+    /// ``lookup(_:generation:now:)``, counting a hit when it finds an answer (a miss is counted by
+    /// ``response(for:generation:compute:)``, which the caller goes on to).
+    func hit(_ key: String, generation: Int) -> HTTPResponse? {
+        guard let cached = lookup(key, generation: generation) else { return nil }
+        metrics?.cacheHits.increment()
+        return cached
     }
 
     /// The answer stored under `key` for `generation`, if it is still young enough.
@@ -124,18 +136,20 @@ final class RelayResponseCache: Sendable {
     func response(
         for key: String, generation: Int, compute: @escaping @Sendable () async -> HTTPResponse
     ) async -> HTTPResponse {
-        if let cached = lookup(key, generation: generation) {
+        if let cached = hit(key, generation: generation) {
             return cached
         }
         let task = inFlight.withLock { running -> Task<HTTPResponse, Never> in
             if let current = running[key], current.generation == generation {
+                metrics?.cacheHits.increment()
                 return current.task
             }
             // Checked again under the lock: a computation that finished since the lookup above stored its
             // answer before leaving the table.
-            if let cached = lookup(key, generation: generation) {
+            if let cached = hit(key, generation: generation) {
                 return Task { cached }
             }
+            metrics?.cacheMisses.increment()
             let task = Task<HTTPResponse, Never> {
                 let response = await compute()
                 if response.status.code < 500 {

@@ -33,6 +33,8 @@ extension RelayResponder {
         package var registrationRate: TokenBucket.Rate?
         /// Receives log lines (store failures, and requests when `logsRequests` is on).
         package var log: @Sendable (String) -> Void = { _ in }
+        /// Counts requests, their latency and the response cache's hits and misses; `nil` counts nothing.
+        package var metrics: RelayServerMetrics?
 
         /// Makes a configuration.
         ///

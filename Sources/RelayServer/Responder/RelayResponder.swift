@@ -66,7 +66,9 @@ package struct RelayResponder: HTTPResponder {
         self.gateway = gateway
         self.configuration = configuration
         tracker = RelayChangeTracker(maximumAge: configuration.changeCheckInterval)
-        cache = RelayResponseCache(lifetime: configuration.cacheLifetime, byteLimit: configuration.cacheByteLimit)
+        cache = RelayResponseCache(
+            lifetime: configuration.cacheLifetime, byteLimit: configuration.cacheByteLimit,
+            metrics: configuration.metrics)
         hub = RelayNotificationHub(
             notificationLog: notificationLog, pollInterval: configuration.notificationPollInterval,
             log: configuration.log)
@@ -179,7 +181,7 @@ package struct RelayResponder: HTTPResponder {
                 return finalize(Self.rootResponse, validators: validators, request: request, conditional: true)
             }
             guard let key = cacheKey(endpoint, indent: indent, request: request),
-                let cached = cache.lookup(key, generation: validators.generation)
+                let cached = cache.hit(key, generation: validators.generation)
             else { return nil }
             return finalize(cached, validators: validators, request: request, conditional: true)
         }
@@ -379,6 +381,11 @@ package struct RelayResponder: HTTPResponder {
         -> HTTPResponse
     {
         let finished = RelayResponses.addingCommonHeaders(to: response)
+        if let metrics = configuration.metrics {
+            metrics.record(
+                endpoint: RelayRouteResolution(request).metricLabel, status: finished.status,
+                elapsed: ContinuousClock.now - start)
+        }
         if configuration.logsRequests {
             let elapsed = ContinuousClock.now - start
             let micros = elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000

@@ -16,6 +16,18 @@ final class RequestPacer: Sendable {
     private let origin: (date: Date, instant: ContinuousClock.Instant)
     /// The clock.
     let clock: WaitClock
+    /// The 429 answers received through this pacer (by every copy of its client).
+    private let tooManyRequests = Mutex(0)
+
+    /// Counts a 429 answer.
+    func recordTooManyRequests() {
+        tooManyRequests.withLock { $0 += 1 }
+    }
+
+    /// The 429 answers counted so far.
+    var tooManyRequestsCount: Int {
+        tooManyRequests.withLock { $0 }
+    }
 
     /// Makes a pacer.
     /// - Parameters:

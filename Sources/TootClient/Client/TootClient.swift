@@ -62,6 +62,10 @@ public struct TootClient: Sendable {
     /// The pacing shared by this client and the copies made from it.
     let pacer: RequestPacer
 
+    /// How many 429 (Too Many Requests) answers this client and the copies made from it have received,
+    /// retried ones included.
+    public var tooManyRequestsCount: Int { pacer.tooManyRequestsCount }
+
     /// Makes a client for `instanceURL`.
     /// - Parameters:
     ///   - instanceURL: the instance, such as `https://mastodon.social`; `http://` only for 127.0.0.1,
@@ -172,6 +176,7 @@ extension TootClient {
             }
             let rateLimit = RateLimit(headers: response.headers)
             pacer.record(rateLimit)
+            if response.status == 429 { pacer.recordTooManyRequests() }
             if response.isSuccess {
                 return TootResponse(value: response.body, status: response.status, headers: response.headers, url: url)
             }

@@ -53,7 +53,8 @@ struct RelayTestbed: Sendable {
 
     /// Starts the node with the fixtures and the relay.
     static func start(
-        engine: RelayStoreEngine = .sqlite, groups: [String] = RelayFixtures.groups, scanInterval: Duration? = nil
+        engine: RelayStoreEngine = .sqlite, groups: [String] = RelayFixtures.groups, scanInterval: Duration? = nil,
+        metricsAddress: ListenAddress? = nil
     ) async throws -> RelayTestbed {
         let folder = try TemporaryFolder()
         var nodeConfiguration = FeedNode.Configuration(root: "\(folder.path)/feeds")
@@ -67,6 +68,7 @@ struct RelayTestbed: Sendable {
         var configuration = makeConfiguration(
             databasePath: schema?.url.string ?? "\(folder.path)/db/relay.sqlite", groups: groups)
         configuration.scanInterval = scanInterval
+        configuration.metricsAddress = metricsAddress
         let relay = try await RelayService(configuration: configuration)
         let port = try await relay.start()
         return RelayTestbed(
@@ -166,9 +168,10 @@ func encoded(_ value: String) -> String {
 /// Runs `body` with a started testbed and always stops it.
 func withTestbed(
     engine: RelayStoreEngine = .sqlite, groups: [String] = RelayFixtures.groups, scanInterval: Duration? = nil,
-    _ body: (RelayTestbed) async throws -> Void
+    metricsAddress: ListenAddress? = nil, _ body: (RelayTestbed) async throws -> Void
 ) async throws {
-    let testbed = try await RelayTestbed.start(engine: engine, groups: groups, scanInterval: scanInterval)
+    let testbed = try await RelayTestbed.start(
+        engine: engine, groups: groups, scanInterval: scanInterval, metricsAddress: metricsAddress)
     do {
         try await body(testbed)
     } catch {
