@@ -259,7 +259,9 @@ import TootClient
                         port: port, request: "GET /metrics HTTP/1.1\r\nHost: m\r\nConnection: close\r\n\r\n"
                     ).text
                 }
+                // The run is counted when it ends, after its pulls.
                 return text.contains("orgsocial_bridge_pulls_total{account=\"\(account)\"} 2\n")
+                    && text.contains("orgsocial_bridge_runs_total{account=\"\(account)\",result=\"succeeded\"} 1\n")
             }
             #expect(server.terminate() == 0, "\(server.log)")
 
