@@ -27,10 +27,8 @@ extension TimelineCommand {
         // "Now" runs on from the command's now (ORGSOCIAL_NOW, when set).
         let offset = try context.now().timeIntervalSinceNow
         let writer = ProgressWriter(context.writeStandardError)
-        let follower = TimelineFollower(
-            fetcher: fetcher, ownFeedURL: ownFeedURL ?? fileURL, ownFeed: ownFeed, interval: .seconds(interval),
-            now: { Date().addingTimeInterval(offset) }
-        ) { event in
+        let interval = self.interval
+        let onEvent: @Sendable (TimelineFollower.Event) -> Void = { event in
             switch event {
             case .feedLost(let url, let reason):
                 writer.write("note: cannot read \(url) (\(reason)); trying again every \(interval) s.\n")
@@ -38,6 +36,9 @@ extension TimelineCommand {
                 writer.write("note: \(url) can be read again.\n")
             }
         }
+        let follower = TimelineFollower(
+            fetcher: fetcher, ownFeedURL: ownFeedURL ?? fileURL, ownFeed: ownFeed, interval: .seconds(interval),
+            now: { Date().addingTimeInterval(offset) }, onEvent: onEvent)
         let usesColor = TimelineRenderer.usesColor(in: context)
         do {
             for try await entry in follower {
