@@ -167,8 +167,8 @@ let package = Package(
         .target(
             name: "Bridge",
             dependencies: [
-                "TootClient", "SQLiteStore", "OrgSocial", "OrgSocialText", "OrgSocialClient", "HTTPClient", "Crypto",
-                "SystemSupport",
+                "TootClient", "SQLiteStore", "OrgSocial", "OrgSocialText", "OrgSocialClient", "HTTPClient", "HTTPCore",
+                "Crypto", "SystemSupport",
             ], swiftSettings: strictSettings),
         .testTarget(
             name: "BridgeTests",
