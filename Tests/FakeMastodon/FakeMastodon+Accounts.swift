@@ -130,7 +130,8 @@ extension FakeMastodon {
     }
 
     /// A notification as Mastodon renders it.
-    private func render(_ notification: FakeNotification, in storage: FakeMastodonStorage, viewer: String?) -> JSONValue {
+    private func render(_ notification: FakeNotification, in storage: FakeMastodonStorage, viewer: String?) -> JSONValue
+    {
         .object([
             ("id", .string(notification.id)), ("type", .string(notification.type)),
             ("created_at", .string(FakeClock.iso8601(notification.createdAt))),
@@ -165,7 +166,8 @@ extension FakeMastodon {
                     }
                     sent = fresh.last?.sequence ?? sent
                     let events = fresh.map { notification in
-                        let data = String(decoding: self.render(notification, in: storage, viewer: viewer).encoded(), as: UTF8.self)
+                        let data = String(
+                            decoding: self.render(notification, in: storage, viewer: viewer).encoded(), as: UTF8.self)
                         return "event: notification\ndata: \(data)\n\n"
                     }
                     return (events, storage.streamGeneration)

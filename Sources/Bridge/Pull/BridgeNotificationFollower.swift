@@ -162,7 +162,7 @@ public struct BridgeNotificationFollower: AsyncSequence, Sendable {
                     failures = 0
                 case .unavailable(_, let reason):
                     streams = false
-                    follower.onEvent?(.polling(reason: "the server \(reason)"))
+                    follower.onEvent?(.polling(reason: reason))
                 }
                 return
             }

@@ -45,7 +45,8 @@ extension BridgeNotificationsCommand {
         case .polling(let reason): return "note: \(account): \(reason); asking for new mentions instead.\n"
         case .lost(let reason, let delay):
             let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
-            return "note: \(account): lost the server (\(reason)); trying again in \(String(format: "%.1f", seconds)) s.\n"
+            return
+                "note: \(account): lost the server (\(reason)); trying again in \(String(format: "%.1f", seconds)) s.\n"
         }
     }
 }

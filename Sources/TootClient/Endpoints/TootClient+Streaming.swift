@@ -41,10 +41,11 @@ extension TootClient {
             let type = response.headers["Content-Type"]?.lowercased() ?? ""
             guard type.hasPrefix("text/event-stream") else {
                 return .unavailable(
-                    status: response.status, reason: "it answered with \(type.isEmpty ? "no type" : type), not an event stream")
+                    status: response.status,
+                    reason: "the server answered with \(type.isEmpty ? "no type" : type), not an event stream")
             }
             return .opened(response.body)
-        case 404: return .unavailable(status: 404, reason: "it has no streaming API (404)")
+        case 404: return .unavailable(status: 404, reason: "the server has no streaming API (404)")
         case 401: throw TootClientError.unauthorized(url: place, message: "the access token was refused")
         case 403: throw TootClientError.forbidden(url: place, message: "the access token may not read notifications")
         case 500..<600: throw TootClientError.serverError(url: place, status: response.status, message: "")
