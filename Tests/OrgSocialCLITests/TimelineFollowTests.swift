@@ -6,6 +6,10 @@ import Testing
 
 @testable import OrgSocialCLI
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `orgsocial timeline --follow` in process against a feed farm on 127.0.0.1: a new post printed once as
 /// it appears (a block, or `--json` one object per line), a lost feed told on standard error without an
 /// exit, an interruption ending it with 130, the options' checks.
@@ -104,5 +108,35 @@ struct TimelineFollowTests {
         let paged = await runCLIOverCurl(["timeline", "--follow", "--page", "2", "--feed-url", "http://127.0.0.1:1/"])
         #expect(paged.status == 2)
         #expect(paged.error.hasPrefix("Error: --follow prints new posts as they appear, which has no pages"))
+    }
+
+    @Test(.enabled(if: InterruptionTests.isBuilt), .timeLimit(.minutes(1)))
+    func ctrlCEndsTheBuiltBinaryWithStatus130() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try await withFarm { farm in
+            await farm.state.set("/me.org", feedText(nick: "me", follows: [farm.url("/ana.org")], posts: []))
+            await farm.state.set("/ana.org", feedText(nick: "ana", posts: [Self.first]))
+            let process = Process()
+            process.executableURL = InterruptionTests.binary
+            process.arguments = ["timeline", "--follow", "--interval", "1", "--feed-url", farm.url("/me.org")]
+            process.environment = [
+                "HOME": folder.path, "XDG_CACHE_HOME": folder.path("cache"), "TZ": "UTC", "PATH": "/usr/bin:/bin",
+            ]
+            process.standardOutput = Pipe()
+            process.standardError = Pipe()
+            try process.run()
+            // Once the second round has read the feed, the command is waiting for the next one.
+            #expect(await eventually { await farm.state.requests(for: "/ana.org").count >= 2 })
+            let sent = ContinuousClock.now
+            kill(process.processIdentifier, SIGINT)
+            let status = try await offPool {
+                process.waitUntilExit()
+                return process.terminationStatus
+            }
+            let elapsed = ContinuousClock.now - sent
+            #expect(status == 130)
+            #expect(elapsed < .milliseconds(100), "exited \(elapsed) after SIGINT")
+        }
     }
 }

@@ -135,4 +135,27 @@ struct TimelineFollowerTests {
             #expect(ContinuousClock.now - cancelled < .milliseconds(500))
         }
     }
+
+    @Test func reportsALostRelayOnceAndReadsTheFollowsMeanwhile() async throws {
+        try await withFarm { farm in
+            await farm.state.set("/me.org", feedText(nick: "me", follows: [farm.url("/ana.org")], posts: []))
+            await farm.state.set("/ana.org", feedText(nick: "ana", posts: [Self.first]))
+            let relay = "http://127.0.0.1:1"
+            let options = TimelineOptions(relayURL: relay, now: timelineNow)
+            let collected = Collected()
+            let follower = TimelineFollower(
+                fetcher: TimelineFetcher(options: options, fetcher: makeFetcher()), ownFeedURL: farm.url("/me.org"),
+                interval: .milliseconds(50), now: { timelineNow }, onEvent: { collected.add($0) })
+            let task = Task {
+                for try await post in follower { collected.add(post) }
+            }
+            defer { task.cancel() }
+            #expect(await eventually { await farm.state.requests(for: "/ana.org").count >= 1 })
+            await farm.state.set("/ana.org", feedText(nick: "ana", posts: [Self.first, Self.second]))
+            #expect(await eventually { collected.posts.count == 1 })
+            let events = collected.events
+            #expect(events.count == 1)
+            if case .feedLost(let url, _) = events.first { #expect(url == relay) } else { Issue.record("\(events)") }
+        }
+    }
 }
