@@ -164,6 +164,31 @@ import TootClient
         }
     }
 
+    @Test(.enabled(if: InterruptionTests.isBuilt), .timeLimit(.minutes(1)))
+    func notificationsFollowEndsTheBuiltBinaryWith130OnCtrlC() async throws {
+        try await withBed { bed in
+            let process = Process()
+            process.executableURL = InterruptionTests.binary
+            process.arguments = ["bridge", "notifications", "--follow"]
+            process.environment = bed.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
+            process.standardOutput = Pipe()
+            process.standardError = Pipe()
+            try process.run()
+            // Once the stream is open, the command is waiting on it.
+            #expect(await eventually(timeout: .seconds(10)) { bed.fake.storage.streamsOpened == 1 })
+            try await Task.sleep(for: .milliseconds(100))
+            let sent = ContinuousClock.now
+            kill(process.processIdentifier, SIGINT)
+            let status = try await offPool {
+                process.waitUntilExit()
+                return process.terminationStatus
+            }
+            let elapsed = ContinuousClock.now - sent
+            #expect(status == 130)
+            #expect(elapsed < .milliseconds(100), "exited \(elapsed) after SIGINT")
+        }
+    }
+
     @Test func notificationsFollowRefusesNew() async throws {
         try await withBed { bed in
             let result = await bed.bridge(["notifications", "--follow", "--new"])
