@@ -175,8 +175,8 @@ let package = Package(
         .target(
             name: "Bridge",
             dependencies: [
-                "TootClient", "SQLiteStore", "OrgSocial", "OrgSocialText", "OrgSocialClient", "HTTPClient", "Crypto",
-                "SystemSupport", "Metrics",
+                "TootClient", "SQLiteStore", "OrgSocial", "OrgSocialText", "OrgSocialClient", "HTTPClient", "HTTPCore",
+                "Crypto", "SystemSupport", "Metrics",
             ], swiftSettings: strictSettings),
         .testTarget(
             name: "BridgeTests",

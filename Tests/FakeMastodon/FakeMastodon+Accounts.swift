@@ -120,22 +120,64 @@ extension FakeMastodon {
             let all = storage.notifications.values.filter { types.isEmpty || types.contains($0.type) }.map(\.id)
             let keep = types.sorted().map { ("types[]", $0) }
             let (ids, link) = page(all, call.parameters, path: "/api/v1/notifications", keep: keep)
-            let rendered = ids.compactMap { storage.notifications[$0] }.map { notification -> JSONValue in
-                .object([
-                    ("id", .string(notification.id)), ("type", .string(notification.type)),
-                    ("created_at", .string(FakeClock.iso8601(notification.createdAt))),
-                    ("account", storage.accounts[notification.fromAccountID].map { render($0) } ?? .null),
-                    (
-                        "status",
-                        notification.statusID.flatMap { storage.statuses[$0] }
-                            .map { render($0, in: storage, viewer: call.token?.accountID) } ?? .null
-                    ),
-                ])
+            let rendered = ids.compactMap { storage.notifications[$0] }.map {
+                render($0, in: storage, viewer: call.token?.accountID)
             }
             var response = Self.json(.array(rendered))
             if let link { response.headers["Link"] = link }
             return response
         }
+    }
+
+    /// A notification as Mastodon renders it.
+    private func render(_ notification: FakeNotification, in storage: FakeMastodonStorage, viewer: String?) -> JSONValue
+    {
+        .object([
+            ("id", .string(notification.id)), ("type", .string(notification.type)),
+            ("created_at", .string(FakeClock.iso8601(notification.createdAt))),
+            ("account", storage.accounts[notification.fromAccountID].map { render($0) } ?? .null),
+            (
+                "status",
+                notification.statusID.flatMap { storage.statuses[$0] }
+                    .map { render($0, in: storage, viewer: viewer) } ?? .null
+            ),
+        ])
+    }
+
+    /// `GET /api/v1/streaming/user/notification`: server-sent events, a `:)` comment first, then an
+    /// `event: notification` for each notification made after the stream opened (looked for every 10 ms),
+    /// until the client goes away or ``dropStreams()`` is called.
+    func notificationStream(_ call: FakeCall) -> HTTPResponse {
+        guard case .success = requireUser(call, scope: "read:notifications") else {
+            return Self.error("The access token is invalid", status: .unauthorized)
+        }
+        let (start, generation) = state.withLock { storage in
+            storage.streamsOpened += 1
+            return (storage.nextSequence, storage.streamGeneration)
+        }
+        let viewer = call.token?.accountID
+        let body = HTTPBodyStream { writer in
+            try await writer.write(":)\n\n")
+            var sent = start
+            while !Task.isCancelled {
+                let (events, current) = self.state.withLock { storage -> ([String], Int) in
+                    let fresh = storage.notifications.values.filter { $0.sequence > sent }.sorted {
+                        $0.sequence < $1.sequence
+                    }
+                    sent = fresh.last?.sequence ?? sent
+                    let events = fresh.map { notification in
+                        let data = String(
+                            decoding: self.render(notification, in: storage, viewer: viewer).encoded(), as: UTF8.self)
+                        return "event: notification\ndata: \(data)\n\n"
+                    }
+                    return (events, storage.streamGeneration)
+                }
+                if current != generation { return }
+                for event in events { try await writer.write(event) }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        return HTTPResponse(status: .ok, headers: ["Content-Type": "text/event-stream"], body: .stream(body))
     }
 
     // MARK: - Media

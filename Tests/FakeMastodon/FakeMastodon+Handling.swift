@@ -166,6 +166,10 @@ extension FakeMastodon {
             (.get, "/api/v1/media/:id", { self.showMedia(call, $0[0]) }),
             (.put, "/api/v1/media/:id", { self.updateMedia(call, $0[0]) }),
             (.get, "/api/v1/notifications", { _ in self.notifications(call) }),
+            (
+                .get, "/api/v1/streaming/user/notification",
+                { _ in self.configuration.hasStreaming ? self.notificationStream(call) : Self.notFound() }
+            ),
         ]
         for (method, pattern, handler) in routes where method == call.request.method {
             if let captured = Self.match(call.segments, pattern) { return handler(captured) }

@@ -136,6 +136,11 @@ package final class FakeMastodon: Sendable {
         }
     }
 
+    /// Ends every open notification stream, as a server restart would.
+    package func dropStreams() {
+        state.withLock { $0.streamGeneration += 1 }
+    }
+
     // MARK: - Helpers shared by the routes
 
     /// An app, registered.

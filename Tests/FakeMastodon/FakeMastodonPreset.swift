@@ -54,6 +54,8 @@ package struct FakeMastodonConfiguration: Sendable {
     package var requiresMedia = false
     /// Whether `/api/v2/media` exists (Pixelfed lacked it).
     package var hasMediaV2 = true
+    /// Whether the streaming API's `/api/v1/streaming/user/notification` exists (404 when not).
+    package var hasStreaming = true
     /// Whether `since_id` is honoured on account statuses (GoToSocial: no).
     package var supportsSinceID = true
     /// Whether a past `scheduled_at` backdates (GoToSocial).

@@ -169,6 +169,10 @@ package struct FakeMastodonStorage: Sendable {
     var nextSequence = 0
     /// The next small ID for apps, media, polls, notifications.
     var nextSmallID = 0
+    /// Bumped by ``FakeMastodon/dropStreams()``: a stream opened under an older generation ends.
+    var streamGeneration = 0
+    /// How many notification streams have been opened.
+    package var streamsOpened = 0
 
     /// The number of statuses (reblog wrappers included).
     package var statusCount: Int { statuses.count }

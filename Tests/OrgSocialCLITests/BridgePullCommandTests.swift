@@ -3,6 +3,7 @@ import FakeMastodon
 import Foundation
 import HTTPClient
 import OrgSocial
+import Synchronization
 import TestSupport
 import Testing
 import TootClient
@@ -107,6 +108,92 @@ import TootClient
             let unknown = await bed.bridge(["pull", "--account", "nobody@nowhere"] + bed.feedArguments)
             #expect(unknown.status == 1)
             #expect(unknown.error.contains("no bridge account named 'nobody@nowhere'"))
+        }
+    }
+
+    /// Runs `bridge notifications --follow` with `extra` arguments until `during` returns, then interrupts it.
+    private func followNotifications(
+        _ bed: Bed, _ extra: [String], during: @escaping @Sendable (FakeMastodon) async -> Void
+    ) async -> LiveOutput {
+        let finished = Mutex(false)
+        async let live = runCLIUntil(
+            ["bridge", "notifications", "--follow", "--interval", "1"] + extra, environment: bed.environment
+        ) { _ in finished.withLock { $0 } }
+        await during(bed.fake)
+        finished.withLock { $0 = true }
+        return await live
+    }
+
+    @Test func notificationsFollowPrintsEachNewMentionAsItArrivesOverTheStream() async throws {
+        try await withBed { bed in
+            bed.fake.receiveMention(from: "old@other.example", text: "before the start")
+            let live = await followNotifications(bed, ["--json"]) { fake in
+                _ = await eventually { fake.storage.streamsOpened == 1 }
+                fake.receiveMention(from: "bob@other.example", text: "are you there?")
+                _ = await eventually { fake.journal.count(where: { $0.path == "/api/v1/notifications" }) >= 2 }
+                try? await Task.sleep(for: .milliseconds(300))
+            }
+            let lines = live.output.split(separator: "\n")
+            #expect(lines.count == 1, "\(live.output)")
+            let entry = try #require(
+                try JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: Any])
+            #expect(entry["author"] as? String == "bob@other.example")
+            #expect((entry["text"] as? String)?.contains("are you there?") == true)
+            #expect(live.error.isEmpty, "\(live.error)")
+            #expect(live.status == 130)
+        }
+    }
+
+    @Test func notificationsFollowAsksAServerWithoutStreamingAndSaysSo() async throws {
+        var preset = FakeMastodonConfiguration.mastodon45
+        preset.hasStreaming = false
+        try await withBed(preset) { bed in
+            let live = await followNotifications(bed, []) { fake in
+                _ = await eventually { fake.journal.count(where: { $0.path == "/api/v1/notifications" }) >= 2 }
+                fake.receiveMention(from: "bob@other.example", text: "polled")
+                let reads = fake.journal.count(where: { $0.path == "/api/v1/notifications" })
+                _ = await eventually(timeout: .seconds(5)) {
+                    fake.journal.count(where: { $0.path == "/api/v1/notifications" }) >= reads + 2
+                }
+            }
+            #expect(live.output.contains("@bob@other.example → "), "\(live.output)")
+            #expect(live.output.contains("] polled\n"))
+            #expect(live.error.hasSuffix(": the server has no streaming API (404); asking for new mentions instead.\n"))
+            #expect(live.error.split(separator: "\n").count == 1)
+            #expect(live.status == 130)
+        }
+    }
+
+    @Test(.enabled(if: InterruptionTests.isBuilt), .timeLimit(.minutes(1)))
+    func notificationsFollowEndsTheBuiltBinaryWith130OnCtrlC() async throws {
+        try await withBed { bed in
+            let process = Process()
+            process.executableURL = InterruptionTests.binary
+            process.arguments = ["bridge", "notifications", "--follow"]
+            process.environment = bed.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
+            process.standardOutput = Pipe()
+            process.standardError = Pipe()
+            try process.run()
+            // Once the stream is open, the command is waiting on it.
+            #expect(await eventually(timeout: .seconds(10)) { bed.fake.storage.streamsOpened == 1 })
+            try await Task.sleep(for: .milliseconds(100))
+            let sent = ContinuousClock.now
+            kill(process.processIdentifier, SIGINT)
+            let status = try await offPool {
+                process.waitUntilExit()
+                return process.terminationStatus
+            }
+            let elapsed = ContinuousClock.now - sent
+            #expect(status == 130)
+            #expect(elapsed < .milliseconds(100), "exited \(elapsed) after SIGINT")
+        }
+    }
+
+    @Test func notificationsFollowRefusesNew() async throws {
+        try await withBed { bed in
+            let result = await bed.bridge(["notifications", "--follow", "--new"])
+            #expect(result.status == 2)
+            #expect(result.error.hasPrefix("Error: --follow prints mentions as they arrive and marks nothing"))
         }
     }
 

@@ -1,5 +1,7 @@
 import Foundation
+import HTTPClient
 import OrgSocial
+import Synchronization
 import TestSupport
 
 @testable import OrgSocialCLI
@@ -74,3 +76,37 @@ struct TestSetupError: Error {
 
 /// The root of the package.
 let packageRoot = SharedCorpus.packageRoot
+
+/// What a running command has written so far (it is read while the command still runs).
+final class LiveOutput: Sendable {
+    private let bytes = Mutex<(output: [UInt8], error: [UInt8])>(([], []))
+    private let exitStatus = Mutex<Int32?>(nil)
+    /// The command's exit status, once it has ended.
+    var status: Int32? {
+        get { exitStatus.withLock { $0 } }
+        set { exitStatus.withLock { $0 = newValue } }
+    }
+    var output: String { String(decoding: bytes.withLock(\.output), as: UTF8.self) }
+    var error: String { String(decoding: bytes.withLock(\.error), as: UTF8.self) }
+    func addOutput(_ piece: [UInt8]) { bytes.withLock { $0.output += piece } }
+    func addError(_ piece: [UInt8]) { bytes.withLock { $0.error += piece } }
+}
+
+/// Runs the command in process over curl, with a fixed now and UTC, until `done` holds for its output (at
+/// most 10 s), then cancels it as Ctrl-C would, and gives what it wrote and its exit status.
+func runCLIUntil(
+    _ arguments: [String], environment: [String: String] = [:], until done: @escaping @Sendable (LiveOutput) -> Bool
+) async -> LiveOutput {
+    let live = LiveOutput()
+    let context = CommandContext(
+        environment: ["ORGSOCIAL_NOW": "2026-01-02T03:04:05+0000", "TZ": "UTC", "PATH": "/usr/bin:/bin"]
+            .merging(environment) { $1 },
+        writeStandardOutput: { live.addOutput($0) },
+        writeStandardError: { live.addError($0) },
+        makeTransport: { CurlTransport(timeout: .seconds(10)) })
+    let command = Task { await CLI.run(arguments, context: context) }
+    _ = await eventually(timeout: .seconds(10)) { done(live) }
+    command.cancel()
+    live.status = await command.value
+    return live
+}

@@ -10,21 +10,6 @@ import Testing
     import Glibc
 #endif
 
-/// What a running command has written so far (it is read while the command still runs).
-private final class LiveOutput: Sendable {
-    private let bytes = Mutex<(output: [UInt8], error: [UInt8])>(([], []))
-    private let exitStatus = Mutex<Int32?>(nil)
-    /// The command's exit status, once it has ended.
-    var status: Int32? {
-        get { exitStatus.withLock { $0 } }
-        set { exitStatus.withLock { $0 = newValue } }
-    }
-    var output: String { String(decoding: bytes.withLock(\.output), as: UTF8.self) }
-    var error: String { String(decoding: bytes.withLock(\.error), as: UTF8.self) }
-    func addOutput(_ piece: [UInt8]) { bytes.withLock { $0.output += piece } }
-    func addError(_ piece: [UInt8]) { bytes.withLock { $0.error += piece } }
-}
-
 /// `orgsocial notifications --follow` against a scripted relay on 127.0.0.1 that streams two
 /// notifications and serves the reacting feed: a line per notification, `--json`, `--exec` with the
 /// fields in the environment and no shell, `--notify` without notify-send, the flags' checks.
@@ -90,18 +75,7 @@ struct NotificationsFollowTests {
     private static func follow(
         _ arguments: [String], environment: [String: String] = [:], until done: @escaping @Sendable (LiveOutput) -> Bool
     ) async -> LiveOutput {
-        let live = LiveOutput()
-        let context = CommandContext(
-            environment: ["ORGSOCIAL_NOW": "2026-01-02T03:04:05+0000", "TZ": "UTC", "PATH": "/usr/bin:/bin"]
-                .merging(environment) { $1 },
-            writeStandardOutput: { live.addOutput($0) },
-            writeStandardError: { live.addError($0) },
-            makeTransport: { CurlTransport(timeout: .seconds(10)) })
-        let command = Task { await CLI.run(arguments, context: context) }
-        _ = await eventually(timeout: .seconds(10)) { done(live) }
-        command.cancel()
-        live.status = await command.value
-        return live
+        await runCLIUntil(arguments, environment: environment, until: done)
     }
 
     @Test func printsEachNotificationWithTheAuthorsNickAndThePostsFirstLine() async throws {

@@ -76,17 +76,17 @@ public struct BridgeNotifications: Sendable {
                     ? left.createdAt < right.createdAt : (left.id.count, left.id) < (right.id.count, right.id)
             }
         }
-        return found.map(convert)
+        return found.map { Self.convert($0, account: account.name) }
     }
 
-    /// One notification as the bridge shows it.
-    private func convert(_ item: TootNotification) -> BridgeNotification {
+    /// One notification as the bridge shows it, for the account named `account`.
+    static func convert(_ item: TootNotification, account: String) -> BridgeNotification {
         var text = ""
         if let status = item.status {
             text = HTMLOrgConverter().convert(StatusImport.statusContent(status, withHTML: true)).body
         }
         return BridgeNotification(
-            account: account.name, id: item.id, type: item.type,
+            account: account, id: item.id, type: item.type,
             author: item.account?.acct ?? item.status?.account?.acct ?? "someone",
             authorName: (item.account?.displayName).flatMap { $0.isEmpty ? nil : $0 }, text: text,
             url: item.status.flatMap(StatusImport.link(of:)), statusID: item.status?.id,

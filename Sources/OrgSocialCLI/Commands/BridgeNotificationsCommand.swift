@@ -9,11 +9,19 @@ struct BridgeNotificationsCommand: ParsableCommand {
             name: "notifications",
             abstract: "Show mentions and replies from other Mastodon users.",
             discussion: "Without --new, the latest mentions are shown and nothing is marked. With --new, only "
-                + "those not shown by an earlier --new, which are then marked as seen.",
+                + "those not shown by an earlier --new, which are then marked as seen. With --follow the command "
+                + "keeps running and prints each new mention as it arrives (with --json, one object per line): "
+                + "from the server's streaming API where it has one, else by asking every --interval seconds; "
+                + "a lost server gets a line on standard error and a reconnection, and Ctrl-C ends it (exit "
+                + "status 130). --follow marks nothing as seen.",
             options: BridgeFeedOptions.accountDefinitions + [
                 .flag("new", help: "Only those not shown before (then mark them seen)."),
                 .value("limit", valueName: "count", help: "Show at most this many per account (default: 20)."),
-                .flag("json", help: "Print them as JSON."),
+                .flag("json", help: "Print them as JSON (with --follow, one object per line)."),
+                .flag("follow", help: "Keep running and print new mentions as they arrive."),
+                .value(
+                    "interval", valueName: "seconds",
+                    help: "With --follow and a server without streaming, ask every <seconds>.", defaultValue: "60"),
             ])
     }
 
@@ -25,12 +33,25 @@ struct BridgeNotificationsCommand: ParsableCommand {
     var limit: Int
     /// `--json`.
     var printsJSON: Bool
+    /// `--follow`.
+    var follows: Bool
+    /// `--interval`, in seconds.
+    var interval: Int
 
     init(parsing arguments: ParsedArguments) throws {
         bridge = BridgeFeedOptions(parsing: arguments)
         onlyNew = arguments.flag("new")
         limit = try ServeCommand.integer(arguments.value("limit") ?? "20", option: "--limit <count>", range: 1...1000)
         printsJSON = arguments.flag("json")
+        follows = arguments.flag("follow")
+        interval = try ServeCommand.integer(
+            arguments.value("interval") ?? "60", option: "--interval <seconds>", range: 1...86_400)
+    }
+
+    func validate() throws {
+        if follows, onlyNew {
+            throw CLIError.validation("--follow prints mentions as they arrive and marks nothing; leave out --new.")
+        }
     }
 
     /// One notification in the JSON output.
@@ -83,6 +104,10 @@ struct BridgeNotificationsCommand: ParsableCommand {
 
     func run(in context: CommandContext) async throws {
         let state = try await BridgeOptions.openState(option: bridge.statePath, in: context)
+        if follows {
+            try await follow(try await bridge.accounts(in: state, context: context), in: context)
+            return
+        }
         var found: [BridgeNotification] = []
         for entry in try await bridge.accounts(in: state, context: context) {
             found += try await BridgeNotifications(state: state, account: entry.account, client: entry.client)
@@ -96,16 +121,17 @@ struct BridgeNotificationsCommand: ParsableCommand {
             context.writeLine(onlyNew ? "No new mentions." : "No mentions.")
             return
         }
-        for item in found {
-            let name = item.authorName.map { "\($0) " } ?? ""
-            context.writeLine(
-                "\(BridgeOptions.timestamp(item.createdAt)) \(name)@\(item.author) → \(item.account)"
-                    + (item.inReplyToID != nil ? " (reply)" : ""))
-            if let url = item.url { context.writeLine("  \(url)") }
-            for line in item.text.split(separator: "\n", omittingEmptySubsequences: false) {
-                context.writeLine("  \(line)")
-            }
-            context.writeLine("")
-        }
+        for item in found { context.write(Self.render(item)) }
+    }
+
+    /// One mention as a block: time, author and account, the URL, the text indented, a blank line.
+    static func render(_ item: BridgeNotification) -> String {
+        let name = item.authorName.map { "\($0) " } ?? ""
+        var text =
+            "\(BridgeOptions.timestamp(item.createdAt)) \(name)@\(item.author) → \(item.account)"
+            + (item.inReplyToID != nil ? " (reply)" : "") + "\n"
+        if let url = item.url { text += "  \(url)\n" }
+        for line in item.text.split(separator: "\n", omittingEmptySubsequences: false) { text += "  \(line)\n" }
+        return text + "\n"
     }
 }

@@ -24,6 +24,11 @@ struct TimelineCommand: ParsableCommand {
                 the option that shows the next page (--before <URL of the last post shown>, or --page <n+1>), \
                 and --json gives it as "next" (e.g. ["--before", "<URL>"]; absent on the last page). \
                 On a terminal the posts go through $PAGER (default: less -FRX) unless --no-pager.
+
+                With --follow the command keeps running and prints each new post as it appears (with --json, \
+                one object per line), reading the feeds again every --interval seconds with conditional \
+                requests, so an unchanged feed costs one 304. A feed that cannot be read gets a line on \
+                standard error and is tried again; Ctrl-C ends it (exit status 130).
                 """,
             options: ReadingOptions.definitions + [
                 .value("days", valueName: "n", help: "Only posts from the last <n> days."),
@@ -36,7 +41,11 @@ struct TimelineCommand: ParsableCommand {
                     "before", valueName: "id",
                     help: "Only posts older than this post ID or post URL (the next page after that post)."),
                 Pager.option,
-                .flag("json", help: "Print the posts and feed statuses as JSON."),
+                .flag("json", help: "Print the posts and feed statuses as JSON (with --follow, one post per line)."),
+                .flag("follow", help: "Keep running and print new posts as they appear."),
+                .value(
+                    "interval", valueName: "seconds", help: "With --follow, read the feeds again every <seconds>.",
+                    defaultValue: "60"),
                 .flag(
                     "stats",
                     help: "Print to standard error how many feeds were downloaded, unchanged (304) or failed, "
@@ -58,6 +67,12 @@ struct TimelineCommand: ParsableCommand {
     var before: String?
     /// `--no-pager`.
     var pager: Pager
+    /// `--follow`.
+    var follows: Bool
+    /// `--interval`, as given.
+    var intervalText: String
+    /// `--interval` in seconds (checked by ``validate()``).
+    var interval: Int { Int(intervalText) ?? 60 }
 
     init(parsing arguments: ParsedArguments) throws {
         reading = ReadingOptions(parsing: arguments)
@@ -69,6 +84,8 @@ struct TimelineCommand: ParsableCommand {
         pageText = arguments.value("page")
         before = arguments.value("before")
         pager = Pager(parsing: arguments)
+        follows = arguments.flag("follow")
+        intervalText = arguments.value("interval") ?? "60"
     }
 
     func validate() throws {
@@ -92,6 +109,16 @@ struct TimelineCommand: ParsableCommand {
         }
         if before != nil, pageText != nil {
             throw CLIError.validation("Pass --before or --page, not both: each picks the page to show.")
+        }
+        if Int(intervalText).map({ $0 < 1 }) ?? true {
+            throw CLIError.invalidValue(
+                value: intervalText, option: "--interval <seconds>",
+                reason: "Give a whole number of seconds, at least 1.")
+        }
+        if follows, before != nil || pageText != nil {
+            throw CLIError.validation(
+                "--follow prints new posts as they appear, which has no pages; leave out --\(before != nil ? "before" : "page")."
+            )
         }
     }
 
@@ -118,6 +145,10 @@ struct TimelineCommand: ParsableCommand {
         let settings = try ConfigurationFile.readingSettings(in: context)
         options.blockedFeeds = Set(settings.blockedFeeds)
         options.languageFilter = languages ?? settings.languages
+        if follows {
+            try await follow(options: options, in: context)
+            return
+        }
         let started = ContinuousClock.now
         let (timeline, _) = try await reading.fetchTimeline(options: options, in: context)
         if printsStatistics {
