@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A value that only goes up, one series per set of label values.
 ///
 /// A counter without labels renders `0` before its first increment; one with labels renders a series
@@ -13,13 +11,13 @@ package final class Counter: MetricFamily {
     package let labelNames: [String]
     var type: MetricType { .counter }
 
-    private let values: Mutex<[[String]: Double]>
+    private let values: SeriesValues
 
     init(name: String, help: String, labelNames: [String]) {
         self.name = name
         self.help = help
         self.labelNames = labelNames
-        values = Mutex(labelNames.isEmpty ? [[]: 0] : [:])
+        values = SeriesValues(name: name, labelNames: labelNames)
     }
 
     /// Adds `amount` to the series of `labels`.
@@ -29,8 +27,7 @@ package final class Counter: MetricFamily {
     ///   - labels: The label values, in ``labelNames`` order.
     package func increment(by amount: Double = 1, labels: [String] = []) {
         precondition(amount >= 0, "[Metrics bug] \(name) cannot go down.")
-        precondition(labels.count == labelNames.count, "[Metrics bug] \(name) takes \(labelNames.count) labels.")
-        values.withLock { $0[labels, default: 0] += amount }
+        values.update(labels: labels) { $0 = ($0 ?? 0) + amount }
     }
 
     /// The value of the series of `labels` (0 when it has none yet).
@@ -38,13 +35,10 @@ package final class Counter: MetricFamily {
     /// - Parameter labels: The label values.
     /// - Returns: The value.
     package func value(labels: [String] = []) -> Double {
-        values.withLock { $0[labels] ?? 0 }
+        values.value(labels: labels) ?? 0
     }
 
     func renderSamples(into text: inout String) {
-        let series = values.withLock { $0 }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
-        for (labels, value) in series {
-            text += MetricText.sampleLine(name, labels: zip(labelNames, labels).map { ($0, $1) }, value: value)
-        }
+        values.renderSamples(into: &text)
     }
 }

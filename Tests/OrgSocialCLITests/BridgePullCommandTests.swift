@@ -177,15 +177,7 @@ import TootClient
             // Once the stream is open, the command is waiting on it.
             #expect(await eventually(timeout: .seconds(10)) { bed.fake.storage.streamsOpened == 1 })
             try await Task.sleep(for: .milliseconds(100))
-            let sent = ContinuousClock.now
-            kill(process.processIdentifier, SIGINT)
-            let status = try await offPool {
-                process.waitUntilExit()
-                return process.terminationStatus
-            }
-            let elapsed = ContinuousClock.now - sent
-            #expect(status == 130)
-            #expect(elapsed < .milliseconds(100), "exited \(elapsed) after SIGINT")
+            try await expectExitWith130SoonAfterSIGINT(process)
         }
     }
 

@@ -3,6 +3,7 @@ import HTTPClient
 import OrgSocial
 import Synchronization
 import TestSupport
+import Testing
 
 @testable import OrgSocialCLI
 
@@ -109,4 +110,23 @@ func runCLIUntil(
     command.cancel()
     live.status = await command.value
     return live
+}
+
+/// Sends SIGINT to a running `orgsocial` process and expects it to end with 130 within 100 ms.
+/// - Parameters:
+///   - process: the running process.
+///   - sourceLocation: where a failed expectation is reported.
+/// - Throws: What waiting for it throws.
+func expectExitWith130SoonAfterSIGINT(_ process: Process, sourceLocation: SourceLocation = #_sourceLocation)
+    async throws
+{
+    let sent = ContinuousClock.now
+    kill(process.processIdentifier, SIGINT)
+    let status = try await offPool {
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+    let elapsed = ContinuousClock.now - sent
+    #expect(status == 130, sourceLocation: sourceLocation)
+    #expect(elapsed < .milliseconds(100), "exited \(elapsed) after SIGINT", sourceLocation: sourceLocation)
 }

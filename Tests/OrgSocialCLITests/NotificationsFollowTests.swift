@@ -199,14 +199,6 @@ struct NotificationsFollowTests {
             return text
         }
         #expect(printed.contains("[reaction] ❤ bob"))
-        let sent = ContinuousClock.now
-        kill(process.processIdentifier, SIGINT)
-        let status = try await offPool {
-            process.waitUntilExit()
-            return process.terminationStatus
-        }
-        let elapsed = ContinuousClock.now - sent
-        #expect(status == 130)
-        #expect(elapsed < .milliseconds(100), "exited \(elapsed) after SIGINT")
+        try await expectExitWith130SoonAfterSIGINT(process)
     }
 }

@@ -128,15 +128,7 @@ struct TimelineFollowTests {
             try process.run()
             // Once the second round has read the feed, the command is waiting for the next one.
             #expect(await eventually { await farm.state.requests(for: "/ana.org").count >= 2 })
-            let sent = ContinuousClock.now
-            kill(process.processIdentifier, SIGINT)
-            let status = try await offPool {
-                process.waitUntilExit()
-                return process.terminationStatus
-            }
-            let elapsed = ContinuousClock.now - sent
-            #expect(status == 130)
-            #expect(elapsed < .milliseconds(100), "exited \(elapsed) after SIGINT")
+            try await expectExitWith130SoonAfterSIGINT(process)
         }
     }
 }

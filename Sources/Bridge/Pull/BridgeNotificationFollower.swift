@@ -191,12 +191,9 @@ public struct BridgeNotificationFollower: AsyncSequence, Sendable {
         }
 
         private func reconnectDelay() -> Duration {
-            let configuration = follower.configuration
-            var delay = configuration.initialReconnectDelay
-            for _ in 1..<Swift.max(1, Swift.min(failures, 32)) where delay < configuration.maximumReconnectDelay {
-                delay *= 2
-            }
-            return Swift.min(delay, configuration.maximumReconnectDelay)
+            ReconnectionDelay.after(
+                failures: failures, initial: follower.configuration.initialReconnectDelay,
+                maximum: follower.configuration.maximumReconnectDelay)
         }
 
         private static func endsTheIteration(_ error: any Error) -> Bool {

@@ -230,12 +230,9 @@ public struct NotificationStream: AsyncSequence, Sendable {
         /// The delay before the next attempt.
         private func reconnectDelay() -> Duration {
             if let milliseconds = parser.reconnectionTime { return .milliseconds(milliseconds) }
-            let configuration = stream.configuration
-            var delay = configuration.initialReconnectDelay
-            for _ in 1..<Swift.max(1, Swift.min(failures, 32)) where delay < configuration.maximumReconnectDelay {
-                delay *= 2
-            }
-            return Swift.min(delay, configuration.maximumReconnectDelay)
+            return ReconnectionDelay.after(
+                failures: failures, initial: stream.configuration.initialReconnectDelay,
+                maximum: stream.configuration.maximumReconnectDelay)
         }
 
         private static func key(_ notification: RelayNotification) -> Key {
