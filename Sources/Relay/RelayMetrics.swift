@@ -17,19 +17,14 @@ final class RelayMetrics: Sendable {
     let crawl: RelayCrawlMetrics
     private let feeds: Gauge
     private let posts: Gauge
-    private let databaseSize: Gauge?
-    /// The SQLite file whose size is reported; `nil` for PostgreSQL.
-    private let databasePath: String?
+    private let databaseSize: Gauge
     private let webmentions: Gauge
     private let scrapeFailures: Counter
     /// The API's daemon, whose refusals are read at each scrape; `nil` while it is not listening.
     private let daemon: HTTPDaemon.RefusalWatch
 
     /// Registers the relay's metrics.
-    ///
-    /// - Parameter databasePath: The SQLite file whose size is reported, or `nil` (PostgreSQL) for none.
-    init(databasePath: String?) {
-        self.databasePath = databasePath
+    init() {
         let registry = MetricsRegistry()
         self.registry = registry
         server = RelayServerMetrics(registry: registry)
@@ -45,10 +40,9 @@ final class RelayMetrics: Sendable {
         }
         feeds = registry.gauge("orgsocial_relay_feeds", help: "Feeds in the crawl list, bridges left out.")
         posts = registry.gauge("orgsocial_relay_posts", help: "Posts in the index.")
-        databaseSize = databasePath.map { _ in
-            registry.gauge(
-                "orgsocial_relay_database_size_bytes", help: "Size of the SQLite database with its WAL file.")
-        }
+        databaseSize = registry.gauge(
+            "orgsocial_relay_database_size_bytes",
+            help: "Size of the relay's database (SQLite: the file's pages; PostgreSQL: pg_database_size).")
         webmentions = registry.gauge(
             "orgsocial_relay_webmention_queue_depth",
             help: "Outgoing Webmentions by status (pending is the queue still to send).", labelNames: ["status"])
@@ -70,19 +64,13 @@ final class RelayMetrics: Sendable {
             let totals = try await store.stats().global
             feeds.set(Double(totals.registeredFeeds))
             posts.set(Double(totals.totalPosts))
+            databaseSize.set(Double(try await store.databaseBytes()))
             let counts = try await store.webmentionCounts()
             for status in RelayWebmention.Status.allCases {
                 webmentions.set(Double(counts[status] ?? 0), labels: [status.rawValue])
             }
         } catch {
             scrapeFailures.increment()
-        }
-        if let databasePath, let databaseSize {
-            let files = [databasePath, databasePath + "-wal"]
-            let bytes = files.compactMap {
-                (try? FileManager.default.attributesOfItem(atPath: $0)[.size]) as? NSNumber
-            }.reduce(0) { $0 + $1.int64Value }
-            databaseSize.set(Double(bytes))
         }
     }
 }

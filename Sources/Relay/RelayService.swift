@@ -72,9 +72,7 @@ package actor RelayService {
             throw RelayServiceError.databaseMissing(path: configuration.databasePath)
         }
         let store = try await Self.openStore(configuration)
-        let metrics =
-            configuration.metricsAddress == nil
-            ? nil : RelayMetrics(databasePath: configuration.usesPostgres ? nil : configuration.databasePath)
+        let metrics = configuration.metricsAddress == nil ? nil : RelayMetrics()
         var crawlerConfiguration = Self.crawlerConfiguration(configuration, peerRelays: peerRelays)
         crawlerConfiguration.metrics = metrics?.crawl
         self.metrics = metrics

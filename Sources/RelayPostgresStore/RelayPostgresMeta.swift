@@ -40,6 +40,9 @@ struct PostgresRelayDialect: RelaySQLDialect {
     /// Byte order, as SQLite sorts text.
     var byteOrderCollation: String { " COLLATE \"C\"" }
 
+    /// The whole database, tables, indexes and TOAST.
+    var databaseSizeQuery: String { "SELECT pg_database_size(current_database())" }
+
     func lockOrderedWrites(_ session: any SQLSession) throws {
         _ = try session.rows("SELECT pg_advisory_xact_lock(?::int8)", [Int(RelayPostgresMeta.orderedWriteLock)])
     }

@@ -46,6 +46,9 @@ package protocol RelaySQLDialect: Sendable {
     ///   - session: the write's connection.
     /// - Throws: The engine's error.
     func saveFeedFile(_ fetched: RelayFetchedFeed, session: any SQLSession) throws
+
+    /// A query of one row and column: the database's size in bytes.
+    var databaseSizeQuery: String { get }
 }
 
 extension RelaySQLDialect {

@@ -71,6 +71,9 @@ struct SQLiteRelayDialect: RelaySQLDialect {
     /// Nothing: SQLite compares text by its bytes.
     var byteOrderCollation: String { "" }
 
+    /// The file's pages (the WAL not counted).
+    var databaseSizeQuery: String { "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()" }
+
     func lockOrderedWrites(_ session: any SQLSession) throws {}
 
     func announceGeneration(_ session: any SQLSession) throws {}

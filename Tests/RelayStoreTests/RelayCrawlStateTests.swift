@@ -256,6 +256,20 @@ import Testing
     }
 }
 
+/// The database's size, for the metrics listener, on either engine.
+@Suite struct RelayDatabaseSizeTests {
+    @Test(arguments: RelayStoreEngine.tested)
+    func theSizeGrowsWithWhatIsStored(engine: RelayStoreEngine) async throws {
+        let h = try await RelayStoreHarness.loaded(engine: engine)
+        let before = try await h.store.databaseBytes()
+        #expect(before > 0)
+        for index in 0..<2_000 {
+            _ = try await h.store.addFeed("https://f\(index).example/social.org", now: RelayStoreHarness.now)
+        }
+        #expect(try await h.store.databaseBytes() > before)
+    }
+}
+
 /// The per-request freshness check across processes: another store's committed write changes this one's
 /// `dataVersion()` (SQLite's `PRAGMA data_version`; PostgreSQL's change notification).
 @Suite struct RelayDataVersionTests {

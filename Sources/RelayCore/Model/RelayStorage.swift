@@ -9,4 +9,10 @@ package protocol RelayStorage: RelayCrawlStore, RelayReadModel, RelayNotificatio
     ///
     /// - Throws: The engine's error when a connection cannot be closed.
     func close() async throws
+
+    /// The database's size in bytes (SQLite: its pages; PostgreSQL: `pg_database_size`), for monitoring.
+    ///
+    /// - Returns: The size.
+    /// - Throws: The engine's error.
+    func databaseBytes() async throws -> Int
 }
