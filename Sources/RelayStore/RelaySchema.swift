@@ -54,6 +54,9 @@ enum RelaySchema {
         return migrator
     }
 
+    /// The database file's size in bytes: its pages (the WAL not counted).
+    static let databaseSize = "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()"
+
     /// The indexer counts and indexes a feed's new posts itself, with ``countNewPosts`` and ``indexNewPosts``
     /// once per run of row ids, instead of two `AFTER INSERT` triggers: a trigger makes every `INSERT` a
     /// statement that SQLite journals (the old image of each page it changes, ten or so a post), which on a

@@ -72,7 +72,7 @@ struct SQLiteRelayDialect: RelaySQLDialect {
     var byteOrderCollation: String { "" }
 
     /// The file's pages (the WAL not counted).
-    var databaseSizeQuery: String { "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()" }
+    var databaseSizeQuery: String { RelaySchema.databaseSize }
 
     func lockOrderedWrites(_ session: any SQLSession) throws {}
 
