@@ -24,6 +24,7 @@ struct BridgeRunCommand: ParsableCommand {
                 .value(
                     "wait", valueName: "seconds", help: "How long a cycle waits for another run's lock (default: 60)."),
                 MetricsAddressOption.definition(variable: metricsVariable),
+                LogFormatOption.definition(variable: logFormatVariable),
             ], handlesTerminationSignals: true)
     }
 
@@ -39,9 +40,13 @@ struct BridgeRunCommand: ParsableCommand {
     var push: PushOptions
     /// `--metrics-address`.
     var metrics: MetricsAddressOption
+    /// `--log-format`.
+    var logFormat: LogFormatOption
 
     /// The variable of `--metrics-address`.
     static let metricsVariable = "ORGSOCIAL_BRIDGE_METRICS_ADDRESS"
+    /// The variable of `--log-format`.
+    static let logFormatVariable = "ORGSOCIAL_BRIDGE_LOG_FORMAT"
 
     init(parsing arguments: ParsedArguments) throws {
         bridge = BridgeFeedOptions(parsing: arguments)
@@ -52,12 +57,15 @@ struct BridgeRunCommand: ParsableCommand {
             arguments.value("wait") ?? "60", option: "--wait <seconds>", range: 0...86_400)
         push = BridgePushCommand.pushOptions(parsing: arguments, max: maximum, since: nil)
         metrics = try MetricsAddressOption(parsing: arguments)
+        logFormat = LogFormatOption(parsing: arguments)
     }
 
     func validate() throws { try bridge.validate() }
 
     func run(in context: CommandContext) async throws {
-        let log = SerializedOutput(context.writeStandardError)
+        let log = SerializedOutput(
+            context.writeStandardError,
+            format: try logFormat.resolved(variable: Self.logFormatVariable, environment: context.environment))
         let options = PullOptions(maxStatuses: maximum, timeZone: context.timeZone)
         let cycle = try await BridgeCycleRunner.cycle(
             bridge: bridge,

@@ -28,6 +28,7 @@ struct RelayCrawlCommand: ParsableCommand {
                 RelayServiceOptions.relayListOption, RelayServiceOptions.privateAddressesOption,
                 RelayShutdownDeadlineOption.definition,
                 MetricsAddressOption.definition(variable: RelayServeCommand.metricsVariable),
+                RelayServiceOptions.logFormatOption,
             ], handlesTerminationSignals: true)
     }
 
