@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// How the servers write their log lines: as today's text, or as one JSON object per line (for journald
 /// and Loki).

@@ -3,17 +3,25 @@ import Foundation
 import HTTPCore
 import HTTPServer
 import Metrics
+import Synchronization
 import SystemSupport
 
 /// `orgsocial bridge run --interval SECONDS`: `sync` in a loop, for a service. Each cycle takes the state
 /// file's run lock (so a manual `bridge pull` waits its turn) and is recorded in the state; after a failure
 /// the pause doubles, up to an hour; SIGTERM or SIGINT stops it at once, ending the cycle in progress at its
-/// next request.
+/// next request. The account list is read again before each cycle, and SIGHUP starts a cycle at once (after
+/// the one in progress), so accounts added or removed meanwhile are picked up without a restart.
 struct BridgeRunCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             name: "run",
             abstract: "Sync every account in a loop until SIGTERM or SIGINT (for a service).",
+            discussion: """
+                Reads the account list again before each cycle, so accounts added or removed with \
+                'bridge add-account' and 'remove-account' are picked up without a restart; SIGHUP starts \
+                the next cycle at once. Logs to standard error, as text or (with --log-format json) one \
+                JSON object per line.
+                """,
             options: BridgeFeedOptions.definitions + BridgePushCommand.pushOnlyOptions + [
                 .value(
                     "interval", valueName: "seconds", help: "The pause between two cycles (default: 300).",
@@ -84,19 +92,34 @@ struct BridgeRunCommand: ParsableCommand {
         let loop = BridgeRunLoop(interval: .seconds(interval))
         let signals = TerminationSignals()
         defer { signals.restore() }
+        let (wakeUps, wakeUp) = AsyncStream.makeStream(of: Void.self)
+        let hangUps = TerminationSignals([SIGHUP]) { _ in
+            log.line("bridge run: SIGHUP; the next cycle starts now, with the accounts read again")
+            wakeUp.yield()
+        }
+        defer { hangUps.restore() }
         log.line(
-            "bridge run: every \(interval) s for \(cycle.accounts.map(\.account.name).joined(separator: ", ")) and "
-                + "\(cycle.feed.key); SIGTERM or SIGINT stops it")
+            "bridge run: every \(interval) s for \(Self.names(cycle.accounts)) and \(cycle.feed.key); SIGHUP "
+                + "runs a cycle now; SIGTERM or SIGINT stops it")
         if let metricsServer, let metricsAddress {
             log.line(
                 "bridge run: metrics on "
                     + "\(ServeCommand.listenURL(host: metricsAddress.host, port: metricsServer.port))/metrics")
         }
+        let accounts = Mutex(cycle.accounts.map(\.account.name))
         let worker = Task {
             await loop.run(
                 cycle: {
                     do {
-                        let records = try await cycle.run()
+                        var current = cycle
+                        current.accounts = try await bridge.accounts(in: cycle.state, context: context)
+                        let names = current.accounts.map(\.account.name)
+                        let changed = accounts.withLock { known in
+                            defer { known = names }
+                            return known != names
+                        }
+                        if changed { log.line("bridge run: accounts now \(Self.names(current.accounts))") }
+                        let records = try await current.run()
                         counters?.record(records)
                         for record in records { log.line("bridge run: " + BridgeCycleRunner.summary(record)) }
                         return records.allSatisfy { $0.error == nil }
@@ -111,7 +134,7 @@ struct BridgeRunCommand: ParsableCommand {
                     if failures > 0 {
                         log.line("bridge run: \(failures) failed in a row; next cycle in \(pause.components.seconds) s")
                     }
-                })
+                }, wakeUps: wakeUps)
         }
         // The loop ends only when cancelled: the first signal does that.
         if let number = await signals.next() { log.line("bridge run: stopping (signal \(number))") }
@@ -119,5 +142,10 @@ struct BridgeRunCommand: ParsableCommand {
         await worker.value
         await metricsServer?.stop(gracePeriod: .zero)
         log.line("bridge run: stopped")
+    }
+
+    /// `alice@a.example, bob@b.example`.
+    private static func names(_ accounts: [BridgeAccountClient]) -> String {
+        accounts.map(\.account.name).joined(separator: ", ")
     }
 }
