@@ -107,12 +107,13 @@ struct BridgeRunCommand: ParsableCommand {
                     + "\(ServeCommand.listenURL(host: metricsAddress.host, port: metricsServer.port))/metrics")
         }
         let accounts = Mutex(cycle.accounts.map(\.account.name))
+        let reader = AccountReader(bridge: bridge, context: context)
         let worker = Task {
             await loop.run(
                 cycle: {
                     do {
                         var current = cycle
-                        current.accounts = try await bridge.accounts(in: cycle.state, context: context)
+                        current.accounts = try await reader.accounts(in: cycle.state)
                         let names = current.accounts.map(\.account.name)
                         let changed = accounts.withLock { known in
                             defer { known = names }
@@ -147,5 +148,26 @@ struct BridgeRunCommand: ParsableCommand {
     /// `alice@a.example, bob@b.example`.
     private static func names(_ accounts: [BridgeAccountClient]) -> String {
         accounts.map(\.account.name).joined(separator: ", ")
+    }
+}
+
+/// Reads `bridge run`'s account list again before each cycle.
+///
+/// `@unchecked Sendable`: the command's context is not `Sendable` (its closures), but the run loop calls
+/// ``accounts(in:)`` from one cycle at a time, never two at once, and the context is only read.
+private final class AccountReader: @unchecked Sendable {
+    private let bridge: BridgeFeedOptions
+    private let context: CommandContext
+
+    /// Makes a reader for the command's options and context.
+    init(bridge: BridgeFeedOptions, context: CommandContext) {
+        self.bridge = bridge
+        self.context = context
+    }
+
+    /// The accounts as the state and the configuration file list them now.
+    /// - Throws: as ``BridgeFeedOptions/accounts(in:context:)``.
+    func accounts(in state: BridgeState) async throws -> [BridgeAccountClient] {
+        try await bridge.accounts(in: state, context: context)
     }
 }
