@@ -11,9 +11,11 @@ import Testing
     static func members(of line: String) throws -> [(String, String)] {
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String], "not an object: \(line)")
-        // JSONSerialization forgets the order: read the keys back in the order they appear in the text.
-        let keys = object.keys.sorted { line.range(of: "\"\($0)\":")!.lowerBound < line.range(of: "\"\($1)\":")!.lowerBound }
-        return keys.map { ($0, object[$0]!) }
+        // JSONSerialization forgets the order: sort the keys by where they appear in the text.
+        func offset(_ key: String) -> Int {
+            line.range(of: "\"\(key)\":").map { line.distance(from: line.startIndex, to: $0.lowerBound) } ?? .max
+        }
+        return object.keys.sorted { offset($0) < offset($1) }.map { ($0, object[$0] ?? "") }
     }
 
     @Test func textLinesAreTheMessageUnchanged() {
@@ -58,7 +60,10 @@ import Testing
 
     @Test func linesWithoutPairsAreAllMessage() throws {
         let line = LogFormat.json.line(for: "serve: listening on http://127.0.0.1:8080 (root /srv)", at: Self.time)
-        #expect(try Self.members(of: line).map(\.1) == ["2026-12-04T21:25:45.250Z", "serve: listening on http://127.0.0.1:8080 (root /srv)"])
+        #expect(
+            try Self.members(of: line).map(\.1) == [
+                "2026-12-04T21:25:45.250Z", "serve: listening on http://127.0.0.1:8080 (root /srv)",
+            ])
     }
 
     @Test func pairsNamedLikeTheFixedMembersDoNotReplaceThem() throws {
@@ -73,7 +78,8 @@ import Testing
         #expect(parsed.text == "relay feed dropped")
         #expect(
             parsed.fields == [
-                LogMessage.Field("url", "https://b.example/a=b"), LogMessage.Field("reason", "no success for 3 days =x"),
+                LogMessage.Field("url", "https://b.example/a=b"),
+                LogMessage.Field("reason", "no success for 3 days =x"),
             ])
     }
 }

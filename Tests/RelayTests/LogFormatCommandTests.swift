@@ -75,7 +75,8 @@ struct LogFormatCommandTests {
         let home = try TemporaryFolder()
         defer { home.remove() }
         let option = await runCLI(
-            ["relay", "crawl", "--db", "\(home.path)/r.sqlite", "--log-format", "xml"], environment: ["HOME": home.path])
+            ["relay", "crawl", "--db", "\(home.path)/r.sqlite", "--log-format", "xml"], environment: ["HOME": home.path]
+        )
         let variable = await runCLI(
             ["relay", "serve", "--db", "\(home.path)/r.sqlite", "--port", "0"],
             environment: ["HOME": home.path, "ORGSOCIAL_RELAY_LOG_FORMAT": "logfmt"])

@@ -89,8 +89,9 @@ package struct LogMessage: Sendable, Equatable {
             return false
         }
         return word.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-"
-                || scalar == "_")
+            scalar.isASCII
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-"
+                    || scalar == "_")
         }
     }
 
