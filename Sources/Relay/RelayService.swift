@@ -352,6 +352,8 @@ package actor RelayService {
         let deadline = configuration.shutdownDeadline
         let signals = TerminationSignals { _ in ShutdownWatchdog.arm(deadline: deadline, log: log) }
         defer { signals.restore() }
+        let hangUps = TerminationSignals([SIGHUP]) { _ in Task { await self.reloadSettings() } }
+        defer { hangUps.restore() }
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         let crawling = configuration.effectiveScanInterval.map { "every \(Self.describe($0))" } ?? "off"
         log(
@@ -387,6 +389,8 @@ package actor RelayService {
         let deadline = configuration.shutdownDeadline
         let signals = TerminationSignals { _ in ShutdownWatchdog.arm(deadline: deadline, log: log) }
         defer { signals.restore() }
+        let hangUps = TerminationSignals([SIGHUP]) { _ in Task { await self.reloadSettings() } }
+        defer { hangUps.restore() }
         crawlTask = Task { await self.crawlForever(every: interval) }
         log(
             "relay crawler started (database \(configuration.databaseDisplayName); crawl every "
@@ -403,6 +407,27 @@ package actor RelayService {
         }
         await stop()
         log("relay crawler stopped")
+    }
+
+    // MARK: - Reloading
+
+    /// Reads the settings files again (SIGHUP): the relay list of ``RelayConfiguration/relayListPath``,
+    /// whose peers the next discovery asks. When the file cannot be read, the peers stay as they were and
+    /// one line says why.
+    ///
+    /// - Returns: the peers the crawler now asks.
+    @discardableResult
+    package func reloadSettings() async -> [String] {
+        let log = configuration.log
+        do {
+            let peers = try await crawler.replacePeerRelays(configuration.resolvedPeerRelays())
+            log("relay reloaded peers=\(peers.isEmpty ? "none" : peers.joined(separator: " "))")
+            return peers
+        } catch {
+            let peers = await crawler.peerRelayURLs
+            log("relay reload failed, settings unchanged reason=\(error.localizedDescription)")
+            return peers
+        }
     }
 
     // MARK: - Crawling

@@ -36,6 +36,9 @@ package actor FeedCrawler {
     private var rememberedFollows: [String: [RelayFollow]] = [:]
     private var passRunning = false
     private var passWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The peer relays a pass asks for feeds: ``Configuration/peerRelays`` until
+    /// ``replacePeerRelays(_:)`` (a reload of the relay list) changes them.
+    package private(set) var peerRelays: [String]
     /// The crawls of feeds just registered (``crawlSoon(_:)``), by an identity of their own.
     private var registrationCrawls: [UUID: Task<Void, Never>] = [:]
     /// Fetches the feeds just registered, within the crawler's download limits (shared by those crawls).
@@ -48,6 +51,7 @@ package actor FeedCrawler {
     package init(store: any RelayCrawlStore, configuration: Configuration) {
         self.store = store
         self.configuration = configuration
+        peerRelays = configuration.peerRelays
         validator = RelayFeedValidator(store: store, configuration: configuration)
         addressGuard = AddressGuard(allowPrivateAddresses: configuration.allowPrivateAddresses)
         registrationFetcher = FeedFetcher(
@@ -89,7 +93,7 @@ package actor FeedCrawler {
             transport: configuration.transport, configuration: configuration.crawlFetcherConfiguration)
         let crawl = FeedCrawl(store: store, fetcher: fetcher, addressGuard: addressGuard, configuration: configuration)
 
-        let peers = configuration.peerRelayURLs
+        let peers = peerRelayURLs
         if !peers.isEmpty,
             await isDue(
                 Self.peerDiscoveryKey, every: configuration.peerDiscoveryInterval, now: now, force: forceDiscovery)
@@ -382,5 +386,25 @@ package actor FeedCrawler {
         } else {
             passWaiters.removeFirst().resume()
         }
+    }
+}
+
+// MARK: - Reloading
+
+extension FeedCrawler {
+    /// The peers the next passes ask, as ``Configuration/peerRelayURLs`` reads ``peerRelays``.
+    package var peerRelayURLs: [String] {
+        var current = configuration
+        current.peerRelays = peerRelays
+        return current.peerRelayURLs
+    }
+
+    /// Replaces the peer relays from the next discovery on (a pass in progress keeps the ones it started with).
+    /// - Parameter peers: the relay list's entries, as read again.
+    /// - Returns: the peers the next passes ask.
+    @discardableResult
+    package func replacePeerRelays(_ peers: [String]) -> [String] {
+        peerRelays = peers
+        return peerRelayURLs
     }
 }

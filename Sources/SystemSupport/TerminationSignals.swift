@@ -23,14 +23,19 @@ package final class TerminationSignals {
     private let stream: AsyncStream<Int32>
     private let sources: [any DispatchSourceSignal]
 
-    /// Takes over SIGINT and SIGTERM.
+    private let numbers: [Int32]
+
+    /// Takes over SIGINT and SIGTERM, or other signals (SIGHUP for a reload).
     ///
-    /// - Parameter onSignal: Called on a Dispatch thread as each signal arrives, before ``next()`` sees
-    ///   it: for what must happen even when Swift's cooperative pool is busy (arming a deadline).
-    package init(onSignal: (@Sendable (Int32) -> Void)? = nil) {
+    /// - Parameters:
+    ///   - numbers: The signals taken over; SIGINT and SIGTERM by default.
+    ///   - onSignal: Called on a Dispatch thread as each signal arrives, before ``next()`` sees it: for
+    ///     what must happen even when Swift's cooperative pool is busy (arming a deadline).
+    package init(_ numbers: [Int32] = [SIGINT, SIGTERM], onSignal: (@Sendable (Int32) -> Void)? = nil) {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         self.stream = stream
-        sources = [SIGINT, SIGTERM].map { number in
+        self.numbers = numbers
+        sources = numbers.map { number in
             // The default action (ending the process) must be off for the dispatch source to see the signal.
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -43,7 +48,7 @@ package final class TerminationSignals {
         }
     }
 
-    /// Waits for the first signal.
+    /// Waits for the next signal (one that arrived meanwhile is returned at once).
     ///
     /// - Returns: The signal's number, or `nil` when the calling task is cancelled first.
     package func next() async -> Int32? {
@@ -53,12 +58,13 @@ package final class TerminationSignals {
         return nil
     }
 
-    /// Gives SIGINT and SIGTERM their default action back.
+    /// Gives the signals their default action back.
     package func restore() {
         for source in sources {
             source.cancel()
         }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
+        for number in numbers {
+            signal(number, SIG_DFL)
+        }
     }
 }

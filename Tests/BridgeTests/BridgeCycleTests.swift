@@ -45,6 +45,33 @@ import TootClient
             Array(pauses.all.prefix(4)) == ["0 0.02 seconds", "1 0.04 seconds", "2 0.08 seconds", "0 0.02 seconds"])
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func aWakeUpEndsThePauseAtOnceAndOneDuringACycleEndsTheNextPause() async throws {
+        let cycles = LogLines()
+        let (wakeUps, wakeUp) = AsyncStream.makeStream(of: Void.self)
+        let loop = BridgeRunLoop(interval: .seconds(3600))
+        let task = Task {
+            await loop.run(
+                cycle: {
+                    cycles.append("cycle")
+                    // A wake-up while the second cycle runs: the pause after it ends at once too.
+                    if cycles.all.count == 2 { wakeUp.yield() }
+                    return true
+                }, wakeUps: wakeUps)
+        }
+        #expect(await eventually { cycles.all.count == 1 })
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(cycles.all.count == 1)
+        wakeUp.yield()
+        #expect(await eventually { cycles.all.count == 3 })
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(cycles.all.count == 3)
+        let started = ContinuousClock.now
+        task.cancel()
+        await task.value
+        #expect(ContinuousClock.now - started < .seconds(1))
+    }
+
     /// A step that fails, to check the cycle goes on with the next account.
     struct FailingStep: BridgeStep {
         var name: String { "push" }

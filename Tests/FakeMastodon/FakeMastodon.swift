@@ -34,8 +34,11 @@ package final class FakeMastodon: Sendable {
     /// - Parameters:
     ///   - configuration: a preset, possibly changed.
     ///   - clock: the clock; a new one at 2026-05-01T12:00:00Z by default.
+    ///   - username: the local user's name (`alice`; another one for a second account on 127.0.0.1).
     /// - Throws: the server's error when no port can be opened.
-    package init(_ configuration: FakeMastodonConfiguration, clock: FakeClock = FakeClock()) throws {
+    package init(
+        _ configuration: FakeMastodonConfiguration, clock: FakeClock = FakeClock(), username: String = "alice"
+    ) throws {
         self.configuration = configuration
         self.clock = clock
         state = Mutex(FakeMastodonStorage())
@@ -47,7 +50,7 @@ package final class FakeMastodon: Sendable {
             preconditionFailure("a loopback URL with a port is always valid")
         }
         url = base
-        user = FakeAccount(id: "1", username: "alice", acct: "alice", url: "http://\(host)/@alice")
+        user = FakeAccount(id: "1", username: username, acct: username, url: "http://\(host)/@\(username)")
         state.withLock { $0.accounts[user.id] = user }
         server.withLock { $0 = daemon }
         responder.fake.withLock { $0 = self }

@@ -318,6 +318,59 @@ import TootClient
     }
 
     @Test(.enabled(if: isBuilt), .timeLimit(.minutes(1)))
+    func runPicksUpAccountsAddedAndRemovedWhileItRunsAtOnceOnSIGHUP() async throws {
+        try await withBed { bed in
+            bed.fake.seedStatuses(1)
+            let second = try FakeMastodon(.mastodon45, username: "bob")
+            defer { Task { await second.stop() } }
+            second.seedStatuses(2)
+            var environment = ProcessInfo.processInfo.environment.merging(bed.environment) { $1 }
+            environment["ORGSOCIAL_NOW"] = nil
+            // A ten-minute pause: only SIGHUP can start the cycles below within the test's minute.
+            let arguments = ["bridge", "run", "--interval", "600", "--log-format", "json"] + bed.feedArguments
+            let server = try SpawnedServer(executable: Self.binary, arguments: arguments, environment: environment)
+            let statePath = bed.statePath
+            func pulled(_ account: String) async throws -> Int? {
+                let state = try await BridgeState(path: statePath)
+                let runs = try await state.runs(account: account)
+                try await state.close()
+                return runs.first?.counts.pulled
+            }
+            let firstCycle = try await eventually(timeout: .seconds(20), pollingEvery: .milliseconds(50)) {
+                try await pulled(bed.accountName) == 1
+            }
+            let token = second.issueToken(scopes: ["read", "write"], appName: BridgeIdentity.applicationName)
+            let added = await bed.bridge(["add-account", "--instance", second.url.absoluteString, "--token", token])
+            kill(server.process.processIdentifier, SIGHUP)
+            let secondPulled = try await eventually(timeout: .seconds(20), pollingEvery: .milliseconds(50)) {
+                try await pulled("bob@127.0.0.1") == 2
+            }
+            let removed = await bed.bridge(["remove-account", bed.accountName])
+            kill(server.process.processIdentifier, SIGHUP)
+            let narrowed = await eventually(timeout: .seconds(20)) {
+                server.log.contains(#""message":"bridge run: accounts now bob@127.0.0.1""#)
+            }
+            #expect(server.terminate() == 0, "\(server.log)")
+
+            #expect(firstCycle)
+            #expect(added.status == 0, "\(added.error)")
+            #expect(secondPulled, "\(server.log)")
+            #expect(removed.status == 0, "\(removed.error)")
+            #expect(narrowed, "\(server.log)")
+            let messages = try server.log.split(separator: "\n").map { line in
+                let object = try #require(
+                    try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String], "\(line)")
+                #expect(object["time"] != nil)
+                return try #require(object["message"])
+            }
+            #expect(messages.contains("bridge run: accounts now alice@127.0.0.1, bob@127.0.0.1"))
+            #expect(messages.filter { $0.hasPrefix("bridge run: SIGHUP") }.count == 2)
+            #expect(messages.contains { $0.hasPrefix("bridge run: bob@127.0.0.1: pulled 2, ") })
+            #expect(messages.last == "bridge run: stopped")
+        }
+    }
+
+    @Test(.enabled(if: isBuilt), .timeLimit(.minutes(1)))
     func runServesItsMetricsWhenGivenAnAddress() async throws {
         try await withBed { bed in
             bed.fake.seedStatuses(2)

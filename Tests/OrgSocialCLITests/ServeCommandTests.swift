@@ -25,11 +25,12 @@ struct ServeCommandTests {
         lost. The Org Social Host API (POST /signup, /upload, /delete, /redirect,
         /remove-redirect, GET /public-routes) is served too.
 
-        Logs one line per request to standard error (unless --quiet). Stops gracefully
-        on SIGINT or SIGTERM. The node keeps its state in <root>/.orgsocial/. GET
-        /healthz answers while the node runs and GET /readyz while its root is a folder
-        (503 otherwise); with --metrics-address, Prometheus metrics (requests, latency,
-        refused connections, feeds) are served at /metrics on a listener of their own.
+        Logs one line per request to standard error (unless --quiet); with --log-format
+        json, each line is a JSON object. Stops gracefully on SIGINT or SIGTERM. The
+        node keeps its state in <root>/.orgsocial/. GET /healthz answers while the node
+        runs and GET /readyz while its root is a folder (503 otherwise); with
+        --metrics-address, Prometheus metrics (requests, latency, refused connections,
+        feeds) are served at /metrics on a listener of their own.
 
         Limits against abusive clients are on by default: connections per address, a
         deadline for request heads, a memory budget for uploads and signups per address
@@ -45,7 +46,7 @@ struct ServeCommandTests {
                                [--header-timeout <seconds>]
                                [--max-buffered-upload-bytes <n>]
                                [--signups-per-hour <n>] [--quiet]
-                               [--metrics-address <host:port>]
+                               [--metrics-address <host:port>] [--log-format <format>]
 
         OPTIONS:
           --root <dir>            The folder holding the feeds.
@@ -76,6 +77,10 @@ struct ServeCommandTests {
                                   Serve Prometheus metrics at http://<host:port>/metrics
                                   on a listener of their own, e.g. 127.0.0.1:9464; keep
                                   it private. (default: off)
+          --log-format <format>   How log lines are written: text, or json for one JSON
+                                  object per line with the time, the message and each
+                                  key=value pair as a member (journald, Loki). (values:
+                                  text, json; default: text)
           -h, --help              Show help information.
 
         SUBCOMMANDS:

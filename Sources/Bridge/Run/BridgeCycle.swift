@@ -107,8 +107,8 @@ public struct BridgeCycle: Sendable {
     public let feed: any BridgeFeed
     /// The steps, in order.
     public let steps: [any BridgeStep]
-    /// The accounts.
-    public let accounts: [BridgeAccountClient]
+    /// The accounts (`bridge run` replaces them with the state's list before each cycle).
+    public var accounts: [BridgeAccountClient]
     /// How long to wait for another run holding the lock.
     public var lockWait: Duration
     /// The clock.

@@ -36,8 +36,11 @@ public struct BridgeRunLoop: Sendable {
     ///   - cycle: one cycle; `true` when it succeeded. A thrown error counts as a failure, except
     ///     `CancellationError`, which ends the loop.
     ///   - waiting: told each pause before it starts, with the failures in a row.
+    ///   - wakeUps: each element ends the pause in progress at once, or the next one if it comes during a
+    ///     cycle (SIGHUP: run now, with the accounts as they are now).
     public func run(
-        cycle: @Sendable () async throws -> Bool, waiting: @Sendable (Duration, Int) -> Void = { _, _ in }
+        cycle: @Sendable () async throws -> Bool, waiting: @Sendable (Duration, Int) -> Void = { _, _ in },
+        wakeUps: AsyncStream<Void>? = nil
     ) async {
         var failures = 0
         while !Task.isCancelled {
@@ -51,7 +54,23 @@ public struct BridgeRunLoop: Sendable {
             if Task.isCancelled { return }
             let pause = pause(afterFailures: failures)
             waiting(pause, failures)
-            do { try await Task.sleep(for: pause) } catch { return }
+            do { try await Self.sleep(for: pause, orUntil: wakeUps) } catch { return }
+        }
+    }
+
+    /// Sleeps for `pause`, or until the next element of `wakeUps`, whichever comes first.
+    /// - Throws: `CancellationError` when cancelled meanwhile.
+    private static func sleep(for pause: Duration, orUntil wakeUps: AsyncStream<Void>?) async throws {
+        guard let wakeUps else { return try await Task.sleep(for: pause) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await Task.sleep(for: pause) }
+            group.addTask {
+                for await _ in wakeUps { return }
+                // The stream ended (or the task was cancelled): only the clock ends the pause now.
+                try await Task.sleep(for: pause)
+            }
+            try await group.next()
+            group.cancelAll()
         }
     }
 }

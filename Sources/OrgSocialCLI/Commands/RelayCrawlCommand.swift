@@ -15,7 +15,8 @@ struct RelayCrawlCommand: ParsableCommand {
                 any number of API processes serve what the crawler indexes, with their caches and event \
                 streams following it, and several crawl workers share the feeds through leases (each feed \
                 fetched by one worker at a time; a stopped worker's feeds are taken over one interval later). \
-                Give the same --groups as the API processes. Logs to standard error. With \
+                Give the same --groups as the API processes. Logs to standard error (one JSON object per \
+                line with --log-format json); SIGHUP reads --relay-list again. With \
                 --metrics-address, the crawl's Prometheus metrics are served at /metrics meanwhile.
                 """,
             options: [
@@ -28,6 +29,7 @@ struct RelayCrawlCommand: ParsableCommand {
                 RelayServiceOptions.relayListOption, RelayServiceOptions.privateAddressesOption,
                 RelayShutdownDeadlineOption.definition,
                 MetricsAddressOption.definition(variable: RelayServeCommand.metricsVariable),
+                RelayServiceOptions.logFormatOption,
             ], handlesTerminationSignals: true)
     }
 

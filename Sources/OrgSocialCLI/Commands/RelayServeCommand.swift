@@ -14,8 +14,10 @@ struct RelayServeCommand: ParsableCommand {
                 feed with conditional GET every --scan-interval seconds. Feeds come from POST /feeds/, from \
                 everyone's #+FOLLOW: lines (daily) and from the peer relays' feed lists (every 3 hours).
 
-                Logs to standard error: the start-up line and one line per crawl pass. Stops gracefully on \
-                SIGINT or SIGTERM. Every option also reads an environment variable (ORGSOCIAL_RELAY_DB, \
+                Logs to standard error: the start-up line and one line per crawl pass, as text or (with \
+                --log-format json) one JSON object per line. Stops gracefully on SIGINT or SIGTERM; SIGHUP \
+                reads --relay-list again (an unreadable list keeps the old peers). Every option also reads an \
+                environment variable (ORGSOCIAL_RELAY_DB, \
                 ORGSOCIAL_RELAY_HOST, ORGSOCIAL_RELAY_PORT, ORGSOCIAL_RELAY_SITE_DOMAIN, \
                 ORGSOCIAL_RELAY_GROUPS, ORGSOCIAL_RELAY_SCAN_INTERVAL, ORGSOCIAL_RELAY_LIST, \
                 ORGSOCIAL_RELAY_SHUTDOWN_DEADLINE, and those named below), so one settings file (relay.env) \
@@ -65,6 +67,7 @@ struct RelayServeCommand: ParsableCommand {
                 ClientLimitOptions.streamsPerAddressOption,
                 ClientLimitOptions.registrationsOption,
                 RelayShutdownDeadlineOption.definition,
+                RelayServiceOptions.logFormatOption,
             ], handlesTerminationSignals: true)
     }
 

@@ -19,7 +19,8 @@ struct ServeCommand: ParsableCommand {
                 ETag gets 412, so no edit is ever lost. The Org Social Host API (POST /signup, /upload, \
                 /delete, /redirect, /remove-redirect, GET /public-routes) is served too.
 
-                Logs one line per request to standard error (unless --quiet). Stops gracefully on \
+                Logs one line per request to standard error (unless --quiet); with --log-format json, \
+                each line is a JSON object. Stops gracefully on \
                 SIGINT or SIGTERM. The node keeps its state in <root>/.orgsocial/. GET /healthz answers \
                 while the node runs and GET /readyz while its root is a folder (503 otherwise); with \
                 --metrics-address, Prometheus metrics (requests, latency, refused connections, feeds) are \
@@ -51,6 +52,7 @@ struct ServeCommand: ParsableCommand {
                 ClientLimitOptions.signupsOption,
                 .flag("quiet", help: "Do not log requests."),
                 MetricsAddressOption.definition(variable: nil),
+                LogFormatOption.definition(variable: nil),
             ],
             subcommands: [ServeTokenCommand.self],
             runsWithoutSubcommand: true, handlesTerminationSignals: true)
@@ -74,6 +76,8 @@ struct ServeCommand: ParsableCommand {
     var limits: ClientLimitOptions
     /// `--metrics-address`.
     var metrics: MetricsAddressOption
+    /// `--log-format`.
+    var logFormat: LogFormatOption
 
     init(parsing arguments: ParsedArguments) throws {
         root = try arguments.requiredValue("root")
@@ -86,6 +90,7 @@ struct ServeCommand: ParsableCommand {
             range: 1...Int(Int32.max))
         isQuiet = arguments.flag("quiet")
         metrics = try MetricsAddressOption(parsing: arguments)
+        logFormat = LogFormatOption(parsing: arguments)
         limits = try ClientLimitOptions(parsing: arguments)
     }
 
@@ -113,7 +118,8 @@ struct ServeCommand: ParsableCommand {
         configuration.signupRate = try limits.hourlyRate(default: 10)
         configuration.metricsAddress = try metrics.resolved(variable: nil, environment: context.environment)
 
-        let errorOutput = SerializedOutput(context.writeStandardError)
+        let errorOutput = SerializedOutput(
+            context.writeStandardError, format: try logFormat.resolved(variable: nil, environment: context.environment))
         var accessLog: (@Sendable (AccessLogEntry) -> Void)?
         if !isQuiet {
             accessLog = { entry in errorOutput.line(entry.line) }
@@ -160,20 +166,27 @@ struct ServeCommand: ParsableCommand {
     }
 }
 
-/// Standard error shared by the server's threads: one whole line at a time.
+/// Standard error shared by the server's threads: one whole log line at a time, in the `--log-format`.
 ///
 /// `@unchecked Sendable`: the wrapped closure is only ever called with the lock held, so calls never
 /// overlap, and while the server runs the command writes only through this object too.
 final class SerializedOutput: @unchecked Sendable {
     private let lock = Mutex(())
     private let write: ([UInt8]) -> Void
+    private let format: LogFormat
 
-    init(_ write: @escaping ([UInt8]) -> Void) {
+    /// Makes the output.
+    /// - Parameters:
+    ///   - write: Writes bytes to standard error.
+    ///   - format: How each line is written.
+    init(_ write: @escaping ([UInt8]) -> Void, format: LogFormat = .text) {
         self.write = write
+        self.format = format
     }
 
-    /// Writes `text` and a line break.
+    /// Writes the log line of `text`, in the output's format, and a line break.
     func line(_ text: String) {
-        lock.withLock { _ in write(Array((text + "\n").utf8)) }
+        let line = format.line(for: text, at: Date())
+        lock.withLock { _ in write(Array((line + "\n").utf8)) }
     }
 }

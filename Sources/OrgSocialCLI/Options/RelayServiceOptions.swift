@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 import Relay
 
 /// The options the local relay commands share (`relay serve`, `scan`, `add-feed`, `stats --db`): the
@@ -29,6 +30,10 @@ struct RelayServiceOptions {
         "allow-private-addresses",
         help: "Also accept feeds on loopback, private and link-local addresses (tests, one-machine setups) "
             + "($\(privateAddressesVariable)=1).")
+    /// `--log-format` of `relay serve` and `relay crawl`.
+    static let logFormatOption = LogFormatOption.definition(variable: logFormatVariable)
+    /// The variable of `--log-format`.
+    static let logFormatVariable = "ORGSOCIAL_RELAY_LOG_FORMAT"
     /// The variable of `--allow-private-addresses`.
     static let privateAddressesVariable = "ORGSOCIAL_RELAY_ALLOW_PRIVATE_ADDRESSES"
 
@@ -41,6 +46,8 @@ struct RelayServiceOptions {
     /// `--allow-private-addresses` (given on the command line; the variable is read by
     /// ``configuration(in:)``).
     var allowsPrivateAddresses: Bool
+    /// `--log-format`, when given.
+    var logFormat: LogFormatOption
 
     /// Reads the options (those a command does not declare are simply absent).
     init(parsing arguments: ParsedArguments) {
@@ -48,6 +55,7 @@ struct RelayServiceOptions {
         groups = arguments.value("groups")
         relayListPath = arguments.value("relay-list")
         allowsPrivateAddresses = arguments.flag("allow-private-addresses")
+        logFormat = LogFormatOption(parsing: arguments)
     }
 
     /// Checks the values' form.
@@ -62,7 +70,8 @@ struct RelayServiceOptions {
     /// The relay configuration these options describe, with the environment's fallbacks and the defaults.
     /// - Parameter context: the command's context (environment, standard error for the log).
     /// - Returns: the configuration, logging to standard error.
-    /// - Throws: ``CLIError/validation(_:)`` when there is no database path at all.
+    /// - Throws: ``CLIError/validation(_:)`` when there is no database path at all,
+    ///   ``CLIError/invalidEnvironment(name:value:reason:)`` for a bad variable.
     func configuration(in context: CommandContext) throws -> RelayConfiguration {
         let environment = context.environment
         guard
@@ -81,7 +90,9 @@ struct RelayServiceOptions {
             relayListPath ?? environment["ORGSOCIAL_RELAY_LIST"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.allowPrivateAddresses = try Self.isOn(
             allowsPrivateAddresses, variable: Self.privateAddressesVariable, environment: environment)
-        let errorOutput = SerializedOutput(context.writeStandardError)
+        let errorOutput = SerializedOutput(
+            context.writeStandardError,
+            format: try logFormat.resolved(variable: Self.logFormatVariable, environment: environment))
         configuration.log = { message in errorOutput.line(message) }
         return configuration
     }
