@@ -71,6 +71,29 @@ struct LogFormatCommandTests {
         #expect(objects.last?["message"] == "serve: stopped")
     }
 
+    @Test(.enabled(if: RelayCommandTests.isBuilt)) func nodeServeKeepsServingAfterSIGHUP() async throws {
+        let root = try TemporaryFolder()
+        defer { root.remove() }
+        try FileManager.default.createDirectory(atPath: root.path + "/alice", withIntermediateDirectories: true)
+        _ = try root.write("#+TITLE: Alice\n", to: "alice/social.org")
+        let server = try SpawnedServer(
+            executable: RelayCommandTests.binary, arguments: ["serve", "--root", root.path, "--port", "0"],
+            environment: ProcessInfo.processInfo.environment)
+        let port = try #require(server.port)
+        // Sent until it is logged: one sent the moment the node has started may come before the signal's
+        // handler is registered with the kernel (ignored, never fatal).
+        let logged = await eventually {
+            kill(server.process.processIdentifier, SIGHUP)
+            return server.log.contains("serve: SIGHUP; the token file ")
+        }
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)/alice/social.org"))
+        let (_, response) = try await URLSession.shared.data(from: url)
+        #expect(server.terminate() == 0, "\(server.log)")
+
+        #expect(logged, "\(server.log)")
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+    }
+
     @Test func badFormatsAreRefusedWithAdvice() async throws {
         let home = try TemporaryFolder()
         defer { home.remove() }

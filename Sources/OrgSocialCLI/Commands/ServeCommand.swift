@@ -21,7 +21,8 @@ struct ServeCommand: ParsableCommand {
 
                 Logs one line per request to standard error (unless --quiet); with --log-format json, \
                 each line is a JSON object. Stops gracefully on \
-                SIGINT or SIGTERM. The node keeps its state in <root>/.orgsocial/. GET /healthz answers \
+                SIGINT or SIGTERM; SIGHUP (systemctl reload) keeps it running: the token file is read \
+                again whenever it changes, so there is nothing else to reload. The node keeps its state in <root>/.orgsocial/. GET /healthz answers \
                 while the node runs and GET /readyz while its root is a folder (503 otherwise); with \
                 --metrics-address, Prometheus metrics (requests, latency, refused connections, feeds) are \
                 served at /metrics on a listener of their own.
@@ -132,6 +133,13 @@ struct ServeCommand: ParsableCommand {
         // was), and before the start-up line, which tells scripts that SIGTERM now stops it gracefully.
         let signals = TerminationSignals()
         defer { signals.restore() }
+        // A reload (`systemctl reload`) must not stop the node, as SIGHUP's default would.
+        let hangUps = TerminationSignals([SIGHUP]) { _ in
+            errorOutput.line(
+                "serve: SIGHUP; the token file \(node.tokenFilePath) is read again whenever it changes, nothing "
+                    + "else to reload")
+        }
+        defer { hangUps.restore() }
         for path in node.sweptTemporaryFiles {
             errorOutput.line("serve: removed \(path), left by an interrupted upload")
         }
