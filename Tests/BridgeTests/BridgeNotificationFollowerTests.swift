@@ -1,6 +1,7 @@
 import Bridge
 import FakeMastodon
 import Foundation
+import HTTPClient
 import HTTPCore
 import Synchronization
 import TestSupport
@@ -22,8 +23,10 @@ struct BridgeNotificationFollowerTests {
     }
 
     private static let fast = BridgeNotificationFollower.Configuration(
-        pollInterval: .milliseconds(50), silenceLimit: .seconds(5), initialReconnectDelay: .milliseconds(50),
-        maximumReconnectDelay: .milliseconds(200))
+        pollInterval: .milliseconds(50),
+        reconnection: EventStreamReconnection(
+            silenceLimit: .seconds(5), initialReconnectDelay: .milliseconds(50),
+            maximumReconnectDelay: .milliseconds(200)))
 
     /// Runs a follower of the bed's account in a task until `body` returns.
     private func following(

@@ -1,5 +1,5 @@
 public import Foundation
-import HTTPClient
+public import HTTPClient
 import HTTPCore
 public import TootClient
 
@@ -14,8 +14,8 @@ public import TootClient
 ///
 /// - It starts after the newest notification there is when iteration starts.
 /// - A stream that fails, ends or goes silent (nothing, not even a heartbeat comment, for
-///   ``Configuration/silenceLimit``) is opened again after a delay, ``Configuration/initialReconnectDelay``
-///   doubling up to ``Configuration/maximumReconnectDelay``; each time a stream opens, the notifications
+///   the silence limit of ``Configuration/reconnection``) is opened again after a delay that doubles from
+///   its first to its longest (``EventStreamReconnection``); each time a stream opens, the notifications
 ///   logged meanwhile are read once, so none is missed. A server that answers 404 (or no event stream)
 ///   is polled instead from then on. Nothing is passed on twice (a notification is known by its ID).
 /// - Only a refused token (401, 403) ends the iteration, with the client's error; a lost server never does.
@@ -26,31 +26,20 @@ public struct BridgeNotificationFollower: AsyncSequence, Sendable {
     /// What iterating throws.
     public typealias Failure = any Error
 
-    /// How the follower waits and reconnects.
+    /// How the follower polls, notices a silent stream and waits to reconnect.
     public struct Configuration: Sendable, Hashable {
         /// The time between two reads of the notifications API when the server does not stream; 60 s by default.
         public var pollInterval: Duration
-        /// How long a stream may send nothing before it is replaced; 75 s by default.
-        public var silenceLimit: Duration
-        /// The first delay after a failure; 1 s by default.
-        public var initialReconnectDelay: Duration
-        /// The longest delay between attempts; 60 s by default.
-        public var maximumReconnectDelay: Duration
+        /// How a silent stream is noticed and how long to wait before the next attempt.
+        public var reconnection: EventStreamReconnection
 
         /// Makes a configuration.
         /// - Parameters:
         ///   - pollInterval: the polling interval.
-        ///   - silenceLimit: how long a stream may stay silent.
-        ///   - initialReconnectDelay: the first delay after a failure.
-        ///   - maximumReconnectDelay: the longest delay.
-        public init(
-            pollInterval: Duration = .seconds(60), silenceLimit: Duration = .seconds(75),
-            initialReconnectDelay: Duration = .seconds(1), maximumReconnectDelay: Duration = .seconds(60)
-        ) {
+        ///   - reconnection: the silence limit and the delays between attempts.
+        public init(pollInterval: Duration = .seconds(60), reconnection: EventStreamReconnection = .init()) {
             self.pollInterval = pollInterval
-            self.silenceLimit = silenceLimit
-            self.initialReconnectDelay = initialReconnectDelay
-            self.maximumReconnectDelay = maximumReconnectDelay
+            self.reconnection = reconnection
         }
     }
 
@@ -152,7 +141,8 @@ public struct BridgeNotificationFollower: AsyncSequence, Sendable {
                 return
             }
             guard var iterator = body else {
-                switch try await client.openNotificationStream(silenceLimit: follower.configuration.silenceLimit) {
+                let silenceLimit = follower.configuration.reconnection.silenceLimit
+                switch try await client.openNotificationStream(silenceLimit: silenceLimit) {
                 case .opened(let opened):
                     body = opened.makeAsyncIterator()
                     parser = ServerSentEventParser()
@@ -191,9 +181,7 @@ public struct BridgeNotificationFollower: AsyncSequence, Sendable {
         }
 
         private func reconnectDelay() -> Duration {
-            ReconnectionDelay.after(
-                failures: failures, initial: follower.configuration.initialReconnectDelay,
-                maximum: follower.configuration.maximumReconnectDelay)
+            follower.configuration.reconnection.delay(afterFailures: failures)
         }
 
         private static func endsTheIteration(_ error: any Error) -> Bool {

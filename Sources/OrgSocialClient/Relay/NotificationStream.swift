@@ -1,5 +1,5 @@
 public import Foundation
-import HTTPClient
+public import HTTPClient
 import HTTPCore
 
 /// A feed's notifications as they happen: an endless sequence read from a relay's event stream
@@ -34,31 +34,8 @@ public struct NotificationStream: AsyncSequence, Sendable {
     /// What iterating throws.
     public typealias Failure = any Error
 
-    /// How the stream waits and reconnects.
-    public struct Configuration: Sendable, Hashable {
-        /// How long a connection may send nothing at all (no event, no heartbeat) before it is dropped and
-        /// replaced; 75 seconds by default (two and a half of the relay's 30-second heartbeats). It is the
-        /// stream request's timeout, which the transport enforces (`CurlTransport` does, on every silence).
-        public var silenceLimit: Duration
-        /// The delay before the first reconnection attempt after a failure; 1 second by default.
-        public var initialReconnectDelay: Duration
-        /// The longest delay between attempts; 60 seconds by default.
-        public var maximumReconnectDelay: Duration
-
-        /// Makes a configuration.
-        /// - Parameters:
-        ///   - silenceLimit: how long a connection may stay silent.
-        ///   - initialReconnectDelay: the first delay after a failure.
-        ///   - maximumReconnectDelay: the longest delay.
-        public init(
-            silenceLimit: Duration = .seconds(75), initialReconnectDelay: Duration = .seconds(1),
-            maximumReconnectDelay: Duration = .seconds(60)
-        ) {
-            self.silenceLimit = silenceLimit
-            self.initialReconnectDelay = initialReconnectDelay
-            self.maximumReconnectDelay = maximumReconnectDelay
-        }
-    }
+    /// How the stream notices a silent connection and waits to reconnect.
+    public typealias Configuration = EventStreamReconnection
 
     /// A change in the stream's connection, for callers that show it.
     public enum ConnectionEvent: Sendable, Hashable {
@@ -230,9 +207,7 @@ public struct NotificationStream: AsyncSequence, Sendable {
         /// The delay before the next attempt.
         private func reconnectDelay() -> Duration {
             if let milliseconds = parser.reconnectionTime { return .milliseconds(milliseconds) }
-            return ReconnectionDelay.after(
-                failures: failures, initial: stream.configuration.initialReconnectDelay,
-                maximum: stream.configuration.maximumReconnectDelay)
+            return stream.configuration.delay(afterFailures: failures)
         }
 
         private static func key(_ notification: RelayNotification) -> Key {
