@@ -5,7 +5,7 @@ import HTTPServer
 import Metrics
 import OrgSocialClient
 import RelayBridges
-package import RelayCore
+import RelayCore
 import RelayCrawler
 import RelayPostgresStore
 import RelayServer
@@ -41,15 +41,15 @@ package actor RelayService {
     /// The peer relays the crawler asks for feeds (`relay-api.md` §4.3).
     package nonisolated let peerRelays: [String]
 
-    private let store: any RelayStorage
-    private let crawler: FeedCrawler
-    private let validator: RelayFeedValidator
+    let store: any RelayStorage
+    let crawler: FeedCrawler
+    let validator: RelayFeedValidator
     private var daemon: HTTPDaemon?
     /// The metrics, when ``RelayConfiguration/metricsAddress`` is set.
     private let metrics: RelayMetrics?
     private var metricsDaemon: HTTPDaemon?
     private var crawlTask: Task<Void, Never>?
-    private var currentPass: Task<RelayScanReport, Never>?
+    var currentPass: Task<RelayScanReport, Never>?
     private var bridges: RelayBridges?
     private var bridgeTask: Task<Void, Never>?
     private var webmentionTask: Task<Void, Never>?
@@ -407,101 +407,6 @@ package actor RelayService {
         }
         await stop()
         log("relay crawler stopped")
-    }
-
-    // MARK: - Reloading
-
-    /// Reads the settings files again (SIGHUP): the relay list of ``RelayConfiguration/relayListPath``,
-    /// whose peers the next discovery asks. When the file cannot be read, the peers stay as they were and
-    /// one line says why.
-    ///
-    /// - Returns: the peers the crawler now asks.
-    @discardableResult
-    package func reloadSettings() async -> [String] {
-        let log = configuration.log
-        do {
-            let peers = try await crawler.replacePeerRelays(configuration.resolvedPeerRelays())
-            log("relay reloaded peers=\(peers.isEmpty ? "none" : peers.joined(separator: " "))")
-            return peers
-        } catch {
-            let peers = await crawler.peerRelayURLs
-            log("relay reload failed, settings unchanged reason=\(error.localizedDescription)")
-            return peers
-        }
-    }
-
-    // MARK: - Crawling
-
-    /// Runs one crawl pass now (after any pass in progress) and remembers its summary in the database for
-    /// `orgsocial relay stats` (the crawler logs the pass).
-    ///
-    /// - Parameter forceDiscovery: Whether to read everyone's `#+FOLLOW:` lines and the peer relays in this
-    ///   pass even if their daily and 3-hourly times have not come (`orgsocial relay scan` does).
-    /// - Returns: What the pass did.
-    @discardableResult
-    package func scanOnce(forceDiscovery: Bool = false) async -> RelayScanReport {
-        let previous = currentPass
-        let crawler = crawler
-        let pass = Task {
-            _ = await previous?.value
-            return await crawler.runPass(now: Date(), forceDiscovery: forceDiscovery)
-        }
-        currentPass = pass
-        let report = await withTaskCancellationHandler {
-            await pass.value
-        } onCancel: {
-            pass.cancel()
-        }
-        await record(report)
-        return report
-    }
-
-    /// Keeps a pass's summary in the database (the crawler has logged it).
-    private func record(_ report: RelayScanReport) async {
-        let summary = RelayPassSummary(report: report, finishedAt: Date())
-        do {
-            try await store.setMetaValue(RelayPassSummary.metaKey, summary.storedText())
-        } catch {
-            configuration.log("relay pass not recorded reason=\(Self.sentence(error))")
-        }
-    }
-
-    // MARK: - Feeds and statistics
-
-    /// Adds a feed to the crawl list the way `POST /feeds/` does (`relay-api.md` §2.3): refuses bridge
-    /// URLs and (unless allowed) private addresses, fetches the feed once to check it, then adds it.
-    ///
-    /// - Parameter feedURL: The feed's URL; surrounding whitespace is stripped.
-    /// - Returns: The outcome, with the relay's own message on failure.
-    package func addFeed(_ feedURL: String) async -> RelayFeedAddition {
-        let feed = feedURL.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !feed.isEmpty else {
-            return RelayFeedAddition(feed: feed, status: 400, isAdded: false, message: "Feed URL is required")
-        }
-        return RelayFeedAddition(feed: feed, outcome: await validator.register(feed: feed))
-    }
-
-    /// What the database holds: feeds, profiles, posts, follows, failing feeds and the last pass.
-    ///
-    /// - Returns: The summary.
-    /// - Throws: ``RelayServiceError/databaseFailure(path:reason:)``.
-    package func summary() async throws -> RelayDatabaseSummary {
-        do {
-            let entries = try await store.crawlEntries()
-            // As `/stats/` answered before: a failing count reads as zero counters, not as a failure.
-            let totals = try? await store.stats().global
-            let lastPass = try await store.metaValue(RelayPassSummary.metaKey).flatMap {
-                RelayPassSummary(storedText: $0)
-            }
-            var summary = RelayDatabaseSummary(
-                databasePath: configuration.databaseDisplayName, entries: entries, totals: totals, lastPass: lastPass)
-            let queue = try await store.webmentionCounts()
-            summary.webmentions = Dictionary(uniqueKeysWithValues: queue.map { ($0.key.rawValue, $0.value) })
-            return summary
-        } catch {
-            throw RelayServiceError.databaseFailure(
-                path: configuration.databaseDisplayName, reason: Self.sentence(error))
-        }
     }
 
     // MARK: - Helpers
