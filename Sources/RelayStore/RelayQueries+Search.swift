@@ -10,7 +10,8 @@ extension RelayQueries {
     /// (the handler's task is cancelled).
     static let searchBudget = QueryBudget(duration: .seconds(1), memoryGrowth: 48 << 20)
 
-    /// One page of the posts matching `term`, newest first; none past the last page.
+    /// One page of the posts matching `term`, newest first; none past the last page. Up to
+    /// ``SearchResults/exactTotalBound`` matches the total is exact; beyond, it is estimated.
     ///
     /// - Throws: ``RelayReadError/searchOverBudget`` over ``searchBudget``, else `StoreError`.
     func search(_ term: SearchTerm, page: Int, perPage: Int) throws -> SearchResults {
@@ -21,40 +22,59 @@ extension RelayQueries {
                     case .text(let q): try textMatches(q)
                     case .tag(let tag): try tagMatches(tag)
                     }
-                // A term most posts hold is counted apart, and its page found by walking the posts newest first
-                // (a few rows per result) instead of sorting every match.
                 // The rows to the end of the page (a huge `page` saturates).
                 let (product, overflows) = page.multipliedReportingOverflow(by: perPage)
                 let rows = overflows ? Int.max : product
-                if let scan = matches.scan {
-                    // The highest row id bounds the number of posts, in O(log n).
-                    let posts: Int = try db.queryOne(sql: "SELECT coalesce(max(id), 0) FROM posts")?.value(at: 0) ?? 0
-                    if scan.isCheaperThanSorting(matches: scan.bound, rows: rows, posts: posts) {
-                        let total = try matches.count(db)
-                        let pages = (total + perPage - 1) / perPage
-                        guard page <= pages else { return SearchResults(total: total, posts: []) }
-                        let offset = (page - 1) * perPage
+                // The highest row id bounds the number of posts, in O(log n).
+                let posts: Int = try db.queryOne(sql: "SELECT coalesce(max(id), 0) FROM posts")?.value(at: 0) ?? 0
+                guard let scan = matches.scan, matches.upperBound > SearchResults.exactTotalBound else {
+                    return try Self.exactPage(matches, page: page, perPage: perPage, db: db)
+                }
+                let offset = overflows ? Int.max : product - perPage
+                switch try matches.boundedCount(db, scan: scan, posts: posts) {
+                case .exact(let total):
+                    let pages = (total + perPage - 1) / perPage
+                    guard page <= pages else { return SearchResults(total: total, posts: []) }
+                    let found =
+                        try scan.isCheaperThanSorting(matches: total, rows: rows, posts: posts)
+                        ? scan.page(db, limit: perPage, offset: offset)
+                        : matches.page(db, limit: perPage, offset: offset)
+                    return SearchResults(total: total, posts: found)
+                case .beyond(let estimate):
+                    if !overflows {
+                        // A term most posts hold: its page is found by walking the posts newest first (a few
+                        // rows per result) instead of sorting every match.
                         let found =
-                            try scan.isCheaperThanSorting(matches: total, rows: rows, posts: posts)
-                            ? scan.page(db, limit: perPage, offset: offset)
-                            : matches.pageAndTotal(db, limit: perPage, offset: offset).posts
-                        return SearchResults(total: total, posts: found)
+                            try scan.isCheaperThanSorting(matches: estimate, rows: rows, posts: posts)
+                            ? scan.page(db, limit: perPage + 1, offset: offset)
+                            : matches.page(db, limit: perPage + 1, offset: offset)
+                        if let results = SearchResults.beyondBound(
+                            estimate: estimate, page: page, perPage: perPage, rows: found)
+                        {
+                            return results
+                        }
                     }
+                    // Past the last page: its error names the last page, so only here is all counted.
+                    return SearchResults(total: try matches.count(db), posts: [])
                 }
-                // One pass gives the page and the total; a page past the end has no row to carry the total,
-                // so only then is it counted apart (and no offset is computed when `page` is huge).
-                let (first, total) = try matches.pageAndTotal(db, limit: perPage, offset: 0)
-                if page == 1 {
-                    return SearchResults(total: total, posts: first)
-                }
-                let pages = (total + perPage - 1) / perPage
-                guard page <= pages else { return SearchResults(total: total, posts: []) }
-                let (posts, _) = try matches.pageAndTotal(db, limit: perPage, offset: (page - 1) * perPage)
-                return SearchResults(total: total, posts: posts)
             }
         } catch StoreError.overBudget {
             throw RelayReadError.searchOverBudget
         }
+    }
+
+    /// The page and the exact total of matches known to be few (or without a cheaper way to count them):
+    /// one pass gives the page and the total; a page past the end has no row to carry the total, so only
+    /// then is it counted apart (and no offset is computed when `page` is huge).
+    static func exactPage(_ matches: SearchMatches, page: Int, perPage: Int, db: Connection) throws -> SearchResults {
+        let (first, total) = try matches.pageAndTotal(db, limit: perPage, offset: 0)
+        if page == 1 {
+            return SearchResults(total: total, posts: first)
+        }
+        let pages = (total + perPage - 1) / perPage
+        guard page <= pages else { return SearchResults(total: total, posts: []) }
+        let (posts, _) = try matches.pageAndTotal(db, limit: perPage, offset: (page - 1) * perPage)
+        return SearchResults(total: total, posts: posts)
     }
 
     /// Posts whose case-folded content or tags contain `q`: for 3 characters or more, the trigram index
@@ -69,8 +89,11 @@ extension RelayQueries {
     func textMatches(_ q: String) throws -> SearchMatches {
         let folded = RelaySearchText.fold(q)
         let trigrams = Self.trigrams(of: folded)
+        let scan = SearchScan(condition: "instr(p.search_text, ?) > 0", arguments: [folded])
         guard !trigrams.isEmpty else {
-            return SearchMatches(condition: "instr(p.search_text, ?) > 0", arguments: [folded])
+            return SearchMatches(
+                condition: scan.condition, arguments: scan.arguments,
+                counting: ("posts p WHERE \(scan.condition)", scan.arguments), scan: scan)
         }
         let (chosen, bound) = try rarestWithCount(of: trigrams)
         let expression = chosen.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
@@ -79,8 +102,12 @@ extension RelayQueries {
         return SearchMatches(
             condition:
                 "p.id IN (SELECT rowid FROM post_search WHERE post_search MATCH ?) AND instr(p.search_text, ?) > 0",
-            arguments: [expression, folded],
-            scan: bound.map { SearchScan(condition: "instr(p.search_text, ?) > 0", arguments: [folded], bound: $0) })
+            arguments: [expression, folded], upperBound: bound ?? .max,
+            counting: (
+                "post_search CROSS JOIN posts p ON p.id = post_search.rowid WHERE post_search MATCH ? AND \(scan.condition)",
+                [expression, folded]
+            ),
+            scan: scan)
     }
 
     /// The most trigrams given to the full-text index once their counts are known.
@@ -137,6 +164,11 @@ struct SearchMatches {
     var condition: String
     /// Its arguments.
     var arguments: PositionalArguments
+    /// At least as many posts as match (from the index's statistics; `Int.max` when unknown).
+    var upperBound: Int = .max
+    /// The rows of the matches, one each, as the tables to read from (`FROM …`) and their arguments, in an
+    /// order the index reads lazily, for counting them up to a bound.
+    var counting: (source: String, arguments: PositionalArguments)
     /// The same matches as a condition cheap to test on one row, without the index that finds them, for
     /// walking the posts newest first when most posts match.
     var scan: SearchScan?
@@ -144,6 +176,40 @@ struct SearchMatches {
     /// How many posts match.
     func count(_ db: Connection) throws -> Int {
         try db.queryOne(sql: "SELECT count(*) FROM posts p WHERE \(condition)", arguments: arguments)?.value(at: 0) ?? 0
+    }
+
+    /// A count of the matches that stops past ``SearchResults/exactTotalBound``.
+    enum BoundedCount: Equatable {
+        /// At most the bound match: this many.
+        case exact(Int)
+        /// More than the bound match, about this many.
+        case beyond(estimate: Int)
+    }
+
+    /// Counts the matches up to ``SearchResults/exactTotalBound`` + 1 through ``counting`` (the index read
+    /// lazily, so a common term stops after about the bound's worth of rows); beyond the bound, estimates
+    /// them from the newest posts (below `posts`, the highest row id) that `scan` accepts, within
+    /// ``upperBound`` (``SearchResults/estimatedTotal(sampled:posts:upperBound:)``).
+    func boundedCount(_ db: Connection, scan: SearchScan, posts: Int) throws -> BoundedCount {
+        let bound = SearchResults.exactTotalBound
+        let counted: Int =
+            try db.queryOne(
+                sql: "SELECT count(*) FROM (SELECT 1 FROM \(counting.source) LIMIT ?)",
+                arguments: counting.arguments + [bound + 1])?.value(at: 0) ?? 0
+        guard counted > bound else { return .exact(counted) }
+        let sampled: Int =
+            try db.queryOne(
+                sql: "SELECT count(*) FROM posts p WHERE p.id > ? AND \(scan.condition)",
+                arguments: [posts - SearchResults.estimateSample] + scan.arguments)?.value(at: 0) ?? 0
+        return .beyond(estimate: SearchResults.estimatedTotal(sampled: sampled, posts: posts, upperBound: upperBound))
+    }
+
+    /// One page of matching post URLs, newest first, found through the index.
+    func page(_ db: Connection, limit: Int, offset: Int) throws -> [String] {
+        try db.query(
+            sql: "SELECT p.url FROM posts p WHERE \(condition) ORDER BY \(RelayQueries.newestFirst) LIMIT ? OFFSET ?",
+            arguments: arguments + [limit, offset]
+        ).map { try $0.value(at: 0, as: String.self) }
     }
 
     /// One page of matching post URLs, newest first, and how many posts match in all (0 when the page is
@@ -166,8 +232,6 @@ struct SearchScan {
     var condition: String
     /// Its arguments.
     var arguments: PositionalArguments
-    /// At least as many posts as match (from the trigram counts).
-    var bound: Int
 
     /// Whether walking `posts` newest first to the end of a page reads fewer rows than sorting all
     /// `matches`: it reads about `rows` × (posts ÷ matches) of them.

@@ -17,10 +17,22 @@ struct RelayQueries {
     /// The ordering of "newest first" lists.
     static let newestFirst = RelaySQLQueries.newestFirst(SQLiteRelayDialect())
 
-    /// Posts whose `TAGS` has `tag` as a whole word (``RelaySQLQueries/tagMatches(_:)``).
+    /// Posts whose `TAGS` has `tag` as a whole word (``RelaySQLQueries/tagMatches(_:)``); a one-word tag is
+    /// also counted from `post_tags` and tested row by row, for a tag most posts hold.
     func tagMatches(_ tag: String) throws -> SearchMatches {
         let matches = try RelaySQLQueries(session: SQLiteSession(db: db), dialect: SQLiteRelayDialect(), groups: groups)
             .tagMatches(tag)
-        return SearchMatches(condition: matches.sql, arguments: SQLiteSession.bindings(matches.arguments))
+        let arguments = SQLiteSession.bindings(matches.arguments)
+        let words = tag.split(whereSeparator: \.isWhitespace)
+        guard words.count == 1 else {
+            return SearchMatches(
+                condition: matches.sql, arguments: arguments, counting: ("posts p WHERE \(matches.sql)", arguments))
+        }
+        let folded = RelaySearchText.fold(String(words[0]))
+        return SearchMatches(
+            condition: matches.sql, arguments: arguments,
+            counting: ("post_tags WHERE tag = ?", [folded]),
+            scan: SearchScan(
+                condition: "EXISTS (SELECT 1 FROM post_tags t WHERE t.tag = ? AND t.post_id = p.id)", arguments: [folded]))
     }
 }

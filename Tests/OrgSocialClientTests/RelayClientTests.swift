@@ -220,7 +220,12 @@ struct RelayClientTests {
             let page = try await relayClient.search(.text("org mode+#"), page: 2, perPage: 1)
             #expect(page.posts == ["https://b.example/social.org#1"])
             #expect(page.total == 3 && page.page == 2 && page.perPage == 1 && page.hasNext && page.hasPrevious)
-            _ = try await relayClient.search(.tag("emacs"))
+            #expect(!page.totalIsEstimate)
+            await relay.state.success(
+                "/search/", data: "[]",
+                meta: "{\"tag\":\"emacs\",\"total\":900000,\"totalIsEstimate\":true,\"page\":1,\"hasNext\":true}")
+            let estimated = try await relayClient.search(.tag("emacs"))
+            #expect(estimated.total == 900_000 && estimated.totalIsEstimate)
             #expect(
                 await relay.state.targets == [
                     "/search/?q=org%20mode%2B%23&page=2&perPage=1", "/search/?tag=emacs&page=1",

@@ -144,8 +144,8 @@ extension RelayClient {
         let posts = try Self.require(envelope.data, from: "search")
         let meta = envelope.meta
         return RelaySearchPage(
-            posts: posts, total: meta?.total ?? posts.count, page: meta?.page ?? page,
-            perPage: meta?.perPage ?? perPage ?? 10, hasNext: meta?.hasNext ?? false,
+            posts: posts, total: meta?.total ?? posts.count, totalIsEstimate: meta?.totalIsEstimate ?? false,
+            page: meta?.page ?? page, perPage: meta?.perPage ?? perPage ?? 10, hasNext: meta?.hasNext ?? false,
             hasPrevious: meta?.hasPrevious ?? (page > 1))
     }
 

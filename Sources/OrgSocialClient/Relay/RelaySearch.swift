@@ -12,8 +12,11 @@ public enum RelaySearchQuery: Sendable, Hashable {
 public struct RelaySearchPage: Sendable, Hashable {
     /// The matching post URLs, newest first.
     public var posts: [String]
-    /// How many match in all.
+    /// How many match in all; an estimate when ``totalIsEstimate`` (our relay counts exactly up to 10,000
+    /// matches and estimates beyond).
     public var total: Int
+    /// Whether ``total`` is an estimate (`meta.totalIsEstimate`; never set by the reference relay).
+    public var totalIsEstimate: Bool = false
     /// This page's number (from 1).
     public var page: Int
     /// The page size.
@@ -29,5 +32,6 @@ public struct RelaySearchPage: Sendable, Hashable {
         var perPage: Int?
         var hasNext: Bool?
         var hasPrevious: Bool?
+        var totalIsEstimate: Bool?
     }
 }

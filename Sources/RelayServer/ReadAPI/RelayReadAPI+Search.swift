@@ -53,7 +53,9 @@ extension RelayReadAPI {
             return RelayJSONEnvelope.error(
                 "Page \(page) does not exist. Maximum page is \(pages)", status: .badRequest)
         }
-        let hasNext = page < pages
+        // An estimated total (more than `SearchResults.exactTotalBound` matches) cannot say where the pages
+        // end; the rows read can.
+        let hasNext = results.totalIsEstimated ? results.hasMore : page < pages
         // As the reference: no previous page when there are no results at all.
         let hasPrevious = page > 1 && total > 0
         let (name, term) = if let q { ("q", q) } else { ("tag", tag ?? "") }
@@ -62,12 +64,16 @@ extension RelayReadAPI {
             if perPage != Self.defaultPerPage { text += "&perPage=\(perPage)" }
             return RelayJSONEnvelope.link(text + "&page=\(page)")
         }
+        var meta: [(String, JSONValue)] = [(q != nil ? "query" : "tag", .string(term)), ("total", .int(total))]
+        // The one key the reference does not have, present only when the total is an estimate.
+        if results.totalIsEstimated { meta.append(("totalIsEstimate", .bool(true))) }
+        meta += [
+            ("page", .int(page)), ("perPage", .int(perPage)), ("hasNext", .bool(hasNext)),
+            ("hasPrevious", .bool(hasPrevious)),
+        ]
         return RelayJSONEnvelope.success(
             RelayJSONEnvelope.strings(results.posts),
-            meta: [
-                (q != nil ? "query" : "tag", .string(term)), ("total", .int(total)), ("page", .int(page)),
-                ("perPage", .int(perPage)), ("hasNext", .bool(hasNext)), ("hasPrevious", .bool(hasPrevious)),
-            ],
+            meta: meta,
             links: [
                 ("self", href(page)), ("next", hasNext ? href(page + 1) : .null),
                 ("previous", hasPrevious ? href(page - 1) : .null),
