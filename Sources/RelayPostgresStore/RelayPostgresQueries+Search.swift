@@ -42,7 +42,9 @@ struct RelayPostgresSearch {
                         "SELECT count(*) FROM posts p WHERE p.id > ? AND \(matches.sql)",
                         [posts - SearchResults.estimateSample] + matches.arguments)?.integer(at: 0) ?? 0
                 let estimate = SearchResults.estimatedTotal(sampled: sampled, posts: posts)
-                if let results = SearchResults.beyondBound(estimate: estimate, page: page, perPage: perPage, rows: found) {
+                if let results = SearchResults.beyondBound(
+                    estimate: estimate, page: page, perPage: perPage, rows: found)
+                {
                     return results
                 }
             }
@@ -50,7 +52,8 @@ struct RelayPostgresSearch {
         // Past the last page its error names the last page, so only there are more than the bound counted.
         let total =
             counted > bound
-            ? try sql.firstRow("SELECT count(*) FROM posts p WHERE \(matches.sql)", matches.arguments)?.integer(at: 0) ?? 0
+            ? try sql.firstRow("SELECT count(*) FROM posts p WHERE \(matches.sql)", matches.arguments)?.integer(at: 0)
+                ?? 0
             : counted
         let pages = (total + perPage - 1) / perPage
         // Past the last page there is nothing to read (and no offset to compute: `page` may be huge).

@@ -33,6 +33,7 @@ struct RelayQueries {
             condition: matches.sql, arguments: arguments,
             counting: ("post_tags WHERE tag = ?", [folded]),
             scan: SearchScan(
-                condition: "EXISTS (SELECT 1 FROM post_tags t WHERE t.tag = ? AND t.post_id = p.id)", arguments: [folded]))
+                condition: "EXISTS (SELECT 1 FROM post_tags t WHERE t.tag = ? AND t.post_id = p.id)",
+                arguments: [folded]))
     }
 }

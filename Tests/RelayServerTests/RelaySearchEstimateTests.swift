@@ -41,7 +41,9 @@ import Testing
         return matching.dropFirst((page - 1) * perPage).prefix(perPage).map { "\(url)#\(id($0))" }
     }
 
-    @Test(arguments: RelayStoreEngine.tested) func aCommonTermGetsAnEstimatedTotalAndExactPages(engine: RelayStoreEngine)
+    @Test(arguments: RelayStoreEngine.tested) func aCommonTermGetsAnEstimatedTotalAndExactPages(
+        engine: RelayStoreEngine
+    )
         async throws
     {
         let h = try await Self.loaded(engine)

@@ -39,6 +39,7 @@ package struct SearchResults: Sendable, Hashable {
     ///   - sampled: how many of the sampled posts match.
     ///   - posts: how many posts there are (the highest row id, an upper bound).
     ///   - upperBound: at most this many match, from the index's statistics.
+    /// - Returns: the estimate, more than ``exactTotalBound`` and at most `posts` and `upperBound`.
     package static func estimatedTotal(sampled: Int, posts: Int, upperBound: Int = .max) -> Int {
         let sample = max(1, min(posts, estimateSample))
         let scaled = (Double(sampled) * Double(posts) / Double(sample)).rounded()
@@ -51,8 +52,13 @@ package struct SearchResults: Sendable, Hashable {
     /// so its total is exact; `nil` for no row at all (a page past the end, whose error needs the exact
     /// total).
     ///
-    /// - Parameter estimate: the estimated number of matches, from the index's statistics; the total is
-    ///   never less than the rows seen nor than ``exactTotalBound`` + 1.
+    /// - Parameters:
+    ///   - estimate: the estimated number of matches; the total is never less than the rows seen nor than
+    ///     ``exactTotalBound`` + 1.
+    ///   - page: the page number, from 1.
+    ///   - perPage: the page size.
+    ///   - rows: the rows read from the page's first one on, at most `perPage + 1`.
+    /// - Returns: the page, or `nil` without rows.
     package static func beyondBound(estimate: Int, page: Int, perPage: Int, rows: [String]) -> SearchResults? {
         guard !rows.isEmpty else { return nil }
         let before = (page - 1) * perPage
