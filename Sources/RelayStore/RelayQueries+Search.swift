@@ -35,19 +35,14 @@ extension RelayQueries {
                 case .exact(let total):
                     let pages = (total + perPage - 1) / perPage
                     guard page <= pages else { return SearchResults(total: total, posts: []) }
-                    let found =
-                        try scan.isCheaperThanSorting(matches: total, rows: rows, posts: posts)
-                        ? scan.page(db, limit: perPage, offset: offset)
-                        : matches.page(db, limit: perPage, offset: offset)
+                    let found = try Self.page(
+                        of: matches, scan: scan, count: total, posts: posts, limit: perPage, offset: offset, db: db)
                     return SearchResults(total: total, posts: found)
                 case .beyond(let estimate):
                     if !overflows {
-                        // A term most posts hold: its page is found by walking the posts newest first (a few
-                        // rows per result) instead of sorting every match.
-                        let found =
-                            try scan.isCheaperThanSorting(matches: estimate, rows: rows, posts: posts)
-                            ? scan.page(db, limit: perPage + 1, offset: offset)
-                            : matches.page(db, limit: perPage + 1, offset: offset)
+                        let found = try Self.page(
+                            of: matches, scan: scan, count: estimate, posts: posts, limit: perPage + 1,
+                            offset: offset, db: db)
                         if let results = SearchResults.beyondBound(
                             estimate: estimate, page: page, perPage: perPage, rows: found)
                         {
@@ -61,6 +56,24 @@ extension RelayQueries {
         } catch StoreError.overBudget {
             throw RelayReadError.searchOverBudget
         }
+    }
+
+    /// One page of the `count` (or about as many) `matches` of `posts`, newest first. A term most posts hold
+    /// is found by walking the posts newest first (a few rows per result) instead of sorting every match,
+    /// but within as many rows as should hold the page if the matches were spread evenly over time: when
+    /// the newest posts hold too few of them, they are sorted after all.
+    static func page(
+        of matches: SearchMatches, scan: SearchScan, count: Int, posts: Int, limit: Int, offset: Int,
+        db: Connection
+    ) throws -> [String] {
+        let rows = offset + limit
+        if scan.isCheaperThanSorting(matches: count, rows: rows, posts: posts) {
+            let expected = Double(rows) * Double(posts) / Double(count)
+            let window = max(rows, Int(min(Double(count) / 4, 16 * expected)))
+            let found = try scan.page(db, limit: limit, offset: offset, within: window)
+            if found.count == limit || window >= posts { return found }
+        }
+        return try matches.page(db, limit: limit, offset: offset)
     }
 
     /// The page and the exact total of matches known to be few (or without a cheaper way to count them):
@@ -240,14 +253,17 @@ struct SearchScan {
         return Double(rows) * Double(posts) / Double(matches) < Double(matches) / 4
     }
 
-    /// One page of matching post URLs, newest first, found by walking the posts in that order.
-    func page(_ db: Connection, limit: Int, offset: Int) throws -> [String] {
+    /// One page of matching post URLs, newest first, found by walking the newest `window` posts in that
+    /// order (so the page is short, or empty, when they hold too few matches).
+    func page(_ db: Connection, limit: Int, offset: Int, within window: Int) throws -> [String] {
         try db.query(
             sql: """
-                SELECT p.url FROM posts p INDEXED BY posts_created WHERE \(condition)
-                ORDER BY \(RelayQueries.newestFirst) LIMIT ? OFFSET ?
+                SELECT p.url FROM (
+                    SELECT p.id, p.url, p.search_text, p.created_at, p.post_id FROM posts p INDEXED BY posts_created
+                    ORDER BY \(RelayQueries.newestFirst) LIMIT ?) AS p
+                WHERE \(condition) ORDER BY \(RelayQueries.newestFirst) LIMIT ? OFFSET ?
                 """,
-            arguments: arguments + [limit, offset]
+            arguments: [window] + arguments + [limit, offset]
         ).map { try $0.value(at: 0, as: String.self) }
     }
 }
