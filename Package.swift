@@ -11,8 +11,19 @@ let strictSettings: [SwiftSetting] = [
 let package = Package(
     name: "orgsocial",
     products: [
+        // Every library an app can embed. Each product is one module; SwiftPM links the targets it
+        // depends on (the C wrappers, the relay's store and crawler) without exposing them.
         .library(name: "OrgSocial", targets: ["OrgSocial"]),
         .library(name: "OrgSocialClient", targets: ["OrgSocialClient"]),
+        .library(name: "OrgSocialText", targets: ["OrgSocialText"]),
+        .library(name: "OrgSocialHTML", targets: ["OrgSocialHTML"]),
+        .library(name: "HTTPCore", targets: ["HTTPCore"]),
+        .library(name: "HTTPClient", targets: ["HTTPClient"]),
+        .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .library(name: "TootClient", targets: ["TootClient"]),
+        .library(name: "Bridge", targets: ["Bridge"]),
+        .library(name: "FeedHosting", targets: ["FeedHosting"]),
+        .library(name: "Relay", targets: ["Relay"]),
         .executable(name: "orgsocial", targets: ["orgsocial"]),
         .executable(name: "orgsocial-bench", targets: ["orgsocial-bench"]),
     ],
@@ -144,7 +155,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // --- Mastodon API (issue 13 part A): the HTTP transport, TootClient and the fake Mastodon server. ---
+        // --- The Mastodon API: the HTTP transport, TootClient and the fake Mastodon server. ---
         // The HTTP transport both clients use: the request/response values, the transport protocol, the curl
         // transport and the multipart encoder.
         .target(name: "HTTPClient", dependencies: ["HTTPCore", "CurlHTTP"], swiftSettings: strictSettings),
@@ -170,7 +181,7 @@ let package = Package(
             name: "tootclient-example", dependencies: ["TootClient"], path: "Examples/TootClientTour",
             swiftSettings: strictSettings),
         // --- end of the Mastodon API block. ---
-        // --- The Mastodon bridge (issue 14). ---
+        // --- The Mastodon bridge. ---
         // The bridge's state (accounts, post ↔ status mappings, cursors, runs) in SQLite, and the run lock.
         .target(
             name: "Bridge",
@@ -205,8 +216,8 @@ let package = Package(
         // notifications and reports.
         .target(name: "RelayCore", dependencies: ["OrgSocial"], swiftSettings: strictSettings),
         // The relay's storage logic written once for both engines, against a small SQL-session protocol, with
-        // each engine's differences in one dialect type (issue 30: meta, the notification log, pending mentions
-        // and the Webmention queue so far).
+        // each engine's differences in one dialect type (so far: meta, the notification log, pending mentions
+        // and the Webmention queue).
         .target(name: "RelaySQLStore", dependencies: ["RelayCore", "OrgSocial"], swiftSettings: strictSettings),
         // The relay's SQLite index: schema, incremental indexer and the read model's typed queries.
         .target(

@@ -1,6 +1,6 @@
 public import TootClient
 
-/// Somewhere a post can go, described by what it can carry (the Acarajé design, issue 14): every
+/// Somewhere a post can go, described by what it can carry (the Acarajé design): every
 /// destination conforms to ``Destination`` and to the capability protocols it supports (``TextDestination``,
 /// ``PollDestination``, ``ThreadDestination``, ``MediaDestination``); the bridge checks a draft against each
 /// capability before it sends anything. The Org Social feed is one destination, a Mastodon account another.

@@ -1,10 +1,10 @@
-import Foundation
+public import Foundation
 
 /// Errors from the FeedHosting module: setting up a node, and reading or writing its files.
 ///
 /// Errors a client causes never surface as this type: handlers turn them into HTTP responses (see
 /// ``FeedNode``). These are the failures an operator sees, in `orgsocial serve` and `orgsocial serve token`.
-package enum FeedHostingError: Error, Sendable, Equatable, LocalizedError {
+public enum FeedHostingError: Error, Sendable, Equatable, LocalizedError {
     /// The `--root` folder does not exist.
     case rootNotFound(path: String)
     /// The `--root` path is a file (or something else) rather than a folder.
@@ -23,7 +23,7 @@ package enum FeedHostingError: Error, Sendable, Equatable, LocalizedError {
     case randomUnavailable(reason: String)
 
     /// A sentence saying what failed, naming the file or value, and what to do next.
-    package var errorDescription: String? {
+    public var errorDescription: String? {
         switch self {
         case .rootNotFound(let path):
             "The feed root '\(path)' does not exist. Create it ('mkdir -p \(path)'), or pass an existing folder "

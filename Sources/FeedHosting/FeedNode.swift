@@ -1,6 +1,6 @@
 import Foundation
-package import HTTPCore
-package import HTTPServer
+public import HTTPCore
+public import HTTPServer
 import Metrics
 import Synchronization
 
@@ -30,53 +30,53 @@ import Synchronization
 ///
 /// File contents and their hashes are cached in memory and revalidated with one `stat` per request;
 /// writes are serialised per feed and atomic on disk.
-package final class FeedNode: Sendable {
+public final class FeedNode: Sendable {
     /// Where the node listens, what it serves, and its limits.
-    package struct Configuration: Sendable, Equatable {
+    public struct Configuration: Sendable, Equatable {
         /// The folder holding the feeds.
-        package var root: String
+        public var root: String
         /// The address to bind (`127.0.0.1` by default; `0.0.0.0` for every interface).
-        package var host = "127.0.0.1"
+        public var host = "127.0.0.1"
         /// The TCP port; 0 picks a free one (read it back from ``FeedNode/port``).
-        package var port = 8080
+        public var port = 8080
         /// The token file; `nil` for `<root>/.orgsocial/tokens.json`.
-        package var tokenFile: String?
+        public var tokenFile: String?
         /// The public base URL used in vfiles and public URLs (`https://social.example.org`); `nil` for
         /// `http://<host>:<port>`.
-        package var siteURL: String?
+        public var siteURL: String?
         /// The largest feed accepted by `PUT` and `POST /upload`, in bytes (5 MiB by default, as the
         /// reference host).
-        package var maximumUploadBytes = 5 * 1024 * 1024
+        public var maximumUploadBytes = 5 * 1024 * 1024
         /// The `Cache-Control` sent with feeds.
-        package var cacheControl = "public, max-age=60"
+        public var cacheControl = "public, max-age=60"
         /// Limits against slow and greedy clients (slow request heads, connections per address, the
         /// request-body bytes buffered at once); on by default, as for a node reachable by anyone.
-        package var clientLimits = HTTPDaemon.ClientLimits()
+        public var clientLimits = HTTPDaemon.ClientLimits()
         /// How many `POST /signup` requests one client address may make (a token bucket: this many at
         /// once, refilled at this rate); more are answered with 429 and `Retry-After`. `nil` for no limit.
-        package var signupRate: TokenBucket.Rate? = TokenBucket.Rate(requests: 10, per: .seconds(3600))
+        public var signupRate: TokenBucket.Rate? = TokenBucket.Rate(requests: 10, per: .seconds(3600))
         /// Where the Prometheus metrics listener binds (`GET /metrics`), apart from the feeds; `nil` (the
         /// default) serves no metrics and counts nothing.
-        package var metricsAddress: ListenAddress?
+        public var metricsAddress: ListenAddress?
 
         /// A configuration with the defaults for everything but the root.
         ///
         /// - Parameter root: The folder holding the feeds.
-        package init(root: String) {
+        public init(root: String) {
             self.root = root
         }
     }
 
     /// The configuration the node was started with.
-    package let configuration: Configuration
+    public let configuration: Configuration
     /// The port the node listens on.
-    package let port: Int
+    public let port: Int
     /// The root folder, made absolute.
-    package let rootPath: String
+    public let rootPath: String
     /// The token file in use.
-    package let tokenFilePath: String
+    public let tokenFilePath: String
     /// The temporary files of interrupted writes that start-up removed.
-    package let sweptTemporaryFiles: [String]
+    public let sweptTemporaryFiles: [String]
     private let site: SiteAddress
     private let daemon: HTTPDaemon
     /// The metrics listener, when ``Configuration/metricsAddress`` is set.
@@ -87,7 +87,7 @@ package final class FeedNode: Sendable {
     ///
     /// - Parameter path: The root folder.
     /// - Throws: ``FeedHostingError/rootNotFound(path:)`` or ``FeedHostingError/rootNotAFolder(path:)``.
-    package static func checkRoot(path: String) throws(FeedHostingError) {
+    public static func checkRoot(path: String) throws(FeedHostingError) {
         _ = try FeedDirectory(rootPath: path)
     }
 
@@ -101,7 +101,7 @@ package final class FeedNode: Sendable {
     ///     request handlers.
     /// - Throws: ``FeedHostingError`` if the root or the state files are unusable or the site URL is
     ///   invalid; `HTTPServerError` if the address cannot be bound (for example, the port is taken).
-    package init(
+    public init(
         configuration: Configuration,
         accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil,
         log: @escaping @Sendable (String) -> Void = { _ in }
@@ -191,18 +191,18 @@ package final class FeedNode: Sendable {
     }
 
     /// The base URL of public feed URLs and vfiles, without a trailing slash.
-    package var siteURL: String { site.url }
+    public var siteURL: String { site.url }
 
     /// Stops serving: new connections are refused, requests in flight get `gracePeriod` to finish.
     ///
     /// - Parameter gracePeriod: How long requests in flight may take.
-    package func stop(gracePeriod: Duration = .seconds(5)) async {
+    public func stop(gracePeriod: Duration = .seconds(5)) async {
         await daemon.stop(gracePeriod: gracePeriod)
         await metricsDaemon?.stop(gracePeriod: .zero)
     }
 
     /// The port of the metrics listener, or `nil` without ``Configuration/metricsAddress``.
-    package var metricsPort: Int? { metricsDaemon?.port }
+    public var metricsPort: Int? { metricsDaemon?.port }
 
     private static func makeRouter(api: HostAPI, reader: FeedReadHandler, writer: FeedWriteHandler) -> Router {
         var router = Router()

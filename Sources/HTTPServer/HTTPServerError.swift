@@ -1,7 +1,7 @@
-import Foundation
+public import Foundation
 
 /// Errors from the HTTP server: listening on an address and starting the daemon.
-package enum HTTPServerError: Error, Sendable, Equatable, LocalizedError {
+public enum HTTPServerError: Error, Sendable, Equatable, LocalizedError {
     /// The host is not a numeric IPv4 or IPv6 address (or `localhost`).
     case invalidHost(String)
     /// The port is outside 0...65535.
@@ -18,7 +18,7 @@ package enum HTTPServerError: Error, Sendable, Equatable, LocalizedError {
     case daemonStartFailed(host: String, port: Int, reason: String)
 
     /// A sentence saying what failed and what to do next.
-    package var errorDescription: String? {
+    public var errorDescription: String? {
         switch self {
         case .invalidHost(let host):
             "Cannot listen on '\(host)': not a numeric IP address. Use an address such as 127.0.0.1, "

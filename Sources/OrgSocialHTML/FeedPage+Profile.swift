@@ -38,7 +38,7 @@ extension FeedPage {
     }
 
     /// The feed's name for people: its title, else its nick, else "Org Social feed".
-    package var displayName: String {
+    public var displayName: String {
         let profile = feed.profile
         if let title = profile.title, !title.isEmpty { return title }
         if let nick = profile.nick, !nick.isEmpty { return nick }

@@ -1,4 +1,4 @@
-package import OrgSocial
+public import OrgSocial
 import OrgSocialText
 
 /// A feed as a web page for people: the profile, the pinned post, then the posts newest first, each
@@ -7,9 +7,9 @@ import OrgSocialText
 /// Everything taken from the feed is HTML-escaped (see ``OrgHTMLConverter``); the page has no script,
 /// so a server can forbid scripts outright with a Content-Security-Policy. Posts whose visibility is
 /// `mention` are left out: the file is public, but its author asked clients not to show them to all.
-package struct FeedPage: Sendable {
+public struct FeedPage: Sendable {
     /// Which posts the page shows.
-    package enum Selection: Sendable, Hashable {
+    public enum Selection: Sendable, Hashable {
         /// One page of ``postsPerPage`` posts, the first being 1 (which also shows the pinned post).
         case page(Int)
         /// The post with this ID alone, with meta tags describing that post.
@@ -19,7 +19,7 @@ package struct FeedPage: Sendable {
     }
 
     /// Where the stylesheet comes from.
-    package enum Stylesheet: Sendable, Hashable {
+    public enum Stylesheet: Sendable, Hashable {
         /// A `<link>` to this URL (the node serves ``FeedPageStylesheet/css`` there).
         case linked(String)
         /// A `<style>` element holding the stylesheet (a page that must stand alone).
@@ -27,33 +27,33 @@ package struct FeedPage: Sendable {
     }
 
     /// How many posts a page holds.
-    package static let postsPerPage = 50
+    public static let postsPerPage = 50
 
     /// The feed shown.
-    package let feed: Feed
+    public let feed: Feed
     /// Where the stylesheet comes from.
-    package let stylesheet: Stylesheet
+    public let stylesheet: Stylesheet
     /// The link to the Org file itself (for clients and for people who want the source).
-    package let orgFileHref: String
+    public let orgFileHref: String
 
     /// Makes a page of `feed`.
     /// - Parameters:
     ///   - feed: the feed to show.
     ///   - stylesheet: where the stylesheet comes from.
     ///   - orgFileHref: the link to the Org file (`?format=org` on the node, the file's name for a copy).
-    package init(feed: Feed, stylesheet: Stylesheet, orgFileHref: String) {
+    public init(feed: Feed, stylesheet: Stylesheet, orgFileHref: String) {
         self.feed = feed
         self.stylesheet = stylesheet
         self.orgFileHref = orgFileHref
     }
 
     /// The posts a visitor sees, in page order: newest first, those without a readable date last.
-    package var visiblePosts: [Post] {
+    public var visiblePosts: [Post] {
         feed.postsSortedByDate(newestFirst: true).filter { $0.visibility != .mention }
     }
 
     /// How many pages of ``postsPerPage`` the visible posts fill (at least one).
-    package var pageCount: Int { Self.pageCount(of: visiblePosts.count) }
+    public var pageCount: Int { Self.pageCount(of: visiblePosts.count) }
 
     /// How many pages `postCount` posts fill (at least one).
     static func pageCount(of postCount: Int) -> Int {
@@ -79,7 +79,7 @@ package struct FeedPage: Sendable {
     /// feed does not show.
     /// - Parameter selection: which posts to show.
     /// - Returns: The whole document, from `<!DOCTYPE html>` on.
-    package func html(for selection: Selection) -> String? {
+    public func html(for selection: Selection) -> String? {
         let posts = visiblePosts
         let pinnedID = feed.profile.pinned
         let pinned = pinnedID.flatMap { id in posts.first { $0.id == id } }

@@ -1,15 +1,15 @@
 /// The one small stylesheet of ``FeedPage``: readable on a phone, dark-mode aware, no web fonts.
-package enum FeedPageStylesheet {
+public enum FeedPageStylesheet {
     /// The path the node serves the stylesheet at. (No feed is ever served there: feeds end in
     /// `social.org`.)
-    package static let path = "/orgsocial.css"
+    public static let path = "/orgsocial.css"
 
     /// The background of the post a URL's fragment points at (`article:target`), in the light scheme.
     /// The browser test looks for this colour in a screenshot to see that the anchor was scrolled to.
     package static let targetBackground = (red: UInt8(0xFF), green: UInt8(0xF1), blue: UInt8(0xB8))
 
     /// The stylesheet.
-    package static let css = """
+    public static let css = """
         :root { color-scheme: light dark; --fg: #1d1d1f; --muted: #5f6368; --bg: #fdfdfc; --card: #ffffff;
           --line: #e3e3e0; --accent: #6b3fa0; --target: #fff1b8; }
         @media (prefers-color-scheme: dark) {

@@ -1,6 +1,6 @@
 import Foundation
-package import HTTPCore
-package import HTTPServer
+public import HTTPCore
+public import HTTPServer
 import PostgresStore
 import RelayCrawler
 
@@ -13,74 +13,74 @@ import RelayCrawler
 /// configuration.siteDomain = "relay.example.org"
 /// let service = try await RelayService(configuration: configuration)
 /// ```
-package struct RelayConfiguration: Sendable {
+public struct RelayConfiguration: Sendable {
     /// Where the index is: a SQLite file (created with its folder when missing), or a `postgres://` /
     /// `postgresql://` URL of a PostgreSQL database (migrated when new), which several relay processes
     /// may share.
-    package var databasePath: String
+    public var databasePath: String
     /// The numeric address to listen on; `127.0.0.1` by default (put nginx in front for the public).
-    package var host = "127.0.0.1"
+    public var host = "127.0.0.1"
     /// The TCP port; 0 picks a free one (read it back from ``RelayService/start()``).
-    package var port = 8080
+    public var port = 8080
     /// The public host (and port) of the relay without a scheme, as `SITE_DOMAIN` of the reference relay:
     /// used in `/rss.xml` links and to leave this relay out of its own peer list. `nil` means
     /// `localhost:<port>`.
-    package var siteDomain: String?
+    public var siteDomain: String?
     /// The group display names (`relay-api.md` §2.12), in order; empty means no groups.
-    package var groups: [String] = []
+    public var groups: [String] = []
     /// The time between the starts of two background crawl passes; `nil` (or zero) crawls only when asked
     /// (``RelayService/scanOnce(forceDiscovery:)``, `orgsocial relay scan`).
-    package var scanInterval: Duration? = .seconds(60)
+    public var scanInterval: Duration? = .seconds(60)
     /// How often the bridges refresh those read in the last 7 days and drop those unread for 90
     /// (`relay-api.md` §2.20); `nil` (or zero) never.
-    package var bridgeMaintenanceInterval: Duration? = .seconds(900)
+    public var bridgeMaintenanceInterval: Duration? = .seconds(900)
     /// Whether outgoing Webmentions are sent (`relay-api.md` §4.7); `--no-webmentions` turns it off (the
     /// queue still fills, so turning it on later sends what was missed).
-    package var sendsWebmentions = true
+    public var sendsWebmentions = true
     /// How often the due Webmentions are sent (up to 50 a run); `nil` (or zero) never.
-    package var webmentionInterval: Duration? = .seconds(300)
+    public var webmentionInterval: Duration? = .seconds(300)
     /// A file listing peer relays, one URL per line (`relay-api.md` §4.3); `nil` uses
     /// ``defaultPeerRelays``.
-    package var relayListPath: String?
+    public var relayListPath: String?
     /// The peer relays to use instead of reading ``relayListPath``; tests pass `[]` so that nothing
     /// leaves the machine.
-    package var peerRelays: [String]?
+    public var peerRelays: [String]?
     /// Whether feeds on loopback, private and link-local addresses may be registered and crawled (tests and
     /// benchmarks on one machine); `false` for a public relay.
-    package var allowPrivateAddresses = false
+    public var allowPrivateAddresses = false
     /// Limits against slow and greedy clients: request-head deadline, connections and event streams per
     /// address, total event streams, buffered bodies. On by default; behind a reverse proxy, where every
     /// client has the proxy's address, turn the per-address ones off and limit in the proxy.
-    package var clientLimits = HTTPDaemon.ClientLimits()
+    public var clientLimits = HTTPDaemon.ClientLimits()
     /// How many `POST /feeds/` registrations one client address may make per hour (and at once); `nil`
     /// for no limit.
-    package var registrationRate: TokenBucket.Rate? = TokenBucket.Rate(requests: 60, per: .seconds(3600))
+    public var registrationRate: TokenBucket.Rate? = TokenBucket.Rate(requests: 60, per: .seconds(3600))
     /// Where the Prometheus metrics listener binds (`GET /metrics`), apart from the API; `nil` (the
     /// default) serves no metrics and counts nothing.
-    package var metricsAddress: ListenAddress?
+    public var metricsAddress: ListenAddress?
     /// How long stopping after SIGINT or SIGTERM may take before the process exits anyway (status 1).
-    package var shutdownDeadline: Duration = .seconds(10)
+    public var shutdownDeadline: Duration = .seconds(10)
     /// Receives the relay's log lines (start-up, one structured line per crawl pass, failures).
-    package var log: @Sendable (String) -> Void = { _ in }
+    public var log: @Sendable (String) -> Void = { _ in }
 
     /// The two public relays of the reference relay's `relay-list.txt` (`relay-api.md` §4.3).
-    package static let defaultPeerRelays = ["https://relay.org-social.org", "https://orgs-relay.adsan.dev"]
+    public static let defaultPeerRelays = ["https://relay.org-social.org", "https://orgs-relay.adsan.dev"]
 
     /// A configuration with the defaults for everything but the database.
     ///
     /// - Parameter databasePath: The SQLite file holding the index.
-    package init(databasePath: String) {
+    public init(databasePath: String) {
         self.databasePath = databasePath
     }
 
     /// Whether ``databasePath`` names a PostgreSQL database (a `postgres://` or `postgresql://` URL).
-    package var usesPostgres: Bool {
+    public var usesPostgres: Bool {
         let lowered = databasePath.lowercased()
         return lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://")
     }
 
     /// ``databasePath`` as logs and messages show it: a PostgreSQL URL without its password.
-    package var databaseDisplayName: String {
+    public var databaseDisplayName: String {
         guard usesPostgres else { return databasePath }
         return (try? PostgresURL(databasePath).description) ?? "a PostgreSQL URL that does not parse"
     }
@@ -89,13 +89,13 @@ package struct RelayConfiguration: Sendable {
     ///
     /// - Parameter boundPort: The port actually bound (differs from ``port`` when that is 0).
     /// - Returns: The host and port, without a scheme.
-    package func effectiveSiteDomain(boundPort: Int? = nil) -> String {
+    public func effectiveSiteDomain(boundPort: Int? = nil) -> String {
         if let siteDomain, !siteDomain.isEmpty { return siteDomain }
         return "localhost:\(boundPort ?? port)"
     }
 
     /// The background crawl interval, or `nil` when there is no background crawling.
-    package var effectiveScanInterval: Duration? {
+    public var effectiveScanInterval: Duration? {
         guard let scanInterval, scanInterval > .zero else { return nil }
         return scanInterval
     }
@@ -107,7 +107,7 @@ package struct RelayConfiguration: Sendable {
     ///
     /// - Parameter list: The comma-separated names.
     /// - Returns: The names, in order.
-    package static func groups(parsing list: String) -> [String] {
+    public static func groups(parsing list: String) -> [String] {
         list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
@@ -116,7 +116,7 @@ package struct RelayConfiguration: Sendable {
     ///
     /// - Returns: The peer relay URLs.
     /// - Throws: ``RelayServiceError/cannotReadRelayList(path:reason:)`` when the file cannot be read.
-    package func resolvedPeerRelays() throws(RelayServiceError) -> [String] {
+    public func resolvedPeerRelays() throws(RelayServiceError) -> [String] {
         if let peerRelays { return peerRelays }
         guard let relayListPath else { return Self.defaultPeerRelays }
         do {
@@ -135,7 +135,7 @@ package struct RelayConfiguration: Sendable {
     ///
     /// - Parameter environment: The process environment.
     /// - Returns: The path, or `nil` when neither variable is set.
-    package static func defaultDatabasePath(environment: [String: String]) -> String? {
+    public static func defaultDatabasePath(environment: [String: String]) -> String? {
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
             return "\(data)/orgsocial/relay.sqlite"
         }

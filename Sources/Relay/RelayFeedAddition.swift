@@ -4,16 +4,16 @@ import RelayServer
 
 /// The outcome of adding a feed to the crawl list (`orgsocial relay add-feed`), as `POST /feeds/` would
 /// answer it (`relay-api.md` §2.3).
-package struct RelayFeedAddition: Sendable, Hashable, Codable {
+public struct RelayFeedAddition: Sendable, Hashable, Codable {
     /// The feed URL, stripped.
-    package var feed: String
+    public var feed: String
     /// The status `POST /feeds/` would give: 201 added, 200 already known, 400 refused, 500 storage failure.
-    package var status: Int
+    public var status: Int
     /// Whether the feed is in the crawl list now (added, or already there).
-    package var isAdded: Bool
+    public var isAdded: Bool
     /// The relay's error message when it was refused (e.g. `Invalid Org Social feed: URL returned status
     /// code 404`).
-    package var message: String?
+    public var message: String?
 
     /// Makes an outcome.
     ///
@@ -22,7 +22,7 @@ package struct RelayFeedAddition: Sendable, Hashable, Codable {
     ///   - status: The HTTP status.
     ///   - isAdded: Whether the feed is in the crawl list.
     ///   - message: The error message, if refused.
-    package init(feed: String, status: Int, isAdded: Bool, message: String?) {
+    public init(feed: String, status: Int, isAdded: Bool, message: String?) {
         self.feed = feed
         self.status = status
         self.isAdded = isAdded

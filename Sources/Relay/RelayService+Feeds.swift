@@ -9,7 +9,7 @@ extension RelayService {
     ///
     /// - Parameter feedURL: The feed's URL; surrounding whitespace is stripped.
     /// - Returns: The outcome, with the relay's own message on failure.
-    package func addFeed(_ feedURL: String) async -> RelayFeedAddition {
+    public func addFeed(_ feedURL: String) async -> RelayFeedAddition {
         let feed = feedURL.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !feed.isEmpty else {
             return RelayFeedAddition(feed: feed, status: 400, isAdded: false, message: "Feed URL is required")

@@ -35,11 +35,11 @@ import SystemSupport
 /// Crawl passes never overlap within one service: ``scanOnce(forceDiscovery:)`` waits for a pass in
 /// progress (the background one included) and then runs its own. Call ``stop()`` when done; it ends the
 /// background crawl, which otherwise keeps the service alive.
-package actor RelayService {
+public actor RelayService {
     /// What the service was opened with.
-    package nonisolated let configuration: RelayConfiguration
+    public nonisolated let configuration: RelayConfiguration
     /// The peer relays the crawler asks for feeds (`relay-api.md` §4.3).
-    package nonisolated let peerRelays: [String]
+    public nonisolated let peerRelays: [String]
 
     let store: any RelayStorage
     let crawler: FeedCrawler
@@ -64,7 +64,7 @@ package actor RelayService {
     /// - Throws: ``RelayServiceError``: `.cannotOpenDatabase` when the file cannot be created or opened,
     ///   `.databaseMissing` when it does not exist and `createsDatabase` is `false`, `.cannotReadRelayList`
     ///   when `--relay-list` names an unreadable file.
-    package init(configuration: RelayConfiguration, createsDatabase: Bool = true) async throws {
+    public init(configuration: RelayConfiguration, createsDatabase: Bool = true) async throws {
         let peerRelays = try configuration.resolvedPeerRelays()
         if !createsDatabase, !configuration.usesPostgres,
             !FileManager.default.fileExists(atPath: configuration.databasePath)
@@ -145,10 +145,10 @@ package actor RelayService {
     // MARK: - Serving
 
     /// The port the API listens on, or `nil` before ``start()`` and after ``stop()``.
-    package var port: Int? { daemon?.port }
+    public var port: Int? { daemon?.port }
 
     /// The port the metrics listener listens on, or `nil` when it is not listening.
-    package var metricsPort: Int? { metricsDaemon?.port }
+    public var metricsPort: Int? { metricsDaemon?.port }
 
     /// Starts the HTTP API and, unless ``RelayConfiguration/scanInterval`` is `nil` or zero, the background
     /// crawl (its first pass starts at once). Calling it again returns the port already bound.
@@ -157,7 +157,7 @@ package actor RelayService {
     /// - Throws: ``RelayServiceError/cannotListen(host:port:reason:)`` when the address cannot be bound
     ///   (the port is taken, the address is not this machine's, …).
     @discardableResult
-    package func start() async throws -> Int {
+    public func start() async throws -> Int {
         if let daemon { return daemon.port }
         var daemon = try bind(port: configuration.port, siteDomain: configuration.effectiveSiteDomain())
         if configuration.port == 0, configuration.siteDomain == nil {
@@ -314,7 +314,7 @@ package actor RelayService {
 
     /// Stops the API (requests in flight get 5 seconds) and the background crawl (a pass in progress is
     /// cancelled: feeds not fetched yet keep their data and are fetched next time). Safe to call twice.
-    package func stop() async {
+    public func stop() async {
         let crawl = crawlTask
         crawlTask = nil
         crawl?.cancel()
@@ -346,7 +346,7 @@ package actor RelayService {
     /// status 1 if stopping takes longer than ``RelayConfiguration/shutdownDeadline``.
     ///
     /// - Throws: ``RelayServiceError`` when the relay cannot start.
-    package func run() async throws {
+    public func run() async throws {
         let port = try await start()
         let log = configuration.log
         let deadline = configuration.shutdownDeadline

@@ -1,7 +1,7 @@
-import Foundation
+public import Foundation
 
 /// What can stop the relay service from starting or running, with what to do about it.
-package enum RelayServiceError: Error, Sendable, Equatable, LocalizedError {
+public enum RelayServiceError: Error, Sendable, Equatable, LocalizedError {
     /// The database file (or its folder) cannot be created or opened; `reason` says why and what to do.
     case cannotOpenDatabase(path: String, reason: String)
     /// A command that only reads was given a database file that does not exist (it is never created).
@@ -14,7 +14,7 @@ package enum RelayServiceError: Error, Sendable, Equatable, LocalizedError {
     case cannotListen(host: String, port: Int, reason: String)
 
     /// A sentence saying what failed and what to do next.
-    package var errorDescription: String? {
+    public var errorDescription: String? {
         switch self {
         case .cannotOpenDatabase(let path, let reason):
             "Cannot open the relay database '\(path)': \(reason). To use another file, give --db PATH."

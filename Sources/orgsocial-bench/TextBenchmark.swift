@@ -9,7 +9,7 @@ import OrgSocialText
     import Darwin
 #endif
 
-/// `orgsocial-bench --text`: the text converters on generated statuses and posts (issue 13's targets:
+/// `orgsocial-bench --text`: the text converters on generated statuses and posts (the targets:
 /// 10,000 statuses HTML → Org, and 10,000 Org posts → Mastodon text with counting and splitting, each
 /// under 1 s in release).
 enum TextBenchmark {

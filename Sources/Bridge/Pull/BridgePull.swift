@@ -93,7 +93,7 @@ public struct PullReport: Sendable, Hashable {
     }
 }
 
-/// Mastodon → social.org for one account (issue 14, "In"): the account's own statuses not made by the
+/// Mastodon → social.org for one account: the account's own statuses not made by the
 /// bridge become posts of the feed, oldest first, at most ``PullOptions/maxStatuses`` per run; edits and
 /// deletes of pulled statuses among the account's newest page follow.
 ///

@@ -4,7 +4,7 @@ public import OrgSocial
 import OrgSocialText
 public import TootClient
 
-/// How one of the account's statuses becomes an Org Social post (issue 14, "In"): the source text when the
+/// How one of the account's statuses becomes an Org Social post (the Mastodon → Org direction): the source text when the
 /// server has it, else its HTML converted to Org; `:CLIENT: orgsocial-bridge`, `:URL:` of the status, its
 /// language and hashtags; media as Org links with their alt text; a poll as an Org poll; a reply in the
 /// account's own thread as `REPLY_TO`; a reblog as `INCLUDE` or a post linking the original.

@@ -4,7 +4,7 @@ public import OrgSocial
 import OrgSocialText
 public import TootClient
 
-/// `orgsocial bridge push`: mirrors a feed's posts to one Mastodon-API account (issue 14, "Out").
+/// `orgsocial bridge push`: mirrors a feed's posts to one Mastodon-API account (the Org → Mastodon direction).
 ///
 /// New posts go oldest first, at most ``PushOptions/maxNewPosts`` per run, from when the account was added
 /// (or ``PushOptions/since``, or all of them); changed posts are edited (media and poll sent again),

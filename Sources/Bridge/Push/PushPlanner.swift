@@ -4,7 +4,7 @@ import OrgSocial
 import OrgSocialText
 import TootClient
 
-/// Turns Org Social posts into what one Mastodon-API account gets (issue 14, "Out"; `mastodon-api.md`
+/// Turns Org Social posts into what one Mastodon-API account gets (the Org → Mastodon direction; `mastodon-api.md`
 /// §4.6, §5.1): the text through ``MastodonTextRenderer`` (tags as hashtags), a `CW:` first line as the
 /// content warning, own-thread replies as `in_reply_to_id`, others' replies with a link (or left out),
 /// boosts of mirrored posts as reblogs (others as a link), quote boosts as text and link, polls native

@@ -17,14 +17,14 @@
 ///     }
 /// }
 /// ```
-package struct HTTPBodyStream: Sendable {
+public struct HTTPBodyStream: Sendable {
     /// The producer the server runs.
-    package let produce: @Sendable (HTTPBodyWriter) async throws -> Void
+    public let produce: @Sendable (HTTPBodyWriter) async throws -> Void
 
     /// Creates a stream from a producer.
     ///
     /// - Parameter produce: Writes the body through the writer it is given, then returns.
-    package init(_ produce: @escaping @Sendable (HTTPBodyWriter) async throws -> Void) {
+    public init(_ produce: @escaping @Sendable (HTTPBodyWriter) async throws -> Void) {
         self.produce = produce
     }
 
@@ -34,7 +34,7 @@ package struct HTTPBodyStream: Sendable {
     /// runs with `.cancelled`; use it to stop whatever feeds the continuation.
     ///
     /// - Parameter chunks: The body, chunk by chunk; it ends when the stream finishes.
-    package init(_ chunks: AsyncStream<[UInt8]>) {
+    public init(_ chunks: AsyncStream<[UInt8]>) {
         self.init { writer in
             for await chunk in chunks {
                 try await writer.write(chunk)
@@ -44,7 +44,7 @@ package struct HTTPBodyStream: Sendable {
 }
 
 /// The handle a ``HTTPBodyStream`` producer writes its body through.
-package struct HTTPBodyWriter: Sendable {
+public struct HTTPBodyWriter: Sendable {
     private let sink: @Sendable ([UInt8]) async throws(HTTPCoreError) -> Void
 
     /// Creates a writer that hands each chunk to `sink`.
@@ -52,7 +52,7 @@ package struct HTTPBodyWriter: Sendable {
     /// The server creates writers itself; create one in tests to run a producer without a socket.
     ///
     /// - Parameter sink: Receives each non-empty chunk; it throws to tell the producer to stop.
-    package init(_ sink: @escaping @Sendable ([UInt8]) async throws(HTTPCoreError) -> Void) {
+    public init(_ sink: @escaping @Sendable ([UInt8]) async throws(HTTPCoreError) -> Void) {
         self.sink = sink
     }
 
@@ -61,7 +61,7 @@ package struct HTTPBodyWriter: Sendable {
     ///
     /// - Parameter bytes: The next bytes; an empty array is ignored.
     /// - Throws: ``HTTPCoreError/streamClosed`` once the client has gone or the server is stopping.
-    package func write(_ bytes: [UInt8]) async throws(HTTPCoreError) {
+    public func write(_ bytes: [UInt8]) async throws(HTTPCoreError) {
         guard !bytes.isEmpty else { return }
         try await sink(bytes)
     }
@@ -70,7 +70,7 @@ package struct HTTPBodyWriter: Sendable {
     ///
     /// - Parameter text: The next part of the body.
     /// - Throws: ``HTTPCoreError/streamClosed`` once the client has gone or the server is stopping.
-    package func write(_ text: String) async throws(HTTPCoreError) {
+    public func write(_ text: String) async throws(HTTPCoreError) {
         try await write(Array(text.utf8))
     }
 
@@ -78,7 +78,7 @@ package struct HTTPBodyWriter: Sendable {
     ///
     /// - Parameter event: The event.
     /// - Throws: ``HTTPCoreError/streamClosed`` once the client has gone or the server is stopping.
-    package func write(_ event: ServerSentEvent) async throws(HTTPCoreError) {
+    public func write(_ event: ServerSentEvent) async throws(HTTPCoreError) {
         try await write(event.encoded)
     }
 }

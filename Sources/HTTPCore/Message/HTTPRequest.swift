@@ -8,30 +8,30 @@
 /// request.path                // "/feeds/"
 /// request.queryValue("feed")  // "https://a.example/social.org"
 /// ```
-package struct HTTPRequest: Sendable, Equatable {
+public struct HTTPRequest: Sendable, Equatable {
     /// The request method.
-    package let method: HTTPMethod
+    public let method: HTTPMethod
     /// The request target exactly as sent on the request line, for example `"/a%20b?x=1"`.
-    package let target: String
+    public let target: String
     /// The target's path, percent-decoded (`"/a b"`). `%2F` decodes to `/`; use `pathSegments` to
     /// tell an encoded slash from a separator.
-    package let path: String
+    public let path: String
     /// The path split on `/`, each segment percent-decoded, without the leading empty segment:
     /// `/feeds/` gives `["feeds", ""]` and `/` gives `[""]`.
-    package let pathSegments: [String]
+    public let pathSegments: [String]
     /// The query's `name=value` pairs, percent-decoded (`+` as a space), in order.
-    package let queryItems: [HTTPQueryItem]
+    public let queryItems: [HTTPQueryItem]
     /// The header fields, in the order received.
-    package var headers: HTTPHeaders
+    public var headers: HTTPHeaders
     /// The request body; empty if there was none.
-    package var body: [UInt8]
+    public var body: [UInt8]
     /// The client's IP address as text (`"127.0.0.1"`, `"::1"`), or `""` if unknown.
-    package let remoteAddress: String
+    public let remoteAddress: String
     /// The key per-address limits count this client by (its IPv4 address, or its IPv6 /64).
-    package var clientAddressKey: ClientAddressKey { ClientAddressKey(remoteAddress) }
+    public var clientAddressKey: ClientAddressKey { ClientAddressKey(remoteAddress) }
     /// Values captured by the route pattern (`:name` segments, `*` for a trailing wildcard).
     /// The router fills these in before it calls a route's handler.
-    package var pathParameters: [String: String]
+    public var pathParameters: [String: String]
 
     /// Creates a request, parsing the path and query from `target`.
     ///
@@ -42,7 +42,7 @@ package struct HTTPRequest: Sendable, Equatable {
     ///   - headers: The header fields.
     ///   - body: The body bytes.
     ///   - remoteAddress: The client's IP address as text.
-    package init(
+    public init(
         method: HTTPMethod,
         target: String,
         headers: HTTPHeaders = [:],
@@ -65,7 +65,7 @@ package struct HTTPRequest: Sendable, Equatable {
     ///
     /// - Parameter name: The decoded item name, compared exactly.
     /// - Returns: The decoded value.
-    package func queryValue(_ name: String) -> String? {
+    public func queryValue(_ name: String) -> String? {
         queryItems.first { $0.name == name }?.value
     }
 
@@ -73,7 +73,7 @@ package struct HTTPRequest: Sendable, Equatable {
     ///
     /// - Parameter name: The decoded item name, compared exactly.
     /// - Returns: The decoded values; empty if there is none.
-    package func queryValues(_ name: String) -> [String] {
+    public func queryValues(_ name: String) -> [String] {
         queryItems.filter { $0.name == name }.map(\.value)
     }
 }

@@ -4,26 +4,26 @@
 /// body, sends a stream with chunked transfer coding, and libmicrohttpd adds `Date` itself. The one
 /// exception is a `HEAD` response with an empty byte body, whose `Content-Length` header announces the
 /// length the `GET` body would have (see ``Router``).
-package struct HTTPResponse: Sendable {
+public struct HTTPResponse: Sendable {
     /// A response body.
-    package enum Body: Sendable {
+    public enum Body: Sendable {
         /// A body known in full; the adapter sends it with a `Content-Length`.
         case bytes([UInt8])
         /// A body produced while it is sent, such as Server-Sent Events.
         case stream(HTTPBodyStream)
 
         /// The bytes of a `.bytes` body, or `nil` for a stream.
-        package var bytes: [UInt8]? {
+        public var bytes: [UInt8]? {
             if case .bytes(let bytes) = self { bytes } else { nil }
         }
     }
 
     /// The status code.
-    package var status: HTTPStatus
+    public var status: HTTPStatus
     /// The header fields to send, in order.
-    package var headers: HTTPHeaders
+    public var headers: HTTPHeaders
     /// The body.
-    package var body: Body
+    public var body: Body
 
     /// Creates a response.
     ///
@@ -31,7 +31,7 @@ package struct HTTPResponse: Sendable {
     ///   - status: The status code; 200 by default.
     ///   - headers: The header fields.
     ///   - body: The body; empty by default.
-    package init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: Body = .bytes([])) {
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: Body = .bytes([])) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -43,7 +43,7 @@ package struct HTTPResponse: Sendable {
     ///   - status: The status code.
     ///   - headers: The header fields.
     ///   - bytes: The body bytes.
-    package init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], bytes: [UInt8]) {
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], bytes: [UInt8]) {
         self.init(status: status, headers: headers, body: .bytes(bytes))
     }
 
@@ -53,7 +53,7 @@ package struct HTTPResponse: Sendable {
     ///   - text: The body text.
     ///   - status: The status code; 200 by default.
     /// - Returns: The response.
-    package static func text(_ text: String, status: HTTPStatus = .ok) -> HTTPResponse {
+    public static func text(_ text: String, status: HTTPStatus = .ok) -> HTTPResponse {
         HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], bytes: Array(text.utf8))
     }
 
@@ -65,7 +65,7 @@ package struct HTTPResponse: Sendable {
     ///   - stream: Produces the events; write each with ``HTTPBodyWriter/write(_:)-(ServerSentEvent)``.
     ///   - headers: More header fields, sent after the two above.
     /// - Returns: The response.
-    package static func eventStream(_ stream: HTTPBodyStream, headers: HTTPHeaders = [:]) -> HTTPResponse {
+    public static func eventStream(_ stream: HTTPBodyStream, headers: HTTPHeaders = [:]) -> HTTPResponse {
         var allHeaders: HTTPHeaders = ["Content-Type": "text/event-stream", "Cache-Control": "no-cache"]
         for field in headers {
             allHeaders.add(field.name, field.value)
@@ -82,7 +82,7 @@ extension HTTPResponse {
     /// length is not known).
     ///
     /// - Returns: The `HEAD` response.
-    package func forHead() -> HTTPResponse {
+    public func forHead() -> HTTPResponse {
         var head = self
         switch body {
         case .bytes(let bytes):

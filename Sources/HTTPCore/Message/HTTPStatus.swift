@@ -2,75 +2,75 @@
 ///
 /// The reason phrase is informational: libmicrohttpd writes its own phrase for the code on the status
 /// line. Use it in logs and in error bodies.
-package struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
+public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     /// The three-digit status code, for example `404`.
-    package let code: Int
+    public let code: Int
     /// The standard reason phrase for `code`, for example `"Not Found"`, or `"Unknown"`.
-    package let reasonPhrase: String
+    public let reasonPhrase: String
 
     /// Creates a status from a code, looking up its standard reason phrase.
     ///
     /// - Parameter code: The status code, 100 through 599.
-    package init(code: Int) {
+    public init(code: Int) {
         self.code = code
         self.reasonPhrase = Self.reasonPhrases[code] ?? "Unknown"
     }
 
     /// `"404 Not Found"`.
-    package var description: String { "\(code) \(reasonPhrase)" }
+    public var description: String { "\(code) \(reasonPhrase)" }
 
     /// 200 OK.
-    package static let ok = HTTPStatus(code: 200)
+    public static let ok = HTTPStatus(code: 200)
     /// 201 Created.
-    package static let created = HTTPStatus(code: 201)
+    public static let created = HTTPStatus(code: 201)
     /// 202 Accepted.
-    package static let accepted = HTTPStatus(code: 202)
+    public static let accepted = HTTPStatus(code: 202)
     /// 204 No Content.
-    package static let noContent = HTTPStatus(code: 204)
+    public static let noContent = HTTPStatus(code: 204)
     /// 206 Partial Content.
-    package static let partialContent = HTTPStatus(code: 206)
+    public static let partialContent = HTTPStatus(code: 206)
     /// 301 Moved Permanently.
-    package static let movedPermanently = HTTPStatus(code: 301)
+    public static let movedPermanently = HTTPStatus(code: 301)
     /// 302 Found.
-    package static let found = HTTPStatus(code: 302)
+    public static let found = HTTPStatus(code: 302)
     /// 304 Not Modified.
-    package static let notModified = HTTPStatus(code: 304)
+    public static let notModified = HTTPStatus(code: 304)
     /// 400 Bad Request.
-    package static let badRequest = HTTPStatus(code: 400)
+    public static let badRequest = HTTPStatus(code: 400)
     /// 401 Unauthorized.
-    package static let unauthorized = HTTPStatus(code: 401)
+    public static let unauthorized = HTTPStatus(code: 401)
     /// 403 Forbidden.
-    package static let forbidden = HTTPStatus(code: 403)
+    public static let forbidden = HTTPStatus(code: 403)
     /// 404 Not Found.
-    package static let notFound = HTTPStatus(code: 404)
+    public static let notFound = HTTPStatus(code: 404)
     /// 405 Method Not Allowed; send an `Allow` header with it.
-    package static let methodNotAllowed = HTTPStatus(code: 405)
+    public static let methodNotAllowed = HTTPStatus(code: 405)
     /// 409 Conflict.
-    package static let conflict = HTTPStatus(code: 409)
+    public static let conflict = HTTPStatus(code: 409)
     /// 412 Precondition Failed.
-    package static let preconditionFailed = HTTPStatus(code: 412)
+    public static let preconditionFailed = HTTPStatus(code: 412)
     /// 413 Content Too Large (called Payload Too Large before RFC 9110).
-    package static let contentTooLarge = HTTPStatus(code: 413)
+    public static let contentTooLarge = HTTPStatus(code: 413)
     /// 415 Unsupported Media Type.
-    package static let unsupportedMediaType = HTTPStatus(code: 415)
+    public static let unsupportedMediaType = HTTPStatus(code: 415)
     /// 416 Range Not Satisfiable.
-    package static let rangeNotSatisfiable = HTTPStatus(code: 416)
+    public static let rangeNotSatisfiable = HTTPStatus(code: 416)
     /// 422 Unprocessable Content.
-    package static let unprocessableContent = HTTPStatus(code: 422)
+    public static let unprocessableContent = HTTPStatus(code: 422)
     /// 428 Precondition Required (RFC 6585).
-    package static let preconditionRequired = HTTPStatus(code: 428)
+    public static let preconditionRequired = HTTPStatus(code: 428)
     /// 429 Too Many Requests.
-    package static let tooManyRequests = HTTPStatus(code: 429)
+    public static let tooManyRequests = HTTPStatus(code: 429)
     /// 431 Request Header Fields Too Large (RFC 6585).
-    package static let requestHeaderFieldsTooLarge = HTTPStatus(code: 431)
+    public static let requestHeaderFieldsTooLarge = HTTPStatus(code: 431)
     /// 500 Internal Server Error.
-    package static let internalServerError = HTTPStatus(code: 500)
+    public static let internalServerError = HTTPStatus(code: 500)
     /// 502 Bad Gateway.
-    package static let badGateway = HTTPStatus(code: 502)
+    public static let badGateway = HTTPStatus(code: 502)
     /// 503 Service Unavailable.
-    package static let serviceUnavailable = HTTPStatus(code: 503)
+    public static let serviceUnavailable = HTTPStatus(code: 503)
     /// 504 Gateway Timeout.
-    package static let gatewayTimeout = HTTPStatus(code: 504)
+    public static let gatewayTimeout = HTTPStatus(code: 504)
 
     private static let reasonPhrases: [Int: String] = [
         100: "Continue", 101: "Switching Protocols",

@@ -5,15 +5,15 @@
 /// ```swift
 /// ServerSentEvent(event: "heartbeat", data: "{}").encoded  // "event: heartbeat\ndata: {}\n\n"
 /// ```
-package struct ServerSentEvent: Sendable, Equatable {
+public struct ServerSentEvent: Sendable, Equatable {
     /// The event type (`event:` line); `nil` sends none, which clients treat as `"message"`.
-    package var event: String?
+    public var event: String?
     /// The payload. Each line becomes its own `data:` line; clients join them with `\n`.
-    package var data: String
+    public var data: String
     /// The event ID (`id:` line), which clients send back as `Last-Event-ID` when they reconnect.
-    package var id: String?
+    public var id: String?
     /// The reconnection delay to ask of the client, in milliseconds (`retry:` line).
-    package var retry: Int?
+    public var retry: Int?
 
     /// Creates an event.
     ///
@@ -22,7 +22,7 @@ package struct ServerSentEvent: Sendable, Equatable {
     ///   - data: The payload; may contain newlines.
     ///   - id: The event ID.
     ///   - retry: The reconnection delay in milliseconds.
-    package init(event: String? = nil, data: String, id: String? = nil, retry: Int? = nil) {
+    public init(event: String? = nil, data: String, id: String? = nil, retry: Int? = nil) {
         self.event = event
         self.data = data
         self.id = id
@@ -32,7 +32,7 @@ package struct ServerSentEvent: Sendable, Equatable {
     /// The event in wire format, ending with the blank line that dispatches it.
     ///
     /// Newlines inside `event` and `id` would break the framing, so they are replaced with spaces.
-    package var encoded: [UInt8] {
+    public var encoded: [UInt8] {
         var text = ""
         if let event {
             text += "event: \(Self.singleLine(event))\n"

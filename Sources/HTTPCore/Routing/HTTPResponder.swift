@@ -3,7 +3,7 @@
 /// The server calls `respond(to:)` from many tasks at once, so conforming types must be `Sendable`.
 /// The method cannot throw: map failures to a response (a 4xx with a message, or a bare 500) before
 /// returning.
-package protocol HTTPResponder: Sendable {
+public protocol HTTPResponder: Sendable {
     /// Produces the response to `request`.
     ///
     /// - Parameter request: The request, with its body read in full.
@@ -41,7 +41,7 @@ extension HTTPResponder {
     ///
     /// - Parameter request: The request.
     /// - Returns: `nil`.
-    package func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
+    public func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
         nil
     }
 
@@ -49,7 +49,7 @@ extension HTTPResponder {
     ///
     /// - Parameter request: The request head.
     /// - Returns: `nil`.
-    package func respondBeforeBody(to request: HTTPRequest) -> HTTPResponse? {
+    public func respondBeforeBody(to request: HTTPRequest) -> HTTPResponse? {
         nil
     }
 }

@@ -18,9 +18,9 @@
 /// - `HEAD` runs the matching `GET` handler unless a `HEAD` route matches first. The response keeps
 ///   its status and headers, loses its body, and carries the body's length as `Content-Length`
 ///   (a streamed body is dropped without being produced).
-package struct Router: HTTPResponder {
+public struct Router: HTTPResponder {
     /// A route handler.
-    package typealias Handler = @Sendable (HTTPRequest) async -> HTTPResponse
+    public typealias Handler = @Sendable (HTTPRequest) async -> HTTPResponse
 
     private struct Route: Sendable {
         let method: HTTPMethod
@@ -31,16 +31,16 @@ package struct Router: HTTPResponder {
     private var routes: [Route] = []
 
     /// Builds the 404 response. The default is a plain-text "Not Found".
-    package var notFound: Handler = { _ in .text("Not Found\n", status: .notFound) }
+    public var notFound: Handler = { _ in .text("Not Found\n", status: .notFound) }
 
     /// Builds the 405 response from the request and the allowed methods. The router adds the `Allow`
     /// header itself. The default is a plain-text "Method Not Allowed".
-    package var methodNotAllowed: @Sendable (HTTPRequest, [HTTPMethod]) async -> HTTPResponse = { _, _ in
+    public var methodNotAllowed: @Sendable (HTTPRequest, [HTTPMethod]) async -> HTTPResponse = { _, _ in
         .text("Method Not Allowed\n", status: .methodNotAllowed)
     }
 
     /// Creates an empty router, which answers everything with 404.
-    package init() {}
+    public init() {}
 
     /// Adds a route.
     ///
@@ -48,7 +48,7 @@ package struct Router: HTTPResponder {
     ///   - method: The method to match.
     ///   - pattern: The path pattern, starting with `/`; see ``Router`` for the syntax.
     ///   - handler: Produces the response; `request.pathParameters` holds the captures.
-    package mutating func add(_ method: HTTPMethod, _ pattern: String, handler: @escaping Handler) {
+    public mutating func add(_ method: HTTPMethod, _ pattern: String, handler: @escaping Handler) {
         routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: handler))
     }
 
@@ -57,7 +57,7 @@ package struct Router: HTTPResponder {
     /// - Parameters:
     ///   - pattern: The path pattern.
     ///   - handler: Produces the response.
-    package mutating func get(_ pattern: String, handler: @escaping Handler) {
+    public mutating func get(_ pattern: String, handler: @escaping Handler) {
         add(.get, pattern, handler: handler)
     }
 
@@ -66,7 +66,7 @@ package struct Router: HTTPResponder {
     /// - Parameters:
     ///   - pattern: The path pattern.
     ///   - handler: Produces the response.
-    package mutating func post(_ pattern: String, handler: @escaping Handler) {
+    public mutating func post(_ pattern: String, handler: @escaping Handler) {
         add(.post, pattern, handler: handler)
     }
 
@@ -75,7 +75,7 @@ package struct Router: HTTPResponder {
     /// - Parameters:
     ///   - pattern: The path pattern.
     ///   - handler: Produces the response.
-    package mutating func put(_ pattern: String, handler: @escaping Handler) {
+    public mutating func put(_ pattern: String, handler: @escaping Handler) {
         add(.put, pattern, handler: handler)
     }
 
@@ -84,7 +84,7 @@ package struct Router: HTTPResponder {
     /// - Parameters:
     ///   - pattern: The path pattern.
     ///   - handler: Produces the response.
-    package mutating func delete(_ pattern: String, handler: @escaping Handler) {
+    public mutating func delete(_ pattern: String, handler: @escaping Handler) {
         add(.delete, pattern, handler: handler)
     }
 
@@ -92,7 +92,7 @@ package struct Router: HTTPResponder {
     ///
     /// - Parameter request: The request.
     /// - Returns: The handler's response, or the 404/405 response.
-    package func respond(to request: HTTPRequest) async -> HTTPResponse {
+    public func respond(to request: HTTPRequest) async -> HTTPResponse {
         if let (route, parameters) = firstRoute(for: request.method, segments: request.pathSegments) {
             return await run(route, parameters: parameters, request: request)
         }

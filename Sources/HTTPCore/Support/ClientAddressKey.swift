@@ -12,15 +12,15 @@
 /// ```
 ///
 /// Text that is not a numeric address (an unknown peer is `""`) is its own key.
-package struct ClientAddressKey: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct ClientAddressKey: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The key as text: the IPv4 address in dotted decimal, or the IPv6 prefix as `a:b:c:d::/64`.
-    package let description: String
+    public let description: String
 
     /// The key of a client address given as text (as `inet_ntop` writes it, or any valid IPv4 or IPv6
     /// form, with or without a `%zone`).
     ///
     /// - Parameter address: The numeric client address.
-    package init(_ address: String) {
+    public init(_ address: String) {
         if let ipv4 = Self.ipv4(Substring(address)) {
             description = Self.text(ipv4: ipv4)
         } else if let groups = Self.ipv6(address) {
@@ -40,7 +40,7 @@ package struct ClientAddressKey: Sendable, Hashable, CustomStringConvertible, Ex
     /// The key of a client address written as a literal (tests, examples).
     ///
     /// - Parameter value: The numeric client address.
-    package init(stringLiteral value: String) {
+    public init(stringLiteral value: String) {
         self.init(value)
     }
 

@@ -8,7 +8,7 @@
 /// let value: JSONValue = .object([("type", "Success"), ("errors", .array([])), ("data", .null)])
 /// value.text() // {"type":"Success","errors":[],"data":null}
 /// ```
-package indirect enum JSONValue: Sendable {
+public indirect enum JSONValue: Sendable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -26,7 +26,7 @@ package indirect enum JSONValue: Sendable {
     ///
     /// - Parameter pretty: Whether to put each member on its own line, indented by two spaces.
     /// - Returns: The JSON text as UTF-8 bytes, without a final line break.
-    package func encoded(pretty: Bool = false) -> [UInt8] {
+    public func encoded(pretty: Bool = false) -> [UInt8] {
         var output: [UInt8] = []
         write(into: &output, pretty: pretty, depth: 0)
         return output
@@ -35,7 +35,7 @@ package indirect enum JSONValue: Sendable {
     /// The compact encoding as a string.
     ///
     /// - Returns: The JSON text.
-    package func text() -> String {
+    public func text() -> String {
         String(decoding: encoded(), as: UTF8.self)
     }
 
@@ -121,7 +121,7 @@ extension JSONValue: ExpressibleByStringLiteral {
     /// A `.string` from a literal.
     ///
     /// - Parameter value: The string.
-    package init(stringLiteral value: String) {
+    public init(stringLiteral value: String) {
         self = .string(value)
     }
 }
@@ -133,7 +133,7 @@ extension JSONValue {
     ///
     /// - Parameter value: The string or nothing.
     /// - Returns: The JSON value.
-    package static func string(orNull value: String?) -> JSONValue {
+    public static func string(orNull value: String?) -> JSONValue {
         value.map(JSONValue.string) ?? .null
     }
 }

@@ -1,17 +1,17 @@
 /// Where a listener binds, written `HOST:PORT` (`127.0.0.1:9464`, `[::1]:9464`), as the
 /// `--metrics-address` options take it.
-package struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
+public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
     /// The numeric address (an IPv6 one without brackets) or `localhost`.
-    package var host: String
+    public var host: String
     /// The TCP port; 0 picks a free one.
-    package var port: Int
+    public var port: Int
 
     /// Makes an address.
     ///
     /// - Parameters:
     ///   - host: The numeric address or `localhost`.
     ///   - port: The TCP port.
-    package init(host: String, port: Int) {
+    public init(host: String, port: Int) {
         self.host = host
         self.port = port
     }
@@ -20,7 +20,7 @@ package struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
     /// port is not 0–65535.
     ///
     /// - Parameter text: The address, e.g. `127.0.0.1:9464`.
-    package init?(parsing text: String) {
+    public init?(parsing text: String) {
         guard let colon = text.lastIndex(of: ":") else { return nil }
         var host = Substring(text[..<colon])
         let portText = text[text.index(after: colon)...]
@@ -37,7 +37,7 @@ package struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `HOST:PORT`, with an IPv6 host in brackets.
-    package var description: String {
+    public var description: String {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 }

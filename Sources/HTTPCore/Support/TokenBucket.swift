@@ -18,20 +18,20 @@ import Synchronization
 /// threads, before a request's body is read (``HTTPResponder/respondBeforeBody(to:)``), where there
 /// is no task to suspend. At most ``maximumAddresses`` buckets are kept: past that, full buckets
 /// (addresses idle long enough to have refilled) are dropped, and if none is, all are.
-package final class TokenBucket: Sendable {
+public final class TokenBucket: Sendable {
     /// How many requests an address may make in a period (also the burst allowed at once).
-    package struct Rate: Sendable, Equatable {
+    public struct Rate: Sendable, Equatable {
         /// The bucket's size: requests allowed at once, and per period.
-        package var requests: Int
+        public var requests: Int
         /// The time in which a whole bucket refills.
-        package var period: Duration
+        public var period: Duration
 
         /// A rate of `requests` per `period`.
         ///
         /// - Parameters:
         ///   - requests: Requests per period; at least 1.
         ///   - period: The period; longer than zero.
-        package init(requests: Int, per period: Duration) {
+        public init(requests: Int, per period: Duration) {
             precondition(requests > 0 && period > .zero, "A rate needs at least one request per positive period.")
             self.requests = requests
             self.period = period
@@ -39,7 +39,7 @@ package final class TokenBucket: Sendable {
     }
 
     /// What ``admit(_:now:)`` decided.
-    package enum Decision: Sendable, Equatable {
+    public enum Decision: Sendable, Equatable {
         /// The request may go ahead; it took a token.
         case allowed
         /// The bucket is empty; a token will be back in this many whole seconds (at least 1).
@@ -52,9 +52,9 @@ package final class TokenBucket: Sendable {
     }
 
     /// The limit this bucket enforces.
-    package let rate: Rate
+    public let rate: Rate
     /// The most addresses tracked at once.
-    package let maximumAddresses: Int
+    public let maximumAddresses: Int
     private let buckets = Mutex<[String: Bucket]>([:])
 
     /// Creates an empty set of buckets (every address starts full).
@@ -62,7 +62,7 @@ package final class TokenBucket: Sendable {
     /// - Parameters:
     ///   - rate: The requests allowed per period.
     ///   - maximumAddresses: The most addresses tracked at once.
-    package init(rate: Rate, maximumAddresses: Int = 100_000) {
+    public init(rate: Rate, maximumAddresses: Int = 100_000) {
         self.rate = rate
         self.maximumAddresses = max(1, maximumAddresses)
     }
@@ -78,7 +78,7 @@ package final class TokenBucket: Sendable {
     ///   - address: The client's key (``HTTPRequest/clientAddressKey``).
     ///   - now: The current time.
     /// - Returns: ``Decision/allowed``, or ``Decision/limited(retryAfterSeconds:)``.
-    package func admit(_ address: ClientAddressKey, now: ContinuousClock.Instant = .now) -> Decision {
+    public func admit(_ address: ClientAddressKey, now: ContinuousClock.Instant = .now) -> Decision {
         admit(address.description, now: now)
     }
 
@@ -89,7 +89,7 @@ package final class TokenBucket: Sendable {
     ///   - key: The bucket's key.
     ///   - now: The current time.
     /// - Returns: ``Decision/allowed``, or ``Decision/limited(retryAfterSeconds:)``.
-    package func admit(_ key: String, now: ContinuousClock.Instant = .now) -> Decision {
+    public func admit(_ key: String, now: ContinuousClock.Instant = .now) -> Decision {
         let capacity = Double(rate.requests)
         let refill = refillPerSecond
         return buckets.withLock { buckets in
@@ -116,7 +116,7 @@ package final class TokenBucket: Sendable {
     }
 
     /// The number of addresses with a bucket.
-    package var trackedAddresses: Int {
+    public var trackedAddresses: Int {
         buckets.withLock(\.count)
     }
 

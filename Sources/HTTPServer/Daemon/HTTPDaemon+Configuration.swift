@@ -4,47 +4,47 @@ extension HTTPDaemon {
     /// The defaults suit a public relay behind a reverse proxy: 8 MiB bodies, 32 KiB of connection
     /// memory (so request headers up to roughly 16 KiB), 1024 connections, a 15-second idle timeout and
     /// keep-alive on.
-    package struct Configuration: Sendable, Equatable {
+    public struct Configuration: Sendable, Equatable {
         /// The numeric IPv4 or IPv6 address to bind, or `localhost` (127.0.0.1). `0.0.0.0` or `::`
         /// listens on every interface.
-        package var host: String
+        public var host: String
         /// The TCP port; 0 lets the system pick a free port (read it back from ``HTTPDaemon/port``).
-        package var port: Int
+        public var port: Int
         /// The largest request body accepted, in bytes. A larger `Content-Length` is answered with 413
         /// before the body is read; a chunked body that grows past the limit is answered with 413 once
         /// the client finishes sending it (at most another `maximumBodyBytes` are read and discarded; a
         /// client that sends more is disconnected).
-        package var maximumBodyBytes: Int = 8 * 1024 * 1024
+        public var maximumBodyBytes: Int = 8 * 1024 * 1024
         /// libmicrohttpd's memory pool per connection (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`), in bytes.
         /// It holds the request line and headers plus the I/O buffers, so headers larger than about half
         /// of it are answered by libmicrohttpd 0.9.75 with 431 Request Header Fields Too Large and the
         /// connection is closed.
-        package var connectionMemoryLimit: Int = 32 * 1024
+        public var connectionMemoryLimit: Int = 32 * 1024
         /// The most connections served at once (`MHD_OPTION_CONNECTION_LIMIT`); more are accepted and
         /// closed at once. Each connection has its own thread (see ``HTTPDaemon``).
-        package var connectionLimit: Int = 1024
+        public var connectionLimit: Int = 1024
         /// The most connections one client (``ClientAddressKey``: an IPv4 address or an IPv6 /64) may
         /// hold; `nil` for no limit. Leave it `nil` behind a reverse proxy, where every client has its address.
-        package var connectionsPerAddressLimit: Int?
+        public var connectionsPerAddressLimit: Int?
         /// How long a connection may stay idle, with no bytes received or sent, before it is closed
         /// (`MHD_OPTION_CONNECTION_TIMEOUT`, whole seconds, rounded up). This guards against clients that
         /// send headers slowly. It does not limit handlers: a connection waiting for its handler or for
         /// the next event of a stream is not idle. `nil` disables the timeout.
-        package var connectionTimeout: Duration? = .seconds(15)
+        public var connectionTimeout: Duration? = .seconds(15)
         /// Whether a connection may carry several requests. When `false`, every response says
         /// `Connection: close`.
-        package var keepAlive: Bool = true
+        public var keepAlive: Bool = true
         /// The listen queue length passed to `listen(2)`.
-        package var listenBacklog: Int = 511
+        public var listenBacklog: Int = 511
         /// Per-client limits against slow or greedy clients; none by default (see ``ClientLimits``).
-        package var clientLimits = ClientLimits.none
+        public var clientLimits = ClientLimits.none
 
         /// Creates a configuration with the default limits.
         ///
         /// - Parameters:
         ///   - host: The address to bind; `127.0.0.1` by default.
         ///   - port: The TCP port; 0 picks a free one.
-        package init(host: String = "127.0.0.1", port: Int) {
+        public init(host: String = "127.0.0.1", port: Int) {
             self.host = host
             self.port = port
         }

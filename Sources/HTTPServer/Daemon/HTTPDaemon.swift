@@ -1,5 +1,5 @@
 internal import CMicroHTTPD
-package import HTTPCore
+public import HTTPCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -68,7 +68,7 @@ import Synchronization
 ///
 /// ``stop(gracePeriod:)`` is graceful and idempotent. If the object is released without it, `deinit`
 /// stops the daemon at once, dropping requests in flight.
-package final class HTTPDaemon: Sendable {
+public final class HTTPDaemon: Sendable {
     private enum Lifecycle: Sendable {
         case running
         case stopping
@@ -76,9 +76,9 @@ package final class HTTPDaemon: Sendable {
     }
 
     /// The configuration the server was started with.
-    package let configuration: Configuration
+    public let configuration: Configuration
     /// The port the server listens on; useful when ``Configuration/port`` was 0.
-    package let port: Int
+    public let port: Int
 
     private let core: DaemonCore
     private let socket: ListeningSocket
@@ -96,7 +96,7 @@ package final class HTTPDaemon: Sendable {
     ///     bodies), one line each; `nil` discards them. Called from libmicrohttpd's threads.
     /// - Throws: `HTTPServerError`: `.invalidPort`, `.invalidHost`, `.addressInUse` (the port is taken),
     ///   `.permissionDenied`, `.addressNotAvailable`, `.socketFailure` or `.daemonStartFailed`.
-    package init(
+    public init(
         configuration: Configuration,
         responder: some HTTPResponder,
         log: (@Sendable (String) -> Void)? = nil
@@ -171,7 +171,7 @@ package final class HTTPDaemon: Sendable {
     }
 
     /// Whether the server is still serving (``stop(gracePeriod:)`` has not been called).
-    package var isRunning: Bool {
+    public var isRunning: Bool {
         lifecycle.withLock { $0 == .running }
     }
 
@@ -188,7 +188,7 @@ package final class HTTPDaemon: Sendable {
     /// cancelled, the grace period is cut short.
     ///
     /// - Parameter gracePeriod: How long requests in flight may take to finish.
-    package func stop(gracePeriod: Duration = .seconds(10)) async {
+    public func stop(gracePeriod: Duration = .seconds(10)) async {
         let isFirstCall = lifecycle.withLock { lifecycle in
             guard lifecycle == .running else { return false }
             lifecycle = .stopping

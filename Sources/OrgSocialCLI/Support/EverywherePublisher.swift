@@ -42,7 +42,7 @@ struct EverywhereOptions {
     }
 }
 
-/// Posts a new post to the feed and every bridge account (the Acarajé pattern, issue 14): checks it
+/// Posts a new post to the feed and every bridge account (the Acarajé pattern): checks it
 /// against every destination first, writes the feed, then posts to the accounts at the same time; prints
 /// one line (or JSON object) per destination, and exits 1 when any failed.
 enum EverywherePublisher {

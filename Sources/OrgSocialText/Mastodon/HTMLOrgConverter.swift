@@ -26,14 +26,14 @@ import OrgSocial
 /// one), as the Org Social Relay's bridge writes it; media attachments become a last paragraph of
 /// `[[url][alt text]]` lines. Every line that Org would read as structure is escaped
 /// (``OrgLineEscaping``), and `[[` in text is broken with U+200B so it cannot become a link.
-package struct HTMLOrgConverter: Sendable {
+public struct HTMLOrgConverter: Sendable {
     /// The accounts known to be Org Social feeds: `user@domain` (lowercased) → feed URL. Their mentions
     /// become `[[org-social:FEED][user]]`.
-    package var orgSocialFeeds: [String: String]
+    public var orgSocialFeeds: [String: String]
 
     /// Makes a converter.
     /// - Parameter orgSocialFeeds: `user@domain` (any case) → feed URL of the accounts that are Org Social feeds.
-    package init(orgSocialFeeds: [String: String] = [:]) {
+    public init(orgSocialFeeds: [String: String] = [:]) {
         var feeds: [String: String] = [:]
         for (acct, feed) in orgSocialFeeds { feeds[acct.lowercased()] = feed }
         self.orgSocialFeeds = feeds
@@ -42,7 +42,7 @@ package struct HTMLOrgConverter: Sendable {
     /// Converts a status to an Org body and its tags.
     /// - Parameter status: the status's HTML and the fields that explain it.
     /// - Returns: The body (CW line, text, attachments) and the hashtags for `:TAGS:`.
-    package func convert(_ status: StatusContent) -> OrgStatusText {
+    public func convert(_ status: StatusContent) -> OrgStatusText {
         var renderer = HTMLOrgRenderer(status: status, orgSocialFeeds: orgSocialFeeds)
         var blocks: [String] = []
         let spoiler = HTMLOrgRenderer.collapsingWhitespace(status.spoilerText).trimming([" "])

@@ -17,20 +17,20 @@
 ///   digit, `_`, `/` or `=`).
 ///
 /// A ``charactersPerURL`` of 0 or less (Pleroma reports 0) counts URLs in full, which never under-counts.
-package struct MastodonTextLimits: Sendable, Hashable, Codable {
+public struct MastodonTextLimits: Sendable, Hashable, Codable {
     /// The most characters a status may have (`max_characters`).
-    package var maxCharacters: Int
+    public var maxCharacters: Int
     /// What each URL counts as (`characters_reserved_per_url`); 0 or less counts URLs in full.
-    package var charactersPerURL: Int
+    public var charactersPerURL: Int
 
     /// Mastodon's defaults: 500 characters, 23 per URL.
-    package static let mastodon = MastodonTextLimits(maxCharacters: 500, charactersPerURL: 23)
+    public static let mastodon = MastodonTextLimits(maxCharacters: 500, charactersPerURL: 23)
 
     /// Makes the limits.
     /// - Parameters:
     ///   - maxCharacters: the most characters a status may have.
     ///   - charactersPerURL: what each URL counts as (0 or less: in full).
-    package init(maxCharacters: Int = 500, charactersPerURL: Int = 23) {
+    public init(maxCharacters: Int = 500, charactersPerURL: Int = 23) {
         self.maxCharacters = maxCharacters
         self.charactersPerURL = charactersPerURL
     }
@@ -40,7 +40,7 @@ package struct MastodonTextLimits: Sendable, Hashable, Codable {
     ///   - text: the status text.
     ///   - spoilerText: the content warning, which counts too.
     /// - Returns: The number of characters checked against ``maxCharacters``.
-    package func count(_ text: String, spoilerText: String = "") -> Int {
+    public func count(_ text: String, spoilerText: String = "") -> Int {
         spoilerText.count + countableLength(text)
     }
 
@@ -49,14 +49,14 @@ package struct MastodonTextLimits: Sendable, Hashable, Codable {
     ///   - text: the status text.
     ///   - spoilerText: the content warning.
     /// - Returns: `true` when the server accepts the length.
-    package func fits(_ text: String, spoilerText: String = "") -> Bool {
+    public func fits(_ text: String, spoilerText: String = "") -> Bool {
         count(text, spoilerText: spoilerText) <= maxCharacters
     }
 
     /// The URLs (byte ranges of the UTF-8 text) that count as ``charactersPerURL``.
     /// - Parameter text: the status text.
     /// - Returns: The byte offsets of each recognised URL.
-    package static func urlRanges(in text: String) -> [Range<Int>] {
+    public static func urlRanges(in text: String) -> [Range<Int>] {
         var text = text
         return text.withUTF8(urlRanges)
     }

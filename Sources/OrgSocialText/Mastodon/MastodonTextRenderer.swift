@@ -16,14 +16,14 @@ import Foundation
 /// - The zero-width spaces ``OrgLineEscaping`` and ``HTMLOrgConverter`` put in front of lines and
 ///   inside `[[` are removed.
 /// - Tags are appended as a last paragraph of hashtags (``hashtag(for:)``) unless the text already has them.
-package struct MastodonTextRenderer: Sendable {
+public struct MastodonTextRenderer: Sendable {
     /// Org Social feed URL → `user@instance` of the feeds bridged to a Mastodon account, whose mentions
     /// become `@user@instance`.
-    package var bridgedAccounts: [String: String]
+    public var bridgedAccounts: [String: String]
 
     /// Makes a renderer.
     /// - Parameter bridgedAccounts: feed URL → `user@instance` (with or without a leading `@`) of bridged feeds.
-    package init(bridgedAccounts: [String: String] = [:]) {
+    public init(bridgedAccounts: [String: String] = [:]) {
         var accounts: [String: String] = [:]
         for (feed, acct) in bridgedAccounts { accounts[feed] = acct.hasPrefix("@") ? String(acct.dropFirst()) : acct }
         self.bridgedAccounts = accounts
@@ -35,7 +35,7 @@ package struct MastodonTextRenderer: Sendable {
     ///   - tags: the post's `:TAGS:`, appended as hashtags.
     /// - Returns: Plain text: lines without trailing spaces, at most one blank line in a row, no blank
     ///   line at either end.
-    package func text(fromOrg body: String, tags: [String] = []) -> String {
+    public func text(fromOrg body: String, tags: [String] = []) -> String {
         var output: [String] = []
         var block: Block = .none
         let normalized =
@@ -187,7 +187,7 @@ package struct MastodonTextRenderer: Sendable {
     /// of it is a letter (Mastodon does not link `#2024`).
     /// - Parameter tag: an Org tag (`org-social`, `#emacs`).
     /// - Returns: The hashtag (`#org_social`, `#emacs`), or `nil`.
-    package static func hashtag(for tag: String) -> String? {
+    public static func hashtag(for tag: String) -> String? {
         var name = ""
         var pendingSeparator = false
         for character in tag.drop(while: { $0 == "#" }) {

@@ -1,21 +1,21 @@
 /// What ``HTMLOrgConverter`` needs of a Mastodon-API status: its HTML `content` and the fields that say
 /// what the HTML means (`mastodon-api.md` §1.7).
-package struct StatusContent: Sendable, Hashable, Codable {
+public struct StatusContent: Sendable, Hashable, Codable {
     /// An entry of the status's `mentions[]`: the only place the domain of an in-text `@user` appears.
-    package struct Mention: Sendable, Hashable, Codable {
+    public struct Mention: Sendable, Hashable, Codable {
         /// The account's profile URL (`url`), which the mention link's `href` points to.
-        package var url: String
+        public var url: String
         /// `acct`: `user@domain` for a remote account, the bare `user` for one on the status's server.
-        package var acct: String
+        public var acct: String
         /// `username`, without any domain.
-        package var username: String
+        public var username: String
 
         /// Makes a mention entry.
         /// - Parameters:
         ///   - url: the profile URL.
         ///   - acct: `user@domain`, or `user` for a local account.
         ///   - username: the bare username.
-        package init(url: String, acct: String, username: String) {
+        public init(url: String, acct: String, username: String) {
             self.url = url
             self.acct = acct
             self.username = username
@@ -23,20 +23,20 @@ package struct StatusContent: Sendable, Hashable, Codable {
     }
 
     /// An entry of `media_attachments[]`.
-    package struct Attachment: Sendable, Hashable, Codable {
+    public struct Attachment: Sendable, Hashable, Codable {
         /// The file's URL (`url`, or `remote_url` when the server has not cached it).
-        package var url: String
+        public var url: String
         /// The alt text (`description`), if any.
-        package var description: String?
+        public var description: String?
         /// `type`: `image`, `gifv`, `video`, `audio` or `unknown`.
-        package var type: String
+        public var type: String
 
         /// Makes an attachment entry.
         /// - Parameters:
         ///   - url: the file's URL.
         ///   - description: the alt text.
         ///   - type: the media type name.
-        package init(url: String, description: String? = nil, type: String = "image") {
+        public init(url: String, description: String? = nil, type: String = "image") {
             self.url = url
             self.description = description
             self.type = type
@@ -44,17 +44,17 @@ package struct StatusContent: Sendable, Hashable, Codable {
     }
 
     /// The sanitised HTML (`content`).
-    package var html: String
+    public var html: String
     /// The content warning (`spoiler_text`); empty when there is none.
-    package var spoilerText: String
+    public var spoilerText: String
     /// `sensitive`.
-    package var sensitive: Bool
+    public var sensitive: Bool
     /// `mentions[]`.
-    package var mentions: [Mention]
+    public var mentions: [Mention]
     /// `tags[].name` (without `#`).
-    package var tags: [String]
+    public var tags: [String]
     /// `media_attachments[]`.
-    package var attachments: [Attachment]
+    public var attachments: [Attachment]
 
     /// Makes the content of a status.
     /// - Parameters:
@@ -64,7 +64,7 @@ package struct StatusContent: Sendable, Hashable, Codable {
     ///   - mentions: the `mentions[]` entries.
     ///   - tags: the `tags[]` names.
     ///   - attachments: the `media_attachments[]` entries.
-    package init(
+    public init(
         html: String, spoilerText: String = "", sensitive: Bool = false, mentions: [Mention] = [],
         tags: [String] = [], attachments: [Attachment] = []
     ) {
@@ -78,17 +78,17 @@ package struct StatusContent: Sendable, Hashable, Codable {
 }
 
 /// A status converted to Org: the post body and the tags for its `:TAGS:` property.
-package struct OrgStatusText: Sendable, Hashable {
+public struct OrgStatusText: Sendable, Hashable {
     /// The Org body, every line safe to write under a post headline (``OrgLineEscaping``).
-    package var body: String
+    public var body: String
     /// The hashtags, without `#`, each a tag word (letters, digits, `-`, `_`), first spelling of each kept.
-    package var tags: [String]
+    public var tags: [String]
 
     /// Makes a converted status.
     /// - Parameters:
     ///   - body: the Org body.
     ///   - tags: the tags.
-    package init(body: String, tags: [String]) {
+    public init(body: String, tags: [String]) {
         self.body = body
         self.tags = tags
     }

@@ -12,13 +12,13 @@
 /// marker and content warning) is cut between grapheme clusters into pieces that fill a part each,
 /// since it cannot be posted any other way; URLs inside such a word are kept whole, the cut falling
 /// before or after them.
-package struct ThreadSplitter: Sendable {
+public struct ThreadSplitter: Sendable {
     /// The server's limits.
-    package var limits: MastodonTextLimits
+    public var limits: MastodonTextLimits
 
     /// Makes a splitter.
     /// - Parameter limits: the server's limits.
-    package init(limits: MastodonTextLimits = .mastodon) {
+    public init(limits: MastodonTextLimits = .mastodon) {
         self.limits = limits
     }
 
@@ -30,7 +30,7 @@ package struct ThreadSplitter: Sendable {
     ///   ``MastodonTextLimits/maxCharacters``.
     /// - Throws: ``OrgSocialTextError/limitTooSmall(maxCharacters:needed:)`` when the limit leaves no room
     ///   for a part: the content warning and a marker fill it, or a URL costs more than the room left.
-    package func split(_ text: String, spoilerText: String = "") throws(OrgSocialTextError) -> [String] {
+    public func split(_ text: String, spoilerText: String = "") throws(OrgSocialTextError) -> [String] {
         let text = Self.trimmed(text)
         let spoiler = spoilerText.count
         if limits.count(text) + spoiler <= limits.maxCharacters {

@@ -9,11 +9,11 @@ import Foundation
 /// `=verbatim=` and `~code~` with Org's border rules, `[[url][text]]`, `[[url]]` and bare `http(s)`
 /// URLs. All text is HTML-escaped, and only `http`, `https`, `mailto` and relative link targets
 /// become `href`s; with ``Options/linksMentions``, an `org-social:` link becomes a link to the feed.
-package struct OrgHTMLConverter: Sendable {
+public struct OrgHTMLConverter: Sendable {
     /// How the converter renders what the two uses render differently.
-    package struct Options: Sendable, Hashable {
+    public struct Options: Sendable, Hashable {
         /// How Org headline levels map to HTML heading levels.
-        package enum HeadingLevels: Sendable, Hashable {
+        public enum HeadingLevels: Sendable, Hashable {
             /// Two levels up: `***` is `<h1>` (RSS descriptions, as the reference relay renders them).
             case liftedByTwo
             /// As written: `***` is `<h3>` (a post's sub-headings under the page's `<h2>` posts).
@@ -21,33 +21,33 @@ package struct OrgHTMLConverter: Sendable {
         }
 
         /// How headline levels map to heading levels.
-        package var headingLevels: HeadingLevels
+        public var headingLevels: HeadingLevels
         /// Whether `[[org-social:URL][nick]]` becomes `<a class="mention" href="URL">@nick</a>`
         /// (otherwise only its description is kept, as for any unsafe scheme).
-        package var linksMentions: Bool
+        public var linksMentions: Bool
 
         /// The relay's RSS rendering.
-        package static let rss = Options(headingLevels: .liftedByTwo, linksMentions: false)
+        public static let rss = Options(headingLevels: .liftedByTwo, linksMentions: false)
         /// The feed page's rendering.
-        package static let page = Options(headingLevels: .asWritten, linksMentions: true)
+        public static let page = Options(headingLevels: .asWritten, linksMentions: true)
     }
 
     /// What this converter renders differently.
-    package let options: Options
+    public let options: Options
 
     /// Makes a converter.
     /// - Parameter options: the rendering options (RSS by default).
-    package init(options: Options = .rss) {
+    public init(options: Options = .rss) {
         self.options = options
     }
 
     /// Converts Org text to an HTML fragment with the RSS rendering.
-    package static func html(from org: String) -> String {
+    public static func html(from org: String) -> String {
         OrgHTMLConverter().html(from: org)
     }
 
     /// Converts Org text to an HTML fragment.
-    package func html(from org: String) -> String {
+    public func html(from org: String) -> String {
         let lines = org.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
         return blocks(lines).joined(separator: "\n")
     }
@@ -192,7 +192,7 @@ package struct OrgHTMLConverter: Sendable {
     /// Converts inline markup of one block's text to escaped HTML (no paragraph around it).
     /// - Parameter text: Org text without block structure (a title, a profile value, a paragraph's lines).
     /// - Returns: The HTML fragment.
-    package func inline(_ text: String) -> String {
+    public func inline(_ text: String) -> String {
         html(OrgInline.parse(text))
     }
 
@@ -236,7 +236,7 @@ package struct OrgHTMLConverter: Sendable {
     }
 
     /// Turns the five entities ``escape(_:)`` writes back into characters.
-    package static func unescape(_ text: String) -> String {
+    public static func unescape(_ text: String) -> String {
         var output = text
         for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#x27;", "'"), ("&amp;", "&")] {
             output = output.replacingOccurrences(of: entity, with: character)
@@ -245,7 +245,7 @@ package struct OrgHTMLConverter: Sendable {
     }
 
     /// Escapes `&`, `<`, `>`, `"` and `'` for HTML text and attributes.
-    package static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         // On the bytes: the five are ASCII, and no byte of a longer character is one of them. A markup
         // character is escaped even where a combining mark follows it (as one `Character` it would not be).
         guard text.utf8.contains(where: { Self.entity(for: $0) != nil }) else { return text }

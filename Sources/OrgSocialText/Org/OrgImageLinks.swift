@@ -1,28 +1,28 @@
 /// An image a post's body links to, which a bridge uploads as an attachment with its description as alt
 /// text.
-package struct OrgImageLink: Sendable, Hashable, Codable {
+public struct OrgImageLink: Sendable, Hashable, Codable {
     /// The link's target as written: an `http(s)://` URL, a `file:` link or a path.
-    package var target: String
+    public var target: String
     /// The link's description (its plain text), or `nil` when it has none.
-    package var description: String?
+    public var description: String?
 
     /// Makes a link.
     /// - Parameters:
     ///   - target: the target.
     ///   - description: the description.
-    package init(target: String, description: String?) {
+    public init(target: String, description: String?) {
         self.target = target
         self.description = description
     }
 
     /// The file extensions read as images.
-    package static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "gif", "webp", "avif"]
+    public static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "gif", "webp", "avif"]
 
     /// The links to images in an Org body, in order, each target once: bracket links (`[[url][alt]]`,
     /// `[[file:a.png]]`) and bare URLs whose path ends with an image extension.
     /// - Parameter body: the Org body.
     /// - Returns: the links.
-    package static func images(in body: String) -> [OrgImageLink] {
+    public static func images(in body: String) -> [OrgImageLink] {
         var result: [OrgImageLink] = []
         var seen = Set<String>()
         func visit(_ nodes: [OrgInline]) {
