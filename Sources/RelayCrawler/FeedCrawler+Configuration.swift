@@ -1,6 +1,6 @@
 import Foundation
 package import HTTPClient
-package import OrgSocialClient
+import OrgSocialClient
 
 extension FeedCrawler {
     /// The crawler's limits, intervals, peers and transport; every field has a default.

@@ -1,5 +1,5 @@
-package import Foundation
-package import PostgresStore
+import Foundation
+import PostgresStore
 package import RelayCore
 import RelaySQLStore
 import Synchronization

@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 package import RelayCore
 import RelaySQLStore
 import SQLiteStore

@@ -24,7 +24,6 @@ extension RelayQueries {
                     }
                 // The rows to the end of the page (a huge `page` saturates).
                 let (product, overflows) = page.multipliedReportingOverflow(by: perPage)
-                let rows = overflows ? Int.max : product
                 // The highest row id bounds the number of posts, in O(log n).
                 let posts: Int = try db.queryOne(sql: "SELECT coalesce(max(id), 0) FROM posts")?.value(at: 0) ?? 0
                 guard let scan = matches.scan, matches.upperBound > SearchResults.exactTotalBound else {

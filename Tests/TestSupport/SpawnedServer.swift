@@ -35,6 +35,14 @@ package final class SpawnedServer: Sendable {
         process.standardOutput = Pipe()
         let reader = stderr.fileHandleForReading
         try process.run()
+        // A binary that never writes its first line is killed after a minute, which ends the read below
+        // (the test then fails on the missing start-up line instead of waiting forever).
+        let started = Mutex(false)
+        let pid = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
+            if !started.withLock({ $0 }) { kill(pid, SIGKILL) }
+        }
+        defer { started.withLock { $0 = true } }
         var first = ""
         var isComplete = false
         while !first.contains("\n") {
@@ -92,10 +100,21 @@ package final class SpawnedServer: Sendable {
 
     /// Sends SIGTERM, waits for the binary to exit and reads the rest of its standard error.
     ///
+    /// A binary still running `gracePeriod` after SIGTERM is killed with SIGKILL, and a line saying so is
+    /// added to ``log``: its exit status is then the signal's, which fails any test that expects a clean
+    /// stop, instead of the test waiting forever.
+    ///
+    /// - Parameter gracePeriod: How long the binary may take to stop.
     /// - Returns: Its exit status.
     @discardableResult
-    package func terminate() -> Int32 {
+    package func terminate(gracePeriod: Duration = .seconds(30)) -> Int32 {
         kill(process.processIdentifier, SIGTERM)
+        let deadline = ContinuousClock.now + gracePeriod
+        while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if process.isRunning {
+            output.state.withLock { $0.text += "SpawnedServer: still running \(gracePeriod) after SIGTERM; killed\n" }
+            kill(process.processIdentifier, SIGKILL)
+        }
         process.waitUntilExit()
         readToEnd()
         return process.terminationStatus
@@ -107,9 +126,13 @@ package final class SpawnedServer: Sendable {
         process.waitUntilExit()
     }
 
-    /// Waits until standard error has been read to its end (once the binary has exited) into ``log``.
+    /// Waits until standard error has been read to its end (once the binary has exited) into ``log``, for
+    /// at most 10 seconds: a child process the binary left behind may hold the pipe open.
     package func readToEnd() {
-        while !output.state.withLock(\.isComplete) { Thread.sleep(forTimeInterval: 0.01) }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !output.state.withLock(\.isComplete) && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
     }
 }
 

@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 package import OrgSocial
 
 /// The profile fields the relay stores, read as the reference does (`relay-api.md` §4.5).

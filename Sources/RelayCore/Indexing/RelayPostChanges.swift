@@ -1,4 +1,4 @@
-package import OrgSocial
+import OrgSocial
 
 /// What indexing a feed changes among the posts stored for it, worked out once for both engines: the feed's
 /// indexable posts against the stored IDs and hashes. The last occurrence of a duplicated ID wins, as the

@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 /// The read model's own failure (other failures are the storage's errors).
 package enum RelayReadError: Error, Equatable, LocalizedError {

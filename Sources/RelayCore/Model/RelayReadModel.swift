@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 /// What the HTTP layer needs from storage to answer the read endpoints: typed questions answered with
 /// typed rows (`relay-api.md` §2.2, §2.4–2.15, §2.17, §2.18). Both stores implement it; paths,

@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 package import RelayCore
 
 /// The read side, written once for both engines: answers each typed question of ``RelayCore/RelayReadModel``

@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 package import RelayCore
 
 /// A relay store whose read model is the one written in ``RelaySQLQueries``: conforming gives every
