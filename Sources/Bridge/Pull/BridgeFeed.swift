@@ -13,9 +13,11 @@ public protocol BridgeFeed: Sendable {
     /// The feed's public URL, if known: the base of `REPLY_TO` and `INCLUDE` references.
     var publicURL: URL? { get }
     /// Applies `edit` to the current feed and writes the result (nothing is written when it changes nothing).
+    /// An edit that would add format errors is refused (``OrgSocial/Feed/applyChecked(_:)``), so pulled
+    /// statuses never make the feed less readable.
     /// - Parameter edit: the change; it may run more than once, each time on fresh content.
     /// - Returns: what the last run of `edit` returned.
-    /// - Throws: ``BridgeFeedError``, `OrgSocialClientError`, or what `edit` throws.
+    /// - Throws: ``BridgeFeedError``, `FeedChangeAddsErrors`, `OrgSocialClientError`, or what `edit` throws.
     func update<Value: Sendable>(_ edit: @Sendable (inout Feed) throws -> Value) async throws -> Value
 }
 
@@ -72,7 +74,7 @@ public struct LocalBridgeFeed: BridgeFeed {
         for _ in 1...max(1, maxAttempts) {
             let before = try read()
             var feed = Feed(bytes: before)
-            let value = try edit(&feed)
+            let value = try feed.applyChecked(edit).result
             if feed.bytes == before { return value }
             guard try read() == before else { continue }
             do {
@@ -132,9 +134,11 @@ public struct PublishedBridgeFeed: BridgeFeed {
     /// The feed's URL.
     public var publicURL: URL? { url }
 
-    /// Applies `edit` through the publisher.
+    /// Applies `edit` through the publisher, refusing it before anything is sent when it would add format
+    /// errors.
     public func update<Value: Sendable>(_ edit: @Sendable (inout Feed) throws -> Value) async throws -> Value {
-        try await destination.publish(with: publisher, creating: nil, edit: edit).value
+        try await destination.publish(with: publisher, creating: nil) { feed in try feed.applyChecked(edit).result }
+            .value
     }
 }
 

@@ -137,7 +137,7 @@ enum FeedFile {
         return result
     }
 
-    /// Lets `change` edit `feed`, refusing the change when it adds format errors.
+    /// Lets `change` edit `feed`, refusing the change when it adds format errors (``Feed/applyChecked(_:)``).
     /// - Parameters:
     ///   - feed: the feed, changed in place (left as it was when the change is refused).
     ///   - location: the file or URL named in the error.
@@ -147,36 +147,11 @@ enum FeedFile {
     static func checkedChange<Result>(
         of feed: inout Feed, reportingAs location: String, _ change: (inout Feed) throws -> Result
     ) throws -> (Result, [Diagnostic]) {
-        let original = feed
-        var edited = feed
-        let result = try change(&edited)
-        guard edited.serialized() != original.serialized() else { return (result, []) }
-        let validator = FeedValidator()
-        let added = addedDiagnostics(before: validator.validate(original), after: validator.validate(edited))
-        let errors = added.filter { $0.severity == .error }
-        guard errors.isEmpty else {
-            throw CLIError.changeAddsErrors(path: location, problems: errors.map(\.description))
+        do {
+            let (result, warnings) = try feed.applyChecked(change)
+            return (result, warnings)
+        } catch let refusal as FeedChangeAddsErrors {
+            throw CLIError.changeAddsErrors(path: location, problems: refusal.errors.map(\.description))
         }
-        feed = edited
-        return (result, added)
-    }
-
-    /// The diagnostics of `after` that `before` did not have (matched by severity, code and message,
-    /// since lines move when text is inserted).
-    static func addedDiagnostics(before: [Diagnostic], after: [Diagnostic]) -> [Diagnostic] {
-        var remaining: [String: Int] = [:]
-        for diagnostic in before { remaining[key(diagnostic), default: 0] += 1 }
-        return after.filter { diagnostic in
-            let key = key(diagnostic)
-            if let count = remaining[key], count > 0 {
-                remaining[key] = count - 1
-                return false
-            }
-            return true
-        }
-    }
-
-    private static func key(_ diagnostic: Diagnostic) -> String {
-        "\(diagnostic.severity.rawValue)|\(diagnostic.code.rawValue)|\(diagnostic.message)"
     }
 }
