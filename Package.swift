@@ -176,7 +176,7 @@ let package = Package(
             name: "TootClientTests",
             dependencies: ["TootClient", "FakeMastodon", "HTTPClient", "HTTPCore", "OrgSocialText"],
             resources: [.copy("Fixtures")], swiftSettings: strictSettings),
-        // The README's TootClient example: discover, authorize, post, page through the statuses.
+        // The TootClient example of docs/library.md: discover, authorize, post, page through the statuses.
         .executableTarget(
             name: "tootclient-example", dependencies: ["TootClient"], path: "Examples/TootClientTour",
             swiftSettings: strictSettings),

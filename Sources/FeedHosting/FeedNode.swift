@@ -16,7 +16,7 @@ import Synchronization
 /// await node.stop()
 /// ```
 ///
-/// What it answers (see spec §10 and §11, and the README section "Hosting your feed"):
+/// What it answers (see spec §10 and §11, and docs/hosting.md):
 ///
 /// - `GET`/`HEAD /social.org` and `/<name>/social.org`: the file as `text/plain; charset=utf-8` with a
 ///   strong `ETag` (SHA-256), `Last-Modified`, 304 for `If-None-Match`/`If-Modified-Since`, single

@@ -10,7 +10,7 @@ import Testing
 
 /// The relay end to end, black box over HTTP: the fixture feeds served by `orgsocial serve`, registered
 /// with `POST /feeds/`, crawled by ``RelayService/scanOnce(forceDiscovery:)``, then the §7 table of
-/// `relay-api.md` (adapted to the deliberate differences listed in README "Compatibility").
+/// `relay-api.md` (adapted to the deliberate differences listed in docs/relay.md, "Compatibility").
 @Suite(.timeLimit(.minutes(2)))
 struct RelayEndToEndTests {
     // MARK: - Registration (§2.2, §2.3; §7 rows 2–14)

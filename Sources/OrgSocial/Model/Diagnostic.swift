@@ -1,7 +1,7 @@
 /// A problem found while reading or validating a feed, with its place in the file.
 ///
 /// Lines and columns start at 1. A column counts Unicode scalars from the start of the line (a TAB counts
-/// as one). ``code`` is stable and documented in the README; scripts may rely on it.
+/// as one). ``code`` is stable and documented in docs/reference.md; scripts may rely on it.
 public struct Diagnostic: Sendable, Hashable, Codable, CustomStringConvertible {
     /// How serious a diagnostic is.
     public enum Severity: String, Sendable, Hashable, Codable, Comparable {
@@ -201,8 +201,8 @@ struct DiagnosticList {
     }
 }
 
-/// The stable code of a diagnostic and how serious a problem of that code is. The README lists every code
-/// with its meaning.
+/// The stable code of a diagnostic and how serious a problem of that code is. docs/reference.md lists every
+/// code with its meaning.
 ///
 /// Two codes are equal when their texts are; the severity belongs to the text.
 public struct DiagnosticCode: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {

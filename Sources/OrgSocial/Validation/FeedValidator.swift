@@ -3,7 +3,7 @@ import Foundation
 /// Checks a feed against the rules of the Org Social format (spec §9) and those of the reference
 /// validator (org-social.el), on top of what the parser already reported.
 ///
-/// Every diagnostic has a stable code (see ``DiagnosticCode``); the README lists them. Errors are rule
+/// Every diagnostic has a stable code (see ``DiagnosticCode``); docs/reference.md lists them. Errors are rule
 /// violations other clients trip on; warnings are readable but unusual content.
 ///
 /// ```swift
