@@ -154,6 +154,13 @@ extension RelayPostgresDatabase: RelaySQLReadModel {
         try await pool.withConnection(blocking: { db in try RelayMetaTable.stamp(RelaySQL(db: db)) })
     }
 
+    /// The feeds changed after `generation`, from `feed_changes`.
+    package func feedChanges(after generation: Int, current: Int) async throws -> RelayFeedChanges {
+        try await pool.withConnection(blocking: { db in
+            try RelayMetaTable.changes(RelaySQL(db: db), after: generation, current: current)
+        })
+    }
+
     /// The change counter (see the type's documentation); `nil` while the listener is not running.
     package func dataVersion() -> Int? {
         guard isListening.load(ordering: .sequentiallyConsistent) else { return nil }

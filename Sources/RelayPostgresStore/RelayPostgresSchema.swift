@@ -60,6 +60,11 @@ package enum RelayPostgresSchema {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration(RelayMigrationName.v12.rawValue) { db in
+            for statement in RelaySharedDDL.version12 {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }
 

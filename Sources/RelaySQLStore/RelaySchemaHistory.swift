@@ -22,13 +22,16 @@ package enum RelayMigrationName: String, CaseIterable, Sendable {
     case v10 = "relay 10: posts indexed and counted per feed, full-text index without positions"
     /// Post counters kept once per statement on PostgreSQL (SQLite's indexer already counts per feed).
     case v11 = "relay 11: post counters kept per statement"
+    /// The feeds each generation changed, so the response cache drops only the answers that depend on them.
+    case v12 = "relay 12: feeds changed per generation"
 }
 
 /// The relay's tables.
 package enum RelayTables {
     /// Every table of served and crawl data, parents before children (the foreign keys hold at every
     /// insert when copied in this order). The search index and the post counters are not listed: each
-    /// engine derives them from the posts.
+    /// engine derives them from the posts. Nor is `feed_changes`, the record of what each generation
+    /// changed, which only running relays read.
     package static let inForeignKeyOrder = [
         "feeds", "profiles", "links", "contacts", "follows", "posts", "post_tags", "poll_options", "poll_votes",
         "mentions", "pending_mentions", "notifications", "declared_follows", "feed_files", "meta", "bridges",

@@ -24,6 +24,12 @@ package enum RelaySharedDDL {
     /// Migration 7's index (bridges).
     package static let version7 = ["CREATE INDEX bridges_accessed ON bridges(last_accessed_at)"]
 
+    /// Migration 12: the feeds each generation changed (``RelayMetaTable/bump(_:dialect:now:scope:)``), the
+    /// feed `''` meaning every feed; read by generation, pruned from the oldest.
+    package static let version12 = [
+        "CREATE TABLE feed_changes (generation BIGINT NOT NULL, feed TEXT NOT NULL, PRIMARY KEY (generation, feed))"
+    ]
+
     /// Migration 8's index (the Webmention queue).
     package static let version8 = [
         "CREATE INDEX outgoing_webmentions_due ON outgoing_webmentions(status, next_attempt)"

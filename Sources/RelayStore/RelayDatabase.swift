@@ -153,6 +153,13 @@ extension RelayDatabase: RelaySQLReadModel {
         }
     }
 
+    /// The feeds changed after `generation`, from `feed_changes`.
+    package func feedChanges(after generation: Int, current: Int) async throws -> RelayFeedChanges {
+        try await stampReader.read { db in
+            try RelayMetaTable.changes(SQLiteSession(db: db), after: generation, current: current)
+        }
+    }
+
     /// `PRAGMA data_version` of a connection that never writes, so every commit (the writer's, another
     /// process's) changes it; `nil` for an in-memory store or when the read fails.
     package func dataVersion() -> Int? {

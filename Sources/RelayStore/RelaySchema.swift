@@ -51,6 +51,11 @@ enum RelaySchema {
         migrator.registerMigration(RelayMigrationName.v11.rawValue) { _ in
             // PostgreSQL's counting triggers changed; this engine's indexer counts new posts per feed since 10.
         }
+        migrator.registerMigration(RelayMigrationName.v12.rawValue) { db in
+            for statement in RelaySharedDDL.version12 {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }
 

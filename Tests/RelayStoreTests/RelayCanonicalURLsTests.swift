@@ -40,7 +40,7 @@ struct RelayCanonicalURLsTests {
                     + "DROP TRIGGER posts_counts_delete; "
                     + "DROP TRIGGER posts_counts_update; DROP TABLE post_counts; DROP TABLE bridges; "
                     + "DROP TABLE outgoing_webmentions; ALTER TABLE feeds DROP COLUMN lease_owner; "
-                    + "ALTER TABLE feeds DROP COLUMN lease_until")
+                    + "ALTER TABLE feeds DROP COLUMN lease_until; DROP TABLE feed_changes")
             try connection.execute(sql: "PRAGMA user_version = 3")
             try connection.close()
         }

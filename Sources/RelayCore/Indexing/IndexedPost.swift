@@ -66,7 +66,7 @@ package struct IndexedPost: Sendable {
         options = post.pollOptions.filter { seenOptions.insert($0).inserted }
         mentions = post.mentions.compactMap { mention in
             guard let name = mention.name, !name.isEmpty else { return nil }
-            let feed = String(mention.feedURL.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
+            let feed = Self.feed(of: mention.feedURL)
             return feed.isEmpty ? nil : (feed, name)
         }
         instant = OrgTimestamp(id).sortInstant
@@ -83,6 +83,20 @@ package struct IndexedPost: Sendable {
         }
         hash = hasher.hex
         searchText = RelaySearchText.fold(content) + "\n" + RelaySearchText.fold(tags)
+    }
+
+    /// The part of a post URL before its first `#`: the feed, as the read endpoints keyed by a post take
+    /// it from their `post` parameter (the whole text when it has no `#`).
+    package static func feed(of reference: String) -> String {
+        String(reference.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
+    }
+
+    /// The feeds this post points at: those of its `REPLY_TO` (a reply, reaction or vote) and `INCLUDE`
+    /// (a boost) posts, and the feeds it mentions. Their answers change when the post does.
+    package var pointedAtFeeds: Set<String> {
+        var feeds = Set(mentions.map(\.feed))
+        for reference in [replyTo, include].compactMap({ $0 }) { feeds.insert(Self.feed(of: reference)) }
+        return feeds
     }
 
     /// The target feed of a `feed#id` reference, when it splits into exactly two parts (§2.19).

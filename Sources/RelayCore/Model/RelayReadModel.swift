@@ -71,6 +71,10 @@ package protocol RelayReadModel: Sendable {
     /// The current data generation and its time.
     func changeStamp() async throws -> RelayChangeStamp
 
+    /// The feeds changed by the writes after `generation`, up to at least `current` (the generation of a
+    /// stamp read just before), so a cache can keep the answers of every other feed.
+    func feedChanges(after generation: Int, current: Int) async throws -> RelayFeedChanges
+
     /// A number that changes whenever any connection, in this process or another, commits to the data
     /// (SQLite's `PRAGMA data_version`), read without waiting for a query in progress and cheap enough to
     /// ask on every request: while it stays the same, the last ``changeStamp()`` still holds. `nil` when

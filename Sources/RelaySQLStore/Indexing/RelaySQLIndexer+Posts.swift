@@ -8,13 +8,19 @@ extension RelaySQLIndexer {
         "group_slug", "include", "poll_end", "poll_option", "created_at", "updated_at", "hash",
     ]
 
-    /// Adds new posts, updates changed ones and deletes missing ones.
-    func indexPosts(_ feed: RelayIndexableFeed, profileID: Int, report: inout RelayIndexReport) throws {
+    /// Adds new posts, updates changed ones and deletes missing ones, adding to `touched` the feeds the
+    /// new, changed and deleted posts point at (before and after the change).
+    func indexPosts(
+        _ feed: RelayIndexableFeed, profileID: Int, report: inout RelayIndexReport, touched: inout Set<String>
+    ) throws {
         var existing: [String: (id: Int, hash: String)] = [:]
         for row in try session.rows("SELECT id, post_id, hash FROM posts WHERE profile_id = ?", [profileID]) {
             existing[try row.string(at: 1)] = (try row.int(at: 0), try row.string(at: 2))
         }
         let changes = RelayPostChanges(feed: feed, stored: existing)
+        var rewritten = changes.removedRowIDs
+        for case .update(_, let rowID) in changes.steps { rewritten.append(rowID) }
+        touched.formUnion(try feedsPointedAt(byRows: rewritten))
         var newPosts: [(post: IndexedPost, url: String)] = []
         for case .insert(let post) in changes.steps {
             newPosts.append((post, "\(feedURL)#\(post.postID)"))
@@ -27,6 +33,8 @@ extension RelaySQLIndexer {
         try mentions.lookUp(newPosts.flatMap { $0.post.mentions.map(\.feed) })
         var next = 0
         for step in changes.steps {
+            if case .update(let post, _) = step { touched.formUnion(post.pointedAtFeeds) }
+            if case .insert(let post) = step { touched.formUnion(post.pointedAtFeeds) }
             switch step {
             case .update(let post, let rowID):
                 try update(post, rowID: rowID, report: &report)
@@ -156,10 +164,11 @@ extension RelaySQLIndexer {
             [rowID, pollID, option, now.timeIntervalSince1970]) > 0
     }
 
-    /// Retries this feed's votes whose poll was not indexed yet (the reference retries them every scan).
+    /// Retries this feed's votes whose poll was not indexed yet (the reference retries them every scan),
+    /// adding the feed of each poll that gets a vote to `touched`.
     ///
     /// - Returns: How many votes were created.
-    func resolvePendingVotes(profileID: Int) throws -> Int {
+    func resolvePendingVotes(profileID: Int, touched: inout Set<String>) throws -> Int {
         let pending = try session.rows(
             """
             SELECT p.id, p.reply_to, p.poll_option FROM posts p
@@ -172,8 +181,30 @@ extension RelaySQLIndexer {
         for row in pending
         where try updateVote(rowID: row.int(at: 0), replyTo: row.text(at: 1), option: row.text(at: 2)) {
             created += 1
+            if let poll = try row.text(at: 1) { touched.insert(IndexedPost.feed(of: poll)) }
         }
         return created
+    }
+
+    /// The feeds the stored posts `rowIDs` point at: the feeds of their `REPLY_TO` and `INCLUDE` posts and
+    /// the feeds their mention rows name (read before the posts are changed or deleted).
+    private func feedsPointedAt(byRows rowIDs: [Int]) throws -> Set<String> {
+        var feeds: Set<String> = []
+        for range in SQLRowBatch.statements(for: rowIDs.count) {
+            let ids: SQLArguments = rowIDs[range].map { $0 }
+            let list = Self.placeholders(range.count)
+            for row in try session.rows("SELECT reply_to, include FROM posts WHERE id IN (\(list))", ids) {
+                for column in 0..<2 {
+                    if let reference = try row.text(at: column) { feeds.insert(IndexedPost.feed(of: reference)) }
+                }
+            }
+            for row in try session.rows(
+                "SELECT f.feed FROM mentions m JOIN profiles f ON f.id = m.profile_id WHERE m.post_id IN (\(list))", ids
+            ) {
+                feeds.insert(try row.string(at: 0))
+            }
+        }
+        return feeds
     }
 
     /// Resolves other feeds' votes on posts that were just added, so the order of indexing does not matter.

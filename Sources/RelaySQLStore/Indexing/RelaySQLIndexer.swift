@@ -41,6 +41,10 @@ package struct RelaySQLIndexer {
     /// - Throws: The engine's error.
     package func index(_ indexable: RelayIndexableFeed) throws -> RelayIndexReport {
         var report = RelayIndexReport()
+        // The feeds whose cached answers this index may change: this one, and the feeds its changed posts
+        // point at; a new or changed profile may change any answer.
+        var touched: Set<String> = [feedURL]
+        var profileTouched = false
         let existingProfile = try session.firstRow("SELECT id, version FROM profiles WHERE feed = ?", [feedURL])
         let existingID = try existingProfile?.int(at: 0)
         let profileID: Int
@@ -53,6 +57,7 @@ package struct RelaySQLIndexer {
             let (id, profileChanged) = try upsertProfile(parsed, existingID: existingID)
             profileID = id
             if profileChanged, existingID != nil { report.changed += 1 }
+            profileTouched = profileChanged
             if existingID == nil {
                 profileCreated = true
                 let resolved = try RelayPendingMentionTable.resolve(session, feed: feedURL, profileID: id, now: now)
@@ -60,11 +65,13 @@ package struct RelaySQLIndexer {
                 report.changed += resolved.count
             }
             try session.run("UPDATE profiles SET version = ? WHERE id = ?", [indexable.version, profileID])
-            try indexPosts(indexable, profileID: profileID, report: &report)
+            try indexPosts(indexable, profileID: profileID, report: &report, touched: &touched)
         }
-        report.changed += try resolvePendingVotes(profileID: profileID)
+        report.changed += try resolvePendingVotes(profileID: profileID, touched: &touched)
         if !report.isEmpty || profileCreated {
-            try RelayMetaTable.bump(session, dialect: dialect, now: now)
+            try RelayMetaTable.bump(
+                session, dialect: dialect, now: now,
+                scope: profileCreated || profileTouched ? .everything : .feeds(touched))
         }
         if logsNotifications {
             try RelayNotificationLogWriter.log(report.notifications, session: session, dialect: dialect, now: now)

@@ -6,11 +6,13 @@ import SystemSupport
 /// Whole `GET` answers of the current data generation, keyed by what selects them (the request target,
 /// the indent asked for, and for RSS the host), so a hot endpoint costs one lookup.
 ///
-/// Every entry belongs to one generation: storing an answer of another generation drops all the others
-/// (lookups ask for the current generation only, so an answer stored late for an old one is never
-/// served). Entries also age out after a lifetime, and when the bodies would pass a byte limit the oldest
-/// entries make room for the new one (so a full cache keeps answering its recent keys instead of starting
-/// over empty).
+/// Every entry records the generation it was computed at and what it depends on
+/// (``RelayCacheDependency``): a global answer holds for its generation only (storing an answer of a newer
+/// generation drops the older global ones), while an answer keyed by a feed holds until a change recorded
+/// for that feed, or one that changes everything (``RelayFeedVersions``), so a crawl pass that changes a
+/// few feeds keeps every other feed's answers. Entries also age out after a lifetime, and when the bodies
+/// would pass a byte limit the oldest entries make room for the new one (so a full cache keeps answering
+/// its recent keys instead of starting over empty).
 ///
 /// ``response(for:generation:compute:)`` computes each missing answer once per generation: requests that
 /// miss while the same key and generation is being computed wait for that computation instead of running
@@ -24,9 +26,14 @@ final class RelayResponseCache: Sendable {
         let storedAt: ContinuousClock.Instant
         /// Its place in the order of storing (see `State.order`).
         let serial: Int
+        /// The generation it was computed at, and the epoch of that generation (``RelayFeedVersions``).
+        let generation: Int, epoch: Int
+        /// What it depends on.
+        let dependency: RelayCacheDependency
     }
 
     private struct State: Sendable {
+        /// The newest generation stored; global entries of older ones were dropped.
         var generation = Int.min
         var entries: [String: Entry] = [:]
         var bytes = 0
@@ -91,30 +98,50 @@ final class RelayResponseCache: Sendable {
         self.metrics = metrics
     }
 
-    /// ``lookup(_:generation:now:)``, counting a hit when it finds an answer (a miss is counted by
-    /// ``response(for:generation:compute:)``, which the caller goes on to).
-    func hit(_ key: String, generation: Int) -> HTTPResponse? {
-        guard let cached = lookup(key, generation: generation) else { return nil }
+    /// ``lookup(_:generation:versions:now:)``, counting a hit when it finds an answer (a miss is counted by
+    /// ``response(for:generation:versions:dependency:compute:)``, which the caller goes on to).
+    func hit(_ key: String, generation: Int, versions: RelayFeedVersions? = nil) -> HTTPResponse? {
+        guard let cached = lookup(key, generation: generation, versions: versions) else { return nil }
         metrics?.cacheHits.increment()
         return cached
     }
 
-    /// The answer stored under `key` for `generation`, if it is still young enough.
-    func lookup(_ key: String, generation: Int, now: ContinuousClock.Instant = .now) -> HTTPResponse? {
-        state.read { state in
-            guard state.generation == generation, let entry = state.entries[key], now - entry.storedAt < lifetime
+    /// The answer stored under `key` if it still holds at `generation` and is young enough.
+    ///
+    /// - Parameters:
+    ///   - key: the answer's key.
+    ///   - generation: the current generation.
+    ///   - versions: the feeds' last changes as read through `generation`; `nil` for a reader that knows
+    ///     none (then a feed's answer holds only when computed at `generation`).
+    ///   - now: the time of the lookup.
+    /// - Returns: the answer, or `nil` when there is none that holds.
+    func lookup(
+        _ key: String, generation: Int, versions: RelayFeedVersions? = nil, now: ContinuousClock.Instant = .now
+    ) -> HTTPResponse? {
+        let versions = versions ?? RelayFeedVersions(startingAt: generation)
+        return state.read { state in
+            guard let entry = state.entries[key], now - entry.storedAt < lifetime,
+                versions.holds(entry.dependency, computedAt: entry.generation, epoch: entry.epoch, current: generation)
             else { return nil }
             return entry.response
         }
     }
 
-    /// Stores an answer computed for `generation`.
-    func store(_ response: HTTPResponse, under key: String, generation: Int, now: ContinuousClock.Instant = .now) {
+    /// Stores an answer computed at `generation` (of `epoch`) that depends on `dependency`.
+    func store(
+        _ response: HTTPResponse, under key: String, generation: Int, epoch: Int = 0,
+        dependency: RelayCacheDependency = .global, now: ContinuousClock.Instant = .now
+    ) {
         let size = Self.size(of: response, key: key)
         guard size <= byteLimit else { return }
         state.write { state in
-            if generation != state.generation {
-                state = State(generation: generation)
+            if generation > state.generation {
+                // Global answers of older generations never hold again.
+                state.generation = generation
+                for (key, entry) in state.entries where entry.dependency == .global && entry.generation < generation {
+                    state.entries[key] = nil
+                    state.bytes -= Self.size(of: entry.response, key: key)
+                }
             }
             if let old = state.entries.removeValue(forKey: key) {
                 state.bytes -= Self.size(of: old.response, key: key)
@@ -122,21 +149,25 @@ final class RelayResponseCache: Sendable {
             state.makeRoom(for: size, under: byteLimit)
             let serial = state.nextSerial
             state.nextSerial += 1
-            state.entries[key] = Entry(response: response, storedAt: now, serial: serial)
+            state.entries[key] = Entry(
+                response: response, storedAt: now, serial: serial, generation: generation, epoch: epoch,
+                dependency: dependency)
             state.order.append((key, serial))
             state.bytes += size
         }
     }
 
-    /// The answer under `key` for `generation`: from the cache, from a computation of the same key and
-    /// generation already in flight, or computed now by `compute` (and stored unless it is a 5xx).
+    /// The answer under `key` at `generation`: from the cache when one still holds, from a computation of
+    /// the same key and generation already in flight, or computed now by `compute` (and stored, with
+    /// `dependency`, unless it is a 5xx).
     ///
     /// The computation runs in a task of its own, so cancelling one waiter (its client went away) never
     /// cancels the answer the others wait for; the store's own budgets bound how long it runs.
     func response(
-        for key: String, generation: Int, compute: @escaping @Sendable () async -> HTTPResponse
+        for key: String, generation: Int, versions: RelayFeedVersions? = nil,
+        dependency: RelayCacheDependency = .global, compute: @escaping @Sendable () async -> HTTPResponse
     ) async -> HTTPResponse {
-        if let cached = hit(key, generation: generation) {
+        if let cached = hit(key, generation: generation, versions: versions) {
             return cached
         }
         let task = inFlight.withLock { running -> Task<HTTPResponse, Never> in
@@ -146,14 +177,16 @@ final class RelayResponseCache: Sendable {
             }
             // Checked again under the lock: a computation that finished since the lookup above stored its
             // answer before leaving the table.
-            if let cached = hit(key, generation: generation) {
+            if let cached = hit(key, generation: generation, versions: versions) {
                 return Task { cached }
             }
             metrics?.cacheMisses.increment()
             let task = Task<HTTPResponse, Never> {
                 let response = await compute()
                 if response.status.code < 500 {
-                    store(response, under: key, generation: generation)
+                    store(
+                        response, under: key, generation: generation, epoch: versions?.epoch ?? 0,
+                        dependency: dependency)
                 }
                 inFlight.withLock { running in
                     if running[key]?.generation == generation {

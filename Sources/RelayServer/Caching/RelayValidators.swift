@@ -15,12 +15,19 @@ struct RelayValidators: Sendable, Equatable {
     let modifiedSeconds: Int
     /// `modifiedSeconds` as an HTTP date.
     let lastModified: String
+    /// The last change of each feed's answers, for the response cache.
+    let versions: RelayFeedVersions
 
     /// Derives the validators of a change stamp.
     ///
     /// The time is hashed with the generation so that a database rebuilt from scratch, whose counter
     /// starts again, does not repeat old tags.
-    init(stamp: RelayChangeStamp) {
+    /// - Parameters:
+    ///   - stamp: the store's generation and its time.
+    ///   - versions: the feeds' last changes as read through `stamp` (by default, a process that starts
+    ///     at it).
+    init(stamp: RelayChangeStamp, versions: RelayFeedVersions? = nil) {
+        self.versions = versions ?? RelayFeedVersions(startingAt: stamp.generation)
         generation = stamp.generation
         modifiedSeconds = Int(stamp.changedAt.timeIntervalSince1970.rounded(.down))
         let seed = "\(stamp.generation)@\(stamp.changedAt.timeIntervalSince1970)"
@@ -103,7 +110,8 @@ final class RelayChangeTracker: Sendable {
         return now - current.readAt < maximumAge ? current.validators : nil
     }
 
-    /// Reads the change stamp from the store and remembers it with the data version it holds for.
+    /// Reads the change stamp from the store, and the feeds changed since the last reading, and remembers
+    /// them with the data version they hold for.
     ///
     /// - Returns: The new validators, or the last known ones (or `nil`) when the store fails; the
     ///   failure goes to `log`.
@@ -113,7 +121,18 @@ final class RelayChangeTracker: Sendable {
         // instead of pairing the new version with the old stamp.
         let version = readModel.dataVersion()
         do {
-            let validators = RelayValidators(stamp: try await readModel.changeStamp())
+            let stamp = try await readModel.changeStamp()
+            let known = reading.read { $0?.validators.versions }
+            let versions: RelayFeedVersions
+            if let known, stamp.generation < known.generation {
+                versions = known.restarting(at: stamp.generation)
+            } else if let known, stamp.generation > known.generation {
+                versions = known.adding(
+                    try await readModel.feedChanges(after: known.generation, current: stamp.generation))
+            } else {
+                versions = known ?? RelayFeedVersions(startingAt: stamp.generation)
+            }
+            let validators = RelayValidators(stamp: stamp, versions: versions)
             reading.write { current in
                 // A slower read that started earlier must not replace a newer one.
                 if current.map({ $0.readAt <= started }) ?? true {

@@ -181,7 +181,7 @@ package struct RelayResponder: HTTPResponder {
                 return finalize(Self.rootResponse, validators: validators, request: request, conditional: true)
             }
             guard let key = cacheKey(endpoint, indent: indent, request: request),
-                let cached = cache.hit(key, generation: validators.generation)
+                let cached = cache.hit(key, generation: validators.generation, versions: validators.versions)
             else { return nil }
             return finalize(cached, validators: validators, request: request, conditional: true)
         }
@@ -258,8 +258,39 @@ package struct RelayResponder: HTTPResponder {
         guard let validators, let key = cacheKey(endpoint, indent: indent, request: request) else {
             return finalize(await compute(), validators: validators, request: request, conditional: true)
         }
-        let response = await cache.response(for: key, generation: validators.generation, compute: compute)
+        let response = await cache.response(
+            for: key, generation: validators.generation, versions: validators.versions,
+            dependency: dependency(of: endpoint, request: request), compute: compute)
         return finalize(response, validators: validators, request: request, conditional: true)
+    }
+
+    /// What the cached answer of a request depends on: the feed of its `feed` (or `post`) parameter for
+    /// the endpoints keyed by one feed, read as their handlers read it; every other answer is global.
+    ///
+    /// Post-keyed answers that read past the post's own feed stay global: `/interactions/` (the parent
+    /// chain), `/replies/` (the thread below), and `/polls/?voter=` (the polls' content).
+    private func dependency(of endpoint: RelayEndpoint, request: HTTPRequest) -> RelayCacheDependency {
+        let parameters = RelayParameters(request.queryItems)
+        switch endpoint {
+        case .read(.mentions), .read(.notifications), .read(.reactions), .read(.repliesTo), .read(.profile):
+            guard let feed = parameters.stripped("feed"), !feed.isEmpty else { return .global }
+            return .feed(feed)
+        case .read(.boosts), .read(.pollVotes):
+            guard let post = parameters.value("post"), post.contains("#") else { return .global }
+            return .feed(IndexedPost.feed(of: post))
+        case .read(.polls):
+            guard parameters.stripped("voter").map(\.isEmpty) ?? true,
+                let feed = parameters.stripped("feed"), !feed.isEmpty
+            else { return .global }
+            return .feed(feed)
+        case .rss:
+            guard lastQueryValue("tag", of: request) == nil, let feed = lastQueryValue("feed", of: request) else {
+                return .global
+            }
+            return .feed(feed)
+        default:
+            return .global
+        }
     }
 
     /// `POST /feeds/` (§2.3 step 1 here, steps 2–5 in the gateway).

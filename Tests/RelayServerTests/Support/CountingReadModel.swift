@@ -8,13 +8,13 @@ import TestSupport
 /// until the test opens it, so a test can line up concurrent requests on one uncached answer.
 final class CountingReadModel: RelayReadModel {
     /// The store every call goes to.
-    let store: RelayDatabase
+    let store: any RelayReadModel
     /// How many `mentions(of:)` calls began.
     let mentionsCalls = Counter()
     private let gate = Mutex(Gate())
 
     /// Wraps `store`.
-    init(store: RelayDatabase) {
+    init(store: any RelayReadModel) {
         self.store = store
     }
 
@@ -34,6 +34,10 @@ final class CountingReadModel: RelayReadModel {
 
     /// The store's answer.
     func feeds() async throws -> [String] { try await store.feeds() }
+    /// The store's answer.
+    func feedChanges(after generation: Int, current: Int) async throws -> RelayFeedChanges {
+        try await store.feedChanges(after: generation, current: current)
+    }
     /// The store's answer.
     func notifications(of feed: String, kinds: Set<InteractionNotice.Kind>) async throws -> FeedNotifications? {
         try await store.notifications(of: feed, kinds: kinds)
