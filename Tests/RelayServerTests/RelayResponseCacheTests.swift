@@ -1,4 +1,5 @@
 import HTTPCore
+import RelayCore
 import TestSupport
 import Testing
 
@@ -24,6 +25,31 @@ extension RelayAPISuite {
             cache.store(Self.response(5), under: "c", generation: 2, now: start)
             #expect(cache.count == 1)
             #expect(cache.lookup("b", generation: 1, now: start) == nil)
+        }
+
+        @Test func anAnswerKeyedByAFeedHoldsUntilThatFeedChanges() {
+            let cache = RelayResponseCache(lifetime: .seconds(60), byteLimit: 10_000)
+            var versions = RelayFeedVersions(startingAt: 5)
+            cache.store(Self.response(3), under: "a", generation: 5, dependency: .feed("A"))
+            cache.store(Self.response(3), under: "b", generation: 5, dependency: .feed("B"))
+            cache.store(Self.response(3), under: "all", generation: 5)
+            // Generation 6 changed feed A only.
+            versions = versions.adding(RelayFeedChanges(rows: [(6, "A")], after: 5, current: 6))
+            #expect(cache.lookup("a", generation: 6, versions: versions) == nil)
+            #expect(cache.lookup("b", generation: 6, versions: versions) != nil)
+            #expect(cache.lookup("all", generation: 6, versions: versions) == nil)
+            // A newer global answer drops the older global ones, not the feeds' answers.
+            cache.store(Self.response(3), under: "all", generation: 6)
+            #expect(cache.count == 3)
+            // Generation 7 changed everything.
+            versions = versions.adding(
+                RelayFeedChanges(rows: [(7, RelayFeedChanges.everythingMarker)], after: 6, current: 7))
+            #expect(cache.lookup("b", generation: 7, versions: versions) == nil)
+            // A database whose generation went back starts a new epoch: nothing older holds.
+            cache.store(Self.response(3), under: "c", generation: 7, dependency: .feed("C"))
+            #expect(cache.lookup("c", generation: 7, versions: versions) != nil)
+            let restarted = versions.restarting(at: 2)
+            #expect(cache.lookup("c", generation: 7, versions: restarted) == nil)
         }
 
         @Test func aFullCacheDropsItsOldestEntriesToMakeRoom() {
