@@ -117,28 +117,16 @@ def matching(text, start):
 
 
 def split_top(text, separator=","):
-    """Splits `text` at the separators that are outside every bracket."""
-    parts, depth, current, i = [], 0, [], 0
-    while i < len(text):
-        c = text[i]
-        if c == "-" and text.startswith("->", i):
-            current.append("->")
-            i += 2
-            continue
-        if c in OPENERS:
-            depth += 1
-        elif c in CLOSERS:
-            depth -= 1
-        if depth == 0 and text.startswith(separator, i):
-            parts.append("".join(current).strip())
-            current = []
-            i += len(separator)
-            continue
-        current.append(c)
-        i += 1
-    if "".join(current).strip():
-        parts.append("".join(current).strip())
-    return parts
+    """Splits `text` at the separators that are outside every bracket (see ``top_level_index``)."""
+    parts, start = [], 0
+    while True:
+        found = top_level_index(text, separator, start)
+        part = text[start:] if found < 0 else text[start:found]
+        if part.strip():
+            parts.append(part.strip())
+        if found < 0:
+            return parts
+        start = found + len(separator)
 
 
 def top_level_index(text, needle, start=0):
