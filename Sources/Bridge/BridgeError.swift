@@ -2,7 +2,7 @@ public import Foundation
 
 /// What can go wrong in the bridge's own machinery: its state file, its run lock, its accounts.
 ///
-/// Errors from the Mastodon API are ``TootClient/TootClientError``s and pass through unchanged.
+/// Errors from the Mastodon API are `TootClientError`s and pass through unchanged.
 public enum BridgeError: Error, Sendable, Hashable, LocalizedError {
     /// The state file could not be opened, migrated, read or written.
     case storage(path: String, reason: String)

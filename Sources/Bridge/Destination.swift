@@ -206,7 +206,7 @@ public struct MastodonDestination: TextDestination, PollDestination, ThreadDesti
     /// - Parameters:
     ///   - account: the bridge account.
     ///   - maxThreadLength: the most statuses a split post may become; 10 by default.
-    ///   - counter: counts a text as the server does (URLs at ``InstanceLimits/charactersPerURL``).
+    ///   - counter: counts a text as the server does (URLs at `InstanceLimits.charactersPerURL`).
     public init(account: BridgeAccount, maxThreadLength: Int = 10, counter: @escaping @Sendable (String) -> Int) {
         name = account.name
         server = account.server

@@ -20,12 +20,12 @@ import Synchronization
 ///
 /// - `GET`/`HEAD /social.org` and `/<name>/social.org`: the file as `text/plain; charset=utf-8` with a
 ///   strong `ETag` (SHA-256), `Last-Modified`, 304 for `If-None-Match`/`If-Modified-Since`, single
-///   byte ranges (206/416), gzip, CORS and `Cache-Control` (``FeedReadHandler``). Nothing else under
+///   byte ranges (206/416), gzip, CORS and `Cache-Control` (`FeedReadHandler`). Nothing else under
 ///   the root is ever served: no other file names, no dot-files, no links that leave the root.
 /// - `PUT` to the same URLs with a bearer token and `If-Match`/`If-None-Match: *`
-///   (``FeedWriteHandler``).
+///   (`FeedWriteHandler`).
 /// - The Host API: `GET /`, `POST /signup`, `/upload`, `/delete`, `/redirect`, `/remove-redirect`,
-///   `GET /public-routes`, `GET /<nick>/` (301) (``HostAPI``).
+///   `GET /public-routes`, `GET /<nick>/` (301) (`HostAPI`).
 /// - `OPTIONS` on any path: the CORS preflight.
 ///
 /// File contents and their hashes are cached in memory and revalidated with one `stat` per request;

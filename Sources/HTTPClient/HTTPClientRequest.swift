@@ -57,5 +57,5 @@ public struct HTTPClientRequest: Sendable, Hashable {
     }
 }
 
-/// An HTTP request method: HTTPCore's ``HTTPMethod``, which the server side uses too.
+/// An HTTP request method: HTTPCore's `HTTPMethod`, which the server side uses too.
 public typealias HTTPClientMethod = HTTPMethod

@@ -4,7 +4,7 @@ import OrgSocialText
 /// A feed as a web page for people: the profile, the pinned post, then the posts newest first, each
 /// with its own anchor (`#<ID>`), plus the Open Graph and Twitter-card tags that link previews read.
 ///
-/// Everything taken from the feed is HTML-escaped (see ``OrgHTMLConverter``); the page has no script,
+/// Everything taken from the feed is HTML-escaped (see OrgSocialText's `OrgHTMLConverter`); the page has no script,
 /// so a server can forbid scripts outright with a Content-Security-Policy. Posts whose visibility is
 /// `mention` are left out: the file is public, but its author asked clients not to show them to all.
 public struct FeedPage: Sendable {

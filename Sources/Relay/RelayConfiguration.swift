@@ -29,7 +29,7 @@ public struct RelayConfiguration: Sendable {
     /// The group display names (`relay-api.md` §2.12), in order; empty means no groups.
     public var groups: [String] = []
     /// The time between the starts of two background crawl passes; `nil` (or zero) crawls only when asked
-    /// (``RelayService/scanOnce(forceDiscovery:)``, `orgsocial relay scan`).
+    /// (`RelayService.scanOnce(forceDiscovery:)`, `orgsocial relay scan`).
     public var scanInterval: Duration? = .seconds(60)
     /// How often the bridges refresh those read in the last 7 days and drop those unread for 90
     /// (`relay-api.md` §2.20); `nil` (or zero) never.

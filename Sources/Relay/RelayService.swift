@@ -12,7 +12,7 @@ import RelayServer
 import RelayStore
 import SystemSupport
 
-/// The whole relay in one process: the index (SQLite's ``RelayDatabase`` for a path, PostgreSQL's
+/// The whole relay in one process: the index (SQLite's `RelayDatabase` for a path, PostgreSQL's
 /// `RelayPostgresDatabase` for a `postgres://` URL), the crawler and the HTTP API, as `orgsocial relay
 /// serve` runs them.
 ///
@@ -32,7 +32,7 @@ import SystemSupport
 /// what one indexes, the others serve at once (`relay-api.md` §1.7 is replaced by the store's change
 /// stamp).
 ///
-/// Crawl passes never overlap within one service: ``scanOnce(forceDiscovery:)`` waits for a pass in
+/// Crawl passes never overlap within one service: `scanOnce(forceDiscovery:)` waits for a pass in
 /// progress (the background one included) and then runs its own. Call ``stop()`` when done; it ends the
 /// background crawl, which otherwise keeps the service alive.
 public actor RelayService {

@@ -87,7 +87,7 @@ public struct AccountPostingDestination: PostingDestination, TextDestination, Th
     ///   - feedURL: the feed's URL.
     /// - Returns: the statuses it became.
     /// - Throws: ``BridgeError/invalidValue(_:)`` with the server's reason when it was refused; a
-    ///   ``TootClient/TootClientError`` that stopped it.
+    ///   `TootClientError` that stopped it.
     public func publish(_ post: Post, in feed: Feed, feedURL: String) async throws -> [String] {
         guard let id = post.id else { throw BridgeError.invalidValue("the post has no ID") }
         var options = PushOptions(all: true, mirrorsMentionOnlyPosts: true, now: now)

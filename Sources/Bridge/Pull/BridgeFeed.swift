@@ -109,7 +109,7 @@ public struct LocalBridgeFeed: BridgeFeed {
 }
 
 /// A feed published on a server: `PUT` with `If-Match` (an `orgsocial serve` node) or the Org Social Host
-/// API, through ``FeedPublisher``, which reads the feed again and re-applies the edit on `412`.
+/// API, through `FeedPublisher`, which reads the feed again and re-applies the edit on `412`.
 public struct PublishedBridgeFeed: BridgeFeed {
     /// Where the feed is published and how.
     public let destination: PublishDestination

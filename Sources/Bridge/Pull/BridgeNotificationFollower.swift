@@ -15,7 +15,7 @@ public import TootClient
 /// - It starts after the newest notification there is when iteration starts.
 /// - A stream that fails, ends or goes silent (nothing, not even a heartbeat comment, for
 ///   the silence limit of ``Configuration/reconnection``) is opened again after a delay that doubles from
-///   its first to its longest (``EventStreamReconnection``); each time a stream opens, the notifications
+///   its first to its longest (`EventStreamReconnection`); each time a stream opens, the notifications
 ///   logged meanwhile are read once, so none is missed. A server that answers 404 (or no event stream)
 ///   is polled instead from then on. Nothing is passed on twice (a notification is known by its ID).
 /// - Only a refused token (401, 403) ends the iteration, with the client's error; a lost server never does.

@@ -12,7 +12,7 @@ public import TootClient
 /// so a run stopped at any point resumes without a duplicate. Every creation carries an `Idempotency-Key`
 /// made from the account, the post's URL and the part; after an ambiguous failure (a lost answer, a 5xx),
 /// and before the first creation of a run, the account's latest statuses made by the bridge's app are
-/// compared with what is about to be sent (``StatusFingerprint``), so a status the server already has is
+/// compared with what is about to be sent (`StatusFingerprint`), so a status the server already has is
 /// mapped instead of posted again — also after the state file was lost.
 ///
 /// ```swift
@@ -41,7 +41,7 @@ public struct BridgePusher: Sendable {
     ///   - feedURL: the URL the feed is published at (the state's name for it, and the base of post URLs).
     ///   - options: the options.
     /// - Returns: what was done, post by post; refused posts are entries with ``PushEntry/Action/fail``.
-    /// - Throws: ``BridgeError`` for the state file; a ``TootClient/TootClientError`` that stops the run (the
+    /// - Throws: ``BridgeError`` for the state file; a `TootClientError` that stops the run (the
     ///   network, a 5xx, a rate limit beyond the wait, a bad token): what was done before it is recorded.
     public func push(account: BridgeAccount, feed: Feed, feedURL: String, options: PushOptions) async throws
         -> PushReport

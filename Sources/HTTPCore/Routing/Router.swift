@@ -9,7 +9,7 @@
 /// ```
 ///
 /// Matching rules:
-/// - Patterns are matched segment by segment against the decoded path segments (see ``RoutePattern``):
+/// - Patterns are matched segment by segment against the decoded path segments (see `RoutePattern`):
 ///   `:name` captures one non-empty segment, a trailing `*` captures the rest under the key `"*"`, and
 ///   nothing is normalised (`/feeds` ≠ `/feeds/`; `//feeds/` is a 404).
 /// - Routes are tried in the order they were added; the first whose method and pattern match wins.

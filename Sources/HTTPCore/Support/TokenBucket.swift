@@ -38,7 +38,7 @@ public final class TokenBucket: Sendable {
         }
     }
 
-    /// What ``admit(_:now:)`` decided.
+    /// What ``admit(_:now:)-(ClientAddressKey,_)`` decided.
     public enum Decision: Sendable, Equatable {
         /// The request may go ahead; it took a token.
         case allowed

@@ -10,7 +10,7 @@ extension HTTPDaemon {
     /// Behind a reverse proxy every client has the proxy's address, so the per-address limits then
     /// count all clients together: turn them off (`nil`) there and limit per client in the proxy.
     public struct ClientLimits: Sendable, Equatable {
-        /// The most connections one client (``ClientAddressKey``: an IPv4 address or an IPv6 /64) may
+        /// The most connections one client (`ClientAddressKey`: an IPv4 address or an IPv6 /64) may
         /// hold at once; more are closed as soon as they are accepted. `nil`
         /// for no limit. ``HTTPDaemon/Configuration/connectionsPerAddressLimit``, when set, wins.
         public var connectionsPerAddress: Int? = 32
@@ -26,7 +26,7 @@ extension HTTPDaemon {
         /// The most streamed responses (Server-Sent Events) open at once; more are answered with 503
         /// and `Retry-After`. `nil` for no limit.
         public var maximumStreams: Int? = 256
-        /// The most streamed responses one client (``ClientAddressKey``) may hold at once; more are answered with
+        /// The most streamed responses one client (`ClientAddressKey`) may hold at once; more are answered with
         /// 503 and `Retry-After`. `nil` for no limit.
         public var maximumStreamsPerAddress: Int? = 4
         /// The most request-body bytes buffered in memory across all connections at once. A request

@@ -23,7 +23,7 @@ extension HTTPDaemon {
         /// The most connections served at once (`MHD_OPTION_CONNECTION_LIMIT`); more are accepted and
         /// closed at once. Each connection has its own thread (see ``HTTPDaemon``).
         public var connectionLimit: Int = 1024
-        /// The most connections one client (``ClientAddressKey``: an IPv4 address or an IPv6 /64) may
+        /// The most connections one client (`ClientAddressKey`: an IPv4 address or an IPv6 /64) may
         /// hold; `nil` for no limit. Leave it `nil` behind a reverse proxy, where every client has its address.
         public var connectionsPerAddressLimit: Int?
         /// How long a connection may stay idle, with no bytes received or sent, before it is closed

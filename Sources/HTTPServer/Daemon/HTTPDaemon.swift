@@ -6,7 +6,7 @@ import Synchronization
     import Glibc
 #endif
 
-/// An HTTP/1.1 server: the one adapter between libmicrohttpd and an ``HTTPResponder``.
+/// An HTTP/1.1 server: the one adapter between libmicrohttpd and an `HTTPResponder`.
 ///
 /// ```swift
 /// var router = Router()
@@ -39,7 +39,7 @@ import Synchronization
 /// small `Mutex`es) are used in this bridging layer only, where C threads meet Swift tasks.
 ///
 /// A responder may skip the task hop for cheap requests by answering in
-/// ``HTTPResponder/respondImmediately(to:)``, which the connection thread calls first: a request then
+/// `HTTPResponder.respondImmediately(to:)`, which the connection thread calls first: a request then
 /// costs no task, no semaphore and no thread switch. The counters every request touches (requests in
 /// flight, the shutdown phase) are atomics, so connection threads do not contend on a lock for them.
 ///
@@ -51,12 +51,12 @@ import Synchronization
 ///
 /// Before any body is read, the head is checked: an HTTP/1.1 request without exactly one `Host` (RFC
 /// 9112, section 3.2) or with a percent-encoded control character in its path gets 400, and the
-/// responder may answer from the head alone (``HTTPResponder/respondBeforeBody(to:)``), for example
+/// responder may answer from the head alone (`HTTPResponder.respondBeforeBody(to:)`), for example
 /// to refuse an upload without credentials.
 ///
 /// ``Configuration/clientLimits`` (``ClientLimits``) adds, when set: an absolute deadline for each
 /// request head (a connection past it is cut with `shutdown(2)` by a sweeper task), connections per
-/// client (``ClientAddressKey``: an IPv4 address or an IPv6 /64, counted by the tracker rather than
+/// client (`ClientAddressKey`: an IPv4 address or an IPv6 /64, counted by the tracker rather than
 /// `MHD_OPTION_PER_IP_CONNECTION_LIMIT`, which counts each IPv6 address apart), a reserve of
 /// connection slots kept by cutting the connection that has waited longest for its head when the server is nearly full, caps on streamed responses in total and per
 /// client (503 with `Retry-After`), and a budget of request-body bytes buffered across connections

@@ -2,8 +2,8 @@ import Foundation
 
 /// The content of a post before it is written into a feed: its properties and body.
 ///
-/// Make drafts with the composers (``post(_:language:tags:mood:visibility:)``, ``reply(to:text:)``,
-/// ``reaction(to:emoji:)``, ``boost(of:)``, ``poll(question:options:endsAt:now:timeZone:)``, …), which check
+/// Make drafts with the composers (``post(_:language:tags:mood:visibility:)``, ``reply(to:text:language:tags:mood:visibility:)``,
+/// ``reaction(to:emoji:)``, ``boost(of:)``, ``poll(question:options:endsAt:now:timeZone:language:)``, …), which check
 /// their inputs, then add them with ``Feed/append(_:at:timeZone:)``. A draft made from an existing post
 /// (``init(_:)``) is what ``Feed/updatePost(id:_:)`` hands to its closure.
 ///

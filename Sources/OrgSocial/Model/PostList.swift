@@ -1,7 +1,7 @@
 /// The posts of a feed in file order: a random-access collection of ``Post`` values.
 ///
 /// A post list keeps only where each post starts and its line (a byte or two each per post, see
-/// ``IncreasingIntegers``) next to the feed's bytes,
+/// `IncreasingIntegers`) next to the feed's bytes,
 /// and reads a ``Post`` from those bytes each time an element is accessed. Its memory is therefore a
 /// small fraction of the file's size whatever the file holds (a hostile file of millions of bare `**`
 /// lines included), at the price of re-reading a post's bytes on each access: keep a ``Post`` in a

@@ -11,7 +11,7 @@ public import OrgSocial
 /// - a post is deleted from the remote feed only when this file had it (it is in the base) and no
 ///   longer has it;
 /// - two posts added in two copies under the same ID are both kept, the local one moved to the next
-///   free second (``FeedMerge/renamedPosts``).
+///   free second (`FeedMerge.renamedPosts`).
 ///
 /// ```swift
 /// let sync = FeedSynchronizer(path: "social.org", destination: destination, publisher: publisher,
@@ -54,7 +54,7 @@ public struct FeedSynchronizer: Sendable {
         public let toRemote: FeedMerge.Changes
         /// What the merge took from the remote feed into the file (empty for a publish).
         public let fromRemote: FeedMerge.Changes
-        /// Conflicts settled with ``FeedMerge/Resolution/ours`` or ``FeedMerge/Resolution/theirs``.
+        /// Conflicts settled with `FeedMerge.Resolution.ours` or `FeedMerge.Resolution.theirs`.
         public let settledConflicts: [FeedMergeConflict]
         /// Local posts moved to a free ID.
         public let renamedPosts: [FeedMerge.RenamedPost]

@@ -19,7 +19,7 @@ import SystemSupport
 /// the URL. Under the store's folder, `<key>.org` is a copy of the base and `<key>.json` says which
 /// file, URL and SHA-256 it is for; a copy that does not match its digest is ignored. After a merge
 /// that stopped on conflicts, `<key>.ours.org` and `<key>.theirs.org` keep the two versions it showed
-/// (see ``FeedMerge/ShownConflicts``). The feed a host creates at sign-up, which nobody wrote, is
+/// (see `FeedMerge.ShownConflicts`). The feed a host creates at sign-up, which nobody wrote, is
 /// remembered per URL in `starting/<SHA-256 of the URL>`, so that the first upload may replace it.
 ///
 /// Failing to record is not an error: the next sync merges without a base, which never deletes.

@@ -15,7 +15,7 @@ import OrgSocial
 ///
 /// One fetcher shares its limits across every call, so fetch many feeds with one fetcher (in a task
 /// group) and the limits hold. `Content-Type` is ignored: the body is parsed whatever the server calls
-/// it, and an HTML page (or a JSON or XML document, ``nonFeedDocument(_:)``) is reported as
+/// it, and an HTML page (or a JSON or XML document, `nonFeedDocument(_:)`) is reported as
 /// ``OrgSocialClientError/notAFeed(url:reason:)``.
 public struct FeedFetcher: Sendable {
     /// Limits and places.

@@ -17,9 +17,9 @@ import HTTPCore
 ///   events are decoded as ``RelayNotification``; `connected`, `heartbeat` and comments keep the
 ///   connection alive.
 /// - When the connection fails, breaks or goes silent (nothing, not even a heartbeat, for
-///   ``Configuration/silenceLimit``), the stream reconnects after a delay: the server's `retry:` if it
-///   sent one, else ``Configuration/initialReconnectDelay`` doubling up to
-///   ``Configuration/maximumReconnectDelay``, back to the start once a connection works. It sends
+///   `Configuration.silenceLimit`), the stream reconnects after a delay: the server's `retry:` if it
+///   sent one, else `Configuration.initialReconnectDelay` doubling up to
+///   `Configuration.maximumReconnectDelay`, back to the start once a connection works. It sends
 ///   `Last-Event-ID` when the relay gave event IDs. A relay without IDs cannot replay what was logged
 ///   while no connection was open, so after each connection opens (at its first event) the stream reads
 ///   the feed's notifications once (`GET /notifications/`) and passes on those it has not seen. Nothing is

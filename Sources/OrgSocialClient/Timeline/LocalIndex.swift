@@ -11,7 +11,7 @@ import OrgSocial
 /// ```
 ///
 /// References (`<feed URL>#<ID>`) match by their exact ID and their feed URL in any spelling of it
-/// (``PostReference/normalized``): `HTTP://HOST/social.org#ID` and `http://host/social.org#ID` are one post,
+/// (`PostReference.normalized`): `HTTP://HOST/social.org#ID` and `http://host/social.org#ID` are one post,
 /// and a feed is one feed however it was followed.
 public struct LocalIndex: Sendable {
     /// Every post with a valid ID, in feed order.

@@ -19,7 +19,7 @@ public import OrgSocial
 /// or answers an error; otherwise the follows only. The own feed is always read when given, and
 /// ``Timeline/source`` says which list was used.
 ///
-/// Each feed is read once, under its canonical URL (``FeedURL/normalized(_:)``): a feed followed in two
+/// Each feed is read once, under its canonical URL (`FeedURL.normalized(_:)`): a feed followed in two
 /// spellings (`HTTP://HOST/bob/social.org`, `http://host/bob/./social.org`) is one feed of the timeline.
 public struct TimelineFetcher: Sendable {
     /// The options.

@@ -29,7 +29,7 @@ public struct TimelineOptions: Sendable, Hashable {
     public var languageFilter: [String]
     /// Whether the own feed's posts are in the timeline; yes by default.
     public var includeOwnFeed: Bool
-    /// Feed URLs whose posts are never shown (any spelling of each, ``FeedURL/same(_:_:)``).
+    /// Feed URLs whose posts are never shown (any spelling of each, `FeedURL.same(_:_:)`).
     public var blockedFeeds: Set<String> {
         didSet { blockedKeys = Set(blockedFeeds.map(FeedURL.normalized)) }
     }
@@ -69,7 +69,7 @@ public struct TimelineOptions: Sendable, Hashable {
 
 extension TimelineOptions {
     /// Whether a feed is in ``blockedFeeds``: its posts are never shown and it is never downloaded.
-    /// - Parameter feedURL: the feed's URL, in any spelling (``FeedURL/normalized(_:)``).
+    /// - Parameter feedURL: the feed's URL, in any spelling (`FeedURL.normalized(_:)`).
     /// - Returns: `true` when the feed is blocked.
     public func blocks(feedURL: String) -> Bool {
         !blockedKeys.isEmpty && (blockedKeys.contains(feedURL) || blockedKeys.contains(FeedURL.normalized(feedURL)))

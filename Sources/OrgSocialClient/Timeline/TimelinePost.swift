@@ -80,7 +80,7 @@ public struct TimelinePost: Sendable {
 
 /// A feed as fetched for a timeline: its URL (as followed) and its content.
 public struct FetchedFeed: Sendable {
-    /// The URL it was fetched from (a followed feed's in its canonical spelling, ``FeedURL/normalized(_:)``; the
+    /// The URL it was fetched from (a followed feed's in its canonical spelling, `FeedURL.normalized(_:)`; the
     /// key of replies and mentions).
     public let url: String
     /// The feed.
@@ -183,7 +183,7 @@ public struct Timeline: Sendable {
     /// The feeds that could not be read.
     public var failures: [FeedStatus] { statuses.filter(\.isFailure) }
 
-    /// Why the feed at `feedURL` (in any spelling, ``FeedURL/same(_:_:)``) could not be read, when it was
+    /// Why the feed at `feedURL` (in any spelling, `FeedURL.same(_:_:)`) could not be read, when it was
     /// asked for and failed.
     /// - Parameter feedURL: the feed's URL.
     /// - Returns: the reason, or `nil` when the feed was read or not asked for.

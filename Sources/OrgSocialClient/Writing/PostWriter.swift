@@ -34,7 +34,7 @@ public struct PostWriter: Sendable {
     ///   - date: the post's time, which becomes its ID; now by default.
     ///   - timeZone: the zone the ID is written in.
     /// - Returns: the new text and the post's URL, `<feed URL>#<ID>`.
-    /// - Throws: ``PostWriterError/invalidOptions(_:)`` when the options are not a valid post.
+    /// - Throws: ``OrgSocialClientError/invalidOptions(_:)`` when the options are not a valid post.
     public func appendPost(
         to content: String, feedURL: URL, options: NewPostOptions, at date: Date = Date(),
         timeZone: TimeZone = .current

@@ -3,7 +3,7 @@ import OrgSocial
 
 /// Converts the HTML of others' Mastodon-API statuses to Org post bodies (`mastodon-api.md` §4.1–4.3).
 ///
-/// Reads any HTML without failing (``HTMLTree``): unknown tags keep their text, `<script>`/`<style>`
+/// Reads any HTML without failing (`HTMLTree`): unknown tags keep their text, `<script>`/`<style>`
 /// content is dropped, unclosed and misnested tags are closed where HTML would close them. Mastodon's
 /// tag set becomes Org:
 ///
@@ -25,7 +25,7 @@ import OrgSocial
 /// A content warning becomes a `CW: …` first line (`CW: sensitive` for a sensitive status without
 /// one), as the Org Social Relay's bridge writes it; media attachments become a last paragraph of
 /// `[[url][alt text]]` lines. Every line that Org would read as structure is escaped
-/// (``OrgLineEscaping``), and `[[` in text is broken with U+200B so it cannot become a link.
+/// (`OrgLineEscaping`), and `[[` in text is broken with U+200B so it cannot become a link.
 public struct HTMLOrgConverter: Sendable {
     /// The accounts known to be Org Social feeds: `user@domain` (lowercased) → feed URL. Their mentions
     /// become `[[org-social:FEED][user]]`.

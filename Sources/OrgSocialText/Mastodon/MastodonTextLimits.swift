@@ -8,7 +8,7 @@
 /// - every `http://`/`https://` URL counts as ``charactersPerURL`` characters, however long or short. A
 ///   URL is recognised as Mastodon's twitter-text extractor does, approximately: after the start or a
 ///   character that is not a letter, digit, `@`, `#` or `$`; a host name with a dot whose last label is a
-///   top-level domain twitter-text knows (``topLevelDomains``, the IANA list, or a punycode `xn--` label;
+///   top-level domain twitter-text knows (`topLevelDomains`, the IANA list, or a punycode `xn--` label;
 ///   not an IP address, no `user:pass@`); then the path, query and fragment up to white space, a non-ASCII
 ///   character or one of `<>"`; trailing characters a URL cannot end with (`.,:;!?'*` …, a `)` without its
 ///   `(`) are left out. Anything else (`ftp://`, IP hosts, `localhost`, a reserved name such as

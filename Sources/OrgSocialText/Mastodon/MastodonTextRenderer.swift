@@ -9,11 +9,11 @@ import Foundation
 /// - Mentions: `[[org-social:URL][nick]]` → `nick (URL)`, or `@user@instance` when ``bridgedAccounts``
 ///   knows the feed as a bridged Mastodon account; never an invented `@nick`, which could notify a
 ///   stranger.
-/// - Emphasis markers are removed (`*b*` → `b`, `~c~` → `c`), following ``OrgInline``'s reading.
+/// - Emphasis markers are removed (`*b*` → `b`, `~c~` → `c`), following `OrgInline`'s reading.
 /// - `#+BEGIN_SRC`/`#+BEGIN_EXAMPLE` blocks: their lines as they are (commas quoting `*`/`#+` removed);
 ///   `#+BEGIN_QUOTE` blocks: their lines converted and prefixed with `> `; other `#+` keywords and `#`
 ///   comments are left out; sub-headings (`*** Title`) keep their title.
-/// - The zero-width spaces ``OrgLineEscaping`` and ``HTMLOrgConverter`` put in front of lines and
+/// - The zero-width spaces `OrgLineEscaping` and ``HTMLOrgConverter`` put in front of lines and
 ///   inside `[[` are removed.
 /// - Tags are appended as a last paragraph of hashtags (``hashtag(for:)``) unless the text already has them.
 public struct MastodonTextRenderer: Sendable {

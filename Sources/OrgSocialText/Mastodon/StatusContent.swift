@@ -79,7 +79,7 @@ public struct StatusContent: Sendable, Hashable, Codable {
 
 /// A status converted to Org: the post body and the tags for its `:TAGS:` property.
 public struct OrgStatusText: Sendable, Hashable {
-    /// The Org body, every line safe to write under a post headline (``OrgLineEscaping``).
+    /// The Org body, every line safe to write under a post headline (`OrgLineEscaping`).
     public var body: String
     /// The hashtags, without `#`, each a tag word (letters, digits, `-`, `_`), first spelling of each kept.
     public var tags: [String]

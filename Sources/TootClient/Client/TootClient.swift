@@ -15,7 +15,7 @@ import HTTPCore
 /// let status = try await account.postStatus(StatusDraft(text: "Hello"), idempotencyKey: UUID().uuidString)
 /// ```
 ///
-/// Every request goes through one place (``send(_:)``), which adds the token, `Accept` and a pacing token
+/// Every request goes through one place (`send(_:)`), which adds the token, `Accept` and a pacing token
 /// bucket, waits for the reset on 429 and for `Retry-After` on 503, retries 5xx and dropped connections of
 /// requests that may be repeated (the same `Idempotency-Key` each time), and turns error answers into a
 /// ``TootClientError`` carrying the server's message.
