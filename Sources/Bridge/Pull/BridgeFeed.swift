@@ -13,7 +13,7 @@ public protocol BridgeFeed: Sendable {
     /// The feed's public URL, if known: the base of `REPLY_TO` and `INCLUDE` references.
     var publicURL: URL? { get }
     /// Applies `edit` to the current feed and writes the result (nothing is written when it changes nothing).
-    /// An edit that would add format errors is refused (``OrgSocial/Feed/applyChecked(_:)``), so pulled
+    /// An edit that would add format errors is refused (`Feed.applyChecked(_:)`), so pulled
     /// statuses never make the feed less readable.
     /// - Parameter edit: the change; it may run more than once, each time on fresh content.
     /// - Returns: what the last run of `edit` returned.
