@@ -1,5 +1,6 @@
 public import Foundation
 public import HTTPClient
+import HTTPCore
 import OrgSocial
 
 /// Reads feeds politely: conditional `GET`s from an on-disk cache, bounded concurrency in all and per
@@ -202,28 +203,10 @@ public struct FeedFetcher: Sendable {
         return "\(host):\(port)"
     }
 
-    /// The wait before the single retry: `Retry-After` (seconds or an HTTP date), capped.
+    /// The wait before the single retry: `Retry-After` (seconds or an HTTP date), capped; the default
+    /// wait when it is missing or unreadable.
     package func retryDelay(_ header: String?, now: Date = Date()) -> Duration {
-        let cap = configuration.maxRetryDelay
-        guard let header = header?.trimmingCharacters(in: .whitespaces), !header.isEmpty else {
-            return min(configuration.defaultRetryDelay, cap)
-        }
-        if let seconds = Int(header) {
-            return min(.seconds(max(0, seconds)), cap)
-        }
-        if let date = Self.httpDate(header) {
-            let seconds = max(0, date.timeIntervalSince(now))
-            return min(.milliseconds(Int(seconds * 1000)), cap)
-        }
-        return min(configuration.defaultRetryDelay, cap)
-    }
-
-    /// Parses an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`).
-    static func httpDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: text)
+        let delay = header.flatMap { RetryAfter.delay($0, now: now) } ?? configuration.defaultRetryDelay
+        return min(delay, configuration.maxRetryDelay)
     }
 }

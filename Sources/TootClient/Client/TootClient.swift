@@ -198,7 +198,7 @@ extension TootClient {
     private func retryWait(
         _ response: HTTPClientResponse, _ rateLimit: RateLimit?, _ request: TootRequest, _ backoff: Duration
     ) -> Duration? {
-        if let retryAfter = response.headers["Retry-After"].flatMap(Self.retryAfter),
+        if let retryAfter = response.headers["Retry-After"].flatMap({ RetryAfter.delay($0, now: pacer.clock.now()) }),
             response.status == 429 || response.status == 503
         {
             return retryAfter
@@ -210,14 +210,6 @@ extension TootClient {
         }
         if response.status >= 500, request.isRetryable { return backoff }
         return nil
-    }
-
-    /// `Retry-After` as seconds or an HTTP date.
-    private static func retryAfter(_ text: String) -> Duration? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let seconds = Int(trimmed) { return .seconds(max(0, seconds)) }
-        guard let date = HTTPDate.parse(trimmed) else { return nil }
-        return .seconds(max(0, date - Int(Date().timeIntervalSince1970)))
     }
 
     private func makeHTTPRequest(_ request: TootRequest, url: URL) -> HTTPClientRequest {
