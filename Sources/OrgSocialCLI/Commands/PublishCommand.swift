@@ -100,6 +100,8 @@ struct PublishCommand: ParsableCommand {
                 throw CLIError.publishRefused(path: path, reason: error.localizedDescription, unrelated: false)
             case .remoteKeptChanging, .conflicts:
                 throw CLIError.remoteKeptChanging(path: path, url: location)
+            case .unpublishedLocalChanges, .changeAddsErrors:
+                throw error  // only an edit (FeedSynchronizer.edit) throws these
             }
         }
         context.writeLine(location)

@@ -247,6 +247,12 @@ public enum FeedSyncError: Error, Sendable, LocalizedError {
     case remoteHasChangesElsewhere(url: URL, agreedBefore: Bool, changes: FeedMerge.Changes, removals: Int)
     /// The remote feed's posts have nothing in common with the file's: another feed, or a new file.
     case unrelatedFeed(url: URL, remotePosts: Int)
+    /// An edit was to replace the file with the published feed, but the file holds changes the remote feed
+    /// lacks: made since the file last agreed with it (`agreedBefore`), or in a file that never agreed.
+    case unpublishedLocalChanges(url: URL, agreedBefore: Bool)
+    /// An edit would add these format errors to the remote feed at `url`, or to the file when `url` is
+    /// `nil`; nothing was changed.
+    case changeAddsErrors([Diagnostic], url: URL?)
 
     /// What went wrong.
     public var errorDescription: String? {
@@ -270,6 +276,16 @@ public enum FeedSyncError: Error, Sendable, LocalizedError {
         case .unrelatedFeed(let url, let remotePosts):
             return "None of the \(remotePosts) post(s) of the feed at \(url.absoluteString) is in this file: it "
                 + "looks like another feed, or a new file."
+        case .unpublishedLocalChanges(let url, let agreedBefore):
+            let state =
+                agreedBefore
+                ? "has changes made since it last published to or synced with"
+                : "was never published to or synced with, and differs from,"
+            return "This file \(state) \(url.absoluteString); an edit applied there would replace them."
+        case .changeAddsErrors(let errors, let url):
+            let place = url.map { "the feed at \($0.absoluteString)" } ?? "this file"
+            return "The change would add \(errors.count) format error(s) to \(place); nothing was changed: "
+                + errors.map(\.description).joined(separator: "; ") + "."
         }
     }
 }

@@ -1,0 +1,141 @@
+import FeedHosting
+import Foundation
+import HTTPClient
+import OrgSocial
+import OrgSocialClient
+import TestSupport
+import Testing
+
+/// `FeedSynchronizer.edit`: an edit goes to the published feed first and then to the file, falls back to
+/// the file when publishing fails, and never replaces a file that holds unpublished changes; against a
+/// real `orgsocial serve` node.
+struct FeedEditTests {
+    /// A synchronizer for `alice/social.org` on `node`, with its bases in `folder`, and the file's path.
+    private func setUp(
+        _ node: TestNode, token: String? = nil, transport: (any HTTPTransport)? = nil
+    ) throws -> (FeedSynchronizer, String) {
+        try node.root.write(emptyFeed(nick: "alice"), to: "alice/social.org")
+        let destination = PublishDestination(
+            feedURL: node.url("/alice/social.org"), method: .put(token: try token ?? node.issueToken(folder: "alice")))
+        let path = node.root.path + "/local.org"
+        let publisher = transport.map { FeedPublisher(transport: $0, retryDelay: .milliseconds(2)) } ?? makePublisher()
+        let sync = FeedSynchronizer(
+            path: path, destination: destination, publisher: publisher,
+            bases: MergeBaseStore(folder: node.root.path + "/bases"))
+        return (sync, path)
+    }
+
+    private func post(_ text: String) -> @Sendable (inout Feed) throws -> String {
+        { feed in feed.append(try PostDraft.post(text), at: fixedDate, timeZone: utc).id ?? "" }
+    }
+
+    private func bodies(_ text: String?) -> [String] { Feed(parsing: text ?? "").posts.map(\.body) }
+
+    @Test func anEditIsPublishedThenWrittenToTheFileAndBecomesTheBase() async throws {
+        try await withNode { node in
+            let (sync, _) = try setUp(node)
+            var local = Array(emptyFeed(nick: "alice").utf8)
+            var written: [UInt8]?
+            let first = try await sync.edit(local, writingLocal: { written = $0 }, post("Hello"))
+            guard case .published(let attempts) = first.publication else {
+                Issue.record("not published: \(first.publication)")
+                return
+            }
+            #expect(attempts == 1)
+            #expect(first.value == "2026-01-02T03:04:05+0000")
+            #expect(written == first.bytes)
+            #expect(bodies(node.fileText("alice/social.org")) == ["Hello"])
+            // The published feed is now the file's base: a second edit needs no sync first.
+            local = try #require(written)
+            let second = try await sync.edit(local, writingLocal: { written = $0 }, post("Again"))
+            #expect(bodies(node.fileText("alice/social.org")) == ["Hello", "Again"])
+            #expect(bodies(String(decoding: second.bytes, as: UTF8.self)) == ["Hello", "Again"])
+        }
+    }
+
+    @Test func anotherWritersPostIsKeptAndTheEditIsRetriedOnTheNewFeed() async throws {
+        try await withNode { node in
+            let token = try node.issueToken(folder: "alice")
+            let url = node.url("/alice/social.org")
+            let transport = InterleavingTransport(base: CurlTransport()) {
+                _ = try await makePublisher().publish(to: url, token: token) { feed in
+                    feed.append(try PostDraft.post("From the phone"), at: fixedDate, timeZone: utc)
+                }
+            }
+            let (sync, _) = try setUp(node, token: token, transport: transport)
+            var written: [UInt8]?
+            let outcome = try await sync.edit(
+                Array(emptyFeed(nick: "alice").utf8), writingLocal: { written = $0 }, post("From the laptop"))
+            guard case .published(let attempts) = outcome.publication else {
+                Issue.record("not published: \(outcome.publication)")
+                return
+            }
+            #expect(attempts == 2)
+            #expect(bodies(node.fileText("alice/social.org")) == ["From the phone", "From the laptop"])
+            #expect(
+                written.map { bodies(String(decoding: $0, as: UTF8.self)) } == ["From the phone", "From the laptop"])
+        }
+    }
+
+    @Test func whenPublishingFailsTheChangeIsSavedInTheFileAndTheReasonReturned() async throws {
+        try await withNode { node in
+            let (sync, _) = try setUp(node, token: "not-the-token")
+            var written: [UInt8]?
+            let outcome = try await sync.edit(
+                Array(emptyFeed(nick: "alice").utf8), writingLocal: { written = $0 }, post("Kept anyway"))
+            guard case .savedLocally(let reason) = outcome.publication else {
+                Issue.record("published: \(outcome.publication)")
+                return
+            }
+            guard case .unauthorized = reason as? OrgSocialClientError else {
+                Issue.record("reason: \(reason)")
+                return
+            }
+            #expect(written.map { bodies(String(decoding: $0, as: UTF8.self)) } == ["Kept anyway"])
+            #expect(bodies(node.fileText("alice/social.org")).isEmpty)
+        }
+    }
+
+    @Test func aFileWithUnpublishedChangesIsNotReplaced() async throws {
+        try await withNode { node in
+            let (sync, _) = try setUp(node)
+            var written: [UInt8]?
+            let published = try await sync.edit(
+                Array(emptyFeed(nick: "alice").utf8), writingLocal: { written = $0 }, post("Published"))
+            var edited = Feed(bytes: published.bytes)
+            _ = edited.append(try PostDraft.post("Only here"), at: fixedDate.addingTimeInterval(60), timeZone: utc)
+            written = nil
+            let error = await #expect(throws: FeedSyncError.self) {
+                _ = try await sync.edit(edited.serialized(), writingLocal: { written = $0 }, post("Lost?"))
+            }
+            guard case .unpublishedLocalChanges(let url, let agreedBefore) = error else {
+                Issue.record("thrown: \(String(describing: error))")
+                return
+            }
+            #expect(url == node.url("/alice/social.org"))
+            #expect(agreedBefore)
+            #expect(written == nil)
+            #expect(bodies(node.fileText("alice/social.org")) == ["Published"])
+        }
+    }
+
+    @Test func anEditThatAddsErrorsIsRefusedAndNothingChanges() async throws {
+        try await withNode { node in
+            let (sync, _) = try setUp(node)
+            var written: [UInt8]?
+            let error = await #expect(throws: FeedSyncError.self) {
+                _ = try await sync.edit(Array(emptyFeed(nick: "alice").utf8), writingLocal: { written = $0 }) {
+                    try $0.setKeyword("NICK", to: "ana banana")
+                }
+            }
+            guard case .changeAddsErrors(let errors, let url) = error else {
+                Issue.record("thrown: \(String(describing: error))")
+                return
+            }
+            #expect(url == node.url("/alice/social.org"))
+            #expect(!errors.isEmpty)
+            #expect(written == nil)
+            #expect(node.fileText("alice/social.org") == emptyFeed(nick: "alice"))
+        }
+    }
+}
