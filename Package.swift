@@ -218,7 +218,7 @@ let package = Package(
         // The relay's storage logic written once for both engines, against a small SQL-session protocol, with
         // each engine's differences in one dialect type (so far: meta, the notification log, pending mentions
         // and the Webmention queue).
-        .target(name: "RelaySQLStore", dependencies: ["RelayCore", "OrgSocial"], swiftSettings: strictSettings),
+        .target(name: "RelaySQLStore", dependencies: ["RelayCore", "OrgSocial", "Gzip"], swiftSettings: strictSettings),
         // The relay's SQLite index: schema, incremental indexer and the read model's typed queries.
         .target(
             name: "RelayStore", dependencies: ["RelayCore", "RelaySQLStore", "OrgSocial", "SQLiteStore"],

@@ -96,6 +96,7 @@ private struct PostgresSQLRow: SQLRow {
     func integer(at index: Int) throws -> Int? { try row.value(at: index) }
     func real(at index: Int) throws -> Double? { try row.value(at: index) }
     func text(at index: Int) throws -> String? { try row.value(at: index) }
+    func bytes(at index: Int) throws -> [UInt8]? { try row.value(at: index) }
 }
 
 extension RelayPostgresDatabase: RelaySQLEngine {

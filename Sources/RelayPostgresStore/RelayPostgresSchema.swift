@@ -65,8 +65,21 @@ package enum RelayPostgresSchema {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration(RelayMigrationName.v13.rawValue) { db in
+            for statement in version13 {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }
+
+    /// Feed files kept as bytes, gzip-compressed by the store (`RelayFeedFileTable`): the column becomes
+    /// `bytea` (the files already kept become their UTF-8 bytes, which read back as before), stored out of
+    /// line without TOAST's own compression, which would only spend time on bytes that are compressed.
+    private static let version13 = [
+        "ALTER TABLE feed_files ALTER COLUMN content TYPE bytea USING convert_to(content, 'UTF8')",
+        "ALTER TABLE feed_files ALTER COLUMN content SET STORAGE EXTERNAL",
+    ]
 
     /// Inserted and deleted posts counted once per statement, from its transition table, instead of once
     /// per row: the row trigger updated the same few counter rows once for every post of a feed (with a

@@ -253,8 +253,10 @@ extension RelayCrawlStore where Self: RelaySQLEngine {
         try await readSQL { session in
             guard let row = try session.firstRow("SELECT content, fetched_at FROM feed_files WHERE feed = ?", [feed])
             else { return nil }
+            guard let stored = try row.bytes(at: 0) else { throw SQLRowError.null(column: 0) }
             return RelayFeedFile(
-                content: try row.string(at: 0), fetchedAt: Date(timeIntervalSince1970: try row.double(at: 1)))
+                content: try RelayFeedFileTable.unpack(stored),
+                fetchedAt: Date(timeIntervalSince1970: try row.double(at: 1)))
         }
     }
 }

@@ -39,21 +39,6 @@ package protocol RelaySQLDialect: Sendable {
     /// - Throws: The engine's error.
     func postsInserted(_ rowIDs: [Int], session: any SQLSession) throws
 
-    /// Keeps a downloaded feed's file for `/feed-content/` (SQLite binds the bytes where they are; the
-    /// default writes them as text with ``RelayFeedFileTable``).
-    /// - Parameters:
-    ///   - fetched: the downloaded feed.
-    ///   - session: the write's connection.
-    /// - Throws: The engine's error.
-    func saveFeedFile(_ fetched: RelayFetchedFeed, session: any SQLSession) throws
-
     /// A query of one row and column: the database's size in bytes.
     var databaseSizeQuery: String { get }
-}
-
-extension RelaySQLDialect {
-    /// Writes the file as text.
-    package func saveFeedFile(_ fetched: RelayFetchedFeed, session: any SQLSession) throws {
-        try RelayFeedFileTable.save(session, feed: fetched.url, content: fetched.text, now: fetched.now)
-    }
 }

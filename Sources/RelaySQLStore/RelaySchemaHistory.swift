@@ -24,6 +24,7 @@ package enum RelayMigrationName: String, CaseIterable, Sendable {
     case v11 = "relay 11: post counters kept per statement"
     /// The feeds each generation changed, so the response cache drops only the answers that depend on them.
     case v12 = "relay 12: feeds changed per generation"
+    case v13 = "relay 13: feed files kept compressed"
 }
 
 /// The relay's tables.

@@ -71,6 +71,8 @@ package protocol SQLRow {
     func real(at index: Int) throws -> Double?
     /// The column as text.
     func text(at index: Int) throws -> String?
+    /// The column as bytes: a `BLOB` (`bytea`) as stored, text as its UTF-8 bytes.
+    func bytes(at index: Int) throws -> [UInt8]?
 }
 
 extension SQLRow {

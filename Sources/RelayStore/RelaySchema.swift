@@ -56,8 +56,28 @@ enum RelaySchema {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration(RelayMigrationName.v13.rawValue) { db in
+            for statement in version13 {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }
+
+    /// Feed files kept as bytes, gzip-compressed by the store (`RelayFeedFileTable`): the column becomes a
+    /// `BLOB`; the files already kept move over as their UTF-8 bytes, which read back as before.
+    private static let version13 = [
+        """
+        CREATE TABLE feed_files_packed (
+            feed TEXT PRIMARY KEY,
+            content BLOB NOT NULL,
+            fetched_at REAL NOT NULL
+        ) WITHOUT ROWID
+        """,
+        "INSERT INTO feed_files_packed (feed, content, fetched_at) SELECT feed, CAST(content AS BLOB), fetched_at FROM feed_files",
+        "DROP TABLE feed_files",
+        "ALTER TABLE feed_files_packed RENAME TO feed_files",
+    ]
 
     /// The database file's size in bytes: its pages (the WAL not counted).
     static let databaseSize = "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()"

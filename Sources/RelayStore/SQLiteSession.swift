@@ -59,6 +59,7 @@ private struct SQLiteRow: SQLRow {
     func integer(at index: Int) throws -> Int? { try row.value(at: index) }
     func real(at index: Int) throws -> Double? { try row.value(at: index) }
     func text(at index: Int) throws -> String? { try row.value(at: index) }
+    func bytes(at index: Int) throws -> [UInt8]? { try row.value(at: index) }
 }
 
 /// What SQLite does differently: one writer at a time, so claims need no row locks, writes are in commit
@@ -83,16 +84,6 @@ struct SQLiteRelayDialect: RelaySQLDialect {
     /// Counts the new posts into `post_counts` and adds them to the full-text index, one statement each per
     /// run of consecutive row ids (a feed's new posts are usually one run), since no trigger does it
     /// (migration 10).
-    /// Binds the file's bytes where they are, not copied: a 10 MB feed would otherwise be held twice more.
-    func saveFeedFile(_ fetched: RelayFetchedFeed, session: any SQLSession) throws {
-        guard let sqlite = session as? SQLiteSession else {
-            throw StoreError.misuse(message: "Not a SQLite session", sql: nil)
-        }
-        try sqlite.db.execute(
-            sql: RelayFeedFileTable.upsert, arguments: [fetched.url, nil, fetched.now.timeIntervalSince1970],
-            borrowingText: fetched.body, at: 2)
-    }
-
     func postsInserted(_ rowIDs: [Int], session: any SQLSession) throws {
         var start = 0
         while start < rowIDs.count {

@@ -100,4 +100,35 @@ import Testing
         #expect(stats.months.map(\.totalPosts).reduce(0, +) == 2)
         try await store.close()
     }
+
+    /// Migration 13 on a database that migration 12 left: a file kept as text reads back the same, the column
+    /// now holds bytes, and a file kept after it is compressed.
+    @Test func feedFilesKeptAsTextBeforeMigration13ReadBack() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("relay.sqlite")
+        let db = try Connection(path: path)
+        let names = RelaySchema.migrator.migrationNames
+        let older = RelaySchema.migrator.prefix(try #require(names.firstIndex(of: RelayMigrationName.v12.rawValue)) + 1)
+        try older.migrate(db)
+        let text = "#+TITLE: Ünïcode 東京\n* Posts\n"
+        try db.execute(
+            sql: "INSERT INTO feed_files (feed, content, fetched_at) VALUES (?, ?, 5)", arguments: [Self.feed, text])
+        try db.close()
+
+        let store = try await RelayDatabase.open(path: path, groups: [])
+        #expect(
+            try await store.feedFile(Self.feed)
+                == RelayFeedFile(content: text, fetchedAt: Date(timeIntervalSince1970: 5)))
+        try await store.saveFeedFile(
+            "https://new.example/social.org", content: text, now: Date(timeIntervalSince1970: 6))
+        try await store.close()
+
+        let migrated = try Connection(path: path)
+        let types = try migrated.query(
+            sql: "SELECT typeof(content), hex(substr(content, 1, 2)) FROM feed_files ORDER BY feed"
+        )
+        .map { try "\($0.value(at: 0, as: String.self)) \($0.value(at: 1, as: String.self))" }
+        #expect(types == ["blob 1F8B", "blob \(String(format: "%02X%02X", 0x23, 0x2B))"])
+        try migrated.close()
+    }
 }

@@ -12,10 +12,26 @@ import Synchronization
 /// nothing that was reported stored, and never leaves a feed half-stored (its index, file, validators,
 /// follows and notifications are in one transaction).
 package final class RelayFetchedFeedWriter: Sendable {
-    /// One queued feed and the caller waiting for it.
+    /// One queued feed, its file packed for storage, and the caller waiting for it.
     private struct Pending: Sendable {
-        let feed: RelayFetchedFeed
+        let feed: StoredFeed
         let continuation: CheckedContinuation<RelayIndexReport, any Error>
+    }
+
+    /// A downloaded feed and its file as stored (``RelayFeedFileTable/pack(_:)``), packed on the crawl
+    /// task that queues it, so that the one writer does not spend its time compressing.
+    package struct StoredFeed: Sendable {
+        /// The downloaded feed.
+        package let fetched: RelayFetchedFeed
+        /// Its file, packed.
+        package let packedFile: [UInt8]
+
+        /// Packs `fetched`'s file.
+        /// - Parameter fetched: the downloaded feed.
+        package init(_ fetched: RelayFetchedFeed) {
+            self.fetched = fetched
+            packedFile = RelayFeedFileTable.pack(fetched.body)
+        }
     }
 
     /// The queue and whether a drain is running.
@@ -42,9 +58,10 @@ package final class RelayFetchedFeedWriter: Sendable {
     /// - Returns: What indexing the feed changed.
     /// - Throws: The feed's own failure (its savepoint rolled back), or the batch's (`BEGIN`/`COMMIT`).
     package func store(_ feed: RelayFetchedFeed, in engine: some RelaySQLEngine) async throws -> RelayIndexReport {
-        try await withCheckedThrowingContinuation { continuation in
+        let stored = StoredFeed(feed)
+        return try await withCheckedThrowingContinuation { continuation in
             let startsDrain = state.withLock { state in
-                state.queue.append(Pending(feed: feed, continuation: continuation))
+                state.queue.append(Pending(feed: stored, continuation: continuation))
                 guard !state.draining else { return false }
                 state.draining = true
                 return true
@@ -83,7 +100,7 @@ package final class RelayFetchedFeedWriter: Sendable {
     ///
     /// - Returns: Each feed's report or failure, in order (the batch's failure for all when `BEGIN` or
     ///   `COMMIT` fails).
-    private func write(_ feeds: [RelayFetchedFeed], in engine: some RelaySQLEngine) async
+    private func write(_ feeds: [StoredFeed], in engine: some RelaySQLEngine) async
         -> [Result<RelayIndexReport, any Error>]
     {
         let dialect = engine.dialect
@@ -110,19 +127,20 @@ package final class RelayFetchedFeedWriter: Sendable {
     /// Stores a downloaded feed inside the caller's transaction: its index, file, validators, declared
     /// follows, and the follow rows to feeds of the crawl list.
     /// - Parameters:
-    ///   - fetched: the downloaded feed.
+    ///   - stored: the downloaded feed and its packed file.
     ///   - session: the write's connection.
     ///   - dialect: the engine's differences.
     /// - Returns: What indexing the feed changed.
     /// - Throws: The engine's error.
-    package static func store(_ fetched: RelayFetchedFeed, session: any SQLSession, dialect: any RelaySQLDialect)
+    package static func store(_ stored: StoredFeed, session: any SQLSession, dialect: any RelaySQLDialect)
         throws
         -> RelayIndexReport
     {
+        let fetched = stored.fetched
         let now = fetched.now
         let report = try RelaySQLIndexer(session: session, dialect: dialect, feedURL: fetched.url, now: now)
             .index(fetched.indexable)
-        try dialect.saveFeedFile(fetched, session: session)
+        try RelayFeedFileTable.save(session, feed: fetched.url, packed: stored.packedFile, now: now)
         try RelayCrawlTable.recordFetched(
             session, url: fetched.url, etag: fetched.etag, lastModified: fetched.lastModified, now: now)
         try RelayCrawlTable.saveDeclaredFollows(session, fetched.follows, of: fetched.url)
