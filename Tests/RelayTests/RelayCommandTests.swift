@@ -154,9 +154,22 @@ struct RelayCommandTests {
                 ["relay", "add-feed", bed.alice, "--db", database, "--allow-private-addresses", "--json"],
                 environment: env)
             #expect(again.status == 0)
-            let outcome = try JSONObject(Array(again.output.utf8))
-            #expect(outcome.int("status") == 200)
-            #expect(outcome.bool("isAdded") == true)
+            #expect(again.output == "{\n  \"feed\" : \"\(bed.alice)\",\n  \"isAdded\" : true,\n  \"status\" : 200\n}\n")
+            let refusedJSON = await runCLI(
+                ["relay", "add-feed", bed.dave, "--db", database, "--allow-private-addresses", "--json"],
+                environment: env)
+            #expect(refusedJSON.status == 1)
+            #expect(
+                refusedJSON.output == """
+                    {
+                      "feed" : "\(bed.dave)",
+                      "isAdded" : false,
+                      "message" : "Invalid Org Social feed: Content does not appear to be a valid Org Social file \
+                    (missing basic metadata)",
+                      "status" : 400
+                    }
+
+                    """)
             let refused = await runCLI(
                 ["relay", "add-feed", bed.dave, "--db", database, "--allow-private-addresses"], environment: env)
             #expect(refused.status == 1)
