@@ -1,4 +1,5 @@
 package import RelayCore
+import RelayCrawler
 import RelayServer
 
 /// What adding a feed to the crawl list did (``RelayService/addFeed(_:)``, `orgsocial relay add-feed`),
@@ -36,6 +37,13 @@ public enum RelayFeedAddition: Sendable, Hashable {
         case .added, .alreadyKnown: nil
         case .refused(_, let reason), .failed(_, let reason): reason
         }
+    }
+
+    /// Whether the feed was refused because this relay does not fetch its address (a private or loopback
+    /// one), not because of the feed itself.
+    package var isRefusedForItsAddress: Bool {
+        guard case .refused(_, let reason) = self else { return false }
+        return reason.contains(RelayCrawlerError.addressRefusalPrefix)
     }
 
     /// Makes the outcome from what the feed gateway did, with the messages `POST /feeds/` gives.

@@ -60,7 +60,9 @@ struct RelayAddFeedCommand: ParsableCommand {
             }
         }
         if let reason = outcome.reason {
-            context.report("Error: \(outcome.feed) was not added: \(reason).")
+            context.report(
+                "Error: \(outcome.feed) was not added: \(reason)."
+                    + (ErrorAdvice.advice(for: outcome).map { " " + $0 } ?? ""))
             throw CLIError.exit(1)
         }
     }
