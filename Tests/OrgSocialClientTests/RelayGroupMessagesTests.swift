@@ -15,14 +15,7 @@ struct RelayGroupMessagesTests {
     /// The group's messages from our relay in process.
     func emacs() async throws -> RelayGroupMessages {
         let relay = try await StreamingRelay()
-        do {
-            let messages = try await relay.client().messages(in: RelayGroup(name: "Emacs"))
-            await relay.stop()
-            return messages
-        } catch {
-            await relay.stop()
-            throw error
-        }
+        return try await withServer(relay) { try await $0.client().messages(in: RelayGroup(name: "Emacs")) }
     }
 
     @Test func aBlockedPostIsLeftOutAndItsRepliesTakeItsPlace() async throws {

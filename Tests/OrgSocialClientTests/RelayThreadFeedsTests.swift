@@ -15,13 +15,7 @@ private let carolsReply = "\(carol)#2025-02-01T07:00:00-0500"
 /// Runs `body` with our relay in process over the fixture feeds, and stops it afterwards.
 private func withRelay(_ body: (StreamingRelay) async throws -> Void) async throws {
     let relay = try await StreamingRelay()
-    do {
-        try await body(relay)
-    } catch {
-        await relay.stop()
-        throw error
-    }
-    await relay.stop()
+    try await withServer(relay, body)
 }
 
 @Suite("RelayClient: the feeds taking part in a thread or poll")
