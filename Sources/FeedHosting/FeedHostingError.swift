@@ -3,15 +3,15 @@ public import Foundation
 /// Errors from the FeedHosting module: setting up a node, and reading or writing its files.
 ///
 /// Errors a client causes never surface as this type: handlers turn them into HTTP responses (see
-/// ``FeedNode``). These are the failures an operator sees, in `orgsocial serve` and `orgsocial serve token`.
+/// ``FeedNode``). These are the failures an operator sees: starting a node, and managing its tokens.
 public enum FeedHostingError: Error, Sendable, Equatable, LocalizedError {
-    /// The `--root` folder does not exist.
+    /// The feed root (the folder the node serves feeds from) does not exist.
     case rootNotFound(path: String)
-    /// The `--root` path is a file (or something else) rather than a folder.
+    /// The feed root is a file (or something else) rather than a folder.
     case rootNotAFolder(path: String)
-    /// A feed path (`--feed`) is not `social.org` or `<name>/social.org` with a valid name.
+    /// A feed path is not `social.org` or `<name>/social.org` with a valid name.
     case invalidFeedPath(String)
-    /// The `--site-url` is not an absolute http(s) URL.
+    /// The site URL (the node's public address) is not an absolute http(s) URL without a query.
     case invalidSiteURL(String)
     /// A file could not be read.
     case cannotRead(path: String, reason: String)
@@ -26,15 +26,14 @@ public enum FeedHostingError: Error, Sendable, Equatable, LocalizedError {
     public var errorDescription: String? {
         switch self {
         case .rootNotFound(let path):
-            "The feed root '\(path)' does not exist. Create it ('mkdir -p \(path)'), or pass an existing folder "
-                + "with --root."
+            "The feed root '\(path)' does not exist."
         case .rootNotAFolder(let path):
-            "The feed root '\(path)' is a file, not a folder. Pass the folder that holds the feeds with --root."
+            "The feed root '\(path)' is a file, not a folder."
         case .invalidFeedPath(let path):
-            "'\(path)' is not a feed path. Use 'social.org' or '<name>/social.org', where the name has no "
-                + "'/' and does not start with '.'."
+            "'\(path)' is not a feed path: a feed path is 'social.org' or '<name>/social.org', where the name "
+                + "has no '/' and does not start with '.'."
         case .invalidSiteURL(let url):
-            "'\(url)' is not a site URL. Pass an absolute http:// or https:// URL without a query, "
+            "'\(url)' is not a site URL: a site URL is an absolute http:// or https:// URL without a query, "
                 + "e.g. https://social.example.org."
         case .cannotRead(let path, let reason):
             "Cannot read '\(path)': \(reason). Check that it exists and that this user may read it."

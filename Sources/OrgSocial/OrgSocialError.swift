@@ -15,11 +15,11 @@ public enum OrgSocialError: Error, Sendable, Equatable, LocalizedError {
     /// The feed has not joined a group of this name.
     case notInGroup(name: String)
 
-    /// What went wrong and what to do about it, in one or two sentences.
+    /// What went wrong, in one or two sentences; an app adds how its user fixes it.
     public var errorDescription: String? {
         switch self {
         case .postNotFound(let id):
-            "No post with the ID '\(id)' in this feed. IDs are compared exactly as written; run `orgsocial show` to list them."
+            "No post with the ID '\(id)' in this feed. IDs are compared exactly as written."
         case .invalidInput(let field, let value, let reason):
             value.isEmpty ? "Invalid \(field): \(reason)" : "Invalid \(field) '\(value)': \(reason)"
         case .alreadyFollowing(let url):

@@ -1,8 +1,8 @@
 import Foundation
 import OrgSocial
 
-/// Everything that can go wrong in the `orgsocial` tool itself. Library failures arrive as
-/// `OrgSocialError` and are reported as they are.
+/// Everything that can go wrong in the `orgsocial` tool itself. Library failures arrive as the libraries'
+/// own errors and are reported with their description and the tool's advice (``ErrorAdvice``).
 ///
 /// Usage errors (``isUsageError``) exit with code 2 and are followed by the command's usage line; the
 /// others exit with code 1.
@@ -220,7 +220,7 @@ extension CLIError {
             return try compose()
         } catch let error as OrgSocialError {
             guard case .invalidInput = error else { throw error }
-            throw CLIError.validation(error.localizedDescription)
+            throw CLIError.validation(ErrorAdvice.message(for: error))
         }
     }
 }

@@ -66,12 +66,10 @@ public enum OrgSocialClientError: Error, Sendable, Hashable, LocalizedError {
             return "Reading \(url) failed with HTTP \(statusCode). Try again later, or check the URL."
         case .unauthorized(let url, let message):
             return "The server at \(url) refused the token (HTTP 401)\(Self.quote(message)). Check the token "
-                + "you publish with (ORGSOCIAL_TOKEN or \"publish.token\" in the config) and that it belongs "
-                + "to this feed."
+                + "you publish with and that it belongs to this feed."
         case .vfileRejected(let url, let message):
             return "The Org Social Host at \(url) refused the vfile\(Self.quote(message)). Check the vfile URL "
-                + "you got at sign-up (ORGSOCIAL_VFILE or \"publish.vfile\" in the config); a lost vfile "
-                + "cannot be recovered."
+                + "you got at sign-up; a lost vfile cannot be recovered."
         case .conflict(let url, let attempts, _):
             let tries = attempts == 1 ? "once" : "\(attempts) times"
             return "The feed at \(url) changed while it was being updated (HTTP 412, tried \(tries)). "
@@ -84,7 +82,7 @@ public enum OrgSocialClientError: Error, Sendable, Hashable, LocalizedError {
             if !diagnostics.isEmpty {
                 text += "\n" + diagnostics.map { "  " + $0.description }.joined(separator: "\n")
             }
-            return text + "\nFix these problems (run 'orgsocial check') and publish again."
+            return text + "\nFix these problems and publish again."
         case .tooLarge(let url, let byteCount, let message):
             return "The server at \(url) refused the feed: \(byteCount) bytes is too large (HTTP 413)"
                 + "\(Self.quote(message)). Remove old posts or move them to an archive file."

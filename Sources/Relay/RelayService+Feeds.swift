@@ -12,7 +12,7 @@ extension RelayService {
     public func addFeed(_ feedURL: String) async -> RelayFeedAddition {
         let feed = feedURL.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !feed.isEmpty else {
-            return RelayFeedAddition(feed: feed, status: 400, isAdded: false, message: "Feed URL is required")
+            return .refused(feed: feed, reason: "Feed URL is required")
         }
         return RelayFeedAddition(feed: feed, outcome: await validator.register(feed: feed))
     }

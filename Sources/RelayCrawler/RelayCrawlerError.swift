@@ -27,13 +27,17 @@ package enum RelayCrawlerError: Error, Sendable, Hashable, LocalizedError {
     /// A relay-list file cannot be read; `message` is a clause without a final period.
     case unreadableRelayList(path: String, message: String)
 
-    /// What failed, where, and what to do about it.
+    /// How the message of ``refused(url:host:address:reason:)`` starts, so that a caller holding only the
+    /// message (a registration's reason) can tell this relay's address policy from a feed's own failure.
+    package static let addressRefusalPrefix = "refusing to fetch "
+
+    /// What failed and where; the operator's options to change it are the caller's to add.
     package var errorDescription: String? {
         switch self {
         case .refused(let url, let host, let address, let reason):
             let resolved = host == address ? "" : " (\(host) resolves to \(address))"
-            return "refusing to fetch \(url): \(reason)\(resolved); start the relay with "
-                + "--allow-private-addresses to allow it"
+            return "\(Self.addressRefusalPrefix)\(url): \(reason)\(resolved); this relay is set not to fetch "
+                + "private addresses"
         case .unresolvableHost(let url, let host, let message):
             return "cannot resolve the host \(host) of \(url): \(message). Check the URL's host name"
         case .unsupportedURL(let url):
@@ -54,7 +58,7 @@ package enum RelayCrawlerError: Error, Sendable, Hashable, LocalizedError {
         case .unexpectedPeerAnswer(let url, let reason):
             return "the peer relay answer from \(url) was ignored: \(reason)"
         case .unreadableRelayList(let path, let message):
-            return "Cannot read the relay list \(path): \(message). Check the --relay-list path."
+            return "Cannot read the relay list \(path): \(message)."
         }
     }
 }

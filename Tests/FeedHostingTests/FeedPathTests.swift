@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import FeedHosting
@@ -21,6 +22,21 @@ struct FeedPathTests {
         }
         #expect(throws: FeedHostingError.invalidFeedPath("a/b/social.org")) {
             try FeedPath(validating: "a/b/social.org")
+        }
+    }
+
+    @Test func setupErrorsDescribeTheProblemWithoutNamingOptions() {
+        let errors: [FeedHostingError] = [
+            .rootNotFound(path: "/srv/feeds"), .rootNotAFolder(path: "/srv/feeds"), .invalidFeedPath("a/b/social.org"),
+            .invalidSiteURL("ftp://x"),
+        ]
+        #expect(errors[0].localizedDescription == "The feed root '/srv/feeds' does not exist.")
+        #expect(
+            errors[2].localizedDescription
+                == "'a/b/social.org' is not a feed path: a feed path is 'social.org' or '<name>/social.org', where "
+                + "the name has no '/' and does not start with '.'.")
+        for error in errors {
+            #expect(!error.localizedDescription.contains("--"))
         }
     }
 }

@@ -31,7 +31,7 @@ struct DeleteCommandTests {
         #expect(result.status == 1)
         #expect(
             result.error
-                == "Error: No post with the ID 'nope' in this feed. IDs are compared exactly as written; run `orgsocial show` to list them.\n"
+                == "Error: No post with the ID 'nope' in this feed. IDs are compared exactly as written. Run 'orgsocial show' to list them.\n"
         )
         #expect(try folder.bytes("social.org") == before)
     }

@@ -4,19 +4,8 @@ import Testing
 
 @testable import OrgSocialCLI
 
-/// Small messages that used to mislead: plurals, help that names the wrong command, percentages that do
-/// not add up.
+/// Small messages that used to mislead: plurals, help that names the wrong command.
 struct MessageTests {
-    @Test func pollPercentagesAddUpToAHundred() {
-        #expect(PollResultsCommand.percentages(of: [1, 1, 1]) == [34, 33, 33])
-        #expect(PollResultsCommand.percentages(of: [2, 1]) == [67, 33])
-        #expect(PollResultsCommand.percentages(of: [1, 6]) == [14, 86])
-        #expect(PollResultsCommand.percentages(of: [0, 0]) == [0, 0])
-        for counts in [[1, 2, 4], [3, 3, 3, 3, 3, 3, 1], [7, 0, 2]] {
-            #expect(PollResultsCommand.percentages(of: counts).reduce(0, +) == 100)
-        }
-    }
-
     @Test func aSystemReasonEndingInAPeriodGetsNoSecondOne() {
         let reason = "The file “social.org” doesn’t exist."
         for error in [

@@ -50,7 +50,7 @@ struct PollCommandTests {
         let before = try folder.bytes("social.org")
         let one = await runCLI(["poll", "--file", file, "--question", "Q?", "--option", "only"])
         #expect(one.status == 2)
-        #expect(one.error.contains("a poll needs at least two options"))
+        #expect(one.error.contains("a poll needs at least two options. Give each with --option."))
         #expect(
             await runCLI(
                 ["poll", "--file", file, "--question", "Q?", "--option", "a", "--option", "a"]).status == 2)

@@ -106,6 +106,9 @@ struct PublishCommandTests {
             #expect(
                 wrongToken.error.hasPrefix(
                     "Error: The server at \(server.url("/social.org").absoluteString) refused the token"))
+            #expect(
+                wrongToken.error.hasSuffix(
+                    "The token comes from ORGSOCIAL_TOKEN or \"publish.token\" in the config.\n"))
 
             let unconfigured = await runCLIOverCurl(["publish", "--file", file], environment: home.homeEnvironment)
             #expect(unconfigured.status == 1)

@@ -26,4 +26,25 @@ struct ErrorMessageTests {
             url: "http://127.0.0.1:1/signup", statusCode: 409, messages: ["Nickname already taken."])
         #expect(taken.localizedDescription.hasSuffix("HTTP 409: Nickname already taken."))
     }
+
+    @Test func credentialAndValidationErrorsDescribeTheProblemWithoutTheCLIsAdvice() {
+        let url = "http://127.0.0.1:1/social.org"
+        let token = OrgSocialClientError.unauthorized(url: url, message: nil)
+        #expect(
+            token.localizedDescription
+                == "The server at \(url) refused the token (HTTP 401). Check the token you publish with and that it "
+                + "belongs to this feed.")
+        let vfile = OrgSocialClientError.vfileRejected(url: url, message: nil)
+        #expect(
+            vfile.localizedDescription
+                == "The Org Social Host at \(url) refused the vfile. Check the vfile URL you got at sign-up; a lost "
+                + "vfile cannot be recovered.")
+        let rejected = OrgSocialClientError.rejected(url: url, diagnostics: [], message: nil)
+        #expect(rejected.localizedDescription.hasSuffix("\nFix these problems and publish again."))
+        for error in [token, vfile, rejected] {
+            for word in ["ORGSOCIAL_", "publish.", "orgsocial ", "--"] {
+                #expect(!error.localizedDescription.contains(word))
+            }
+        }
+    }
 }

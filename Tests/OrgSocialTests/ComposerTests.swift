@@ -448,6 +448,20 @@ struct ComposerTests {
         }
     }
 
+    @Test func composingAndEditingErrorsDescribeTheProblemWithoutCLIAdvice() {
+        let now = instant("2025-05-01T00:00:00+0000")
+        let later = instant("2025-05-08T00:00:00+0000")
+        #expect(
+            throws: OrgSocialError.invalidInput(
+                field: "poll options", value: "", reason: "a poll needs at least two options.")
+        ) {
+            _ = try PostDraft.poll(question: "Q", options: ["A"], endsAt: later, now: now)
+        }
+        #expect(
+            OrgSocialError.postNotFound(id: "nope").localizedDescription
+                == "No post with the ID 'nope' in this feed. IDs are compared exactly as written.")
+    }
+
     @Test func votesNeedAnOptionOfTheOpenPoll() throws {
         let poll = Feed(
             parsing:

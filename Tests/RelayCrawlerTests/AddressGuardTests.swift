@@ -63,8 +63,8 @@ struct AddressGuardTests {
         let error = await #expect(throws: RelayCrawlerError.self) { try await guardian.check(url) }
         #expect(
             error?.localizedDescription
-                == "refusing to fetch http://127.0.0.1:8080/social.org: loopback address; start the relay with "
-                + "--allow-private-addresses to allow it")
+                == "refusing to fetch http://127.0.0.1:8080/social.org: loopback address; this relay is set not to "
+                + "fetch private addresses")
     }
 
     @Test func resolvesNamesAndNumericFormsBeforeDeciding() async throws {

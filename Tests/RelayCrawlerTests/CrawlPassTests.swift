@@ -192,7 +192,7 @@ struct CrawlPassTests {
             #expect(report.failures.isEmpty)
             #expect(
                 report.refusals[url]
-                    == "refusing to fetch \(url): loopback address; start the relay with --allow-private-addresses to allow it"
+                    == "refusing to fetch \(url): loopback address; this relay is set not to fetch private addresses"
             )
             #expect(await farm.state.requests.isEmpty)
             let entry = try #require(try await CrawlHarness.entry(url, in: store))

@@ -111,7 +111,7 @@ struct RegistrationTests {
                 reply.body.text()
                     == error(
                         "Invalid Org Social feed: Failed to fetch URL: refusing to fetch \(url): loopback address; "
-                            + "start the relay with --allow-private-addresses to allow it"))
+                            + "this relay is set not to fetch private addresses"))
             #expect(await farm.state.requests.isEmpty)
         }
     }

@@ -154,9 +154,22 @@ struct RelayCommandTests {
                 ["relay", "add-feed", bed.alice, "--db", database, "--allow-private-addresses", "--json"],
                 environment: env)
             #expect(again.status == 0)
-            let outcome = try JSONObject(Array(again.output.utf8))
-            #expect(outcome.int("status") == 200)
-            #expect(outcome.bool("isAdded") == true)
+            #expect(again.output == "{\n  \"feed\" : \"\(bed.alice)\",\n  \"isAdded\" : true,\n  \"status\" : 200\n}\n")
+            let refusedJSON = await runCLI(
+                ["relay", "add-feed", bed.dave, "--db", database, "--allow-private-addresses", "--json"],
+                environment: env)
+            #expect(refusedJSON.status == 1)
+            #expect(
+                refusedJSON.output == """
+                    {
+                      "feed" : "\(bed.dave)",
+                      "isAdded" : false,
+                      "message" : "Invalid Org Social feed: Content does not appear to be a valid Org Social file \
+                    (missing basic metadata)",
+                      "status" : 400
+                    }
+
+                    """)
             let refused = await runCLI(
                 ["relay", "add-feed", bed.dave, "--db", database, "--allow-private-addresses"], environment: env)
             #expect(refused.status == 1)
@@ -167,6 +180,12 @@ struct RelayCommandTests {
                         + "Org Social file (missing basic metadata)."))
             let guarded = await runCLI(["relay", "add-feed", bed.bob, "--db", database], environment: env)
             #expect(guarded.status == 1)
+            #expect(guarded.error.contains("this relay is set not to fetch private addresses"))
+            #expect(
+                guarded.error.hasSuffix(
+                    "To add a feed on a private address, give --allow-private-addresses "
+                        + "(or ORGSOCIAL_RELAY_ALLOW_PRIVATE_ADDRESSES=1).\n"))
+            #expect(!refused.error.contains("--allow-private-addresses"))
 
             let scan = await runCLI(
                 [
@@ -271,6 +290,9 @@ struct RelayCommandTests {
             environment: env)
         #expect(list.status == 1)
         #expect(list.error.hasPrefix("Error: Cannot read the relay list '\(home.path)/missing.txt': "))
+        #expect(
+            list.error.hasSuffix(
+                "Give another file with --relay-list, or leave it out to use the two public relays.\n"))
 
         let environmentPort = await runCLI(
             ["relay", "serve", "--db", home.path + "/r.sqlite"],

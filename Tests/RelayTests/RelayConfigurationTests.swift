@@ -96,18 +96,28 @@ struct RelayConfigurationTests {
             let text = error.localizedDescription
             #expect(text.contains("restore it from a backup"))
             #expect(!text.contains("writable"))
-            #expect(text.hasSuffix("To use another file, give --db PATH."))
+            #expect(!text.contains("--db"))
         }
     }
 
-    @Test func errorsSayWhatToDo() {
+    @Test func errorsDescribeTheProblemWithoutNamingTheCommandsOptions() {
         let database = RelayServiceError.cannotOpenDatabase(path: "/x/relay.sqlite", reason: "unable to open file")
         #expect(
-            database.localizedDescription
-                == "Cannot open the relay database '/x/relay.sqlite': unable to open file. To use another file, give "
-                + "--db PATH.")
+            database.localizedDescription == "Cannot open the relay database '/x/relay.sqlite': unable to open file.")
         let list = RelayServiceError.cannotReadRelayList(path: "peers.txt", reason: "no such file")
-        #expect(list.localizedDescription.hasSuffix("or leave out --relay-list to use the two public relays."))
+        #expect(
+            list.localizedDescription
+                == "Cannot read the relay list 'peers.txt': no such file. It must be a readable file with one relay "
+                + "URL per line.")
+        let missing = RelayServiceError.databaseMissing(path: "/x/relay.sqlite")
+        #expect(
+            missing.localizedDescription
+                == "There is no relay database at '/x/relay.sqlite': the file does not exist, and reading it does not "
+                + "create it; a relay creates its database when it starts.")
+        for error in [database, list, missing] {
+            #expect(!error.localizedDescription.contains("--"))
+            #expect(!error.localizedDescription.contains("ORGSOCIAL_"))
+        }
     }
 
     @Test func aRelayListThatCannotBeReadIsNamedWithWhyInOneSentence() throws {
@@ -119,8 +129,8 @@ struct RelayConfigurationTests {
                 _ = try configuration.resolvedPeerRelays()
             } throws: { error in
                 error.localizedDescription
-                    == "Cannot read the relay list '\(path)': \(reason). Give a readable file with one relay URL "
-                    + "per line, or leave out --relay-list to use the two public relays."
+                    == "Cannot read the relay list '\(path)': \(reason). It must be a readable file with one relay "
+                    + "URL per line."
             }
         }
     }

@@ -15,7 +15,9 @@ struct RelayReadOnlyDatabaseTests {
             #expect(
                 result.error.hasPrefix(
                     "Error: There is no relay database at '\(missing)': the file does not exist, and reading it "
-                        + "does not create it. Give the path of the relay's database with --db PATH"))
+                        + "does not create it; a relay creates its database when it starts. Give the path of the "
+                        + "relay's database with --db PATH (or $ORGSOCIAL_RELAY_DB), or create it by starting a relay: "
+                        + "'orgsocial relay serve --db PATH'.\n"))
         }
         let named = await runCLI(["relay", "stats"], environment: ["HOME": home.path, "ORGSOCIAL_RELAY_DB": missing])
         #expect(named.status == 1)

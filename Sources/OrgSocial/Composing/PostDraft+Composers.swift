@@ -98,7 +98,7 @@ extension PostDraft {
         let cleaned = try options.map { try Check.singleLine($0.trimmingSpacesAndTabs(), field: "poll option") }
         guard cleaned.count >= 2 else {
             throw OrgSocialError.invalidInput(
-                field: "poll options", value: "", reason: "a poll needs at least two options; give each with --option.")
+                field: "poll options", value: "", reason: "a poll needs at least two options.")
         }
         if let empty = cleaned.first(where: \.isEmpty) {
             throw OrgSocialError.invalidInput(field: "poll option", value: empty, reason: "options must not be empty.")

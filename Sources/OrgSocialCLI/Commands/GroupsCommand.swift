@@ -62,9 +62,8 @@ struct GroupsCommand: ParsableCommand {
         let group =
             known.first { $0.name.lowercased() == name.lowercased() || $0.slug == name.lowercased() }
             ?? RelayGroup(name: name)
-        var messages = try await client.messages(in: group)
         let blocked = TimelineOptions(blockedFeeds: try ReadingOptions.blockedFeeds(in: context))
-        messages.posts = Self.removingBlocked(messages.posts, by: blocked)
+        let messages = try await client.messages(in: group).removingPosts(blockedBy: blocked)
         if printsJSON {
             struct Node: Encodable {
                 var post: String
@@ -84,13 +83,8 @@ struct GroupsCommand: ParsableCommand {
                     Output(group: messages.group, members: messages.members, posts: messages.posts.map(Node.init))))
             return
         }
-        var urls: [String] = []
-        func collect(_ node: RelayThreadNode) {
-            urls.append(node.post)
-            node.children.forEach(collect)
-        }
-        messages.posts.forEach(collect)
-        let found = await PostLookup(fetcher: ReadingOptions.makeFetcher(in: context)).posts(at: urls)
+        let found = await PostLookup(fetcher: ReadingOptions.makeFetcher(in: context))
+            .posts(at: messages.posts.flatMap(\.allPosts))
         let renderer = TimelineRenderer(usesColor: TimelineRenderer.usesColor(in: context), now: try context.now())
         let members = messages.members.count
         var text = "\(messages.group ?? group.name): \(members) member\(members == 1 ? "" : "s")\n\n"
@@ -103,21 +97,5 @@ struct GroupsCommand: ParsableCommand {
         }
         for node in messages.posts { add(node, depth: 0) }
         context.write(text)
-    }
-
-    /// The group's threads without the posts of blocked feeds; the replies to a blocked post stay, in its
-    /// place.
-    /// - Parameters:
-    ///   - nodes: the threads, as the relay sent them.
-    ///   - options: the options whose block list applies.
-    /// - Returns: The threads with every blocked post left out.
-    static func removingBlocked(_ nodes: [RelayThreadNode], by options: TimelineOptions) -> [RelayThreadNode] {
-        nodes.flatMap { node -> [RelayThreadNode] in
-            let children = removingBlocked(node.children, by: options)
-            guard !options.blocks(postURL: node.post) else { return children }
-            var kept = node
-            kept.children = children
-            return [kept]
-        }
     }
 }

@@ -58,8 +58,7 @@ struct PollResultsCommand: ParsableCommand {
             return
         }
         var text = TimelineRenderer.wrap(results.poll.post.body, width: 76).prefix(1).joined() + "\n"
-        let percentages = Self.percentages(of: results.counts.map(\.votes))
-        for ((option, votes), percent) in zip(results.counts, percentages) {
+        for ((option, votes), percent) in zip(results.counts, results.percentages) {
             let bar = String(repeating: "█", count: percent / 5)
             text += "  \(option): \(votes) (\(percent)%) \(bar)\n"
         }
@@ -71,22 +70,5 @@ struct PollResultsCommand: ParsableCommand {
         }
         text += "\(results.totalVotes) vote\(results.totalVotes == 1 ? "" : "s"), \(state)\n"
         context.write(text)
-    }
-
-    /// Whole percentages of `counts` that add up to 100 (largest-remainder rounding: each gets its share
-    /// rounded down, and the points left go to the largest fractions, earlier options first on ties); all
-    /// zero when there are no votes.
-    /// - Parameter counts: the votes of each option.
-    /// - Returns: One percentage per option.
-    static func percentages(of counts: [Int]) -> [Int] {
-        let total = counts.reduce(0, +)
-        guard total > 0 else { return counts.map { _ in 0 } }
-        var shares = counts.map { $0 * 100 / total }
-        let remainders = counts.map { $0 * 100 % total }
-        let order = counts.indices.sorted {
-            remainders[$0] != remainders[$1] ? remainders[$0] > remainders[$1] : $0 < $1
-        }
-        for index in order.prefix(100 - shares.reduce(0, +)) { shares[index] += 1 }
-        return shares
     }
 }

@@ -48,16 +48,44 @@ struct RelayAddFeedCommand: ParsableCommand {
         let service = try await RelayService(configuration: configuration)
         let outcome = await service.addFeed(feedURL)
         if printsJSON {
-            context.write(try JSONOutput.text(outcome))
-        } else if outcome.isAdded {
-            context.writeLine(
-                outcome.isNew
-                    ? "Added \(outcome.feed) to the crawl list; the next crawl pass indexes its posts."
-                    : "\(outcome.feed) is already in the crawl list.")
+            context.write(try JSONOutput.text(Output(outcome)))
+        } else {
+            switch outcome {
+            case .added(let feed):
+                context.writeLine("Added \(feed) to the crawl list; the next crawl pass indexes its posts.")
+            case .alreadyKnown(let feed):
+                context.writeLine("\(feed) is already in the crawl list.")
+            case .refused, .failed:
+                break
+            }
         }
-        if !outcome.isAdded {
-            context.report("Error: \(outcome.feed) was not added: \(outcome.message ?? "unknown error").")
+        if let reason = outcome.reason {
+            context.report(
+                "Error: \(outcome.feed) was not added: \(reason)."
+                    + (ErrorAdvice.advice(for: outcome).map { " " + $0 } ?? ""))
             throw CLIError.exit(1)
+        }
+    }
+
+    /// The `--json` output: the outcome with the status `POST /feeds/` gives it (201 added, 200 already
+    /// known, 400 refused, 500 storage failure) and the relay's message when the feed was not added.
+    struct Output: Encodable {
+        var feed: String
+        var status: Int
+        var isAdded: Bool
+        var message: String?
+
+        init(_ outcome: RelayFeedAddition) {
+            feed = outcome.feed
+            isAdded = outcome.isAdded
+            message = outcome.reason
+            status =
+                switch outcome {
+                case .added: 201
+                case .alreadyKnown: 200
+                case .refused: 400
+                case .failed: 500
+                }
         }
     }
 }

@@ -33,14 +33,6 @@ struct PostURLInput {
         }
     }
 
-    /// What to ask the relay about the post, to find the feeds that take part.
-    enum RelayLookup {
-        /// `GET /replies/`: replies at any depth, reactions, ancestors.
-        case thread
-        /// `GET /polls/votes/`: the votes.
-        case pollVotes
-    }
-
     /// Reads the user's feed, the feeds it follows and the post's own feed, and indexes them. With a
     /// `relayLookup` and a relay configured, the feeds of every post the relay relates to this one are read
     /// too, so activity from feeds the user does not follow is seen. Feeds in the block list are never read.
@@ -51,7 +43,7 @@ struct PostURLInput {
     /// - Returns: The index of the fetched posts, and the timeline they were read for (its statuses say which
     ///   feeds could not be read).
     /// - Throws: ``CLIError`` for a malformed relay setting; what fetching the timeline throws.
-    func fetchIndex(now: Date, relayLookup: RelayLookup? = nil, in context: CommandContext) async throws
+    func fetchIndex(now: Date, relayLookup: RelayPostActivity? = nil, in context: CommandContext) async throws
         -> (index: LocalIndex, timeline: Timeline)
     {
         let options = try ReadingOptions.directOptions(now: now, in: context)
@@ -66,18 +58,7 @@ struct PostURLInput {
         if let relayLookup, let relayURL = try reading.relayURL(in: context), let base = URL(string: relayURL) {
             do {
                 let relay = RelayClient(baseURL: base, transport: context.makeTransport())
-                let urls: [String]
-                switch relayLookup {
-                case .thread: urls = Self.postURLs(in: try await relay.replies(to: postURL))
-                case .pollVotes: urls = try await relay.pollVotes(for: postURL).options.flatMap(\.votes)
-                }
-                for url in urls {
-                    if let feed = url.split(separator: "#", maxSplits: 1).first.map(String.init),
-                        !extraFeeds.contains(feed)
-                    {
-                        extraFeeds.append(feed)
-                    }
-                }
+                extraFeeds = try await relay.feeds(takingPartIn: relayLookup, of: postURL)
             } catch let error as OrgSocialClientError {
                 context.report(
                     "note: the relay \(relayURL) could not be used (\(error.localizedDescription)); only the feeds "
@@ -103,17 +84,5 @@ struct PostURLInput {
             context.report("Error: \(notFound)")
         }
         throw CLIError.exit(1)
-    }
-
-    /// Every post URL in a relay thread: ancestors, replies at any depth and reactions.
-    static func postURLs(in thread: RelayThread) -> [String] {
-        var urls = thread.parentChain + thread.moods.flatMap(\.posts)
-        func add(_ node: RelayThreadNode) {
-            urls.append(node.post)
-            urls += node.moods.flatMap(\.posts)
-            node.children.forEach(add)
-        }
-        thread.replies.forEach(add)
-        return urls
     }
 }

@@ -66,7 +66,7 @@ enum FeedChange {
             context.report("Nothing to publish: \(location) already has this change.")
         case .savedLocally(let reason):
             report(outcome.warnings, in: path, context: context)
-            throw CLIError.savedButNotPublished(path: path, reason: reason.localizedDescription)
+            throw CLIError.savedButNotPublished(path: path, reason: ErrorAdvice.message(for: reason))
         }
         return outcome.value
     }

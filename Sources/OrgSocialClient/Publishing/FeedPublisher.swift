@@ -162,7 +162,7 @@ public struct FeedPublisher: Sendable {
                     throw OrgSocialClientError.invalidResponse(
                         url: url.absoluteString,
                         reason: "the server sent no ETag, so the feed cannot be replaced safely; publish to a "
-                            + "server that supports conditional uploads (such as 'orgsocial serve')")
+                            + "server that supports conditional uploads (such as an orgsocial node)")
                 } else {
                     precondition = .none
                 }

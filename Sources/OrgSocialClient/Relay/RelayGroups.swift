@@ -44,3 +44,34 @@ public struct RelayGroupMessages: Sendable, Hashable {
         var members: [String]?
     }
 }
+
+extension RelayGroupMessages {
+    /// The group without the posts of blocked feeds (``TimelineOptions/blocks(postURL:)``): the replies to
+    /// a blocked post stay, in its place; the members are kept as the relay listed them.
+    ///
+    /// ```swift
+    /// let messages = try await relay.messages(in: RelayGroup(name: "Emacs"))
+    /// let shown = messages.removingPosts(blockedBy: TimelineOptions(blockedFeeds: ["https://spam.example/social.org"]))
+    /// ```
+    ///
+    /// - Parameter options: the options whose block list applies.
+    /// - Returns: The messages with every blocked post left out.
+    public func removingPosts(blockedBy options: TimelineOptions) -> RelayGroupMessages {
+        var kept = self
+        kept.posts = Self.removingPosts(posts, blockedBy: options)
+        return kept
+    }
+
+    /// `nodes` without the posts of blocked feeds, each blocked post replaced by its replies.
+    private static func removingPosts(_ nodes: [RelayThreadNode], blockedBy options: TimelineOptions)
+        -> [RelayThreadNode]
+    {
+        nodes.flatMap { node -> [RelayThreadNode] in
+            let children = removingPosts(node.children, blockedBy: options)
+            guard !options.blocks(postURL: node.post) else { return children }
+            var kept = node
+            kept.children = children
+            return [kept]
+        }
+    }
+}

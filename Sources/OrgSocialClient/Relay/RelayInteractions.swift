@@ -64,6 +64,11 @@ public struct RelayThreadNode: Sendable, Hashable, Decodable {
         children = container.lenient(.children, [])
         moods = container.lenient(.moods, [])
     }
+
+    /// This post, the reactions to it, and every reply below it with its own reactions, depth first.
+    public var allPosts: [String] {
+        [post] + moods.flatMap(\.posts) + children.flatMap(\.allPosts)
+    }
 }
 
 /// The replies under a post (`GET /replies/`, §2.10).
@@ -76,6 +81,12 @@ public struct RelayThread: Sendable, Hashable {
     public var moods: [RelayMood]
     /// Its ancestors, root first, without the post itself (`meta.parentChain`).
     public var parentChain: [String]
+
+    /// Every post URL the thread names, without the post itself: its ancestors (root first), its own
+    /// reactions, then each reply tree depth first (``RelayThreadNode/allPosts``).
+    public var allPosts: [String] {
+        parentChain + moods.flatMap(\.posts) + replies.flatMap(\.allPosts)
+    }
 
     struct Meta: Decodable {
         var parent: String?

@@ -161,6 +161,27 @@ public struct LocalIndex: Sendable {
 
         /// How many votes were counted.
         public var totalVotes: Int { votes.count }
+
+        /// Each option's share of the votes, in the order of ``counts``, as whole percentages that add up
+        /// to 100; all zero when no vote was counted.
+        public var percentages: [Int] { Self.percentages(of: counts.map(\.votes)) }
+
+        /// Whole percentages of `counts` that add up to 100 (largest-remainder rounding: each gets its share
+        /// rounded down, and the points left go to the largest fractions, earlier options first on ties);
+        /// all zero when there are no votes.
+        /// - Parameter counts: the votes of each option.
+        /// - Returns: One percentage per option.
+        static func percentages(of counts: [Int]) -> [Int] {
+            let total = counts.reduce(0, +)
+            guard total > 0 else { return counts.map { _ in 0 } }
+            var shares = counts.map { $0 * 100 / total }
+            let remainders = counts.map { $0 * 100 % total }
+            let order = counts.indices.sorted {
+                remainders[$0] != remainders[$1] ? remainders[$0] > remainders[$1] : $0 < $1
+            }
+            for index in order.prefix(100 - shares.reduce(0, +)) { shares[index] += 1 }
+            return shares
+        }
     }
 
     /// Counts the votes on the poll at `url`: one vote per voter feed, the latest valid vote wins; votes

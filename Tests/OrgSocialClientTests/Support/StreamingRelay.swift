@@ -12,7 +12,7 @@ import TestSupport
 /// Our relay's API in process on 127.0.0.1, over a SQLite database file loaded with the fixture feeds
 /// (alice, bob, carol), that a test can stop and start again on the same port and the same file, with
 /// its notification log polled every 20 ms.
-final class StreamingRelay: Sendable {
+final class StreamingRelay: StoppableServer {
     /// The fixtures' feed URLs.
     static let alice = RelayFixtureDatabase.alice
     static let bob = RelayFixtureDatabase.bob

@@ -26,7 +26,7 @@ enum RelaySteps {
             let feedURL = node.feedURL("ana")
             let addition = await relay.addFeed(feedURL)
             try check(
-                addition.isAdded, "the relay refused \(feedURL): \(addition.message ?? "status \(addition.status)")")
+                addition.isAdded, "the relay did not add \(feedURL): \(addition.reason ?? "no reason given")")
             let transport = CurlTransport(timeout: .seconds(10))
             let response = try await transport.send(
                 HTTPClientRequest(url: try HTTPSteps.url("http://127.0.0.1:\(port)/feeds/")))

@@ -1,0 +1,59 @@
+import FeedHosting
+import Foundation
+import OrgSocial
+import OrgSocialClient
+import Relay
+
+/// What the tool adds to a library error: the command to run, the option or the environment variable that
+/// fixes it. The libraries' messages describe the problem only, since an app that uses them has no
+/// `orgsocial` commands or options; every error the tool prints goes through ``message(for:)``.
+enum ErrorAdvice {
+    /// The error's message as the tool prints it: its description, then the advice, if any.
+    /// - Parameter error: the error.
+    /// - Returns: The message, without `Error: `.
+    static func message(for error: any Error) -> String {
+        let description = error.localizedDescription
+        guard let advice = advice(for: error) else { return description }
+        return description + (description.hasSuffix("\n") ? "" : " ") + advice
+    }
+
+    /// The tool's advice for an error whose fix is a command, an option or an environment variable.
+    /// - Parameter error: the error.
+    /// - Returns: One or two sentences, or `nil` when the library's message says all there is to say.
+    static func advice(for error: any Error) -> String? {
+        switch error {
+        case OrgSocialError.postNotFound:
+            "Run 'orgsocial show' to list them."
+        case OrgSocialError.invalidInput(field: "poll options", value: "", _):
+            "Give each with --option."
+        case OrgSocialClientError.unauthorized:
+            "The token comes from ORGSOCIAL_TOKEN or \"publish.token\" in the config."
+        case OrgSocialClientError.vfileRejected:
+            "The vfile comes from ORGSOCIAL_VFILE or \"publish.vfile\" in the config."
+        case OrgSocialClientError.rejected:
+            "Run 'orgsocial check' to see them in the file."
+        case RelayServiceError.cannotOpenDatabase:
+            "To use another file, give --db PATH."
+        case RelayServiceError.databaseMissing:
+            "Give the path of the relay's database with --db PATH (or $ORGSOCIAL_RELAY_DB), or create it by "
+                + "starting a relay: 'orgsocial relay serve --db PATH'."
+        case RelayServiceError.cannotReadRelayList:
+            "Give another file with --relay-list, or leave it out to use the two public relays."
+        case FeedHostingError.rootNotFound(let path):
+            "Create it ('mkdir -p \(path)'), or pass an existing folder with --root."
+        case FeedHostingError.rootNotAFolder:
+            "Pass the folder that holds the feeds with --root."
+        default:
+            nil
+        }
+    }
+
+    /// The advice for a feed that `relay add-feed` could not add, when the fix is an option.
+    /// - Parameter addition: what adding the feed did.
+    /// - Returns: The advice, or `nil`.
+    static func advice(for addition: RelayFeedAddition) -> String? {
+        guard addition.isRefusedForItsAddress else { return nil }
+        return "To add a feed on a private address, give --allow-private-addresses "
+            + "(or ORGSOCIAL_RELAY_ALLOW_PRIVATE_ADDRESSES=1)."
+    }
+}
