@@ -78,7 +78,7 @@ struct RelayFeedFileTests {
         let h = try await H(engine: engine)
         let text = "#+TITLE: Zürich\n* Posts\n"
         let engineSQL = try #require(h.store as? any RelaySQLEngine)
-        try await engineSQL.writeSQL { session in
+        _ = try await engineSQL.writeSQL { session in
             try session.run(RelayFeedFileTable.upsert, [H.alice, Array(text.utf8), H.now.timeIntervalSince1970])
         }
         #expect(try await h.store.feedFile(H.alice) == RelayFeedFile(content: text, fetchedAt: H.now))
