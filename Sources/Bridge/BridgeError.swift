@@ -16,6 +16,8 @@ public enum BridgeError: Error, Sendable, Hashable, LocalizedError {
     case unknownAccount(name: String)
     /// A value cannot be stored as given (an empty name, a mapping without a status).
     case invalidValue(String)
+    /// An image a post links to cannot be fetched or read (`target` is the link or the path it names).
+    case unreadableImage(target: String, reason: String)
 
     /// What went wrong and what to do.
     public var errorDescription: String? {
@@ -37,6 +39,8 @@ public enum BridgeError: Error, Sendable, Hashable, LocalizedError {
             return "There is no bridge account named '\(name)'. See 'orgsocial bridge accounts' for the names."
         case .invalidValue(let reason):
             return "The bridge cannot store this: \(reason)."
+        case .unreadableImage(let target, let reason):
+            return "The image \(target) cannot be read: \(reason)."
         }
     }
 }
