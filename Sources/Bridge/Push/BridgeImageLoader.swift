@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import HTTPClient
 
 /// Reads the images a post links to, for a push to upload (``PushOptions/loadImage``): `http(s)://` links
