@@ -16,6 +16,8 @@ public enum BridgeError: Error, Sendable, Hashable, LocalizedError {
     case unknownAccount(name: String)
     /// A value cannot be stored as given (an empty name, a mapping without a status).
     case invalidValue(String)
+    /// No authorization came back from the browser in time (the loopback redirect never arrived).
+    case authorizationTimedOut(waited: Duration)
     /// An image a post links to cannot be fetched or read (`target` is the link or the path it names).
     case unreadableImage(target: String, reason: String)
 
@@ -39,6 +41,8 @@ public enum BridgeError: Error, Sendable, Hashable, LocalizedError {
             return "There is no bridge account named '\(name)'. See 'orgsocial bridge accounts' for the names."
         case .invalidValue(let reason):
             return "The bridge cannot store this: \(reason)."
+        case .authorizationTimedOut(let waited):
+            return "No answer came from the browser within \(waited.components.seconds) s."
         case .unreadableImage(let target, let reason):
             return "The image \(target) cannot be read: \(reason)."
         }

@@ -129,14 +129,15 @@ package enum CLI {
         return error.exitCode
     }
 
-    /// Prints `Error: …` on standard error (unless the command already reported it); returns 1.
+    /// Prints `Error: …` on standard error (unless the command already reported it), with a library
+    /// error's ``ErrorAdvice``; returns 1.
     static func reportFailure(_ error: any Error, context: CommandContext) -> Int32 {
         if let error = error as? CLIError {
             if case .exit(let code) = error { return code }
             context.report("Error: \(error.localizedDescription)")
             return error.exitCode
         }
-        context.report("Error: \(error.localizedDescription)")
+        context.report("Error: \(ErrorAdvice.message(for: error))")
         return 1
     }
 }

@@ -248,6 +248,19 @@ import TootClient
         }
     }
 
+    @Test func noBrowserAnswerWithinTheTimeoutSuggestsTheOtherWays() async throws {
+        try await withBridge(.mastodon45) { fake, setup in
+            let result = await runCLI(
+                ["bridge", "add-account", "--instance", fake.url.absoluteString, "--auth-timeout", "1"],
+                environment: setup.environment)
+            #expect(result.status == 1)
+            #expect(
+                result.error.contains(
+                    "Error: No answer came from the browser within 1 s. Try --out-of-band or --token."))
+            #expect(!FileManager.default.fileExists(atPath: setup.configPath))
+        }
+    }
+
     @Test func removingAnAccountAddedWithATokenSaysItCannotBeRevoked() async throws {
         try await withBridge(.gotosocial) { fake, setup in
             let token = fake.issueToken(scopes: ["read", "write"])

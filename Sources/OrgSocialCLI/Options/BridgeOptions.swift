@@ -68,12 +68,6 @@ enum BridgeOptions {
         }
     }
 
-    /// The scopes the bridge asks for: reading the account's statuses and notifications, and posting.
-    static let scopes = ["read", "write"]
-
-    /// The app name shown on statuses the bridge posts.
-    static let appName = BridgeIdentity.applicationName
-
     /// Opens the state file named by `--state`, the environment or the default.
     /// - Parameters:
     ///   - option: the `--state` value.
