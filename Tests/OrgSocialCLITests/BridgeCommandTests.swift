@@ -321,6 +321,28 @@ import TootClient
         }
     }
 
+    @Test func theStateFileIsTheOptionElseTheEnvironmentsElseTheDataFolders() throws {
+        let home = ["HOME": "/h"]
+        #expect(
+            try BridgeOptions.statePath(option: "/o.db", environment: ["ORGSOCIAL_BRIDGE_STATE": "/s/b.db"]) == "/o.db")
+        #expect(
+            try BridgeOptions.statePath(option: nil, environment: ["ORGSOCIAL_BRIDGE_STATE": "/s/b.db", "HOME": "/h"])
+                == "/s/b.db")
+        #expect(
+            try BridgeOptions.statePath(option: nil, environment: ["XDG_DATA_HOME": "/d", "HOME": "/h"])
+                == "/d/orgsocial/bridge.sqlite")
+        #expect(
+            try BridgeOptions.statePath(option: nil, environment: home.merging(["XDG_DATA_HOME": "relative"]) { $1 })
+                == "/h/.local/share/orgsocial/bridge.sqlite")
+        #expect(throws: CLIError.self) { try BridgeOptions.statePath(option: nil, environment: ["HOME": "relative"]) }
+    }
+
+    @Test func aBridgeCommandWithoutAStateLocationSaysHowToGiveOne() async {
+        let result = await runCLI(["bridge", "accounts"], environment: ["PATH": "/usr/bin"])
+        #expect(result.status == 2)
+        #expect(result.error.contains("The bridge state file has no location: give one with --state PATH"))
+    }
+
     @Test func theBridgeGroupIsInTheHelpAndTheCompletions() async throws {
         let help = await runCLI(["bridge", "--help"])
         for name in ["add-account", "accounts", "remove-account", "status"] {
