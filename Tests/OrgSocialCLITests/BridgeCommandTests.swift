@@ -95,7 +95,10 @@ import TootClient
             #expect(first.status == 0, "\(first.error)")
             let again = await runCLI(arguments + ["--name", "work"], environment: setup.environment)
             #expect(again.status == 1)
-            #expect(again.error.contains("A bridge account named 'work' already exists"))
+            #expect(
+                again.error.contains(
+                    "A bridge account named 'work' already exists. Choose another name with --name, or remove it "
+                        + "first with 'orgsocial bridge remove-account work'."))
             let listed = await runCLI(["bridge", "accounts"], environment: setup.environment)
             #expect(listed.output.hasPrefix("work  Mastodon 4.5.0"))
         }
@@ -273,7 +276,10 @@ import TootClient
             #expect(fake.storage.tokens[token]?.revoked == false)
             let unknown = await runCLI(["bridge", "remove-account", "alice@127.0.0.1"], environment: setup.environment)
             #expect(unknown.status == 1)
-            #expect(unknown.error.contains("There is no bridge account named 'alice@127.0.0.1'"))
+            #expect(
+                unknown.error.contains(
+                    "There is no bridge account named 'alice@127.0.0.1'. See 'orgsocial bridge accounts' for the names."
+                ))
         }
     }
 
@@ -341,6 +347,16 @@ import TootClient
         let result = await runCLI(["bridge", "accounts"], environment: ["PATH": "/usr/bin"])
         #expect(result.status == 2)
         #expect(result.error.contains("The bridge state file has no location: give one with --state PATH"))
+    }
+
+    @Test func anUnusableStateFileSaysToGiveAnotherOne() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = try folder.write("not a folder", to: "file")
+        let result = await runCLI(["bridge", "accounts", "--state", file + "/bridge.sqlite"])
+        #expect(result.status == 1)
+        #expect(result.error.hasPrefix("Error: The bridge state file \(file)/bridge.sqlite cannot be used: "))
+        #expect(result.error.contains(" Check the path and its permissions, or give another one with --state.\n"))
     }
 
     @Test func theBridgeGroupIsInTheHelpAndTheCompletions() async throws {
