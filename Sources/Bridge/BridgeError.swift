@@ -16,27 +16,32 @@ public enum BridgeError: Error, Sendable, Hashable, LocalizedError {
     case unknownAccount(name: String)
     /// A value cannot be stored as given (an empty name, a mapping without a status).
     case invalidValue(String)
+    /// No authorization came back from the browser in time (the loopback redirect never arrived).
+    case authorizationTimedOut(waited: Duration)
+    /// An image a post links to cannot be fetched or read (`target` is the link or the path it names).
+    case unreadableImage(target: String, reason: String)
 
-    /// What went wrong and what to do.
+    /// What went wrong (an application adds what its user can do about it).
     public var errorDescription: String? {
         switch self {
         case .storage(let path, let reason):
-            return "The bridge state file \(path) cannot be used: \(reason). Check the path and its permissions, "
-                + "or give another one with --state."
+            return "The bridge state file \(path) cannot be used: \(reason)."
         case .busy(let lockPath, let holder, let waited):
             let who = holder.map { " (process \($0))" } ?? ""
             let seconds = waited.components.seconds
-            return "Another bridge run\(who) is using this state file (lock \(lockPath)); waited \(seconds) s. "
-                + "Let it finish, or wait longer with --wait SECONDS."
+            return "Another bridge run\(who) is using this state file (lock \(lockPath)); waited \(seconds) s."
         case .cannotLock(let lockPath, let reason):
             return "The bridge lock file \(lockPath) cannot be locked: \(reason). Check the folder's permissions."
         case .accountExists(let name):
-            return "A bridge account named '\(name)' already exists. Choose another name with --name, or remove "
-                + "it first with 'orgsocial bridge remove-account \(name)'."
+            return "A bridge account named '\(name)' already exists."
         case .unknownAccount(let name):
-            return "There is no bridge account named '\(name)'. See 'orgsocial bridge accounts' for the names."
+            return "There is no bridge account named '\(name)'."
         case .invalidValue(let reason):
             return "The bridge cannot store this: \(reason)."
+        case .authorizationTimedOut(let waited):
+            return "No answer came from the browser within \(waited.components.seconds) s."
+        case .unreadableImage(let target, let reason):
+            return "The image \(target) cannot be read: \(reason)."
         }
     }
 }

@@ -9,7 +9,7 @@ public import TootClient
 /// (processes) may use one file; writes wait for each other (SQLite's busy timeout).
 ///
 /// ```swift
-/// let state = try await BridgeState(path: BridgeState.defaultPath(environment: env)!)
+/// let state = try await BridgeState(path: "/var/lib/orgsocial/bridge.sqlite")
 /// try await state.addAccount(BridgeAccount(name: "ana@mastodon.social", instanceURL: url, server: profile,
 ///                                          addedAt: Date()))
 /// try await state.saveMapping(mapping)   // right after the status was posted
@@ -40,20 +40,6 @@ public final class BridgeState: Sendable {
         } catch {
             throw BridgeError.storage(path: path, reason: Self.reason(error))
         }
-    }
-
-    /// `--state` absent: `$ORGSOCIAL_BRIDGE_STATE`, else `$XDG_DATA_HOME/orgsocial/bridge.sqlite`, else
-    /// `~/.local/share/orgsocial/bridge.sqlite`; `nil` when none of them is set (relative XDG paths are
-    /// ignored, as the XDG rules say).
-    /// - Parameter environment: the environment variables.
-    /// - Returns: the path.
-    public static func defaultPath(environment: [String: String]) -> String? {
-        if let explicit = environment["ORGSOCIAL_BRIDGE_STATE"], !explicit.isEmpty { return explicit }
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
-            return data + "/orgsocial/bridge.sqlite"
-        }
-        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.local/share/orgsocial/bridge.sqlite" }
-        return nil
     }
 
     /// The names of the migrations applied to the file, in order.

@@ -1,18 +1,28 @@
+import Bridge
 import FeedHosting
 import Foundation
 import OrgSocial
 import OrgSocialClient
 import Relay
 
-/// What the tool adds to a library error: the command to run, the option or the environment variable that
-/// fixes it. The libraries' messages describe the problem only, since an app that uses them has no
-/// `orgsocial` commands or options; every error the tool prints goes through ``message(for:)``.
+/// What the tool adds to a library's error message: the command to run, the option or the environment
+/// variable that fixes it. The libraries' messages describe the problem only, since an app that uses them
+/// has no `orgsocial` commands or options; every error the tool prints goes through ``message(for:)``
+/// (``CLI/reportFailure(_:context:)``, and the bridge's run records through ``message(_:for:)``).
 enum ErrorAdvice {
     /// The error's message as the tool prints it: its description, then the advice, if any.
     /// - Parameter error: the error.
     /// - Returns: The message, without `Error: `.
     static func message(for error: any Error) -> String {
-        let description = error.localizedDescription
+        message(error.localizedDescription, for: error)
+    }
+
+    /// `description`, then the advice for `error`, if any.
+    /// - Parameters:
+    ///   - description: how the error is described.
+    ///   - error: the error.
+    /// - Returns: The message.
+    static func message(_ description: String, for error: any Error) -> String {
         guard let advice = advice(for: error) else { return description }
         return description + (description.hasSuffix("\n") ? "" : " ") + advice
     }
@@ -22,6 +32,8 @@ enum ErrorAdvice {
     /// - Returns: One or two sentences, or `nil` when the library's message says all there is to say.
     static func advice(for error: any Error) -> String? {
         switch error {
+        case let error as BridgeError: advice(for: error)
+        case let error as BridgeFeedError: advice(for: error)
         case OrgSocialError.postNotFound:
             "Run 'orgsocial show' to list them."
         case OrgSocialError.invalidInput(field: "poll options", value: "", _):
@@ -55,5 +67,26 @@ enum ErrorAdvice {
         guard addition.isRefusedForItsAddress else { return nil }
         return "To add a feed on a private address, give --allow-private-addresses "
             + "(or ORGSOCIAL_RELAY_ALLOW_PRIVATE_ADDRESSES=1)."
+    }
+
+    private static func advice(for error: BridgeError) -> String? {
+        switch error {
+        case .storage: "Check the path and its permissions, or give another one with --state."
+        case .busy: "Let it finish, or wait longer with --wait SECONDS."
+        case .accountExists(let name):
+            "Choose another name with --name, or remove it first with 'orgsocial bridge remove-account \(name)'."
+        case .unknownAccount: "See 'orgsocial bridge accounts' for the names."
+        case .authorizationTimedOut: "Try --out-of-band or --token."
+        case .cannotLock, .invalidValue, .unreadableImage: nil
+        }
+    }
+
+    private static func advice(for error: BridgeFeedError) -> String? {
+        switch error {
+        case .noFile: "Check the path, or create the feed with 'orgsocial init'."
+        case .readOnly:
+            "Set a token with 'orgsocial config set token TOKEN' (or ORGSOCIAL_TOKEN), or give --file."
+        case .file, .keptChanging: nil
+        }
     }
 }

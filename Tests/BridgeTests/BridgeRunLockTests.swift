@@ -19,7 +19,7 @@ import Testing
                 }
                 #expect(path == state + ".lock")
                 #expect(holder == "\(ProcessInfo.processInfo.processIdentifier)")
-                #expect(error.localizedDescription.contains("--wait"))
+                #expect(error.localizedDescription.contains("is using this state file (lock \(state).lock)"))
             }
             first.release()
             #expect(!first.isHeld)

@@ -242,16 +242,6 @@ import TootClient
         }
     }
 
-    @Test func theDefaultPathFollowsTheEnvironment() {
-        #expect(BridgeState.defaultPath(environment: ["ORGSOCIAL_BRIDGE_STATE": "/s/b.db", "HOME": "/h"]) == "/s/b.db")
-        #expect(
-            BridgeState.defaultPath(environment: ["XDG_DATA_HOME": "/d", "HOME": "/h"]) == "/d/orgsocial/bridge.sqlite")
-        #expect(
-            BridgeState.defaultPath(environment: ["XDG_DATA_HOME": "relative", "HOME": "/h"])
-                == "/h/.local/share/orgsocial/bridge.sqlite")
-        #expect(BridgeState.defaultPath(environment: [:]) == nil)
-    }
-
     @Test func aCredentialsDescriptionHidesTheToken() {
         let credential = BridgeCredential(instance: "https://mastodon.example", accessToken: "secret-token")
         #expect(!"\(credential)".contains("secret-token"))

@@ -95,7 +95,10 @@ import TootClient
             #expect(first.status == 0, "\(first.error)")
             let again = await runCLI(arguments + ["--name", "work"], environment: setup.environment)
             #expect(again.status == 1)
-            #expect(again.error.contains("A bridge account named 'work' already exists"))
+            #expect(
+                again.error.contains(
+                    "A bridge account named 'work' already exists. Choose another name with --name, or remove it "
+                        + "first with 'orgsocial bridge remove-account work'."))
             let listed = await runCLI(["bridge", "accounts"], environment: setup.environment)
             #expect(listed.output.hasPrefix("work  Mastodon 4.5.0"))
         }
@@ -248,6 +251,19 @@ import TootClient
         }
     }
 
+    @Test func noBrowserAnswerWithinTheTimeoutSuggestsTheOtherWays() async throws {
+        try await withBridge(.mastodon45) { fake, setup in
+            let result = await runCLI(
+                ["bridge", "add-account", "--instance", fake.url.absoluteString, "--auth-timeout", "1"],
+                environment: setup.environment)
+            #expect(result.status == 1)
+            #expect(
+                result.error.contains(
+                    "Error: No answer came from the browser within 1 s. Try --out-of-band or --token."))
+            #expect(!FileManager.default.fileExists(atPath: setup.configPath))
+        }
+    }
+
     @Test func removingAnAccountAddedWithATokenSaysItCannotBeRevoked() async throws {
         try await withBridge(.gotosocial) { fake, setup in
             let token = fake.issueToken(scopes: ["read", "write"])
@@ -260,7 +276,10 @@ import TootClient
             #expect(fake.storage.tokens[token]?.revoked == false)
             let unknown = await runCLI(["bridge", "remove-account", "alice@127.0.0.1"], environment: setup.environment)
             #expect(unknown.status == 1)
-            #expect(unknown.error.contains("There is no bridge account named 'alice@127.0.0.1'"))
+            #expect(
+                unknown.error.contains(
+                    "There is no bridge account named 'alice@127.0.0.1'. See 'orgsocial bridge accounts' for the names."
+                ))
         }
     }
 
@@ -306,6 +325,38 @@ import TootClient
             #expect((entry["totals"] as? [String: Any])?["pulled"] as? Int == 2)
             #expect((entry["cursors"] as? [[String: Any]])?.first?["value"] as? String == "110")
         }
+    }
+
+    @Test func theStateFileIsTheOptionElseTheEnvironmentsElseTheDataFolders() throws {
+        let home = ["HOME": "/h"]
+        #expect(
+            try BridgeOptions.statePath(option: "/o.db", environment: ["ORGSOCIAL_BRIDGE_STATE": "/s/b.db"]) == "/o.db")
+        #expect(
+            try BridgeOptions.statePath(option: nil, environment: ["ORGSOCIAL_BRIDGE_STATE": "/s/b.db", "HOME": "/h"])
+                == "/s/b.db")
+        #expect(
+            try BridgeOptions.statePath(option: nil, environment: ["XDG_DATA_HOME": "/d", "HOME": "/h"])
+                == "/d/orgsocial/bridge.sqlite")
+        #expect(
+            try BridgeOptions.statePath(option: nil, environment: home.merging(["XDG_DATA_HOME": "relative"]) { $1 })
+                == "/h/.local/share/orgsocial/bridge.sqlite")
+        #expect(throws: CLIError.self) { try BridgeOptions.statePath(option: nil, environment: ["HOME": "relative"]) }
+    }
+
+    @Test func aBridgeCommandWithoutAStateLocationSaysHowToGiveOne() async {
+        let result = await runCLI(["bridge", "accounts"], environment: ["PATH": "/usr/bin"])
+        #expect(result.status == 2)
+        #expect(result.error.contains("The bridge state file has no location: give one with --state PATH"))
+    }
+
+    @Test func anUnusableStateFileSaysToGiveAnotherOne() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = try folder.write("not a folder", to: "file")
+        let result = await runCLI(["bridge", "accounts", "--state", file + "/bridge.sqlite"])
+        #expect(result.status == 1)
+        #expect(result.error.hasPrefix("Error: The bridge state file \(file)/bridge.sqlite cannot be used: "))
+        #expect(result.error.contains(" Check the path and its permissions, or give another one with --state.\n"))
     }
 
     @Test func theBridgeGroupIsInTheHelpAndTheCompletions() async throws {

@@ -264,12 +264,26 @@ import TootClient
         }
     }
 
+    @Test func pullingIntoAMissingFileSaysHowToCreateIt() async throws {
+        try await withBed { bed in
+            bed.fake.seedStatuses(1)
+            let missing = bed.folder.path("missing.org")
+            let pulled = await bed.bridge(["pull", "--file", missing, "--feed-url", "https://ana.example/social.org"])
+            #expect(pulled.status == 1)
+            #expect(
+                pulled.error.contains(
+                    "\(bed.accountName): pull: The feed \(missing) cannot be updated: there is no file there. Check "
+                        + "the path, or create the feed with 'orgsocial init'."), "\(pulled.error)")
+        }
+    }
+
     @Test func aSecondRunWaitsForTheLockOrSaysWhoHoldsIt() async throws {
         try await withBed { bed in
             let lock = try await BridgeRunLock.acquire(statePath: bed.statePath)
             let blocked = await bed.bridge(["sync"] + bed.feedArguments)
             #expect(blocked.status == 1)
             #expect(blocked.error.contains("Another bridge run (process \(getpid()))"), "\(blocked.error)")
+            #expect(blocked.error.contains(" s. Let it finish, or wait longer with --wait SECONDS."))
             // With --wait, the second run waits for the first to let go.
             let releaser = Task {
                 try await Task.sleep(for: .milliseconds(300))

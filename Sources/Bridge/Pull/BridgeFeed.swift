@@ -25,22 +25,25 @@ public protocol BridgeFeed: Sendable {
 public enum BridgeFeedError: Error, Sendable, Hashable, LocalizedError {
     /// The local file cannot be read or written.
     case file(path: String, reason: String)
+    /// There is no local file at the path.
+    case noFile(path: String)
     /// The file kept changing under the bridge.
     case keptChanging(path: String, attempts: Int)
     /// The feed can be read but not written: no way to publish it is configured.
     case readOnly(url: String)
 
-    /// What went wrong and what to do.
+    /// What went wrong (an application adds what its user can do about it).
     public var errorDescription: String? {
         switch self {
         case .file(let path, let reason):
             return "The feed \(path) cannot be updated: \(reason). Check the path and its permissions."
+        case .noFile(let path):
+            return "The feed \(path) cannot be updated: there is no file there."
         case .keptChanging(let path, let attempts):
             return "The feed \(path) changed during each of \(attempts) attempts to add pulled statuses; "
                 + "run the bridge again when nothing else is writing the file."
         case .readOnly(let url):
-            return "The feed \(url) can be read but not written: no way to publish it is configured. Set a token "
-                + "with 'orgsocial config set token TOKEN' (or ORGSOCIAL_TOKEN), or give --file."
+            return "The feed \(url) can be read but not written: no way to publish it is configured."
         }
     }
 }
@@ -87,17 +90,16 @@ public struct LocalBridgeFeed: BridgeFeed {
         throw BridgeFeedError.keptChanging(path: path, attempts: max(1, maxAttempts))
     }
 
-    /// The file's bytes.
     /// The feed as it is on disk now.
     /// - Returns: the parsed feed (lossless).
-    /// - Throws: ``BridgeFeedError/file(path:reason:)`` when it cannot be read.
+    /// - Throws: ``BridgeFeedError/noFile(path:)`` when there is no file, ``BridgeFeedError/file(path:reason:)``
+    ///   when it cannot be read.
     public func current() throws -> Feed { Feed(bytes: try read()) }
 
     private func read() throws -> [UInt8] {
         do {
             guard let (bytes, _) = try AtomicFile.read(path) else {
-                throw BridgeFeedError.file(
-                    path: path, reason: "there is no file there (create it with 'orgsocial init')")
+                throw BridgeFeedError.noFile(path: path)
             }
             return bytes
         } catch let error as BridgeFeedError {

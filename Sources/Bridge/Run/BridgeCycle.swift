@@ -115,6 +115,9 @@ public struct BridgeCycle: Sendable {
     public var now: @Sendable () -> Date
     /// Whether each account's run is recorded in the state (not for a dry run).
     public var recordsRuns = true
+    /// How a failed step's error is written in its run record: ``describe(_:)`` by default; an application
+    /// may add what its user can do about the error.
+    public var describeError: @Sendable (any Error) -> String = BridgeCycle.describe
 
     /// Makes a cycle.
     /// - Parameters:
@@ -161,7 +164,7 @@ public struct BridgeCycle: Sendable {
                     counts.pulled += done.pulled
                 } catch {
                     cancelled = error is CancellationError || Task.isCancelled
-                    failure = cancelled ? "\(step.name): stopped" : "\(step.name): \(Self.describe(error))"
+                    failure = cancelled ? "\(step.name): stopped" : "\(step.name): \(describeError(error))"
                     break
                 }
             }

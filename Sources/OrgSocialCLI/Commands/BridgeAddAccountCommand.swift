@@ -91,89 +91,42 @@ struct BridgeAddAccountCommand: ParsableCommand {
 
     func run(in context: CommandContext) async throws {
         let state = try await BridgeOptions.openState(option: statePath, in: context)
-        if let name, try await state.account(named: name) != nil { throw BridgeError.accountExists(name: name) }
-        let client = try BridgeOptions.makeClient(instance: instance, in: context)
-        let server = try await client.discover()
-        let configured = client.configured(with: server)
-        let (accessToken, app) = try await authorize(configured, in: context)
-        let account = try await configured.authorized(accessToken).verifyCredentials()
-        let accountName = name ?? "\(account.username)@\(instance.host ?? "")"
-        try await state.addAccount(
-            BridgeAccount(name: accountName, instanceURL: instance, server: server, addedAt: try context.now()))
-        do {
-            try BridgeOptions.saveCredential(
-                BridgeCredential(instance: instance.absoluteString, accessToken: accessToken, app: app),
-                named: accountName, in: context)
-        } catch {
-            try? await state.removeAccount(named: accountName)
-            throw error
+        let enrollment = BridgeAccountEnrollment(client: try BridgeOptions.makeClient(instance: instance, in: context))
+        let added = try await enrollment.addAccount(
+            named: name, authorization: try authorization(in: context), to: state, at: try context.now()
+        ) { credential, name in
+            try BridgeOptions.saveCredential(credential, named: name, in: context)
         }
-        let platform = server.platform
+        let server = added.account.server
         let api = server.apiVersion.map { ", Mastodon API version \($0)" } ?? ""
-        context.writeLine("Added \(accountName) (\(account.acct) on \(instance.absoluteString)).")
-        context.writeLine("Platform: \(platform.name) \(server.version)\(api)")
+        context.writeLine(
+            "Added \(added.account.name) (\(added.remoteAccount.acct) on \(instance.absoluteString)).")
+        context.writeLine("Platform: \(server.platform.name) \(server.version)\(api)")
         context.writeLine("Limits: \(BridgeOptions.limitsText(server.limits))")
     }
 
-    /// The token: the one given, or one from the OAuth flow (with the app it was issued to).
-    private func authorize(_ client: TootClient, in context: CommandContext) async throws -> (String, RegisteredApp?) {
+    /// How the token is had: the one given (`--token`, `-` for standard input), the code pasted
+    /// (`--out-of-band`), or the browser's redirect to a local listener.
+    private func authorization(in context: CommandContext) throws -> BridgeAccountEnrollment.Authorization {
         if let token {
-            guard token == "-" else { return (token, nil) }
+            guard token == "-" else { return .token(token) }
             let text = try context.readStandardInputText().trimmingCharacters(in: .whitespacesAndNewlines)
             guard !text.isEmpty else {
                 throw CLIError.validation("--token - read nothing from standard input: pipe the token in.")
             }
-            return (text, nil)
+            return .token(text)
         }
         if outOfBand {
-            let app = try await client.registerApp(
-                name: BridgeOptions.appName, redirectURI: TootClient.outOfBandRedirect, scopes: BridgeOptions.scopes)
-            let pending = try client.authorization(for: app, scopes: BridgeOptions.scopes)
-            context.report("Open this URL in a browser, authorize orgsocial, then paste the code shown here:")
-            context.report("  \(pending.url.absoluteString)")
-            let code =
-                try context.readStandardInputText().split(whereSeparator: \.isNewline).first
-                .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-            guard !code.isEmpty else { throw TootClientError.authorizationFailed(reason: "no code was pasted") }
-            let token = try await client.exchange(code: code, authorization: pending, app: app)
-            return (token.accessToken, app)
+            return .outOfBand { url in
+                context.report("Open this URL in a browser, authorize orgsocial, then paste the code shown here:")
+                context.report("  \(url.absoluteString)")
+                return try context.readStandardInputText().split(whereSeparator: \.isNewline).first.map(String.init)
+                    ?? ""
+            }
         }
-        let listener = try LoopbackRedirectListener()
-        do {
-            let app = try await client.registerApp(
-                name: BridgeOptions.appName, redirectURI: listener.redirectURI, scopes: BridgeOptions.scopes)
-            let pending = try client.authorization(
-                for: app, scopes: BridgeOptions.scopes, redirectURI: listener.redirectURI)
+        return .loopback(timeout: .seconds(authTimeout)) { url in
             context.report("Open this URL in a browser and authorize orgsocial (waiting up to \(authTimeout) s):")
-            context.report("  \(pending.url.absoluteString)")
-            let code = try await Self.code(from: listener, for: pending, timeout: .seconds(authTimeout))
-            await listener.stop()
-            let token = try await client.exchange(code: code, authorization: pending, app: app)
-            return (token.accessToken, app)
-        } catch {
-            await listener.stop()
-            throw error
-        }
-    }
-
-    /// The listener's code, or a timeout.
-    private static func code(
-        from listener: LoopbackRedirectListener, for pending: PendingAuthorization, timeout: Duration
-    ) async throws -> String {
-        try await withThrowingTaskGroup(of: String?.self) { group in
-            group.addTask { try await listener.code(for: pending) }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let code = first else {
-                await listener.stop()
-                throw TootClientError.authorizationFailed(
-                    reason: "no answer from the browser within \(timeout.components.seconds) s (try --out-of-band "
-                        + "or --token)")
-            }
-            return code
+            context.report("  \(url.absoluteString)")
         }
     }
 }

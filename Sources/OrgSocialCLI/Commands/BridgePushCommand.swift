@@ -106,7 +106,7 @@ struct BridgePushCommand: ParsableCommand {
         in context: CommandContext
     ) -> PushStep {
         var options = options
-        options.loadImage = BridgeImageLoader(feedPath: feedPath, context: context).load
+        options.loadImage = BridgeImageLoader(feedPath: feedPath, transport: context.makeTransport()).load
         return PushStep(options: options, readFeed: BridgeCycleRunner.feedReader(in: context), onReport: onReport)
     }
 

@@ -127,7 +127,8 @@ struct BridgeRunCommand: ParsableCommand {
                     } catch let error as CancellationError {
                         throw error
                     } catch {
-                        log.line("bridge run: cycle failed: \(BridgeCycle.describe(error))")
+                        log.line(
+                            "bridge run: cycle failed: \(ErrorAdvice.message(BridgeCycle.describe(error), for: error))")
                         return false
                     }
                 },

@@ -68,25 +68,32 @@ enum BridgeOptions {
         }
     }
 
-    /// The scopes the bridge asks for: reading the account's statuses and notifications, and posting.
-    static let scopes = ["read", "write"]
+    /// The state file's path: `--state`, else `$ORGSOCIAL_BRIDGE_STATE`, else
+    /// `$XDG_DATA_HOME/orgsocial/bridge.sqlite`, else `~/.local/share/orgsocial/bridge.sqlite` (relative
+    /// `XDG_DATA_HOME` and `HOME` values are ignored, as the XDG rules say).
+    /// - Parameters:
+    ///   - option: the `--state` value.
+    ///   - environment: the environment variables.
+    /// - Returns: the path.
+    /// - Throws: ``CLIError/validation(_:)`` when none of them gives a location.
+    static func statePath(option: String?, environment: [String: String]) throws -> String {
+        if let option { return option }
+        if let explicit = environment["ORGSOCIAL_BRIDGE_STATE"], !explicit.isEmpty { return explicit }
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/orgsocial/bridge.sqlite" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.local/share/orgsocial/bridge.sqlite" }
+        throw CLIError.validation(
+            "The bridge state file has no location: give one with --state PATH, or set ORGSOCIAL_BRIDGE_STATE, "
+                + "XDG_DATA_HOME or HOME.")
+    }
 
-    /// The app name shown on statuses the bridge posts.
-    static let appName = BridgeIdentity.applicationName
-
-    /// Opens the state file named by `--state`, the environment or the default.
+    /// Opens the state file named by `--state`, the environment or the default (``statePath(option:environment:)``).
     /// - Parameters:
     ///   - option: the `--state` value.
     ///   - context: the command's context.
     /// - Returns: the open state.
     /// - Throws: ``CLIError/validation(_:)`` when no location is known; ``BridgeError``.
     static func openState(option: String?, in context: CommandContext) async throws -> BridgeState {
-        guard let path = option ?? BridgeState.defaultPath(environment: context.environment) else {
-            throw CLIError.validation(
-                "The bridge state file has no location: give one with --state PATH, or set ORGSOCIAL_BRIDGE_STATE, "
-                    + "XDG_DATA_HOME or HOME.")
-        }
-        return try await BridgeState(path: path)
+        try await BridgeState(path: statePath(option: option, environment: context.environment))
     }
 
     /// The tokens saved in the configuration file, by account name.

@@ -30,6 +30,7 @@ enum BridgeCycleRunner {
             state: state, feed: feed, steps: steps, accounts: accounts, lockWait: lockWait,
             now: { fixed ? start : Date() })
         cycle.recordsRuns = !dryRun
+        cycle.describeError = { ErrorAdvice.message(BridgeCycle.describe($0), for: $0) }
         return cycle
     }
 

@@ -23,11 +23,7 @@ struct BridgeRun {
     static func begin(statePath: String?, wait: Duration, account: String?, in context: CommandContext) async throws
         -> BridgeRun
     {
-        guard let path = statePath ?? BridgeState.defaultPath(environment: context.environment) else {
-            throw CLIError.validation(
-                "The bridge state file has no location: give one with --state PATH, or set ORGSOCIAL_BRIDGE_STATE, "
-                    + "XDG_DATA_HOME or HOME.")
-        }
+        let path = try BridgeOptions.statePath(option: statePath, environment: context.environment)
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty {
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
