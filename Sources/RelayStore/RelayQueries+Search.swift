@@ -108,8 +108,7 @@ extension RelayQueries {
                 counting: ("posts p WHERE \(scan.condition)", scan.arguments), scan: scan)
         }
         let (chosen, bound) = try rarestWithCount(of: trigrams)
-        let expression = chosen.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-            .joined(separator: " AND ")
+        let expression = chosen.map(Self.phrase).joined(separator: " AND ")
         // The rarest chosen trigram's post count bounds the matches.
         return SearchMatches(
             condition:
@@ -120,6 +119,11 @@ extension RelayQueries {
                 [expression, folded]
             ),
             scan: scan)
+    }
+
+    /// `text` as an FTS5 string (in double quotes, a double quote doubled), which matches it as it is.
+    static func phrase(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// The most trigrams given to the full-text index once their counts are known.
@@ -136,7 +140,8 @@ extension RelayQueries {
     }
 
     /// ``rarest(of:)`` and the number of posts holding the rarest of them (`nil` without
-    /// ``trigramFrequencies``).
+    /// ``trigramFrequencies``, or when even the rarest is counted to its ``RelayTrigramFrequencies/countLimit``,
+    /// where the count no longer bounds the matches).
     func rarestWithCount(of trigrams: [String]) throws -> (trigrams: [String], count: Int?) {
         guard let trigramFrequencies, !trigrams.isEmpty else { return (trigrams, nil) }
         let counts = try trigramFrequencies.postCounts(of: trigrams, on: db)
@@ -148,7 +153,7 @@ extension RelayQueries {
         let chosen = ordered.prefix(Self.maximumIndexedTrigrams).filter {
             (counts[$0] ?? 0) <= max(rarestCount, 1) * Self.commonTrigramFactor
         }
-        return (Array(chosen), rarestCount)
+        return (Array(chosen), rarestCount < trigramFrequencies.countLimit ? rarestCount : nil)
     }
 
     /// The distinct trigrams of `text` in order, at most ``maximumQueryTrigrams`` of them, spread over the

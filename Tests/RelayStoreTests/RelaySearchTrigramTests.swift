@@ -42,6 +42,32 @@ import Testing
         #expect(try await store.search(.text("the common topic"), page: 1, perPage: 10).total == 29)
     }
 
+    /// Counts stop at the limit, so reading one costs the same at any size; a rarest trigram at the limit
+    /// bounds nothing, and the answer stays exact.
+    @Test func countsStopAtTheLimitAndTheAnswerStaysExact() async throws {
+        let h = try await RelayFixtureDatabase()
+        try await h.index(Self.url, Self.feed("zoo", posts: 30, zebraText: "A zebra topic, at last."))
+        let store = h.sqliteStore
+        let frequencies = RelayTrigramFrequencies(countLimit: 5)
+        let (counts, common, rare) = try await store.reader.read { db in
+            let queries = RelayQueries(db: db, groups: [], trigramFrequencies: frequencies)
+            return (
+                try frequencies.postCounts(of: ["top", "zeb", "qqq"], on: db),
+                try queries.rarestWithCount(of: RelayQueries.trigrams(of: "common topic")),
+                try queries.rarestWithCount(of: RelayQueries.trigrams(of: "zebra topic"))
+            )
+        }
+        #expect(counts == ["top": 5, "zeb": 1, "qqq": 0])
+        #expect(common.count == nil, "every trigram of 'common topic' is in 29 posts or more")
+        #expect(rare.count == 1 && rare.trigrams.first == "zeb")
+
+        let found = try await store.reader.read { db in
+            try RelayQueries(db: db, groups: [], trigramFrequencies: frequencies)
+                .search(.text("the common topic"), page: 3, perPage: 10)
+        }
+        #expect(found.total == 29 && found.posts.count == 9)
+    }
+
     @Test func staleCountsNeverChangeTheAnswer() async throws {
         let h = try await RelayFixtureDatabase()
         try await h.index(Self.url, Self.feed("zoo", posts: 5, zebraText: "A zebra topic."))
