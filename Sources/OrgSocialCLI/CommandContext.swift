@@ -90,16 +90,17 @@ package struct CommandContext {
 
     // MARK: - Time
 
+    /// The variable that fixes "now" (``now()``).
+    static let nowVariable = "ORGSOCIAL_NOW"
+
     /// "Now": `ORGSOCIAL_NOW` (a timestamp such as `2026-01-02T03:04:05+0000`) when set, else the clock.
     /// - Throws: ``CLIError/invalidEnvironment(name:value:reason:)`` when `ORGSOCIAL_NOW` is not a timestamp.
     func now() throws -> Date {
-        guard let text = environment["ORGSOCIAL_NOW"], !text.isEmpty else { return clock() }
-        guard let date = OrgTimestamp(text).instant else {
-            throw CLIError.invalidEnvironment(
-                name: "ORGSOCIAL_NOW", value: text,
-                reason: "it must be a timestamp such as 2026-01-02T03:04:05+0000, or unset.")
-        }
-        return date
+        try SettingResolver(environment: environment).resolve(
+            option: nil, variable: Self.nowVariable,
+            as: SettingResolver.Format(expected: "a timestamp such as 2026-01-02T03:04:05+0000") {
+                OrgTimestamp($0).instant
+            })?.value ?? clock()
     }
 
     /// The zone new post IDs are written in: `TZ` from the environment when it names a zone, else the

@@ -38,7 +38,7 @@ struct ConfigCommand: CommandGroup {
 
     /// Notes on standard error that an environment variable hides the file's value of `key`.
     static func noteOverride(of key: ConfigurationKey, in context: CommandContext) {
-        if let name = key.environmentName, let value = context.environment[name], !value.isEmpty {
+        if let name = key.environmentName, SettingResolver(environment: context.environment).text(of: name) != nil {
             context.report("note: \(name) is set, so it overrides this setting until you unset it.")
         }
     }

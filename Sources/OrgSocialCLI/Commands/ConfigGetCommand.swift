@@ -20,7 +20,7 @@ struct ConfigGetCommand: ParsableCommand {
 
     func run(in context: CommandContext) throws {
         let configuration = try ConfigurationFile.load(in: context)
-        guard let (value, _) = key.effectiveValue(in: configuration, environment: context.environment) else {
+        guard let (value, _) = try key.effectiveValue(in: configuration, environment: context.environment) else {
             throw CLIError.settingNotSet(key: key.name, environmentName: key.environmentName)
         }
         context.writeLine(value)

@@ -44,11 +44,11 @@ struct ConfigListCommand: ParsableCommand {
     func run(in context: CommandContext) throws {
         let file = ConfigurationFile(environment: context.environment)
         let configuration = try file?.load() ?? Configuration()
-        let settings = ConfigurationKey.all.map { key in
-            let effective = key.effectiveValue(in: configuration, environment: context.environment)
+        let settings = try ConfigurationKey.all.map { key in
+            let effective = try key.effectiveValue(in: configuration, environment: context.environment)
             return Setting(
                 key: key.name, value: effective.map { key.isSecret ? "(hidden)" : $0.value },
-                source: effective?.source.rawValue, environment: key.environmentName)
+                source: effective.map { Self.sourceName($0.source) }, environment: key.environmentName)
         }
         if printsJSON {
             struct Output: Encodable {
@@ -70,5 +70,16 @@ struct ConfigListCommand: ParsableCommand {
             }
         }
         context.write(text)
+    }
+
+    /// How `config list` names where a value comes from: `env`, `file` or `default`.
+    /// - Parameter source: where the value comes from.
+    /// - Returns: the name.
+    static func sourceName(_ source: SettingResolver.Source) -> String {
+        switch source {
+        case .environment: "env"
+        case .configuration: "file"
+        case .option, .default: "default"
+        }
     }
 }

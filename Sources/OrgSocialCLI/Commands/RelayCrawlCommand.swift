@@ -45,7 +45,7 @@ struct RelayCrawlCommand: ParsableCommand {
     init(parsing arguments: ParsedArguments) throws {
         options = RelayServiceOptions(parsing: arguments)
         scanInterval = try arguments.value("scan-interval").map {
-            try ServeCommand.integer($0, option: "--scan-interval <seconds>", range: 1...86_400)
+            try SettingResolver.value($0, from: .option("--scan-interval <seconds>"), as: .integer(1...86_400))
         }
         shutdownDeadline = try RelayShutdownDeadlineOption(parsing: arguments)
         metrics = try MetricsAddressOption(parsing: arguments)
@@ -58,11 +58,9 @@ struct RelayCrawlCommand: ParsableCommand {
     func run(in context: CommandContext) async throws {
         let environment = context.environment
         var configuration = try options.configuration(in: context)
-        let seconds =
-            try scanInterval
-            ?? environment["ORGSOCIAL_RELAY_SCAN_INTERVAL"].flatMap({ $0.isEmpty ? nil : $0 }).map {
-                try RelayServeCommand.seconds($0, variable: "ORGSOCIAL_RELAY_SCAN_INTERVAL")
-            } ?? 60
+        let seconds = try SettingResolver(environment: environment).value(
+            option: scanInterval, variable: RelayServeCommand.scanIntervalVariable, default: 60,
+            as: RelayServeCommand.secondsFormat)
         configuration.scanInterval = .seconds(max(1, seconds))
         configuration.shutdownDeadline = try shutdownDeadline.deadline(environment: environment)
         configuration.metricsAddress = try metrics.resolved(

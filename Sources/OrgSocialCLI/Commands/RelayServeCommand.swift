@@ -75,6 +75,8 @@ struct RelayServeCommand: ParsableCommand {
     static let noCrawlVariable = "ORGSOCIAL_RELAY_NO_CRAWL"
     /// The variable of `--no-webmentions`.
     static let noWebmentionsVariable = "ORGSOCIAL_RELAY_NO_WEBMENTIONS"
+    /// The variable of `--scan-interval`.
+    static let scanIntervalVariable = "ORGSOCIAL_RELAY_SCAN_INTERVAL"
     /// The variable of `--metrics-address`.
     static let metricsVariable = "ORGSOCIAL_RELAY_METRICS_ADDRESS"
 
@@ -102,10 +104,12 @@ struct RelayServeCommand: ParsableCommand {
     init(parsing arguments: ParsedArguments) throws {
         options = RelayServiceOptions(parsing: arguments)
         host = arguments.value("host")
-        port = try arguments.value("port").map { try Self.port($0, option: "--port <port>") }
+        port = try arguments.value("port").map {
+            try SettingResolver.value($0, from: .option("--port <port>"), as: Self.portFormat)
+        }
         siteDomain = arguments.value("site-domain")
         scanInterval = try arguments.value("scan-interval").map {
-            try Self.seconds($0, option: "--scan-interval <seconds>")
+            try SettingResolver.value($0, from: .option("--scan-interval <seconds>"), as: Self.secondsFormat)
         }
         crawls = !arguments.flag("no-crawl")
         limits = try ClientLimitOptions(parsing: arguments)
@@ -116,42 +120,35 @@ struct RelayServeCommand: ParsableCommand {
 
     func validate() throws {
         try options.validate()
-        if let siteDomain { try Self.checkSiteDomain(siteDomain, option: "--site-domain <host:port>") }
+        if let siteDomain {
+            _ = try SettingResolver.value(
+                siteDomain, from: .option("--site-domain <host:port>"), as: Self.siteDomainFormat)
+        }
     }
 
     func run(in context: CommandContext) async throws {
         let environment = context.environment
+        let settings = SettingResolver(environment: environment)
         var configuration = try options.configuration(in: context)
-        configuration.host =
-            host ?? environment["ORGSOCIAL_RELAY_HOST"].flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
-        configuration.port =
-            try port ?? environment["ORGSOCIAL_RELAY_PORT"].map { try Self.port($0, variable: "ORGSOCIAL_RELAY_PORT") }
-            ?? 8080
-        if let domain = siteDomain ?? environment["ORGSOCIAL_RELAY_SITE_DOMAIN"].flatMap({ $0.isEmpty ? nil : $0 }) {
-            if siteDomain == nil {
-                do {
-                    try Self.checkSiteDomain(domain, option: "")
-                } catch {
-                    throw CLIError.invalidEnvironment(
-                        name: "ORGSOCIAL_RELAY_SITE_DOMAIN", value: domain,
-                        reason: "it must be a host name with an optional port, such as relay.example.org, or unset.")
-                }
-            }
-            configuration.siteDomain = domain
+        configuration.host = try settings.value(
+            option: host, variable: "ORGSOCIAL_RELAY_HOST", default: "127.0.0.1", as: .text)
+        configuration.port = try settings.value(
+            option: port, variable: "ORGSOCIAL_RELAY_PORT", default: 8080, as: Self.portFormat)
+        if let domain = try settings.resolve(
+            option: siteDomain, variable: "ORGSOCIAL_RELAY_SITE_DOMAIN", as: Self.siteDomainFormat)
+        {
+            configuration.siteDomain = domain.value
         }
-        let seconds =
-            try scanInterval
-            ?? environment["ORGSOCIAL_RELAY_SCAN_INTERVAL"].map {
-                try Self.seconds($0, variable: "ORGSOCIAL_RELAY_SCAN_INTERVAL")
-            } ?? 60
-        let crawls = try !RelayServiceOptions.isOn(!crawls, variable: Self.noCrawlVariable, environment: environment)
+        let seconds = try settings.value(
+            option: scanInterval, variable: Self.scanIntervalVariable, default: 60, as: Self.secondsFormat)
+        let crawls = try !RelayServiceOptions.isOn(!crawls, variable: Self.noCrawlVariable, in: settings)
         configuration.scanInterval = seconds > 0 && crawls ? .seconds(seconds) : nil
         configuration.clientLimits = try limits.clientLimits(environment: environment)
         configuration.registrationRate = try limits.hourlyRate(
             default: 60, variable: ClientLimitOptions.Variable.registrationsPerHour, environment: environment)
         configuration.shutdownDeadline = try shutdownDeadline.deadline(environment: environment)
         configuration.sendsWebmentions = try !RelayServiceOptions.isOn(
-            !sendsWebmentions, variable: Self.noWebmentionsVariable, environment: environment)
+            !sendsWebmentions, variable: Self.noWebmentionsVariable, in: settings)
         configuration.metricsAddress = try metrics.resolved(variable: Self.metricsVariable, environment: environment)
         let service = try await RelayService(configuration: configuration)
         try await service.run()
@@ -159,48 +156,20 @@ struct RelayServeCommand: ParsableCommand {
 
     // MARK: - Values
 
-    /// Parses a port option.
-    /// - Throws: ``CLIError/invalidValue(value:option:reason:)``.
-    static func port(_ text: String, option: String) throws -> Int {
-        try ServeCommand.integer(text, option: option, range: 0...65535)
-    }
+    /// A TCP port.
+    static let portFormat: SettingResolver.Format<Int> = .integer(0...65535)
 
-    /// Parses a port from an environment variable.
-    /// - Throws: ``CLIError/invalidEnvironment(name:value:reason:)``.
-    static func port(_ text: String, variable: String) throws -> Int {
-        guard let value = Int(text), (0...65535).contains(value) else {
-            throw CLIError.invalidEnvironment(
-                name: variable, value: text, reason: "it must be a port number from 0 to 65535, or unset.")
-        }
-        return value
-    }
+    /// A number of seconds (`--scan-interval` and the variables of seconds).
+    static let secondsFormat: SettingResolver.Format<Int> = .integer(0...86_400, of: "seconds")
 
-    /// Parses a number of seconds option.
-    /// - Throws: ``CLIError/invalidValue(value:option:reason:)``.
-    static func seconds(_ text: String, option: String) throws -> Int {
-        try ServeCommand.integer(text, option: option, range: 0...86_400)
-    }
-
-    /// Parses a number of seconds from an environment variable.
-    /// - Throws: ``CLIError/invalidEnvironment(name:value:reason:)``.
-    static func seconds(_ text: String, variable: String) throws -> Int {
-        guard let value = Int(text), (0...86_400).contains(value) else {
-            throw CLIError.invalidEnvironment(
-                name: variable, value: text, reason: "it must be a whole number of seconds from 0 to 86400, or unset.")
-        }
-        return value
-    }
-
-    /// Checks that a site domain is `host[:port]` without a scheme, path or spaces.
-    /// - Throws: ``CLIError/invalidValue(value:option:reason:)``.
-    static func checkSiteDomain(_ domain: String, option: String) throws {
+    /// A site domain: `host[:port]` without a scheme, path or spaces.
+    static let siteDomainFormat = SettingResolver.Format(
+        expected: "a host name with an optional port and no scheme or path, such as relay.example.org or "
+            + "localhost:8080"
+    ) { domain in
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: ".-:[]"))
-        guard !domain.isEmpty, domain.unicodeScalars.allSatisfy({ allowed.contains($0) }), !domain.hasPrefix(":")
-        else {
-            throw CLIError.invalidValue(
-                value: domain, option: option,
-                reason: "Give the public host name without a scheme or path, e.g. relay.example.org or "
-                    + "localhost:8080.")
-        }
+        let isValid =
+            !domain.isEmpty && domain.unicodeScalars.allSatisfy { allowed.contains($0) } && !domain.hasPrefix(":")
+        return isValid ? domain : nil
     }
 }

@@ -47,7 +47,9 @@ struct RelayStatsCommand: ParsableCommand {
         // --db, or $ORGSOCIAL_RELAY_DB without --relay, reads a database; otherwise a configured relay is asked.
         let namesDatabase =
             database.databasePath != nil
-            || (relayOption == nil && !(context.environment["ORGSOCIAL_RELAY_DB"] ?? "").isEmpty)
+            || (relayOption == nil
+                && SettingResolver(environment: context.environment).text(of: RelayServiceOptions.databaseVariable)
+                    != nil)
         if !namesDatabase, try relayOption != nil || RelayOptions.relayURL(option: nil, in: context) != nil {
             try await printRemote(in: context)
         } else {

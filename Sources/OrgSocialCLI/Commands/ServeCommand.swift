@@ -165,12 +165,7 @@ struct ServeCommand: ParsableCommand {
     /// Parses an integer option within `range`.
     /// - Throws: ``CLIError/invalidValue(value:option:reason:)`` (a usage error).
     static func integer(_ text: String, option: String, range: ClosedRange<Int>) throws -> Int {
-        guard let value = Int(text), range.contains(value) else {
-            throw CLIError.invalidValue(
-                value: text, option: option,
-                reason: "Give a whole number from \(range.lowerBound) to \(range.upperBound).")
-        }
-        return value
+        try SettingResolver.value(text, from: .option(option), as: .integer(range))
     }
 }
 

@@ -77,10 +77,17 @@ enum BridgeOptions {
     /// - Returns: the path.
     /// - Throws: ``CLIError/validation(_:)`` when none of them gives a location.
     static func statePath(option: String?, environment: [String: String]) throws -> String {
-        if let option { return option }
-        if let explicit = environment["ORGSOCIAL_BRIDGE_STATE"], !explicit.isEmpty { return explicit }
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/orgsocial/bridge.sqlite" }
-        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.local/share/orgsocial/bridge.sqlite" }
+        var defaultPath: String?
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            defaultPath = data + "/orgsocial/bridge.sqlite"
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            defaultPath = home + "/.local/share/orgsocial/bridge.sqlite"
+        }
+        if let path = try SettingResolver(environment: environment).resolve(
+            option: option, variable: "ORGSOCIAL_BRIDGE_STATE", default: defaultPath, as: .text)
+        {
+            return path.value
+        }
         throw CLIError.validation(
             "The bridge state file has no location: give one with --state PATH, or set ORGSOCIAL_BRIDGE_STATE, "
                 + "XDG_DATA_HOME or HOME.")

@@ -152,12 +152,7 @@ struct ClientLimitOptions {
     }
 
     private func resolved(_ given: Int?, _ variable: String?, _ environment: [String: String]?) throws -> Int? {
-        if let given { return given }
-        guard let variable, let text = environment?[variable], !text.isEmpty else { return nil }
-        guard let value = Int(text), (0...1_000_000).contains(value) else {
-            throw CLIError.invalidEnvironment(
-                name: variable, value: text, reason: "it must be a whole number from 0 to 1000000, or unset.")
-        }
-        return value
+        try SettingResolver(environment: environment ?? [:]).resolve(
+            option: given, variable: variable, as: .integer(0...1_000_000))?.value
     }
 }

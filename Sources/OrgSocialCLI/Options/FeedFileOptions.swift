@@ -75,9 +75,10 @@ struct FeedFileOptions {
     /// The `file` setting: `$ORGSOCIAL_FILE`, else `"file"` in the configuration, else `nil`.
     /// - Throws: ``CLIError/invalidConfiguration(path:reason:)`` for a broken configuration file.
     static func configuredFile(in context: CommandContext) throws -> String? {
-        if let path = context.environment["ORGSOCIAL_FILE"], !path.isEmpty { return path }
-        if let path = try ConfigurationFile.load(in: context).file, !path.isEmpty { return path }
-        return nil
+        try SettingResolver(environment: context.environment).resolve(
+            option: nil, variable: "ORGSOCIAL_FILE",
+            configuration: ("file", { try ConfigurationFile.load(in: context).file }),
+            as: .text)?.value
     }
 
     /// Whether `path` (a `--file` value, `nil` for none) is the configured file, whose URL the configured
@@ -118,14 +119,13 @@ struct FeedFileOptions {
     /// - Throws: ``CLIError/invalidEnvironment(name:value:reason:)`` for a malformed `ORGSOCIAL_FEED_URL`,
     ///   ``CLIError/invalidConfiguration(path:reason:)`` for a broken configuration file.
     static func configuredFeedURL(in context: CommandContext) throws -> String? {
-        guard let url = context.environment["ORGSOCIAL_FEED_URL"], !url.isEmpty else {
-            return try ConfigurationFile.load(in: context).feedURL.flatMap { isHTTPURL($0) ? $0 : nil }
-        }
-        guard isHTTPURL(url) else {
-            throw CLIError.invalidEnvironment(
-                name: "ORGSOCIAL_FEED_URL", value: url, reason: "it must be an http:// or https:// URL, or unset.")
-        }
-        return url
+        // A "feedURL" setting that is not a URL is skipped, as it always was.
+        try SettingResolver(environment: context.environment).resolve(
+            option: nil, variable: "ORGSOCIAL_FEED_URL",
+            configuration: (
+                "feedURL", { try ConfigurationFile.load(in: context).feedURL.flatMap(RelayOptions.skippingNonURL) }
+            ),
+            as: .httpURL)?.value
     }
 
     /// What commands print for a post: `<feed URL>#<ID>` when the feed URL is known, else the ID.

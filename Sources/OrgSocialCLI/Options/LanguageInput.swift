@@ -5,14 +5,7 @@ import OrgSocial
 /// `OrgSyntax.languageCodes(in:)`, so `en,es` and `"en es"` mean the same everywhere.
 enum LanguageInput {
     /// Where a value came from, for the error.
-    enum Source {
-        /// A command-line option (its synopsis).
-        case option(String)
-        /// An environment variable (its name).
-        case environment(String)
-        /// The configuration file (its path) and the key.
-        case configuration(path: String, key: String)
-    }
+    typealias Source = SettingResolver.Source
 
     /// One language code.
     /// - Parameters:
@@ -50,6 +43,8 @@ enum LanguageInput {
         switch source {
         case .option(let option):
             return .invalidValue(value: value, option: option, reason: reason)
+        case .default:
+            return SettingResolver.error(value: value, from: .default, expected: "a language code")
         case .environment(let name):
             return .invalidEnvironment(name: name, value: value, reason: reason + " Fix it, or unset it.")
         case .configuration(let path, let key):

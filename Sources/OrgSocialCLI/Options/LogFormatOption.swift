@@ -33,11 +33,8 @@ struct LogFormatOption {
     /// - Throws: ``CLIError/invalidEnvironment(name:value:reason:)`` when the variable is neither `text` nor
     ///   `json`.
     func resolved(variable: String?, environment: [String: String]) throws -> LogFormat {
-        if let format { return format }
-        guard let variable, let text = environment[variable], !text.isEmpty else { return .text }
-        guard let format = LogFormat(rawValue: text) else {
-            throw CLIError.invalidEnvironment(name: variable, value: text, reason: "it must be text or json, or unset.")
-        }
-        return format
+        try SettingResolver(environment: environment).value(
+            option: format, variable: variable, default: .text,
+            as: SettingResolver.Format(expected: "text or json", parse: LogFormat.init(rawValue:)))
     }
 }

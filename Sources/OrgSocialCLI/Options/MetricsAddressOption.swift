@@ -26,11 +26,8 @@ struct MetricsAddressOption {
     /// Reads the option.
     /// - Throws: ``CLIError/invalidValue(value:option:reason:)`` unless it is `HOST:PORT`.
     init(parsing arguments: ParsedArguments) throws {
-        address = try arguments.value("metrics-address").map { text in
-            guard let address = ListenAddress(parsing: text) else {
-                throw CLIError.invalidValue(value: text, option: Self.synopsis, reason: Self.advice)
-            }
-            return address
+        address = try arguments.value("metrics-address").map {
+            try SettingResolver.value($0, from: .option(Self.synopsis), as: Self.format)
         }
     }
 
@@ -41,15 +38,12 @@ struct MetricsAddressOption {
     /// - Returns: The address, or `nil`.
     /// - Throws: ``CLIError/invalidEnvironment(name:value:reason:)`` when the variable is not `HOST:PORT`.
     func resolved(variable: String?, environment: [String: String]) throws -> ListenAddress? {
-        if let address { return address }
-        guard let variable, let text = environment[variable], !text.isEmpty else { return nil }
-        guard let address = ListenAddress(parsing: text) else {
-            throw CLIError.invalidEnvironment(
-                name: variable, value: text,
-                reason: "it must be an address and port such as 127.0.0.1:9464 ([::1]:9464 for IPv6), or unset.")
-        }
-        return address
+        try SettingResolver(environment: environment).resolve(option: address, variable: variable, as: Self.format)?
+            .value
     }
 
-    private static let advice = "Give an address and port such as 127.0.0.1:9464 ([::1]:9464 for IPv6)."
+    /// `HOST:PORT`.
+    private static let format = SettingResolver.Format(
+        expected: "an address and port such as 127.0.0.1:9464 ([::1]:9464 for IPv6)",
+        parse: ListenAddress.init(parsing:))
 }

@@ -67,15 +67,9 @@ struct PostContentOptions {
     static func language(option: String?, in context: CommandContext) throws -> String? {
         if let option { return option }
         guard let key = ConfigurationKey.named("language"),
-            let (value, source) = key.effectiveValue(
+            let (value, source) = try key.effectiveValue(
                 in: try ConfigurationFile.load(in: context), environment: context.environment)
         else { return nil }
-        switch source {
-        case .environment:
-            return try LanguageInput.code(value, from: .environment(key.environmentName ?? key.name))
-        case .file, .default:
-            let path = ConfigurationFile(environment: context.environment)?.path ?? "config.json"
-            return try LanguageInput.code(value, from: .configuration(path: path, key: key.name))
-        }
+        return try LanguageInput.code(value, from: source)
     }
 }

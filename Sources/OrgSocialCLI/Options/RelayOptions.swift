@@ -17,22 +17,19 @@ enum RelayOptions {
     /// - Returns: The relay URL, or `nil` when none is configured.
     /// - Throws: ``CLIError`` for a malformed option, environment or configuration.
     static func relayURL(option: String?, in context: CommandContext) throws -> String? {
-        if let option {
-            guard FeedFileOptions.isHTTPURL(option) else {
-                throw CLIError.invalidValue(
-                    value: option, option: relayOption.synopsis, reason: "Give the relay's http:// or https:// URL.")
-            }
-            return option
-        }
-        if let url = context.environment["ORGSOCIAL_RELAY"], !url.isEmpty {
-            guard FeedFileOptions.isHTTPURL(url) else {
-                throw CLIError.invalidEnvironment(
-                    name: "ORGSOCIAL_RELAY", value: url, reason: "it must be an http:// or https:// URL, or unset.")
-            }
-            return url
-        }
-        return try ConfigurationFile.load(in: context).relayURL.flatMap { FeedFileOptions.isHTTPURL($0) ? $0 : nil }
+        let option = try option.map { try SettingResolver.value($0, from: .option(relayOption.synopsis), as: .httpURL) }
+        // A "relayURL" setting that is not a URL is skipped, as it always was.
+        return try SettingResolver(environment: context.environment).resolve(
+            option: option, variable: variableName,
+            configuration: ("relayURL", { try ConfigurationFile.load(in: context).relayURL.flatMap(skippingNonURL) }),
+            as: .httpURL)?.value
     }
+
+    /// The variable of `--relay`.
+    static let variableName = "ORGSOCIAL_RELAY"
+
+    /// `text` when it is an http(s) URL, else `nil`: a stored URL setting that is not one is skipped.
+    static func skippingNonURL(_ text: String) -> String? { SettingResolver.Format<String>.httpURL.parse(text) }
 
     /// A client for the configured relay, else for the default relay (the one `orgsocial config` shows:
     /// `$ORGSOCIAL_DEFAULT_RELAY`, else https://relay.org-social.org).

@@ -34,6 +34,12 @@ struct RelayServiceOptions {
     static let logFormatOption = LogFormatOption.definition(variable: logFormatVariable)
     /// The variable of `--log-format`.
     static let logFormatVariable = "ORGSOCIAL_RELAY_LOG_FORMAT"
+    /// The variable of `--db`.
+    static let databaseVariable = "ORGSOCIAL_RELAY_DB"
+    /// The variable of `--groups`.
+    static let groupsVariable = "ORGSOCIAL_RELAY_GROUPS"
+    /// The variable of `--relay-list`.
+    static let relayListVariable = "ORGSOCIAL_RELAY_LIST"
     /// The variable of `--allow-private-addresses`.
     static let privateAddressesVariable = "ORGSOCIAL_RELAY_ALLOW_PRIVATE_ADDRESSES"
 
@@ -74,22 +80,24 @@ struct RelayServiceOptions {
     ///   ``CLIError/invalidEnvironment(name:value:reason:)`` for a bad variable.
     func configuration(in context: CommandContext) throws -> RelayConfiguration {
         let environment = context.environment
+        let settings = SettingResolver(environment: environment)
         guard
-            let path = databasePath ?? environment["ORGSOCIAL_RELAY_DB"].flatMap({ $0.isEmpty ? nil : $0 })
-                ?? RelayConfiguration.defaultDatabasePath(environment: environment)
+            let path = try settings.resolve(
+                option: databasePath, variable: Self.databaseVariable,
+                default: RelayConfiguration.defaultDatabasePath(environment: environment), as: .text)?.value
         else {
             throw CLIError.validation(
                 "There is no default place for the relay database: HOME and XDG_DATA_HOME are not set. Give one "
                     + "with --db PATH.")
         }
         var configuration = RelayConfiguration(databasePath: path)
-        if let groups = groups ?? environment["ORGSOCIAL_RELAY_GROUPS"] {
+        if let groups = try settings.resolve(option: groups, variable: Self.groupsVariable, as: .text)?.value {
             configuration.groups = RelayConfiguration.groups(parsing: groups)
         }
-        configuration.relayListPath =
-            relayListPath ?? environment["ORGSOCIAL_RELAY_LIST"].flatMap { $0.isEmpty ? nil : $0 }
+        configuration.relayListPath = try settings.resolve(
+            option: relayListPath, variable: Self.relayListVariable, as: .text)?.value
         configuration.allowPrivateAddresses = try Self.isOn(
-            allowsPrivateAddresses, variable: Self.privateAddressesVariable, environment: environment)
+            allowsPrivateAddresses, variable: Self.privateAddressesVariable, in: settings)
         let errorOutput = SerializedOutput(
             context.writeStandardError,
             format: try logFormat.resolved(variable: Self.logFormatVariable, environment: environment))
@@ -98,22 +106,14 @@ struct RelayServiceOptions {
     }
 
     /// A switch of the relay commands: on when its flag is given, else as its environment variable says
-    /// (`1`, `true`, `yes` or `on`; `0`, `false`, `no`, `off` or empty for off; unset is off).
+    /// (``SettingResolver/Format/onOff``; unset or empty is off).
     /// - Parameters:
     ///   - flag: whether the flag was given.
     ///   - variable: the environment variable that stands for the flag.
-    ///   - environment: the process environment.
+    ///   - settings: the command's settings.
     /// - Returns: whether the switch is on.
     /// - Throws: ``CLIError/invalidEnvironment(name:value:reason:)`` for any other value.
-    static func isOn(_ flag: Bool, variable: String, environment: [String: String]) throws -> Bool {
-        if flag { return true }
-        guard let value = environment[variable] else { return false }
-        switch value.trimmingCharacters(in: .whitespaces).lowercased() {
-        case "1", "true", "yes", "on": return true
-        case "", "0", "false", "no", "off": return false
-        default:
-            throw CLIError.invalidEnvironment(
-                name: variable, value: value, reason: "it must be 1 (on) or 0 (off), or unset.")
-        }
+    static func isOn(_ flag: Bool, variable: String, in settings: SettingResolver) throws -> Bool {
+        try settings.value(option: flag ? true : nil, variable: variable, default: false, as: .onOff)
     }
 }

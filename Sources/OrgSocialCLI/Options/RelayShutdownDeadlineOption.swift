@@ -5,7 +5,7 @@ struct RelayShutdownDeadlineOption {
     static let definition = OptionDefinition.value(
         "shutdown-deadline", valueName: "seconds",
         help: "Seconds a stop after SIGINT or SIGTERM may take before the process exits anyway "
-            + "with status 1 ($ORGSOCIAL_RELAY_SHUTDOWN_DEADLINE).",
+            + "with status 1 ($\(variable)).",
         defaultValue: "10")
 
     /// `--shutdown-deadline`, when given.
@@ -15,7 +15,7 @@ struct RelayShutdownDeadlineOption {
     /// - Throws: ``CLIError/invalidValue(value:option:reason:)`` unless it is a whole number from 1 to 3600.
     init(parsing arguments: ParsedArguments) throws {
         seconds = try arguments.value("shutdown-deadline").map {
-            try ServeCommand.integer($0, option: "--shutdown-deadline <seconds>", range: 1...3600)
+            try SettingResolver.value($0, from: .option(Self.definition.synopsis), as: .integer(1...3600))
         }
     }
 
@@ -25,11 +25,11 @@ struct RelayShutdownDeadlineOption {
     /// - Throws: ``CLIError/invalidEnvironment(name:value:reason:)`` when the variable is not a number of
     ///   seconds.
     func deadline(environment: [String: String]) throws -> Duration {
-        let seconds =
-            try seconds
-            ?? environment["ORGSOCIAL_RELAY_SHUTDOWN_DEADLINE"].flatMap({ $0.isEmpty ? nil : $0 }).map {
-                try RelayServeCommand.seconds($0, variable: "ORGSOCIAL_RELAY_SHUTDOWN_DEADLINE")
-            } ?? 10
+        let seconds = try SettingResolver(environment: environment).value(
+            option: seconds, variable: Self.variable, default: 10, as: RelayServeCommand.secondsFormat)
         return .seconds(max(1, seconds))
     }
+
+    /// The variable of `--shutdown-deadline`.
+    static let variable = "ORGSOCIAL_RELAY_SHUTDOWN_DEADLINE"
 }

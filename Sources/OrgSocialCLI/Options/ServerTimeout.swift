@@ -29,20 +29,13 @@ enum ServerTimeout {
     /// - Throws: ``CLIError/invalidValue(value:option:reason:)`` for a bad `--timeout`,
     ///   ``CLIError/invalidEnvironment(name:value:reason:)`` for a bad `$ORGSOCIAL_TIMEOUT`.
     static func resolve(_ arguments: ParsedArguments, environment: [String: String]) throws -> Duration {
-        let reason = "Give a whole number of seconds from \(range.lowerBound) to \(range.upperBound)."
-        if let text = arguments.value(option.name) {
-            guard let seconds = Int(text), range.contains(seconds) else {
-                throw CLIError.invalidValue(value: text, option: option.synopsis, reason: reason)
-            }
-            return .seconds(seconds)
+        let format: SettingResolver.Format<Int> = .integer(range, of: "seconds")
+        let given = try arguments.value(option.name).map {
+            try SettingResolver.value($0, from: .option(option.synopsis), as: format)
         }
-        if let text = environment[environmentName], !text.isEmpty {
-            guard let seconds = Int(text), range.contains(seconds) else {
-                throw CLIError.invalidEnvironment(name: environmentName, value: text, reason: reason + " Or unset it.")
-            }
-            return .seconds(seconds)
-        }
-        return .seconds(defaultSeconds)
+        return .seconds(
+            try SettingResolver(environment: environment).value(
+                option: given, variable: environmentName, default: defaultSeconds, as: format))
     }
 }
 

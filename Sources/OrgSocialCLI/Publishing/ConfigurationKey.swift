@@ -28,16 +28,6 @@ struct ConfigurationKey: Sendable {
         case urlList
     }
 
-    /// Where an effective value comes from.
-    enum Source: String, Sendable {
-        /// The environment variable.
-        case environment = "env"
-        /// The configuration file.
-        case file
-        /// The built-in default.
-        case `default`
-    }
-
     /// The key, as written in `config.json` (`publish.token` for nested ones).
     let name: String
     /// The environment variable that overrides the file, if any.
@@ -72,19 +62,19 @@ struct ConfigurationKey: Sendable {
         name == "relayURL" ? Self.defaultRelayURL(environment: environment) : nil
     }
 
-    /// The value in effect and where it comes from: the environment, else the file, else the default.
+    /// The value in effect and where it comes from: the environment, else the file, else the default
+    /// (``SettingResolver``; an empty value counts as unset).
     /// - Parameters:
     ///   - configuration: the file's configuration.
     ///   - environment: the environment variables.
     /// - Returns: The value and where it comes from, or `nil` when it is not set anywhere.
+    /// - Throws: nothing in practice: every text is accepted (the callers check it for its kind).
     func effectiveValue(
         in configuration: Configuration, environment: [String: String]
-    ) -> (value: String, source: Source)? {
-        if let environmentName, let value = environment[environmentName], !value.isEmpty {
-            return (value, .environment)
-        }
-        if let value = read(configuration) { return (value, .file) }
-        return defaultValue(environment: environment).map { ($0, .default) }
+    ) throws -> (value: String, source: SettingResolver.Source)? {
+        try SettingResolver(environment: environment).resolve(
+            option: nil, variable: environmentName, configuration: (name, { read(configuration) }),
+            default: defaultValue(environment: environment), as: .text)
     }
 
     /// Checks a value given on the command line and returns it as stored (lists trimmed and without
@@ -228,18 +218,14 @@ extension Configuration {
     func readingSettings(
         environment: [String: String], path: String
     ) throws -> (blockedFeeds: [String], languages: [String]) {
-        func setting(_ key: String) -> (key: ConfigurationKey, value: String, source: ConfigurationKey.Source)? {
-            guard let key = ConfigurationKey.named(key),
-                let (value, source) = key.effectiveValue(in: self, environment: environment)
-            else { return nil }
-            return (key, value, source)
+        func setting(_ key: String) throws -> (value: String, source: SettingResolver.Source)? {
+            try ConfigurationKey.named(key)?.effectiveValue(in: self, environment: environment)
         }
-        let blocked = setting("block").map { ConfigurationKey.items(of: $0.value) } ?? []
-        guard let languages = setting("languages") else { return (blocked, []) }
-        let source: LanguageInput.Source =
-            languages.source == .environment
-            ? .environment(languages.key.environmentName ?? languages.key.name)
-            : .configuration(path: path, key: languages.key.name)
+        let blocked = try setting("block").map { ConfigurationKey.items(of: $0.value) } ?? []
+        guard let languages = try setting("languages") else { return (blocked, []) }
+        // The file's path as the caller knows it (the resolver names it only when the file can be found).
+        var source = languages.source
+        if case .configuration(_, let key) = source { source = .configuration(path: path, key: key) }
         return (blocked, try LanguageInput.list(languages.value, from: source))
     }
 }

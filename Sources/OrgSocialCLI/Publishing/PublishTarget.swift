@@ -21,10 +21,7 @@ enum PublishTarget {
     ///   ``CLIError/invalidConfiguration(path:reason:)`` / ``CLIError/invalidEnvironment(name:value:reason:)``.
     static func resolve(in context: CommandContext, feedURLOption: String?) throws -> PublishDestination {
         let environment = context.environment
-        func env(_ name: String) -> String? {
-            guard let value = environment[name], !value.isEmpty else { return nil }
-            return value
-        }
+        let settings = SettingResolver(environment: environment)
         let file = ConfigurationFile(environment: environment)
         let configuration = try file?.load() ?? Configuration()
         let configPath = file?.path ?? "the configuration file"
@@ -32,22 +29,22 @@ enum PublishTarget {
         if let file, publishing?.token != nil || publishing?.vfile != nil, file.isReadableByOthers {
             context.report("warning: \(file.path) holds a secret but others can read it; run 'chmod 600 \(file.path)'.")
         }
-        let token = env("ORGSOCIAL_TOKEN") ?? publishing?.token.flatMap { $0.isEmpty ? nil : $0 }
-        let vfile = env("ORGSOCIAL_VFILE") ?? publishing?.vfile.flatMap { $0.isEmpty ? nil : $0 }
+        let token = try settings.resolve(
+            option: nil, variable: "ORGSOCIAL_TOKEN", configuration: ("publish.token", { publishing?.token }), as: .text
+        )?
+        .value
+        let vfile = try settings.resolve(
+            option: nil, variable: "ORGSOCIAL_VFILE", configuration: ("publish.vfile", { publishing?.vfile }), as: .text
+        )?
+        .value
 
         let methodName: String
-        if let name = env("ORGSOCIAL_PUBLISH_METHOD") {
-            guard name == "put" || name == "host" else {
-                throw CLIError.invalidEnvironment(
-                    name: "ORGSOCIAL_PUBLISH_METHOD", value: name, reason: "it must be 'put' or 'host', or unset.")
-            }
-            methodName = name
-        } else if let name = publishing?.method {
-            guard name == "put" || name == "host" else {
-                throw CLIError.invalidConfiguration(
-                    path: configPath, reason: "\"publish.method\" must be \"put\" or \"host\"")
-            }
-            methodName = name
+        if let name = try settings.resolve(
+            option: nil, variable: "ORGSOCIAL_PUBLISH_METHOD",
+            configuration: ("publish.method", { publishing?.method }),
+            as: SettingResolver.Format(expected: "'put' or 'host'") { $0 == "put" || $0 == "host" ? $0 : nil })
+        {
+            methodName = name.value
         } else if vfile != nil {
             methodName = "host"
         } else if token != nil {
@@ -59,7 +56,7 @@ enum PublishTarget {
                     + "\(configPath)) for a server that accepts PUT, such as 'orgsocial serve'.")
         }
 
-        let explicitURL = feedURLOption ?? env("ORGSOCIAL_FEED_URL")
+        let explicitURL = feedURLOption ?? settings.text(of: "ORGSOCIAL_FEED_URL")
         if methodName == "host" {
             guard let vfile else {
                 throw CLIError.publishingNotConfigured(

@@ -24,7 +24,7 @@ enum BridgeCycleRunner {
         let state = try await BridgeOptions.openState(option: bridge.statePath, in: context)
         let feed = try bridge.feed(in: context, readsOnly: readsOnly)
         let accounts = try await bridge.accounts(in: state, context: context)
-        let fixed = context.environment["ORGSOCIAL_NOW"].flatMap { $0.isEmpty ? nil : $0 } != nil
+        let fixed = SettingResolver(environment: context.environment).text(of: CommandContext.nowVariable) != nil
         let start = try context.now()
         var cycle = BridgeCycle(
             state: state, feed: feed, steps: steps, accounts: accounts, lockWait: lockWait,
