@@ -65,8 +65,8 @@ struct RelayPostgresSearch {
     func page(_ matches: SQLCondition, limit: Int, offset: Int) throws -> [String] {
         try sql.rows(
             """
-            SELECT p.url FROM posts p WHERE \(matches.sql) ORDER BY \(RelaySQLQueries.newestFirst(PostgresRelayDialect()))
-            LIMIT ? OFFSET ?
+            SELECT \(RelayPostURL.sql()) FROM posts p JOIN profiles f ON f.id = p.profile_id WHERE \(matches.sql)
+            ORDER BY \(RelaySQLQueries.newestFirst(PostgresRelayDialect())) LIMIT ? OFFSET ?
             """,
             matches.arguments + [limit, offset]
         ).map { try $0.string(at: 0) }

@@ -4,7 +4,7 @@ import RelayCore
 /// Renames a feed after a permanent redirect (`relay-api.md` §4.4), inside the caller's transaction, on
 /// either engine.
 ///
-/// When only `old` exists (crawl entry and/or profile) it is renamed in place, and its post URLs follow. When
+/// When only `old` exists (crawl entry and/or profile) it is renamed in place, and its post URLs follow (they are derived from the profile's feed). When
 /// `new` exists too, `old` is merged into it: follows, mentions and posts move (rows `new` already has are
 /// dropped), votes move with their posts, then `old`'s crawl entry and profile are deleted. References in
 /// other people's posts (`REPLY_TO`, `INCLUDE`) are not rewritten, as in the reference.
@@ -56,8 +56,6 @@ package struct RelayFeedRename {
         guard let oldProfile = try profileID(old) else { return }
         guard let newProfile = try profileID(new) else {
             try session.run("UPDATE profiles SET feed = ? WHERE id = ?", [new, oldProfile])
-            try session.run(
-                "UPDATE posts SET url = CAST(? AS TEXT) || '#' || post_id WHERE profile_id = ?", [new, oldProfile])
             try RelayNotificationLogWriter.log(
                 RelayPendingMentionTable.resolve(session, feed: new, profileID: oldProfile, now: now),
                 session: session, dialect: dialect, now: now)
@@ -99,10 +97,10 @@ package struct RelayFeedRename {
         // Posts `new` does not have move over with their rows (votes, options, mentions, tags keep the post id).
         try session.run(
             """
-            UPDATE posts SET profile_id = ?, url = CAST(? AS TEXT) || '#' || post_id
+            UPDATE posts SET profile_id = ?
             WHERE profile_id = ? AND post_id NOT IN (SELECT post_id FROM posts WHERE profile_id = ?)
             """,
-            [new, self.new, old, new])
+            [new, old, new])
         try session.run("DELETE FROM profiles WHERE id = ?", [old])
         // Make the next index of the merged feed re-read the file.
         try session.run("UPDATE profiles SET version = '' WHERE id = ?", [new])

@@ -16,8 +16,8 @@ package enum RelayPendingMentionTable {
     {
         let rows = try session.rows(
             """
-            SELECT m.post_id, m.nickname, p.url FROM pending_mentions m JOIN posts p ON p.id = m.post_id
-            WHERE m.feed = ? ORDER BY p.created_at, p.id
+            SELECT m.post_id, m.nickname, \(RelayPostURL.sql()) FROM pending_mentions m JOIN posts p ON p.id = m.post_id
+            JOIN profiles f ON f.id = p.profile_id WHERE m.feed = ? ORDER BY p.created_at, p.id
             """,
             [feed])
         guard !rows.isEmpty else { return [] }

@@ -25,6 +25,8 @@ package enum RelayMigrationName: String, CaseIterable, Sendable {
     /// The feeds each generation changed, so the response cache drops only the answers that depend on them.
     case v12 = "relay 12: feeds changed per generation"
     case v13 = "relay 13: feed files kept compressed"
+    /// Post URLs derived from the feed and the post ID instead of stored: no `posts.url`, no `posts_url`.
+    case v14 = "relay 14: post URLs derived from feed and ID"
 }
 
 /// The relay's tables.

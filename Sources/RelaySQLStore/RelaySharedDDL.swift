@@ -30,6 +30,21 @@ package enum RelaySharedDDL {
         "CREATE TABLE feed_changes (generation BIGINT NOT NULL, feed TEXT NOT NULL, PRIMARY KEY (generation, feed))"
     ]
 
+    /// Migration 14: a post's URL is its profile's feed, `#` and its ID (``RelayPostURL``), no longer stored.
+    /// Its index goes, the covering indexes of the newest-first lists lose it as their last column (a tie of
+    /// instant and ID is sorted by the derived URL after the index walk), then the column goes (SQLite drops a
+    /// column only once no index names it).
+    package static let version14 = [
+        "DROP INDEX posts_url",
+        "DROP INDEX posts_created",
+        "DROP INDEX posts_group",
+        "DROP INDEX posts_polls",
+        "ALTER TABLE posts DROP COLUMN url",
+        "CREATE INDEX posts_created ON posts(created_at, post_id)",
+        "CREATE INDEX posts_group ON posts(group_slug, created_at, post_id) WHERE group_slug IS NOT NULL",
+        "CREATE INDEX posts_polls ON posts(created_at, post_id) WHERE poll_end IS NOT NULL",
+    ]
+
     /// Migration 8's index (the Webmention queue).
     package static let version8 = [
         "CREATE INDEX outgoing_webmentions_due ON outgoing_webmentions(status, next_attempt)"

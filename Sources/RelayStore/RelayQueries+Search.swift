@@ -224,7 +224,10 @@ struct SearchMatches {
     /// One page of matching post URLs, newest first, found through the index.
     func page(_ db: Connection, limit: Int, offset: Int) throws -> [String] {
         try db.query(
-            sql: "SELECT p.url FROM posts p WHERE \(condition) ORDER BY \(RelayQueries.newestFirst) LIMIT ? OFFSET ?",
+            sql: """
+                SELECT \(RelayPostURL.sql()) FROM \(RelayQueries.postsWithProfile) WHERE \(condition)
+                ORDER BY \(RelayQueries.newestFirst) LIMIT ? OFFSET ?
+                """,
             arguments: arguments + [limit, offset]
         ).map { try $0.value(at: 0, as: String.self) }
     }
@@ -234,7 +237,7 @@ struct SearchMatches {
     func pageAndTotal(_ db: Connection, limit: Int, offset: Int) throws -> (posts: [String], total: Int) {
         let rows = try db.query(
             sql: """
-                SELECT p.url, count(*) OVER () FROM posts p WHERE \(condition)
+                SELECT \(RelayPostURL.sql()), count(*) OVER () FROM \(RelayQueries.postsWithProfile) WHERE \(condition)
                 ORDER BY \(RelayQueries.newestFirst) LIMIT ? OFFSET ?
                 """,
             arguments: arguments + [limit, offset])
@@ -263,9 +266,11 @@ struct SearchScan {
         try db.query(
             sql: """
                 SELECT p.url FROM (
-                    SELECT p.id, p.url, p.search_text, p.created_at, p.post_id FROM posts p INDEXED BY posts_created
+                    SELECT p.id, \(RelayPostURL.sql()) AS url, p.search_text, p.created_at, p.post_id
+                    FROM posts p INDEXED BY posts_created CROSS JOIN profiles f ON f.id = p.profile_id
                     ORDER BY \(RelayQueries.newestFirst) LIMIT ?) AS p
-                WHERE \(condition) ORDER BY \(RelayQueries.newestFirst) LIMIT ? OFFSET ?
+                WHERE \(condition) ORDER BY \(RelaySQLQueries.newestFirst(SQLiteRelayDialect(), url: "p.url"))
+                LIMIT ? OFFSET ?
                 """,
             arguments: [window] + arguments + [limit, offset]
         ).map { try $0.value(at: 0, as: String.self) }

@@ -17,6 +17,9 @@ struct RelayQueries {
     /// The ordering of "newest first" lists.
     static let newestFirst = RelaySQLQueries.newestFirst(SQLiteRelayDialect())
 
+    /// `posts p` joined to the author's profile `f`, walked from the posts (``RelayPostURL``).
+    static let postsWithProfile = "posts p CROSS JOIN profiles f ON f.id = p.profile_id"
+
     /// Posts whose `TAGS` has `tag` as a whole word (``RelaySQLQueries/tagMatches(_:)``); a one-word tag is
     /// also counted from `post_tags` and tested row by row, for a tag most posts hold.
     func tagMatches(_ tag: String) throws -> SearchMatches {

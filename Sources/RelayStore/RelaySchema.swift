@@ -61,6 +61,11 @@ enum RelaySchema {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration(RelayMigrationName.v14.rawValue) { db in
+            for statement in RelaySharedDDL.version14 {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }
 

@@ -75,6 +75,45 @@ struct RelayPostgresSchemaTests {
         }
     }
 
+    /// Migration 14: a post's URL is derived from its feed and ID, so neither engine keeps a `url` column in
+    /// `posts` nor an index naming it.
+    @Test func postsKeepNoURLColumnOrURLIndexOnEitherEngine() async throws {
+        let sqlite = try await withSQLiteRelay { db in
+            let columns = try db.query(sql: "SELECT name FROM pragma_table_info('posts')").map {
+                try $0.value(at: 0, as: String.self)
+            }
+            let indexes = try db.query(
+                sql: """
+                    SELECT name || ' ' || sql FROM sqlite_schema
+                    WHERE type = 'index' AND tbl_name = 'posts' AND sql IS NOT NULL
+                    """
+            ).map { try $0.value(at: 0, as: String.self) }
+            return (columns, indexes)
+        }
+        #expect(sqlite.0.contains("post_id") && !sqlite.0.contains("url"))
+        #expect(sqlite.1.contains { $0.hasPrefix("posts_created ") })
+        #expect(sqlite.1.filter { $0.contains("url") }.isEmpty, "\(sqlite.1)")
+        try await withTestDatabase { database in
+            let connection = try database.connect()
+            try RelayPostgresSchema.migrator.migrate(connection)
+            let columns = try connection.query(
+                sql: """
+                    SELECT column_name::text FROM information_schema.columns
+                    WHERE table_schema = current_schema() AND table_name = 'posts'
+                    """
+            ).map { try $0.value(at: 0, as: String.self) }
+            #expect(columns.contains("post_id") && !columns.contains("url"))
+            let indexes = try connection.query(
+                sql: """
+                    SELECT indexname::text || ' ' || indexdef FROM pg_indexes
+                    WHERE schemaname = current_schema() AND tablename = 'posts'
+                    """
+            ).map { try $0.value(at: 0, as: String.self) }
+            #expect(indexes.contains { $0.hasPrefix("posts_created ") })
+            #expect(indexes.filter { $0.contains("url") }.isEmpty, "\(indexes)")
+        }
+    }
+
     @Test func searchTextIsFoundBySubstringThroughTheTrigramIndex() async throws {
         try await withTestDatabase { database in
             let connection = try database.connect()
@@ -109,13 +148,12 @@ struct RelayPostgresSchemaTests {
             for (index, post) in posts.enumerated() {
                 _ = try connection.execute(
                     sql: """
-                        INSERT INTO posts (profile_id, post_id, url, content, search_text, reply_to, mood, group_slug,
+                        INSERT INTO posts (profile_id, post_id, content, search_text, reply_to, mood, group_slug,
                             include, poll_end, created_at, updated_at, hash)
-                        VALUES ($1, $2, $3, $4, $4, $5, $6, $7, $8, $9, $10, $10, '')
+                        VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8, $9, $9, '')
                         """,
                     arguments: [
-                        post.0, "\(index)-\(post.1)", "u\(index)", post.4, post.2, post.3, post.5, post.6, post.7,
-                        post.8,
+                        post.0, "\(index)-\(post.1)", post.4, post.2, post.3, post.5, post.6, post.7, post.8,
                     ])
             }
             _ = try connection.execute(
@@ -205,11 +243,11 @@ struct RelayPostgresPostCountsTests {
                     default: "NULL, NULL, '', 'a post', NULL"
                     }
                 values.append(
-                    "(\(profile), 'p\(index)', 'https://u.example/#p\(index)', 's', \(created), 0, 'h', " + kind + ")")
+                    "(\(profile), 'p\(index)', 's', \(created), 0, 'h', " + kind + ")")
             }
             try connection.execute(
                 sql: """
-                    INSERT INTO posts (profile_id, post_id, url, search_text, created_at, updated_at, hash,
+                    INSERT INTO posts (profile_id, post_id, search_text, created_at, updated_at, hash,
                         reply_to, include, mood, content, poll_end)
                     VALUES \(values.joined(separator: ", "))
                     """)

@@ -1,6 +1,7 @@
 import Foundation
 import OrgSocial
 import RelayCore
+import RelaySQLStore
 import SQLiteStore
 import Testing
 
@@ -40,7 +41,13 @@ struct RelayCanonicalURLsTests {
                     + "DROP TRIGGER posts_counts_delete; "
                     + "DROP TRIGGER posts_counts_update; DROP TABLE post_counts; DROP TABLE bridges; "
                     + "DROP TABLE outgoing_webmentions; ALTER TABLE feeds DROP COLUMN lease_owner; "
-                    + "ALTER TABLE feeds DROP COLUMN lease_until; DROP TABLE feed_changes")
+                    + "ALTER TABLE feeds DROP COLUMN lease_until; DROP TABLE feed_changes; "
+                    // Migration 14's derived post URLs: the stored column and its indexes as they were.
+                    + "DROP INDEX posts_created; DROP INDEX posts_group; DROP INDEX posts_polls; "
+                    + "ALTER TABLE posts ADD COLUMN url TEXT NOT NULL DEFAULT ''; "
+                    + "UPDATE posts SET url = (SELECT feed FROM profiles WHERE id = profile_id) || '#' || post_id; "
+                    + RelaySharedDDL.version1.filter { $0.contains(" ON posts(") && $0.contains("url") }
+                    .map { $0 + "; " }.joined())
             try connection.execute(sql: "PRAGMA user_version = 3")
             try connection.close()
         }

@@ -29,7 +29,8 @@ import Testing
             try db.execute(
                 sql: """
                     CREATE TRIGGER refuse_bad BEFORE INSERT ON posts
-                    WHEN new.url LIKE 'https://bad.example/%' BEGIN SELECT RAISE(ABORT, 'refused'); END
+                    WHEN (SELECT feed FROM profiles WHERE id = new.profile_id) LIKE 'https://bad.example/%'
+                    BEGIN SELECT RAISE(ABORT, 'refused'); END
                     """)
         }
         let names = ["first", "bad", "second", "third"]

@@ -10,6 +10,14 @@ package struct PostKey: Sendable, Hashable {
         self.feed = feed
         self.postID = postID
     }
+
+    /// The key of the post at `url` (`<feed>#<post ID>`), split at its first `#` (feed URLs have no
+    /// fragment, so the ID is everything after it); `nil` when `url` has no `#`.
+    /// - Parameter url: a post URL.
+    package init?(url: String) {
+        guard let hash = url.firstIndex(of: "#") else { return nil }
+        self.init(feed: String(url[..<hash]), postID: String(url[url.index(after: hash)...]))
+    }
 }
 
 /// The boosts of one post (`/boosts/`).

@@ -2,9 +2,10 @@ import Foundation
 import RelayCore
 
 extension RelaySQLIndexer {
-    /// The columns of a new post row, in the order of ``postRow(_:profileID:url:)``.
+    /// The columns of a new post row, in the order of ``postRow(_:profileID:)`` (its URL is derived from the
+    /// feed and the ID, not stored).
     private static let postColumns = [
-        "profile_id", "post_id", "url", "content", "search_text", "lang", "tags", "client", "reply_to", "mood",
+        "profile_id", "post_id", "content", "search_text", "lang", "tags", "client", "reply_to", "mood",
         "group_slug", "include", "poll_end", "poll_option", "created_at", "updated_at", "hash",
     ]
 
@@ -27,7 +28,7 @@ extension RelaySQLIndexer {
         }
         // Every new post gets its row first, so a vote or a mention further down the feed finds them all.
         let newRowIDs = try SQLRowBatch.insertReturningIDs(
-            newPosts.map { postRow($0.post, profileID: profileID, url: $0.url) }, into: "posts",
+            newPosts.map { postRow($0.post, profileID: profileID) }, into: "posts",
             columns: Self.postColumns, session: session)
         var mentions = MentionRows(session: session, now: now)
         try mentions.lookUp(newPosts.flatMap { $0.post.mentions.map(\.feed) })
@@ -69,9 +70,9 @@ extension RelaySQLIndexer {
     }
 
     /// The values of a new post's row, in the order of ``postColumns``.
-    private func postRow(_ post: IndexedPost, profileID: Int, url: String) -> SQLArguments {
+    private func postRow(_ post: IndexedPost, profileID: Int) -> SQLArguments {
         [
-            profileID, post.postID, url, post.content, post.searchText, post.lang, post.tags, post.client,
+            profileID, post.postID, post.content, post.searchText, post.lang, post.tags, post.client,
             post.replyTo, post.mood, post.groupSlug, post.include, post.pollEnd?.timeIntervalSince1970,
             post.pollOption, (post.instant ?? now).timeIntervalSince1970, now.timeIntervalSince1970, post.hash,
         ]
@@ -147,8 +148,8 @@ extension RelaySQLIndexer {
     ///
     /// - Returns: Whether a vote row was created or changed.
     private func updateVote(rowID: Int, replyTo: String?, option: String?) throws -> Bool {
-        guard let option, !option.isEmpty, let replyTo, replyTo.contains("#"),
-            let poll = try session.firstRow("SELECT id FROM posts WHERE url = ? ORDER BY id LIMIT 1", [replyTo])
+        guard let option, !option.isEmpty, let replyTo,
+            let poll = try RelayPostURL.row(at: replyTo, columns: "p.id", in: session)
         else {
             try session.run("DELETE FROM poll_votes WHERE vote_post_id = ?", [rowID])
             return false

@@ -55,8 +55,8 @@ extension RelaySQLQueries {
     private func mentionRows(_ profileID: Int) throws -> [RelayListEntry] {
         try session.rows(
             """
-            SELECT p.url, p.created_at, p.post_id FROM mentions m JOIN posts p ON p.id = m.post_id
-            WHERE m.profile_id = ? ORDER BY \(newestFirst)
+            SELECT \(postURL), p.created_at, p.post_id FROM mentions m JOIN posts p ON p.id = m.post_id
+            JOIN profiles f ON f.id = p.profile_id WHERE m.profile_id = ? ORDER BY \(newestFirst)
             """,
             [profileID]
         ).map(RelayListEntry.init)
@@ -69,8 +69,8 @@ extension RelaySQLQueries {
         let voteFilter = excludingVotes ? "AND NOT EXISTS (SELECT 1 FROM poll_votes v WHERE v.vote_post_id = p.id)" : ""
         return try session.rows(
             """
-            SELECT p.url, p.created_at, p.post_id, p.mood, p.reply_to
-            FROM posts t JOIN posts p ON p.reply_to = t.url
+            SELECT \(postURL), p.created_at, p.post_id, p.mood, p.reply_to
+            FROM \(postsPointingAt("reply_to"))
             WHERE t.profile_id = ? AND p.mood <> '' \(voteFilter)
             ORDER BY \(newestFirst)
             """,
@@ -82,8 +82,8 @@ extension RelaySQLQueries {
     private func replyRows(_ profileID: Int) throws -> [(entry: RelayListEntry, parent: String)] {
         try session.rows(
             """
-            SELECT p.url, p.created_at, p.post_id, p.reply_to
-            FROM posts t JOIN posts p ON p.reply_to = t.url
+            SELECT \(postURL), p.created_at, p.post_id, p.reply_to
+            FROM \(postsPointingAt("reply_to"))
             WHERE t.profile_id = ? AND p.mood = ''
               AND NOT EXISTS (SELECT 1 FROM poll_votes v WHERE v.vote_post_id = p.id)
             ORDER BY \(newestFirst)
@@ -96,12 +96,22 @@ extension RelaySQLQueries {
     private func boostRows(_ profileID: Int) throws -> [(entry: RelayListEntry, boosted: String)] {
         try session.rows(
             """
-            SELECT p.url, p.created_at, p.post_id, p.include
-            FROM posts t JOIN posts p ON p.include = t.url
+            SELECT \(postURL), p.created_at, p.post_id, p.include
+            FROM \(postsPointingAt("include"))
             WHERE t.profile_id = ?
             ORDER BY \(newestFirst)
             """,
             [profileID]
         ).map { (try RelayListEntry($0), try $0.string(at: 3)) }
+    }
+
+    /// The posts `p` (with their profiles `f`) whose `column` names a post `t` of the profile `tf`: the
+    /// profile's posts, then `column`'s index by each one's derived URL.
+    private func postsPointingAt(_ column: String) -> String {
+        """
+        posts t JOIN profiles tf ON tf.id = t.profile_id
+        JOIN posts p ON p.\(column) = \(RelayPostURL.sql(post: "t", profile: "tf"))
+        JOIN profiles f ON f.id = p.profile_id
+        """
     }
 }

@@ -5,7 +5,7 @@ package import RelayCore
 extension RelaySQLQueries {
     /// Every poll, newest first.
     package func polls() throws -> [String] {
-        try strings("SELECT p.url FROM posts p WHERE p.poll_end IS NOT NULL ORDER BY \(newestFirst)")
+        try strings("SELECT \(postURL) FROM \(postsWithProfile) WHERE p.poll_end IS NOT NULL ORDER BY \(newestFirst)")
     }
 
     /// The polls of `feed` with their options.
@@ -13,7 +13,7 @@ extension RelaySQLQueries {
         guard let profileID = try profileID(feed) else { return nil }
         let rows = try session.rows(
             """
-            SELECT p.id, p.url, p.post_id, p.content, p.poll_end, p.created_at FROM posts p
+            SELECT p.id, \(postURL), p.post_id, p.content, p.poll_end, p.created_at FROM \(postsWithProfile)
             WHERE p.profile_id = ? AND p.poll_end IS NOT NULL ORDER BY \(newestFirst)
             """,
             [profileID])
@@ -30,8 +30,9 @@ extension RelaySQLQueries {
         guard let profileID = try profileID(voter) else { return nil }
         let rows = try session.rows(
             """
-            SELECT vp.url, pp.url, pf.nick, pp.content, v.option, v.created_at
-            FROM posts vp JOIN poll_votes v ON v.vote_post_id = vp.id
+            SELECT \(RelayPostURL.sql(post: "vp", profile: "vf")), \(RelayPostURL.sql(post: "pp", profile: "pf")), pf.nick,
+                pp.content, v.option, v.created_at
+            FROM posts vp JOIN profiles vf ON vf.id = vp.profile_id JOIN poll_votes v ON v.vote_post_id = vp.id
             JOIN posts pp ON pp.id = v.poll_post_id JOIN profiles pf ON pf.id = pp.profile_id
             WHERE vp.profile_id = ? ORDER BY v.created_at DESC, \(byBytes("vp.post_id")) DESC
             """,
@@ -50,7 +51,8 @@ extension RelaySQLQueries {
         guard poll.pollEnd != nil else { return PollTally(poll: poll.url, isPoll: false, options: []) }
         let votes = try session.rows(
             """
-            SELECT vp.url, v.option FROM poll_votes v JOIN posts vp ON vp.id = v.vote_post_id
+            SELECT \(RelayPostURL.sql(post: "vp", profile: "vf")), v.option FROM poll_votes v
+            JOIN posts vp ON vp.id = v.vote_post_id JOIN profiles vf ON vf.id = vp.profile_id
             WHERE v.poll_post_id = ? ORDER BY v.created_at DESC, \(byBytes("vp.post_id")) DESC
             """,
             [poll.rowID])

@@ -15,7 +15,7 @@ extension RelaySQLQueries {
         guard let post = try storedPost(key) else { return nil }
         let reactions = try session.rows(
             """
-            SELECT p.url, p.mood FROM posts p
+            SELECT \(postURL), p.mood FROM \(postsWithProfile)
             WHERE p.reply_to = ? AND p.mood <> ''
               AND NOT EXISTS (SELECT 1 FROM poll_votes v WHERE v.vote_post_id = p.id)
             ORDER BY \(newestFirst)
@@ -24,7 +24,7 @@ extension RelaySQLQueries {
         ).map { PostMood(post: try $0.string(at: 0), emoji: try $0.string(at: 1)) }
         let replies = try strings(
             """
-            SELECT p.url FROM posts p
+            SELECT \(postURL) FROM \(postsWithProfile)
             WHERE p.reply_to = ? AND p.mood = ''
               AND NOT EXISTS (SELECT 1 FROM poll_votes v WHERE v.vote_post_id = p.id)
             ORDER BY \(newestFirst)
@@ -48,7 +48,8 @@ extension RelaySQLQueries {
     package func messages(ofGroup slug: String) throws -> GroupMessages? {
         guard let group = groups.first(where: { $0.slug == slug }) else { return nil }
         let rows = try session.rows(
-            "SELECT p.url, p.reply_to FROM posts p WHERE p.group_slug = ? ORDER BY \(newestFirst)", [slug])
+            "SELECT \(postURL), p.reply_to FROM \(postsWithProfile) WHERE p.group_slug = ? ORDER BY \(newestFirst)",
+            [slug])
         var posts: [(url: String, replyTo: String?)] = []
         for row in rows { posts.append((try row.string(at: 0), try row.text(at: 1))) }
         let members = try strings(
@@ -65,7 +66,7 @@ extension RelaySQLQueries {
 
     /// The posts including `url`, newest first.
     private func boostURLs(of url: String) throws -> [String] {
-        try strings("SELECT p.url FROM posts p WHERE p.include = ? ORDER BY \(newestFirst)", [url])
+        try strings("SELECT \(postURL) FROM \(postsWithProfile) WHERE p.include = ? ORDER BY \(newestFirst)", [url])
     }
 
     /// The ancestors of `post`, root first, up to the first one not indexed (included) or 100 steps.
@@ -76,7 +77,7 @@ extension RelaySQLQueries {
         while let parent = next, chain.count < 100 {
             chain.append(parent)
             guard !seen.contains(parent),
-                let row = try session.firstRow("SELECT reply_to FROM posts WHERE url = ? ORDER BY id LIMIT 1", [parent])
+                let row = try RelayPostURL.row(at: parent, columns: "p.reply_to", in: session)
             else { break }
             seen.insert(parent)
             next = try row.text(at: 0)
@@ -91,8 +92,8 @@ extension RelaySQLQueries {
         guard depth < 1_000 else { return ([], []) }
         let rows = try session.rows(
             """
-            SELECT p.id, p.url, p.mood, p.content FROM posts p WHERE p.reply_to = ?
-            ORDER BY p.created_at, \(byBytes("p.post_id")), \(byBytes("p.url"))
+            SELECT p.id, \(postURL), p.mood, p.content FROM \(postsWithProfile) WHERE p.reply_to = ?
+            ORDER BY p.created_at, \(byBytes("p.post_id")), \(byBytes(postURL))
             """,
             [url])
         var replies: [ThreadReply] = []

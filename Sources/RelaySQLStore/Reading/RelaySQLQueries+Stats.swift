@@ -88,7 +88,7 @@ extension RelaySQLQueries {
             "p.content <> '' AND EXISTS (SELECT 1 FROM post_tags t WHERE t.tag = ? AND t.post_id = p.id)", [folded])
         if window < posts,
             let oldest = try session.firstRow(
-                "SELECT p.created_at FROM posts p ORDER BY \(newestFirst) LIMIT 1 OFFSET ?", [window - 1])
+                "SELECT p.created_at FROM posts p ORDER BY p.created_at DESC LIMIT 1 OFFSET ?", [window - 1])
         {
             condition = SQLCondition("p.created_at >= ?", [try oldest.double(at: 0)]).and(condition)
         }
@@ -101,7 +101,7 @@ extension RelaySQLQueries {
     private func rssItems(where condition: SQLCondition, limit: Int) throws -> [RelayRSSItem] {
         try session.rows(
             """
-            SELECT p.url, f.nick, p.content, p.created_at, p.tags FROM posts p JOIN profiles f ON f.id = p.profile_id
+            SELECT \(postURL), f.nick, p.content, p.created_at, p.tags FROM \(postsWithProfile)
             WHERE \(condition.sql) ORDER BY \(newestFirst) LIMIT ?
             """,
             condition.arguments + [limit]

@@ -27,13 +27,23 @@ package struct RelaySQLQueries {
         self.groups = groups
     }
 
-    /// The ordering of "newest first" lists on `posts p` (``RelayCore/RelayListing/isNewerFirst(_:before:)``).
-    /// - Parameter dialect: the engine's differences.
+    /// The ordering of "newest first" lists on `posts p` (``RelayCore/RelayListing/isNewerFirst(_:before:)``):
+    /// ties of instant and ID by the post URL, derived from the profile `f` (so `'#'` is compared where a
+    /// shorter feed URL ends, as when the URL was stored).
+    /// - Parameters:
+    ///   - dialect: the engine's differences.
+    ///   - url: the expression of the post's URL.
     /// - Returns: The `ORDER BY` list.
-    package static func newestFirst(_ dialect: any RelaySQLDialect) -> String {
+    package static func newestFirst(_ dialect: any RelaySQLDialect, url: String = RelayPostURL.sql()) -> String {
         let collation = dialect.byteOrderCollation
-        return "p.created_at DESC, p.post_id\(collation) DESC, p.url\(collation) DESC"
+        return "p.created_at DESC, p.post_id\(collation) DESC, \(url)\(collation) DESC"
     }
+
+    /// The URL of post `p` by profile `f`.
+    var postURL: String { RelayPostURL.sql() }
+
+    /// `FROM posts p` joined to the author's profile `f`.
+    var postsWithProfile: String { "posts p JOIN profiles f ON f.id = p.profile_id" }
 
     /// The ordering of "newest first" lists.
     var newestFirst: String { Self.newestFirst(dialect) }
@@ -51,12 +61,8 @@ package struct RelaySQLQueries {
     /// The stored post `key`.
     func storedPost(_ key: PostKey) throws -> StoredPost? {
         guard
-            let row = try session.firstRow(
-                """
-                SELECT p.id, p.url, p.reply_to, p.poll_end, f.feed FROM posts p JOIN profiles f ON f.id = p.profile_id
-                WHERE f.feed = ? AND p.post_id = ?
-                """,
-                [key.feed, key.postID])
+            let row = try RelayPostURL.row(
+                of: key, columns: "p.id, \(postURL), p.reply_to, p.poll_end, f.feed", in: session)
         else { return nil }
         return StoredPost(
             rowID: try row.int(at: 0), url: try row.string(at: 1), replyTo: try row.text(at: 2),

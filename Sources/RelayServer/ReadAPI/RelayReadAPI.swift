@@ -103,11 +103,11 @@ package struct RelayReadAPI: Sendable {
         guard let post = parameters.value("post"), !post.isEmpty else {
             throw RelayErrorReply(RelayJSONEnvelope.error("'post' parameter is required", status: .badRequest))
         }
-        guard let hash = post.firstIndex(of: "#") else {
+        guard let key = PostKey(url: post) else {
             throw RelayErrorReply(
                 RelayJSONEnvelope.error("Invalid post URL format. Expected: feed_url#post_id", status: .badRequest))
         }
-        return PostKey(feed: String(post[..<hash]), postID: String(post[post.index(after: hash)...]))
+        return key
     }
 
     /// The 404 reply `message`.
