@@ -27,7 +27,8 @@ struct FeedCrawl: Sendable {
         var url: String
         /// Body bytes downloaded.
         var bytes = 0
-        /// What indexing changed (200 only).
+        /// What indexing changed (200 only), as counts: the notifications are in the store's log already, and
+        /// a pass holds every outcome until it ends (10,000 feeds of 1,000 posts kept 1.9 GB of them).
         var index = RelayIndexReport()
         /// The feed's `#+FOLLOW:` lines (http(s) only), when the feed was downloaded (200).
         var follows: [RelayFollow]?
@@ -88,7 +89,8 @@ struct FeedCrawl: Sendable {
                         url: storedURL, feed: feed, body: body, etag: result.etag, lastModified: result.lastModified,
                         follows: follows, now: now, relayHost: configuration.groupRelayHost))
                 return Outcome(
-                    kind: .fetched, requestedURL: entry.url, url: storedURL, bytes: body.count, index: report,
+                    kind: .fetched, requestedURL: entry.url, url: storedURL, bytes: body.count,
+                    index: RelayIndexReport(added: report.added, changed: report.changed, removed: report.removed),
                     follows: follows)
             }
         } catch {

@@ -42,8 +42,8 @@ import Testing
         #expect(try await store.search(.text("the common topic"), page: 1, perPage: 10).total == 29)
     }
 
-    /// Counts stop at the limit, so reading one costs the same at any size; a rarest trigram at the limit
-    /// bounds nothing, and the answer stays exact.
+    /// Counts stop at the limit, so reading one costs the same at any size (past it they are estimated);
+    /// a rarest trigram at the limit bounds nothing, and the answer stays exact.
     @Test func countsStopAtTheLimitAndTheAnswerStaysExact() async throws {
         let h = try await RelayFixtureDatabase()
         try await h.index(Self.url, Self.feed("zoo", posts: 30, zebraText: "A zebra topic, at last."))
@@ -57,7 +57,8 @@ import Testing
                 try queries.rarestWithCount(of: RelayQueries.trigrams(of: "zebra topic"))
             )
         }
-        #expect(counts == ["top": 5, "zeb": 1, "qqq": 0])
+        // "top" is in all 30 posts: its first 5 end at the 5th of 30 row ids, so about 30.
+        #expect(counts == ["top": 30, "zeb": 1, "qqq": 0])
         #expect(common.count == nil, "every trigram of 'common topic' is in 29 posts or more")
         #expect(rare.count == 1 && rare.trigrams.first == "zeb")
 
@@ -66,6 +67,38 @@ import Testing
                 .search(.text("the common topic"), page: 3, perPage: 10)
         }
         #expect(found.total == 29 && found.posts.count == 9)
+    }
+
+    /// Past the limit, a trigram's count is estimated from how far its posting list reached, so two common
+    /// trigrams keep their order and the search asks the index for the rarer one.
+    @Test func countsPastTheLimitKeepTheRarerTrigramFirst() async throws {
+        let h = try await RelayFixtureDatabase()
+        var text = "#+TITLE: zoo\n#+NICK: zoo\n\n* Posts\n"
+        for n in 0..<40 {
+            let body = n % 4 == 3 ? "A zebra topic." : "Post \(n) about the common topic."
+            text += "** 2025-03-01T10:\(String(format: "%02d", n)):00+0000\n:PROPERTIES:\n:END:\n\n\(body)\n\n"
+        }
+        try await h.index(Self.url, text)
+        let store = h.sqliteStore
+        let frequencies = RelayTrigramFrequencies(countLimit: 5)
+        let (counts, chosen) = try await store.reader.read { db in
+            (
+                try frequencies.postCounts(of: ["top", "zeb"], on: db),
+                try RelayQueries(db: db, groups: [], trigramFrequencies: frequencies)
+                    .rarestWithCount(of: RelayQueries.trigrams(of: "zebra topic"))
+            )
+        }
+        // "zeb" is in every 4th post: its 5th is the 20th of 40 rows, so about 10; "top" is in all 40.
+        #expect(counts == ["top": 40, "zeb": 10])
+        #expect(chosen.trigrams == ["zeb", "ebr", "bra"])
+        #expect(chosen.count == nil, "10 posts is past the limit of 5: an estimate bounds nothing")
+        #expect(try await store.search(.text("zebra topic"), page: 1, perPage: 20).total == 10)
+    }
+
+    @Test func estimatesScaleTheCountByTheRowsTheWalkCovered() {
+        #expect(RelayTrigramFrequencies.estimate(counted: 3, reached: 10, lastRow: 100, limit: 5) == 3)
+        #expect(RelayTrigramFrequencies.estimate(counted: 5, reached: 10, lastRow: 100, limit: 5) == 50)
+        #expect(RelayTrigramFrequencies.estimate(counted: 5, reached: 100, lastRow: 100, limit: 5) == 5)
     }
 
     @Test func staleCountsNeverChangeTheAnswer() async throws {

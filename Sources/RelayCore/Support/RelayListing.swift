@@ -6,8 +6,21 @@ package enum RelayListing {
     /// - Parameter url: A feed URL.
     /// - Returns: `true` when it holds `/bridge/activitypub/` or `/bridge/rss/`.
     package static func isBridge(_ url: String) -> Bool {
-        url.contains("/bridge/activitypub/") || url.contains("/bridge/rss/")
+        // On the UTF-8 bytes: `String.contains` went through Foundation, 1.3 µs a URL, a quarter of
+        // `/feeds/` at 10,000 feeds.
+        var url = url
+        return url.withUTF8 { bytes in
+            bridgeMarkers.contains { marker in
+                guard bytes.count >= marker.count else { return false }
+                return (0...(bytes.count - marker.count)).contains { start in
+                    marker.indices.allSatisfy { bytes[start + $0] == marker[$0] }
+                }
+            }
+        }
     }
+
+    /// What a bridge feed's URL holds.
+    private static let bridgeMarkers = [Array("/bridge/activitypub/".utf8), Array("/bridge/rss/".utf8)]
 
     /// Whether the first post comes before the second in a newest-first list: instant, then post ID, then
     /// URL, all descending, strings compared by their UTF-8 bytes (SQLite's `BINARY`, PostgreSQL's `"C"`).
