@@ -63,7 +63,8 @@ final class RelayTrigramFrequencies: Sendable {
         let lastRow: Int = try db.queryOne(sql: "SELECT coalesce(max(id), 0) FROM posts")?.value(at: 0) ?? 0
         for trigram in missing {
             let row = try db.queryOne(
-                sql: "SELECT count(*), max(rowid) FROM (SELECT rowid FROM post_search WHERE post_search MATCH ? LIMIT ?)",
+                sql:
+                    "SELECT count(*), max(rowid) FROM (SELECT rowid FROM post_search WHERE post_search MATCH ? LIMIT ?)",
                 arguments: [RelayQueries.phrase(trigram), countLimit])
             let counted: Int = try row?.value(at: 0) ?? 0
             let reached: Int = try row?.value(at: 1) ?? 0
