@@ -1,3 +1,4 @@
+import RelayCore
 import SQLiteStore
 import Synchronization
 
@@ -68,7 +69,8 @@ final class RelayTrigramFrequencies: Sendable {
                 arguments: [RelayQueries.phrase(trigram), countLimit])
             let counted: Int = try row?.value(at: 0) ?? 0
             let reached: Int = try row?.value(at: 1) ?? 0
-            known[trigram] = Self.estimate(counted: counted, reached: reached, lastRow: lastRow, limit: countLimit)
+            known[trigram] = PostingListEstimate.posts(
+                counted: counted, reached: reached, lastRow: lastRow, limit: countLimit)
         }
         counts.withLock { counts in
             if counts.count + missing.count > Self.capacity {
@@ -79,12 +81,5 @@ final class RelayTrigramFrequencies: Sendable {
             }
         }
         return known
-    }
-
-    /// The posts holding a trigram whose posting list gave `counted` posts up to row id `reached`: exact below
-    /// `limit`, else `counted` scaled by the share of the row ids (up to `lastRow`) the walk covered.
-    static func estimate(counted: Int, reached: Int, lastRow: Int, limit: Int) -> Int {
-        guard counted >= limit, reached > 0, lastRow > reached else { return counted }
-        return Int((Double(counted) * Double(lastRow) / Double(reached)).rounded(.up))
     }
 }

@@ -96,9 +96,9 @@ import Testing
     }
 
     @Test func estimatesScaleTheCountByTheRowsTheWalkCovered() {
-        #expect(RelayTrigramFrequencies.estimate(counted: 3, reached: 10, lastRow: 100, limit: 5) == 3)
-        #expect(RelayTrigramFrequencies.estimate(counted: 5, reached: 10, lastRow: 100, limit: 5) == 50)
-        #expect(RelayTrigramFrequencies.estimate(counted: 5, reached: 100, lastRow: 100, limit: 5) == 5)
+        #expect(PostingListEstimate.posts(counted: 3, reached: 10, lastRow: 100, limit: 5) == 3)
+        #expect(PostingListEstimate.posts(counted: 5, reached: 10, lastRow: 100, limit: 5) == 50)
+        #expect(PostingListEstimate.posts(counted: 5, reached: 100, lastRow: 100, limit: 5) == 5)
     }
 
     @Test func staleCountsNeverChangeTheAnswer() async throws {
