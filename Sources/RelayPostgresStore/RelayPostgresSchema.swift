@@ -75,6 +75,9 @@ package enum RelayPostgresSchema {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration(RelayMigrationName.v15.rawValue) { _ in
+            // SQLite's FTS5 table is keyed by time; the trigram index here is on the posts themselves.
+        }
         return migrator
     }
 

@@ -24,9 +24,12 @@ package enum RelayMigrationName: String, CaseIterable, Sendable {
     case v11 = "relay 11: post counters kept per statement"
     /// The feeds each generation changed, so the response cache drops only the answers that depend on them.
     case v12 = "relay 12: feeds changed per generation"
+    /// Feed files kept gzip-compressed, in a table with row ids.
     case v13 = "relay 13: feed files kept compressed"
     /// Post URLs derived from the feed and the post ID instead of stored: no `posts.url`, no `posts_url`.
     case v14 = "relay 14: post URLs derived from feed and ID"
+    /// SQLite's trigram index keyed by the post's minute and row id, so it lists matches newest first.
+    case v15 = "relay 15: search index keyed by time"
 }
 
 /// The relay's tables.

@@ -65,6 +65,7 @@ extension RelayQueries {
         of matches: SearchMatches, scan: SearchScan, count: Int, posts: Int, limit: Int, offset: Int,
         db: Connection
     ) throws -> [String] {
+        if let byKey = matches.byKey { return try byKey.page(db, limit: limit, offset: offset) }
         let rows = offset + limit
         if scan.isCheaperThanSorting(matches: count, rows: rows, posts: posts) {
             let expected = Double(rows) * Double(posts) / Double(count)
@@ -109,16 +110,14 @@ extension RelayQueries {
         }
         let (chosen, bound) = try rarestWithCount(of: trigrams)
         let expression = chosen.map(Self.phrase).joined(separator: " AND ")
+        let postOfKey = RelaySearchKey.rowID("rowid")
         // The rarest chosen trigram's post count bounds the matches.
         return SearchMatches(
             condition:
-                "p.id IN (SELECT rowid FROM post_search WHERE post_search MATCH ?) AND instr(p.search_text, ?) > 0",
+                "p.id IN (SELECT \(postOfKey) FROM post_search WHERE post_search MATCH ?) AND instr(p.search_text, ?) > 0",
             arguments: [expression, folded], upperBound: bound ?? .max,
-            counting: (
-                "post_search CROSS JOIN posts p ON p.id = post_search.rowid WHERE post_search MATCH ? AND \(scan.condition)",
-                [expression, folded]
-            ),
-            scan: scan)
+            counting: ("\(SearchByKey.source) WHERE post_search MATCH ? AND \(scan.condition)", [expression, folded]),
+            scan: scan, byKey: SearchByKey(expression: expression, folded: folded))
     }
 
     /// `text` as an FTS5 string (in double quotes, a double quote doubled), which matches it as it is.
@@ -189,6 +188,8 @@ struct SearchMatches {
     /// The same matches as a condition cheap to test on one row, without the index that finds them, for
     /// walking the posts newest first when most posts match.
     var scan: SearchScan?
+    /// The same matches found newest first through the trigram index's keys (text terms).
+    var byKey: SearchByKey?
 
     /// How many posts match.
     func count(_ db: Connection) throws -> Int {
@@ -273,6 +274,47 @@ struct SearchScan {
                 LIMIT ? OFFSET ?
                 """,
             arguments: [window] + arguments + [limit, offset]
+        ).map { try $0.value(at: 0, as: String.self) }
+    }
+}
+
+/// A text search read newest first through the trigram index, whose keys order posts by minute
+/// (``RelaySearchKey``): a page costs the matches down to its last row, however old they are.
+struct SearchByKey {
+    /// The index's rows joined to their posts (`post_search`, `p`).
+    static let source = "post_search CROSS JOIN posts p ON p.id = \(RelaySearchKey.rowID("post_search.rowid"))"
+
+    /// The `MATCH` expression (the chosen trigrams).
+    var expression: String
+    /// The folded term `instr` checks.
+    var folded: String
+
+    /// One page of matching post URLs, newest first: the key of the page's last row is found by walking
+    /// the keys from the top, then every match from that key's minute on is sorted exactly (a minute's
+    /// keys follow row ids, not instants; every older minute's posts come after).
+    func page(_ db: Connection, limit: Int, offset: Int) throws -> [String] {
+        guard limit > 0 else { return [] }
+        let matching = "post_search MATCH ? AND instr(p.search_text, ?) > 0"
+        let (rows, overflows) = offset.addingReportingOverflow(limit)
+        var last: Int?
+        if !overflows {
+            let arguments: PositionalArguments = [expression, folded, rows - 1]
+            last = try db.queryOne(
+                sql: """
+                    SELECT post_search.rowid FROM \(Self.source) WHERE \(matching)
+                    ORDER BY post_search.rowid DESC LIMIT 1 OFFSET ?
+                    """,
+                arguments: arguments)?.value(at: 0)
+        }
+        // Fewer matches than the rows to the page's end: all of them.
+        let lowest = last.map(RelaySearchKey.minuteStart) ?? Int.min
+        let arguments: PositionalArguments = [expression, folded, lowest, limit, offset]
+        return try db.query(
+            sql: """
+                SELECT \(RelayPostURL.sql()) FROM \(Self.source) CROSS JOIN profiles f ON f.id = p.profile_id
+                WHERE \(matching) AND post_search.rowid >= ? ORDER BY \(RelayQueries.newestFirst) LIMIT ? OFFSET ?
+                """,
+            arguments: arguments
         ).map { try $0.value(at: 0, as: String.self) }
     }
 }

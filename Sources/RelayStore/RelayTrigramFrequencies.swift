@@ -14,8 +14,9 @@ import Synchronization
 /// through the index up to that many posts, which costs the same at any size of the relay. (FTS5's
 /// vocabulary table, `fts5vocab`, gives the exact count, but by reading the whole list: a trigram of nearly
 /// every post took 22 ms at a million posts, and a query has up to 16 of them.) Past the limit the count is
-/// estimated from how far into the posts the walk reached (the list is in row id order): a trigram whose
-/// first 20,000 posts end at a tenth of the row ids is in about 200,000. The estimate keeps the order
+/// estimated from how far into the index's keys the walk reached (the list is in key order, which is time
+/// order, ``RelaySearchKey``): a trigram whose first 20,000 posts end a tenth of the way from the oldest
+/// post's key to the newest's is in about 200,000. The estimate keeps the order
 /// between common trigrams, which a flat limit lost: at 10M posts every trigram of `feed 1234 about` was
 /// past the limit, so the search asked the index for `fee`, `eed` and `ed ` (9M posts each) and ran out of
 /// its 1 s, where `123` and `234` (about 50,000 each) answered in milliseconds.
@@ -59,18 +60,23 @@ final class RelayTrigramFrequencies: Sendable {
             }
         }
         guard !missing.isEmpty else { return known }
-        // The highest row id (the index's rows are the posts'): where a posting list would end if the trigram
-        // were in every post.
-        let lastRow: Int = try db.queryOne(sql: "SELECT coalesce(max(id), 0) FROM posts")?.value(at: 0) ?? 0
+        // The index's keys grow with the posts' instants (``RelaySearchKey``): a list is read from the oldest
+        // key up, and how far it got is measured from the first possible key to the last.
+        let range = try db.queryOne(
+            sql: "SELECT (SELECT min(created_at) FROM posts), (SELECT max(created_at) FROM posts)")
+        let oldest: Double? = try range?.value(at: 0)
+        let newest: Double? = try range?.value(at: 1)
+        let first = RelaySearchKey.key(id: 0, createdAt: oldest ?? 0)
+        let last = RelaySearchKey.key(id: RelaySearchKey.rowIDMask, createdAt: newest ?? 0)
         for trigram in missing {
             let row = try db.queryOne(
                 sql:
                     "SELECT count(*), max(rowid) FROM (SELECT rowid FROM post_search WHERE post_search MATCH ? LIMIT ?)",
                 arguments: [RelayQueries.phrase(trigram), countLimit])
             let counted: Int = try row?.value(at: 0) ?? 0
-            let reached: Int = try row?.value(at: 1) ?? 0
+            let reached: Int = try row?.value(at: 1) ?? first
             known[trigram] = PostingListEstimate.posts(
-                counted: counted, reached: reached, lastRow: lastRow, limit: countLimit)
+                counted: counted, reached: reached - first + 1, lastRow: last - first + 1, limit: countLimit)
         }
         counts.withLock { counts in
             if counts.count + missing.count > Self.capacity {
