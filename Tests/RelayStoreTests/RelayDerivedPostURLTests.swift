@@ -103,12 +103,7 @@ import Testing
 
         let folder = try TemporaryFolder()
         let path = folder.path("relay.sqlite")
-        let db = try Connection(path: path)
-        let migrations = RelaySchema.migrator.migrationNames
-        let older = RelaySchema.migrator.prefix(
-            try #require(migrations.firstIndex(of: RelayMigrationName.v13.rawValue)) + 1)
-        #expect(migrations.dropFirst(older.migrationNames.count).first == RelayMigrationName.v14.rawValue)
-        try older.migrate(db)
+        let db = try RelaySchemaMigrationTests.database(at: .v13, path)
         try db.execute(sql: "ATTACH DATABASE ? AS fresh", arguments: [fixture.path])
         for table in RelayTables.inForeignKeyOrder + ["post_counts"] {
             var columns = try db.query(sql: "SELECT name FROM pragma_table_info(?, 'fresh')", arguments: [table])

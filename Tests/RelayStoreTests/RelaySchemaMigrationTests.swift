@@ -13,14 +13,25 @@ import Testing
 @Suite struct RelaySchemaMigrationTests {
     static let feed = "https://old.example/social.org"
 
+    /// A database at `path` migrated up to `migration` and no further (the next migration is the one after
+    /// it in ``RelayMigrationName``).
+    static func database(at migration: RelayMigrationName, _ path: String) throws -> Connection {
+        let db = try Connection(path: path)
+        let names = RelaySchema.migrator.migrationNames
+        let older = RelaySchema.migrator.prefix(try #require(names.firstIndex(of: migration.rawValue)) + 1)
+        let cases = RelayMigrationName.allCases
+        let next = cases.firstIndex(of: migration).map(cases.index(after:)).flatMap {
+            $0 < cases.endIndex ? cases[$0] : nil
+        }
+        #expect(names.dropFirst(older.migrationNames.count).first == next?.rawValue)
+        try older.migrate(db)
+        return db
+    }
+
     /// A database at migration 9 holding `bodies` as posts of one feed, written as that schema's triggers
     /// index and count them.
     static func databaseAtMigration9(_ path: String, bodies: [String]) throws {
-        let db = try Connection(path: path)
-        let names = RelaySchema.migrator.migrationNames
-        let older = RelaySchema.migrator.prefix(try #require(names.firstIndex(of: RelayMigrationName.v9.rawValue)) + 1)
-        #expect(names.dropFirst(older.migrationNames.count).first == RelayMigrationName.v10.rawValue)
-        try older.migrate(db)
+        let db = try database(at: .v9, path)
         try db.execute(
             sql: "INSERT INTO profiles (id, feed, nick, created_at, updated_at) VALUES (1, ?, 'old', 0, 0)",
             arguments: [feed])
@@ -106,10 +117,7 @@ import Testing
     @Test func feedFilesKeptAsTextBeforeMigration13ReadBack() async throws {
         let folder = try TemporaryFolder()
         let path = folder.path("relay.sqlite")
-        let db = try Connection(path: path)
-        let names = RelaySchema.migrator.migrationNames
-        let older = RelaySchema.migrator.prefix(try #require(names.firstIndex(of: RelayMigrationName.v12.rawValue)) + 1)
-        try older.migrate(db)
+        let db = try Self.database(at: .v12, path)
         let text = "#+TITLE: Ünïcode 東京\n* Posts\n"
         try db.execute(
             sql: "INSERT INTO feed_files (feed, content, fetched_at) VALUES (?, ?, 5)", arguments: [Self.feed, text])

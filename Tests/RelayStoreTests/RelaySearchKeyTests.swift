@@ -75,11 +75,7 @@ import Testing
     @Test func migration15RebuildsTheIndexFromThePosts() async throws {
         let folder = try TemporaryFolder()
         let path = folder.path("relay.sqlite")
-        let db = try Connection(path: path)
-        let names = RelaySchema.migrator.migrationNames
-        let older = RelaySchema.migrator.prefix(try #require(names.firstIndex(of: RelayMigrationName.v14.rawValue)) + 1)
-        #expect(names.dropFirst(older.migrationNames.count).first == RelayMigrationName.v15.rawValue)
-        try older.migrate(db)
+        let db = try RelaySchemaMigrationTests.database(at: .v14, path)
         let feed = "https://old.example/social.org"
         try db.execute(
             sql: "INSERT INTO profiles (id, feed, nick, created_at, updated_at) VALUES (1, ?, 'old', 0, 0)",
