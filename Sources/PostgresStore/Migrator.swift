@@ -45,6 +45,19 @@ package struct Migrator: Sendable {
         migrations.append(Migration(name: name, body: body))
     }
 
+    /// Appends a migration that executes `statements` in order.
+    ///
+    /// - Parameters:
+    ///   - name: A unique, permanent name.
+    ///   - statements: The schema change, one SQL statement each; they run inside the migration's transaction.
+    package mutating func registerMigration(_ name: String, statements: [String]) {
+        registerMigration(name) { db in
+            for statement in statements {
+                try db.execute(sql: statement)
+            }
+        }
+    }
+
     /// Runs every migration not yet applied, in order, each in its own transaction.
     ///
     /// A failing migration is rolled back with its record, so the migrations before it stay applied.

@@ -18,11 +18,7 @@ package enum RelayPostgresSchema {
     /// Every migration, in order.
     package static var migrator: Migrator {
         var migrator = Migrator()
-        migrator.registerMigration(RelayMigrationName.v1.rawValue) { db in
-            for statement in version1 {
-                try db.execute(sql: statement)
-            }
-        }
+        migrator.registerMigration(RelayMigrationName.v1.rawValue, statements: version1)
         migrator.registerMigration(RelayMigrationName.v2.rawValue) { db in
             try db.execute(sql: version2)
         }
@@ -32,49 +28,17 @@ package enum RelayPostgresSchema {
         migrator.registerMigration(RelayMigrationName.v4.rawValue) { _ in
             // Nothing to rewrite: see the type's documentation.
         }
-        migrator.registerMigration(RelayMigrationName.v5.rawValue) { db in
-            for statement in version5 {
-                try db.execute(sql: statement)
-            }
-        }
-        migrator.registerMigration(RelayMigrationName.v7.rawValue) { db in
-            for statement in version7 {
-                try db.execute(sql: statement)
-            }
-        }
-        migrator.registerMigration(RelayMigrationName.v8.rawValue) { db in
-            for statement in version8 {
-                try db.execute(sql: statement)
-            }
-        }
-        migrator.registerMigration(RelayMigrationName.v9.rawValue) { db in
-            for statement in version9 {
-                try db.execute(sql: statement)
-            }
-        }
+        migrator.registerMigration(RelayMigrationName.v5.rawValue, statements: version5)
+        migrator.registerMigration(RelayMigrationName.v7.rawValue, statements: version7)
+        migrator.registerMigration(RelayMigrationName.v8.rawValue, statements: version8)
+        migrator.registerMigration(RelayMigrationName.v9.rawValue, statements: version9)
         migrator.registerMigration(RelayMigrationName.v10.rawValue) { _ in
             // SQLite's FTS5 table and insert triggers changed; the trigram index and triggers here stay.
         }
-        migrator.registerMigration(RelayMigrationName.v11.rawValue) { db in
-            for statement in version11 {
-                try db.execute(sql: statement)
-            }
-        }
-        migrator.registerMigration(RelayMigrationName.v12.rawValue) { db in
-            for statement in RelaySharedDDL.version12 {
-                try db.execute(sql: statement)
-            }
-        }
-        migrator.registerMigration(RelayMigrationName.v13.rawValue) { db in
-            for statement in version13 {
-                try db.execute(sql: statement)
-            }
-        }
-        migrator.registerMigration(RelayMigrationName.v14.rawValue) { db in
-            for statement in RelaySharedDDL.version14 {
-                try db.execute(sql: statement)
-            }
-        }
+        migrator.registerMigration(RelayMigrationName.v11.rawValue, statements: version11)
+        migrator.registerMigration(RelayMigrationName.v12.rawValue, statements: RelaySharedDDL.version12)
+        migrator.registerMigration(RelayMigrationName.v13.rawValue, statements: version13)
+        migrator.registerMigration(RelayMigrationName.v14.rawValue, statements: RelaySharedDDL.version14)
         migrator.registerMigration(RelayMigrationName.v15.rawValue) { _ in
             // SQLite's FTS5 table is keyed by time; the trigram index here is on the posts themselves.
         }

@@ -9,11 +9,7 @@ enum RelaySchema {
     /// Every migration, in order.
     static var migrator: Migrator {
         var migrator = Migrator()
-        migrator.registerMigration(RelayMigrationName.v1.rawValue) { db in
-            for statement in version1 {
-                try db.execute(sql: statement)
-            }
-        }
+        migrator.registerMigration(RelayMigrationName.v1.rawValue, statements: version1)
         migrator.registerMigration(RelayMigrationName.v2.rawValue) { db in
             try db.execute(sql: version2)
         }
@@ -23,54 +19,18 @@ enum RelaySchema {
         migrator.registerMigration(RelayMigrationName.v4.rawValue) { db in
             try RelayCanonicalURLs.migrate(db)
         }
-        migrator.registerMigration(RelayMigrationName.v5.rawValue) { db in
-            for statement in version5 {
-                try db.execute(sql: statement)
-            }
-        }
-        migrator.registerMigration(RelayMigrationName.v7.rawValue) { db in
-            for statement in version7 {
-                try db.execute(sql: statement)
-            }
-        }
-        migrator.registerMigration(RelayMigrationName.v8.rawValue) { db in
-            for statement in version8 {
-                try db.execute(sql: statement)
-            }
-        }
-        migrator.registerMigration(RelayMigrationName.v9.rawValue) { db in
-            for statement in version9 {
-                try db.execute(sql: statement)
-            }
-        }
-        migrator.registerMigration(RelayMigrationName.v10.rawValue) { db in
-            for statement in version10 {
-                try db.execute(sql: statement)
-            }
-        }
+        migrator.registerMigration(RelayMigrationName.v5.rawValue, statements: version5)
+        migrator.registerMigration(RelayMigrationName.v7.rawValue, statements: version7)
+        migrator.registerMigration(RelayMigrationName.v8.rawValue, statements: version8)
+        migrator.registerMigration(RelayMigrationName.v9.rawValue, statements: version9)
+        migrator.registerMigration(RelayMigrationName.v10.rawValue, statements: version10)
         migrator.registerMigration(RelayMigrationName.v11.rawValue) { _ in
             // PostgreSQL's counting triggers changed; this engine's indexer counts new posts per feed since 10.
         }
-        migrator.registerMigration(RelayMigrationName.v12.rawValue) { db in
-            for statement in RelaySharedDDL.version12 {
-                try db.execute(sql: statement)
-            }
-        }
-        migrator.registerMigration(RelayMigrationName.v13.rawValue) { db in
-            for statement in version13 {
-                try db.execute(sql: statement)
-            }
-        }
-        migrator.registerMigration(RelayMigrationName.v14.rawValue) { db in
-            for statement in RelaySharedDDL.version14 {
-                try db.execute(sql: statement)
-            }
-        }
-        migrator.registerMigration(RelayMigrationName.v15.rawValue) { db in
-            for statement in version15 {
-                try db.execute(sql: statement)
-            }
-        }
+        migrator.registerMigration(RelayMigrationName.v12.rawValue, statements: RelaySharedDDL.version12)
+        migrator.registerMigration(RelayMigrationName.v13.rawValue, statements: version13)
+        migrator.registerMigration(RelayMigrationName.v14.rawValue, statements: RelaySharedDDL.version14)
+        migrator.registerMigration(RelayMigrationName.v15.rawValue, statements: version15)
         return migrator
     }
 

@@ -36,6 +36,23 @@ struct MigratorTests {
         #expect(try connection.query(sql: "SELECT * FROM \(Migrator.tableName)").count == 2)
     }
 
+    @Test func aMigrationOfStatementsRunsThemInOrderOrNotAtAll() throws {
+        let connection = try Connection(path: ":memory:")
+        var migrator = Migrator()
+        migrator.registerMigration(
+            "tags", statements: ["CREATE TABLE tags (name TEXT)", "INSERT INTO tags (name) VALUES ('emacs')"])
+        try migrator.migrate(connection)
+        #expect(
+            try connection.query(sql: "SELECT name FROM tags").map { try $0.value(at: 0, as: String.self) } == ["emacs"]
+        )
+
+        var failing = migrator
+        failing.registerMigration("broken", statements: ["CREATE TABLE later (x)", "INSERT INTO missing VALUES (1)"])
+        #expect(throws: (any Error).self) { try failing.migrate(connection) }
+        #expect(try connection.query(sql: "SELECT name FROM sqlite_schema WHERE name = 'later'").isEmpty)
+        #expect(try migrator.appliedMigrations(connection) == ["tags"])
+    }
+
     @Test func appendedMigrationRunsAloneOnAnExistingDatabase() throws {
         let connection = try Connection(path: ":memory:")
         try makeMigrator().migrate(connection)

@@ -51,6 +51,19 @@ package struct Migrator: Sendable {
         migrations.append(Migration(name: name, body: body))
     }
 
+    /// Appends a migration that executes `statements` in order.
+    ///
+    /// - Parameters:
+    ///   - name: A unique, permanent name.
+    ///   - statements: The schema change, one SQL statement each; they run inside the migration's transaction.
+    package mutating func registerMigration(_ name: String, statements: [String]) {
+        registerMigration(name) { db in
+            for statement in statements {
+                try db.execute(sql: statement)
+            }
+        }
+    }
+
     /// Runs every migration not yet applied, in order, each in its own transaction.
     ///
     /// A failing migration is rolled back with its record, so the schema version stays where it was and the
