@@ -28,24 +28,34 @@ import Testing
         return db
     }
 
-    /// A database at migration 9 holding `bodies` as posts of one feed, written as that schema's triggers
-    /// index and count them.
-    static func databaseAtMigration9(_ path: String, bodies: [String]) throws {
-        let db = try database(at: .v9, path)
+    /// A database at `migration` holding `bodies` as posts of one feed (`feed`), a day apart, indexed for
+    /// search as that schema does: by its insert trigger up to migration 9, by a rebuild of the index from
+    /// the posts after; a post URL column is filled while the schema has one.
+    static func database(at migration: RelayMigrationName, _ path: String, bodies: [String]) throws {
+        let db = try database(at: migration, path)
         try db.execute(
             sql: "INSERT INTO profiles (id, feed, nick, created_at, updated_at) VALUES (1, ?, 'old', 0, 0)",
             arguments: [feed])
+        let hasURL = try !db.query(sql: "SELECT 1 FROM pragma_table_info('posts') WHERE name = 'url'").isEmpty
         for (offset, body) in bodies.enumerated() {
             let id = "2025-01-0\(offset + 1)T10:00:00+0000"
+            let values: PositionalArguments = [
+                id, body, body.isEmpty ? "" : RelaySearchText.fold(body) + "\n",
+                OrgTimestamp(id).sortInstant?.timeIntervalSince1970,
+            ]
             try db.execute(
                 sql: """
-                    INSERT INTO posts (profile_id, post_id, url, content, search_text, created_at, updated_at, hash)
-                    VALUES (1, ?, ?, ?, ?, ?, 0, 'h')
+                    INSERT INTO posts (profile_id, post_id, content, search_text, created_at, updated_at, hash\(
+                        hasURL ? ", url" : ""))
+                    VALUES (1, ?, ?, ?, ?, 0, 'h'\(hasURL ? ", ?" : ""))
                     """,
-                arguments: [
-                    id, "\(feed)#\(id)", body, RelaySearchText.fold(body) + "\n",
-                    OrgTimestamp(id).sortInstant?.timeIntervalSince1970,
-                ])
+                arguments: values + (hasURL ? ["\(feed)#\(id)"] : []))
+        }
+        let indexedByTrigger = try !db.query(
+            sql: "SELECT 1 FROM sqlite_schema WHERE type = 'trigger' AND name = 'posts_search_insert'"
+        ).isEmpty
+        if !indexedByTrigger {
+            try db.execute(sql: "INSERT INTO post_search (post_search) VALUES ('rebuild')")
         }
         try db.close()
     }
@@ -53,7 +63,7 @@ import Testing
     @Test func postsIndexedBeforeTheMigrationAreStillFoundAndCounted() async throws {
         let folder = try TemporaryFolder()
         let path = folder.path("relay.sqlite")
-        try Self.databaseAtMigration9(path, bodies: ["Hello Émacs", "Org Social is plain text", "ünïcode words"])
+        try Self.database(at: .v9, path, bodies: ["Hello Émacs", "Org Social is plain text", "ünïcode words"])
 
         let store = try await RelayDatabase.open(path: path, groups: [])
         #expect(try await store.search(.text("ÉMACS"), page: 1, perPage: 10).total == 1)
@@ -76,7 +86,7 @@ import Testing
     @Test func postsAddedChangedAndRemovedAfterTheMigrationKeepSearchAndCountsRight() async throws {
         let folder = try TemporaryFolder()
         let path = folder.path("relay.sqlite")
-        try Self.databaseAtMigration9(path, bodies: ["kept from before"])
+        try Self.database(at: .v9, path, bodies: ["kept from before"])
         let store = try await RelayDatabase.open(path: path, groups: [])
         func feed(_ posts: [(String, String)]) throws -> Feed {
             let text = posts.map { "** \($0.0)\n:PROPERTIES:\n:END:\n\n\($0.1)\n" }.joined()

@@ -75,26 +75,9 @@ import Testing
     @Test func migration15RebuildsTheIndexFromThePosts() async throws {
         let folder = try TemporaryFolder()
         let path = folder.path("relay.sqlite")
-        let db = try RelaySchemaMigrationTests.database(at: .v14, path)
-        let feed = "https://old.example/social.org"
-        try db.execute(
-            sql: "INSERT INTO profiles (id, feed, nick, created_at, updated_at) VALUES (1, ?, 'old', 0, 0)",
-            arguments: [feed])
-        let bodies = ["Zebra one", "", "zebra two", "no match", "ZEBRA three"]
-        for (offset, body) in bodies.enumerated() {
-            let id = "2025-01-0\(offset + 1)T10:00:00+0000"
-            try db.execute(
-                sql: """
-                    INSERT INTO posts (profile_id, post_id, content, search_text, created_at, updated_at, hash)
-                    VALUES (1, ?, ?, ?, ?, 0, 'h')
-                    """,
-                arguments: [
-                    id, body, body.isEmpty ? "" : RelaySearchText.fold(body) + "\n",
-                    OrgTimestamp(id).sortInstant?.timeIntervalSince1970,
-                ])
-        }
-        try db.execute(sql: "INSERT INTO post_search (post_search) VALUES ('rebuild')")
-        try db.close()
+        try RelaySchemaMigrationTests.database(
+            at: .v14, path, bodies: ["Zebra one", "", "zebra two", "no match", "ZEBRA three"])
+        let feed = RelaySchemaMigrationTests.feed
 
         let store = try await RelayDatabase.open(path: path, groups: [])
         let found = try await store.search(.text("zebra"), page: 1, perPage: 10)

@@ -15,7 +15,7 @@ extension Feed {
             let replacement = Array(newID.utf8)
             let idBytes = Array(id.utf8)
             let headline = post.layout.start..<post.layout.headlineContentEnd
-            if let range = Self.firstRange(of: idBytes, in: bytes, within: headline) {
+            if let range = ByteSearch.firstRange(of: idBytes, in: bytes, within: headline) {
                 edits.append(ByteEdit(range: range, replacement: replacement))
             }
             for entry in post.entryRange {
@@ -29,18 +29,6 @@ extension Feed {
             }
         }
         return applying(edits)
-    }
-
-    /// The first place `needle` stands in `haystack` within `range`.
-    private static func firstRange(of needle: [UInt8], in haystack: [UInt8], within range: Range<Int>)
-        -> Range<Int>?
-    {
-        guard !needle.isEmpty, range.count >= needle.count else { return nil }
-        for start in range.lowerBound...(range.upperBound - needle.count)
-        where haystack[start..<start + needle.count].elementsEqual(needle) {
-            return start..<start + needle.count
-        }
-        return nil
     }
 
     /// The first ID after `id`, a second at a time in `id`'s own UTC offset, that `taken` does not hold;

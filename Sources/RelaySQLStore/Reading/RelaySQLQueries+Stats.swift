@@ -88,7 +88,7 @@ extension RelaySQLQueries {
         guard counted >= enough else { return nil }
         let matches = PostingListEstimate.posts(
             counted: counted, reached: try first.int(at: 1), lastRow: posts, limit: enough)
-        let window = min(posts, max(limit, 16 * limit * (posts / max(matches, 1) + 1)))
+        let window = min(posts, max(limit, 16 * limit * (posts / matches + 1)))
         // The walk stops at the window's oldest post (read from the covering index), so an old or blank tag
         // costs the window, not the table.
         var condition = SQLCondition(
