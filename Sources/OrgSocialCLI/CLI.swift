@@ -34,6 +34,7 @@ package enum CLI {
         let writeError = context.writeStandardError
         context.writeStandardOutput = { bytes in gate.pass { writeOutput(bytes) } }
         context.writeStandardError = { bytes in gate.pass { writeError(bytes) } }
+        context.writeInterruptionNotice = writeError
         let interruptible = context
         let status = await Interruption.run(shutting: gate) { await run(arguments, context: interruptible) }
         exit(status)

@@ -63,6 +63,8 @@ package enum CLIError: Error, Equatable, LocalizedError {
     case mergeConflicts(count: Int, path: String, url: String)
     /// `--publish`: the local file has changes that are not on the server.
     case unpublishedLocalChanges(path: String, url: String, wasPublishedFromHere: Bool)
+    /// `sync` refused to merge a file into a feed it has nothing in common with.
+    case syncRefused(path: String, reason: String)
     /// An editing command changed the local file, but publishing the change failed.
     case savedButNotPublished(path: String, reason: String)
     /// `signup`: the configuration already holds a vfile.
@@ -85,7 +87,8 @@ package enum CLIError: Error, Equatable, LocalizedError {
         case .cannotRead, .cannotWrite, .notAFeed, .readOnlyFile, .fileExists, .invalidEnvironment, .changeAddsErrors,
             .notAPoll,
             .invalidConfiguration, .noConfigurationLocation, .publishingNotConfigured, .publishRefused,
-            .remoteKeptChanging, .mergeConflicts, .unpublishedLocalChanges, .savedButNotPublished, .accountExists,
+            .remoteKeptChanging, .mergeConflicts, .unpublishedLocalChanges, .syncRefused, .savedButNotPublished,
+            .accountExists,
             .vfileNotSaved, .feedURLNeeded, .settingNotSet, .exit:
             false
         }
@@ -166,13 +169,16 @@ package enum CLIError: Error, Equatable, LocalizedError {
                 + "conflict with 'orgsocial sync --ours' (yours, also for posts you deleted) or '--theirs' "
                 + "(the remote's)."
         case .unpublishedLocalChanges(let path, let url, let wasPublishedFromHere):
-            (wasPublishedFromHere
-                ? "'\(path)' has changes made since it was last published to or synced with \(url), so "
-                    + "replacing it with the published feed would lose them."
-                : "'\(path)' differs from the feed at \(url) and was never published or synced from this file, "
-                    + "so replacing it with the published feed could lose changes.")
-                + " Run 'orgsocial sync --file \(path)' first (it merges both and publishes), or pass "
-                + "--no-publish to change only the local file."
+            "The change was saved in '\(path)' but not published: "
+                + (wasPublishedFromHere
+                    ? "the file has other changes made since it was last published to or synced with \(url), "
+                    : "the file differs from the feed at \(url) and was never published or synced from here, ")
+                + "and applying the change there alone would replace them. Run 'orgsocial sync --file \(path)' to "
+                + "merge both and publish everything."
+        case .syncRefused(let path, let reason):
+            Self.clause(reason)
+                + ". Check the feed URL (--feed-url, ORGSOCIAL_FEED_URL or \"feedURL\") and --file; to replace that "
+                + "feed with '\(path)' on purpose, run 'orgsocial publish --force --file \(path)'."
         case .savedButNotPublished(let path, let reason):
             "The change was saved in '\(path)' but not published: "
                 + Self.clause(reason) + ". Fix that, then run "

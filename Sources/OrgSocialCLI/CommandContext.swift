@@ -19,6 +19,9 @@ package struct CommandContext {
     package var writeStandardOutput: ([UInt8]) -> Void
     /// Writes bytes to standard error.
     package var writeStandardError: ([UInt8]) -> Void
+    /// Writes bytes to standard error even after Ctrl-C shut the command's output (``Interruption``), for
+    /// the one line that says what an interrupted command left behind; ``writeStandardError`` unless set.
+    package var writeInterruptionNotice: (([UInt8]) -> Void)?
     /// The current time, unless `ORGSOCIAL_NOW` overrides it.
     package var clock: () -> Date
     /// Makes the HTTP transport for commands that publish (called only when one is needed).
@@ -87,6 +90,11 @@ package struct CommandContext {
 
     /// Writes a line to standard error.
     func report(_ text: String) { writeStandardError(Array((text + "\n").utf8)) }
+
+    /// Writes a line to standard error even when the command was interrupted and its output shut.
+    func reportEvenIfInterrupted(_ text: String) {
+        (writeInterruptionNotice ?? writeStandardError)(Array((text + "\n").utf8))
+    }
 
     // MARK: - Time
 

@@ -36,6 +36,12 @@ enum ErrorAdvice {
         case let error as BridgeFeedError: advice(for: error)
         case OrgSocialError.postNotFound:
             "Run 'orgsocial show' to list them."
+        case LocalFeedFileError.locked:
+            "Let it finish and try again, or wait longer with \(FeedFile.lockWaitVariable)=SECONDS."
+        case OrgSocialError.duplicatePostID:
+            "Open the file in an editor and give one of them another ID (or remove one), then try again."
+        case OrgSocialError.unclosedDrawer:
+            "Add the missing ':END:' line in an editor ('orgsocial check' shows where), then try again."
         case OrgSocialError.invalidInput(field: "poll options", value: "", _):
             "Give each with --option."
         case OrgSocialClientError.unauthorized:
@@ -86,7 +92,7 @@ enum ErrorAdvice {
         case .noFile: "Check the path, or create the feed with 'orgsocial init'."
         case .readOnly:
             "Set a token with 'orgsocial config set token TOKEN' (or ORGSOCIAL_TOKEN), or give --file."
-        case .file, .keptChanging: nil
+        case .file: nil
         }
     }
 }

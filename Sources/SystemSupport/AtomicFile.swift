@@ -163,6 +163,19 @@ package enum AtomicFile {
         return (bytes, status)
     }
 
+    /// Whether `path` is a read-only file, which an atomic rename would otherwise replace whatever its mode:
+    /// no one has write permission on it (no `w` bit at all, which even root respects here, as `vi` and
+    /// `emacs` warn), or `access(W_OK)` says this user may not write it. A file that does not exist yet is
+    /// not read-only (its folder decides).
+    /// - Parameter path: the file (a symbolic link is followed).
+    /// - Returns: whether the file exists, is regular and may not be written.
+    package static func isReadOnly(_ path: String) -> Bool {
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        var status = stat()
+        guard stat(target, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return false }
+        return status.st_mode & 0o222 == 0 || access(target, W_OK) != 0
+    }
+
     /// Splits `path` into its folder (`.` when there is none) and its last component.
     ///
     /// - Parameter path: A file path.

@@ -16,7 +16,7 @@ import Testing
         ]
         let feedErrors: [BridgeFeedError] = [
             .file(path: "/home/ana/social.org", reason: "write failed: No space left on device"),
-            .noFile(path: "/home/ana/social.org"), .keptChanging(path: "/home/ana/social.org", attempts: 5),
+            .noFile(path: "/home/ana/social.org"),
             .readOnly(url: "https://ana.example/social.org"),
         ]
         return bridgeErrors.map(\.localizedDescription) + feedErrors.map(\.localizedDescription)

@@ -38,7 +38,8 @@ struct InterruptionTests {
 
     /// Starts the binary, sends `signal` once the slow request has arrived, and waits for the exit.
     private func interrupt(
-        _ arguments: [String], farm: FeedFarm, folder: TemporaryFolder, signal: Int32 = SIGINT
+        _ arguments: [String], farm: FeedFarm, folder: TemporaryFolder, signal: Int32 = SIGINT,
+        environment: [String: String] = [:]
     ) async throws -> Interrupted {
         let process = Process()
         process.executableURL = Self.binary
@@ -46,7 +47,7 @@ struct InterruptionTests {
         process.environment = [
             "HOME": folder.path, "TZ": "UTC", "ORGSOCIAL_NOW": "2026-01-02T03:04:05+0000",
             "ORGSOCIAL_DEFAULT_RELAY": "http://127.0.0.1:1", "PATH": "/usr/bin:/bin",
-        ]
+        ].merging(environment) { $1 }
         let stdout = Pipe()
         let stderr = Pipe()
         process.standardOutput = stdout
@@ -125,6 +126,26 @@ struct InterruptionTests {
                 folder: folder)
             #expect(run.status == 130)
             #expect(run.output.isEmpty)
+            #expect(run.secondsAfterSignal < 1.5)
+        }
+    }
+
+    @Test(.enabled(if: isBuilt), .timeLimit(.minutes(1)))
+    func ctrlCDuringPostPublishSaysThePostIsSavedButNotPublished() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try await slowFarm { farm in
+            let file = try folder.write("#+TITLE: T\n#+NICK: t\n\n* Posts\n", to: "social.org")
+            let run = try await interrupt(
+                ["post", "--file", file, "--text", "Typed once", "--publish"], farm: farm, folder: folder,
+                environment: ["ORGSOCIAL_FEED_URL": farm.url("/slow.org"), "ORGSOCIAL_TOKEN": "secret"])
+            #expect(run.status == 130)
+            #expect(run.output.isEmpty)
+            #expect(
+                run.error
+                    == "Interrupted: the change is saved in '\(file)' but not published. Run 'orgsocial sync --file "
+                    + "\(file)' to publish it (running the command again would make it twice).\n")
+            #expect(try folder.text("social.org").contains("Typed once"))
             #expect(run.secondsAfterSignal < 1.5)
         }
     }

@@ -71,7 +71,8 @@ struct PublishFlagTests {
             #expect(remote.contains("Other device") && remote.contains("#+FOLLOW: https://bob.example.org/social.org"))
             #expect(try home.text("social.org") == remote)
 
-            // A local-only change, then --publish: refused, nothing changes anywhere.
+            // A local-only change, then --publish: not published (the file would lose the local change), but
+            // the new post is saved in the file, so typed text is never lost; the remote feed is untouched.
             #expect(
                 await runCLIOverCurl(
                     ["post", "--file", file, "--text", "Draft", "--no-publish"], environment: environment
@@ -83,9 +84,12 @@ struct PublishFlagTests {
             #expect(refused.status == 1)
             #expect(refused.error.contains("orgsocial sync --file \(file)"))
             #expect(!refused.error.contains("orgsocial publish"))
-            #expect(refused.error.contains("has changes made since it was last published to"))
+            #expect(refused.error.hasPrefix("Error: The change was saved in '\(file)' but not published"))
+            #expect(refused.error.contains("has other changes made since it was last published to"))
             #expect(!refused.error.contains("was not published from here"))
-            #expect(try home.text("social.org") == local)
+            #expect(
+                Feed(parsing: try home.text("social.org")).posts.map(\.body) == Feed(parsing: local).posts.map(\.body)
+                    + ["More"])
             #expect(await server.state.text("/social.org") == remote)
         }
     }

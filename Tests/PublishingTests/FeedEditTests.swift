@@ -17,7 +17,7 @@ struct FeedEditTests {
         try node.root.write(emptyFeed(nick: "alice"), to: "alice/social.org")
         let destination = PublishDestination(
             feedURL: node.url("/alice/social.org"), method: .put(token: try token ?? node.issueToken(folder: "alice")))
-        let path = node.root.path + "/local.org"
+        let path = try node.root.write(emptyFeed(nick: "alice"), to: "local.org")
         let publisher = transport.map { FeedPublisher(transport: $0, retryDelay: .milliseconds(2)) } ?? makePublisher()
         let sync = FeedSynchronizer(
             path: path, destination: destination, publisher: publisher,
@@ -31,25 +31,29 @@ struct FeedEditTests {
 
     private func bodies(_ text: String?) -> [String] { Feed(parsing: text ?? "").posts.map(\.body) }
 
+    private func fileBodies(_ path: String) throws -> [String] {
+        bodies(try String(contentsOfFile: path, encoding: .utf8))
+    }
+
     @Test func anEditIsPublishedThenWrittenToTheFileAndBecomesTheBase() async throws {
         try await withNode { node in
-            let (sync, _) = try setUp(node)
-            var local = Array(emptyFeed(nick: "alice").utf8)
-            var written: [UInt8]?
-            let first = try await sync.edit(local, writingLocal: { written = $0 }, post("Hello"))
+            let (sync, path) = try setUp(node)
+            let first = try await sync.edit(post("Hello"))
             guard case .published(let attempts) = first.publication else {
                 Issue.record("not published: \(first.publication)")
                 return
             }
             #expect(attempts == 1)
             #expect(first.value == "2026-01-02T03:04:05+0000")
-            #expect(written == first.bytes)
+            #expect(first.localFile == .replaced)
+            #expect(first.baseNotSaved == nil)
+            #expect(Array(try String(contentsOfFile: path, encoding: .utf8).utf8) == first.bytes)
             #expect(bodies(node.fileText("alice/social.org")) == ["Hello"])
             // The published feed is now the file's base: a second edit needs no sync first.
-            local = try #require(written)
-            let second = try await sync.edit(local, writingLocal: { written = $0 }, post("Again"))
+            let second = try await sync.edit(post("Again"))
             #expect(bodies(node.fileText("alice/social.org")) == ["Hello", "Again"])
             #expect(bodies(String(decoding: second.bytes, as: UTF8.self)) == ["Hello", "Again"])
+            #expect(try fileBodies(path) == ["Hello", "Again"])
         }
     }
 
@@ -62,27 +66,51 @@ struct FeedEditTests {
                     feed.append(try PostDraft.post("From the phone"), at: fixedDate, timeZone: utc)
                 }
             }
-            let (sync, _) = try setUp(node, token: token, transport: transport)
-            var written: [UInt8]?
-            let outcome = try await sync.edit(
-                Array(emptyFeed(nick: "alice").utf8), writingLocal: { written = $0 }, post("From the laptop"))
+            let (sync, path) = try setUp(node, token: token, transport: transport)
+            let outcome = try await sync.edit(post("From the laptop"))
             guard case .published(let attempts) = outcome.publication else {
                 Issue.record("not published: \(outcome.publication)")
                 return
             }
             #expect(attempts == 2)
             #expect(bodies(node.fileText("alice/social.org")) == ["From the phone", "From the laptop"])
-            #expect(
-                written.map { bodies(String(decoding: $0, as: UTF8.self)) } == ["From the phone", "From the laptop"])
+            #expect(try fileBodies(path) == ["From the phone", "From the laptop"])
+        }
+    }
+
+    @Test func aPostAddedToTheFileDuringTheUploadIsKeptThere() async throws {
+        try await withNode { node in
+            let token = try node.issueToken(folder: "alice")
+            let path = node.root.path + "/local.org"
+            // Another terminal adds a post to the file while the upload is on its way.
+            let transport = InterleavingTransport(base: CurlTransport()) {
+                _ = try LocalFeedFile(path: path).update { bytes in
+                    var feed = Feed(bytes: bytes)
+                    feed.append(
+                        try PostDraft.post("Typed meanwhile"), at: fixedDate.addingTimeInterval(60), timeZone: utc)
+                    return ((), feed.bytes)
+                }
+            }
+            let (sync, _) = try setUp(node, token: token, transport: transport)
+            let outcome = try await sync.edit(post("Published"))
+            guard case .published = outcome.publication, case .merged(let merged) = outcome.localFile else {
+                Issue.record("outcome: \(outcome.publication), \(outcome.localFile)")
+                return
+            }
+            #expect(try fileBodies(path) == ["Published", "Typed meanwhile"])
+            #expect(Array(try String(contentsOfFile: path, encoding: .utf8).utf8) == merged)
+            #expect(bodies(node.fileText("alice/social.org")) == ["Published"])
+            // The base is what was published, so the next sync uploads the other post.
+            let synced = try await sync.sync(resolving: .none)
+            #expect(synced.uploaded)
+            #expect(bodies(node.fileText("alice/social.org")) == ["Published", "Typed meanwhile"])
         }
     }
 
     @Test func whenPublishingFailsTheChangeIsSavedInTheFileAndTheReasonReturned() async throws {
         try await withNode { node in
-            let (sync, _) = try setUp(node, token: "not-the-token")
-            var written: [UInt8]?
-            let outcome = try await sync.edit(
-                Array(emptyFeed(nick: "alice").utf8), writingLocal: { written = $0 }, post("Kept anyway"))
+            let (sync, path) = try setUp(node, token: "not-the-token")
+            let outcome = try await sync.edit(post("Kept anyway"))
             guard case .savedLocally(let reason) = outcome.publication else {
                 Issue.record("published: \(outcome.publication)")
                 return
@@ -91,42 +119,37 @@ struct FeedEditTests {
                 Issue.record("reason: \(reason)")
                 return
             }
-            #expect(written.map { bodies(String(decoding: $0, as: UTF8.self)) } == ["Kept anyway"])
+            #expect(try fileBodies(path) == ["Kept anyway"])
             #expect(bodies(node.fileText("alice/social.org")).isEmpty)
         }
     }
 
-    @Test func aFileWithUnpublishedChangesIsNotReplaced() async throws {
+    @Test func aFileWithUnpublishedChangesIsNotReplacedButGetsTheChange() async throws {
         try await withNode { node in
-            let (sync, _) = try setUp(node)
-            var written: [UInt8]?
-            let published = try await sync.edit(
-                Array(emptyFeed(nick: "alice").utf8), writingLocal: { written = $0 }, post("Published"))
+            let (sync, path) = try setUp(node)
+            let published = try await sync.edit(post("Published"))
             var edited = Feed(bytes: published.bytes)
             _ = edited.append(try PostDraft.post("Only here"), at: fixedDate.addingTimeInterval(60), timeZone: utc)
-            written = nil
-            let error = await #expect(throws: FeedSyncError.self) {
-                _ = try await sync.edit(edited.serialized(), writingLocal: { written = $0 }, post("Lost?"))
-            }
-            guard case .unpublishedLocalChanges(let url, let agreedBefore) = error else {
-                Issue.record("thrown: \(String(describing: error))")
+            try edited.text.write(toFile: path, atomically: true, encoding: .utf8)
+            let outcome = try await sync.edit(post("Not lost"))
+            guard case .savedLocally(let reason) = outcome.publication,
+                case .unpublishedLocalChanges(let url, let agreedBefore) = reason as? FeedSyncError
+            else {
+                Issue.record("outcome: \(outcome.publication)")
                 return
             }
             #expect(url == node.url("/alice/social.org"))
             #expect(agreedBefore)
-            #expect(written == nil)
+            #expect(try fileBodies(path) == ["Published", "Only here", "Not lost"])
             #expect(bodies(node.fileText("alice/social.org")) == ["Published"])
         }
     }
 
     @Test func anEditThatAddsErrorsIsRefusedAndNothingChanges() async throws {
         try await withNode { node in
-            let (sync, _) = try setUp(node)
-            var written: [UInt8]?
+            let (sync, path) = try setUp(node)
             let error = await #expect(throws: FeedSyncError.self) {
-                _ = try await sync.edit(Array(emptyFeed(nick: "alice").utf8), writingLocal: { written = $0 }) {
-                    try $0.setKeyword("NICK", to: "ana banana")
-                }
+                _ = try await sync.edit { try $0.setKeyword("NICK", to: "ana banana") }
             }
             guard case .changeAddsErrors(let errors, let url) = error else {
                 Issue.record("thrown: \(String(describing: error))")
@@ -134,7 +157,7 @@ struct FeedEditTests {
             }
             #expect(url == node.url("/alice/social.org"))
             #expect(!errors.isEmpty)
-            #expect(written == nil)
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == emptyFeed(nick: "alice"))
             #expect(node.fileText("alice/social.org") == emptyFeed(nick: "alice"))
         }
     }

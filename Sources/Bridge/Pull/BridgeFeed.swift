@@ -27,8 +27,6 @@ public enum BridgeFeedError: Error, Sendable, Hashable, LocalizedError {
     case file(path: String, reason: String)
     /// There is no local file at the path.
     case noFile(path: String)
-    /// The file kept changing under the bridge.
-    case keptChanging(path: String, attempts: Int)
     /// The feed can be read but not written: no way to publish it is configured.
     case readOnly(url: String)
 
@@ -39,25 +37,22 @@ public enum BridgeFeedError: Error, Sendable, Hashable, LocalizedError {
             return "The feed \(path) cannot be updated: \(reason). Check the path and its permissions."
         case .noFile(let path):
             return "The feed \(path) cannot be updated: there is no file there."
-        case .keptChanging(let path, let attempts):
-            return "The feed \(path) changed during each of \(attempts) attempts to add pulled statuses; "
-                + "run the bridge again when nothing else is writing the file."
         case .readOnly(let url):
             return "The feed \(url) can be read but not written: no way to publish it is configured."
         }
     }
 }
 
-/// A `social.org` file on this machine, replaced atomically. Before the new content replaces it, the file is
-/// read again: if it changed since the edit started (an editor saved it), the edit is re-applied to the new
-/// content.
+/// A `social.org` file on this machine, changed under its lock (``LocalFeedFile``): the edit is applied to
+/// the file as it is once the lock is held, so an edit by another writer of this toolkit (a command, a
+/// second bridge) is never lost, and a writer holding the lock is waited for, up to ``lockWait``.
 public struct LocalBridgeFeed: BridgeFeed {
     /// The file.
     public let path: String
     /// The feed's public URL, if known.
     public let publicURL: URL?
-    /// How many times an edit is re-applied at most.
-    public var maxAttempts = 5
+    /// How long to wait for another writer's lock.
+    public var lockWait: Duration = .seconds(10)
 
     /// Makes a local feed.
     /// - Parameters:
@@ -72,40 +67,43 @@ public struct LocalBridgeFeed: BridgeFeed {
     /// The public URL when known, else the absolute path.
     public var key: String { publicURL?.absoluteString ?? path }
 
-    /// Applies `edit`, writing atomically; re-applies it when the file changed meanwhile.
+    /// Applies `edit` to the file under its lock, writing atomically when it changed anything.
+    /// - Throws: ``BridgeFeedError``, `LocalFeedFileError/locked(path:holder:waited:)` when another writer
+    ///   held the lock for the whole wait, `FeedChangeAddsErrors`, or what `edit` throws.
     public func update<Value: Sendable>(_ edit: @Sendable (inout Feed) throws -> Value) async throws -> Value {
-        for _ in 1...max(1, maxAttempts) {
-            let before = try read()
-            var feed = Feed(bytes: before)
-            let value = try feed.applyChecked(edit).result
-            if feed.bytes == before { return value }
-            guard try read() == before else { continue }
-            do {
-                try AtomicFile.write(feed.bytes, to: path, permissions: nil, symbolicLinks: .follow)
-            } catch {
-                throw BridgeFeedError.file(path: path, reason: "\(error.operation) failed: \(error.message)")
+        do {
+            return try file.update { bytes in
+                var feed = Feed(bytes: bytes)
+                let value = try feed.applyChecked(edit).result
+                return (value, feed.bytes)
             }
-            return value
+        } catch let error as LocalFeedFileError {
+            throw Self.bridgeError(error)
         }
-        throw BridgeFeedError.keptChanging(path: path, attempts: max(1, maxAttempts))
     }
 
     /// The feed as it is on disk now.
     /// - Returns: the parsed feed (lossless).
     /// - Throws: ``BridgeFeedError/noFile(path:)`` when there is no file, ``BridgeFeedError/file(path:reason:)``
     ///   when it cannot be read.
-    public func current() throws -> Feed { Feed(bytes: try read()) }
-
-    private func read() throws -> [UInt8] {
+    public func current() throws -> Feed {
         do {
-            guard let (bytes, _) = try AtomicFile.read(path) else {
-                throw BridgeFeedError.noFile(path: path)
-            }
-            return bytes
-        } catch let error as BridgeFeedError {
-            throw error
+            return Feed(bytes: try file.read())
         } catch {
-            throw BridgeFeedError.file(path: path, reason: "\(error)")
+            throw Self.bridgeError(error)
+        }
+    }
+
+    private var file: LocalFeedFile { LocalFeedFile(path: path, lockWait: lockWait, holder: "orgsocial bridge") }
+
+    /// The bridge's error for a file failure; the lock's own error passes through.
+    private static func bridgeError(_ error: LocalFeedFileError) -> any Error {
+        switch error {
+        case .noFile(let path): BridgeFeedError.noFile(path: path)
+        case .unreadable(let path, let reason), .unwritable(let path, let reason), .lockFailed(let path, let reason):
+            BridgeFeedError.file(path: path, reason: reason)
+        case .readOnly(let path): BridgeFeedError.file(path: path, reason: "it is read-only")
+        case .locked: error
         }
     }
 }

@@ -75,10 +75,15 @@ extension Feed {
     /// - Parameters:
     ///   - id: the post's ID, exactly as written.
     ///   - change: edits the draft.
-    /// - Throws: ``OrgSocialError/postNotFound(id:)``, or whatever `change` throws.
+    /// - Throws: ``OrgSocialError/postNotFound(id:)``, ``OrgSocialError/duplicatePostID(id:lines:)`` when
+    ///   several posts have the ID, ``OrgSocialError/unclosedDrawer(id:line:)`` when its drawer has no
+    ///   `:END:`, or whatever `change` throws.
     public mutating func updatePost(id: String, _ change: (inout PostDraft) throws -> Void) throws {
         let index = try postIndex(id: id)
         let post = posts[index]
+        if let drawer = post.layout.drawer, !drawer.isClosed {
+            throw OrgSocialError.unclosedDrawer(id: id, line: post.line)
+        }
         let old = PostDraft(post)
         var new = old
         try change(&new)
@@ -126,12 +131,36 @@ extension Feed {
     }
 
     /// Replaces a post's body, keeping its ID and properties.
+    ///
+    /// A poll keeps its options: when `text` has no `- [ ] Option` lines of its own, the poll's option
+    /// lines follow it, as they were written, after a blank line (a poll without its options would be
+    /// read as a plain post and lose its votes' meaning).
     /// - Parameters:
     ///   - id: the post's ID.
     ///   - text: the new body (Org markup).
-    /// - Throws: ``OrgSocialError/postNotFound(id:)``.
+    /// - Throws: ``OrgSocialError/postNotFound(id:)``, ``OrgSocialError/duplicatePostID(id:lines:)``,
+    ///   ``OrgSocialError/unclosedDrawer(id:line:)``.
     public mutating func replaceBody(ofPost id: String, with text: String) throws {
-        try updatePost(id: id) { $0.body = text }
+        try updatePost(id: id) { draft in
+            let optionLines = draft.body.split(separator: "\n", omittingEmptySubsequences: false)
+                .filter { PollOptionLine.option(in: $0) != nil }
+            if !optionLines.isEmpty, PollOptionLine.options(in: text, limit: 1).isEmpty {
+                var kept = text
+                while kept.last?.isNewline == true { kept.removeLast() }
+                draft.body = kept + "\n\n" + optionLines.joined(separator: "\n")
+            } else {
+                draft.body = text
+            }
+        }
+    }
+
+    /// The post with this ID.
+    /// - Parameter id: the ID, exactly as written.
+    /// - Returns: the post.
+    /// - Throws: ``OrgSocialError/postNotFound(id:)``, or ``OrgSocialError/duplicatePostID(id:lines:)`` when
+    ///   several posts have it (an edit would not know which one is meant).
+    public func existingPost(id: String) throws -> Post {
+        posts[try postIndex(id: id)]
     }
 
     /// Sets (or, with `nil` or an empty value, removes) one property of a post.

@@ -166,3 +166,34 @@ extension Feed {
         self = applying(edits)
     }
 }
+
+extension Feed {
+    /// Whether this feed and `other` hold the same bytes but for the order of their posts: the same bytes
+    /// before the first post, and the same posts, each byte for byte (but for the line breaks that end
+    /// it), in any order.
+    ///
+    /// Two copies of a feed that list posts in different orders read the same; a sync takes the published
+    /// order then, rather than uploading its own (two copies doing that in turn would never settle).
+    /// - Parameter other: the other feed.
+    /// - Returns: whether only the posts' order differs (also `true` for identical bytes).
+    public func hasSameContentIgnoringPostOrder(as other: Feed) -> Bool {
+        guard posts.count == other.posts.count else { return false }
+        func parts(_ feed: Feed) -> (head: ArraySlice<UInt8>, posts: [ArraySlice<UInt8>]) {
+            let bytes = feed.bytes
+            let start = feed.posts.first?.layout.start ?? bytes.count
+            let posts = feed.posts.map { post -> ArraySlice<UInt8> in
+                var end = post.layout.contentEnd
+                while end > post.layout.start,
+                    bytes[end - 1] == UInt8(ascii: "\n") || bytes[end - 1] == UInt8(ascii: "\r")
+                {
+                    end -= 1
+                }
+                return bytes[post.layout.start..<end]
+            }
+            return (bytes[0..<start], posts.sorted { $0.lexicographicallyPrecedes($1) })
+        }
+        let mine = parts(self)
+        let theirs = parts(other)
+        return mine.head == theirs.head && mine.posts == theirs.posts
+    }
+}

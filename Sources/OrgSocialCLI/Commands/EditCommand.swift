@@ -106,12 +106,3 @@ struct EditCommand: ParsableCommand {
         context.writeLine(address)
     }
 }
-
-extension Feed {
-    /// The post with this ID.
-    /// - Throws: `OrgSocialError.postNotFound` when there is none.
-    func existingPost(id: String) throws -> Post {
-        guard let post = post(withID: id) else { throw OrgSocialError.postNotFound(id: id) }
-        return post
-    }
-}

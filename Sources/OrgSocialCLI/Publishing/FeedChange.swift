@@ -48,13 +48,12 @@ enum FeedChange {
         let location = target.feedURL.absoluteString
         let outcome: FeedSynchronizer.EditOutcome<Result>
         do {
-            outcome = try await FeedSync.synchronizer(path: path, target: target, in: context).edit(
-                local.bytes, writingLocal: { try AtomicFile.write($0, to: path) }, change)
-        } catch FeedSyncError.unpublishedLocalChanges(_, let agreedBefore) {
-            throw CLIError.unpublishedLocalChanges(path: path, url: location, wasPublishedFromHere: agreedBefore)
+            outcome = try await FeedSync.synchronizer(path: path, target: target, in: context).edit(change)
         } catch FeedSyncError.changeAddsErrors(let errors, let url) {
             throw CLIError.changeAddsErrors(
                 path: url?.absoluteString ?? path, problems: errors.map(\.description))
+        } catch let error as LocalFeedFileError {
+            throw FeedFile.cliError(error)
         }
         switch outcome.publication {
         case .published(let attempts):
@@ -66,8 +65,19 @@ enum FeedChange {
             context.report("Nothing to publish: \(location) already has this change.")
         case .savedLocally(let reason):
             report(outcome.warnings, in: path, context: context)
+            if Task.isCancelled || reason is CancellationError {
+                context.reportEvenIfInterrupted(
+                    "Interrupted: the change is saved in '\(path)' but not published. Run 'orgsocial sync --file "
+                        + "\(path)' to publish it (running the command again would make it twice).")
+                throw CancellationError()
+            }
+            if case FeedSyncError.unpublishedLocalChanges(_, let agreedBefore) = reason {
+                throw CLIError.unpublishedLocalChanges(path: path, url: location, wasPublishedFromHere: agreedBefore)
+            }
             throw CLIError.savedButNotPublished(path: path, reason: ErrorAdvice.message(for: reason))
         }
+        FeedSync.reportLocal(
+            outcome.localFile, baseNotSaved: outcome.baseNotSaved, path: path, location: location, in: context)
         return outcome.value
     }
 

@@ -19,12 +19,42 @@ struct FeedSync {
     let resolution: FeedMerge.Resolution
 
     /// The synchronizer for a file and its destination, with the bases of the command's environment.
-    static func synchronizer(path: String, target: PublishDestination, in context: CommandContext)
+    static func synchronizer(path: String, target: PublishDestination, in context: CommandContext) throws
         -> FeedSynchronizer
     {
         FeedSynchronizer(
-            path: path, destination: target, publisher: FeedPublisher(transport: context.makeTransport()),
+            file: try FeedFile.local(path, in: context), destination: target,
+            publisher: FeedPublisher(transport: context.makeTransport()),
             bases: MergeBaseStore(environment: context.environment))
+    }
+
+    /// Says on standard error what became of the local file when it changed during the command, and when
+    /// the merge base could not be saved.
+    /// - Parameters:
+    ///   - localFile: what writing the result to the file did.
+    ///   - baseNotSaved: why the base could not be saved, if it could not.
+    ///   - path: the file.
+    ///   - location: the feed's URL.
+    ///   - context: for standard error.
+    static func reportLocal(
+        _ localFile: LocalFeedFile.Replacement, baseNotSaved: MergeBaseStoreError?, path: String, location: String,
+        in context: CommandContext
+    ) {
+        switch localFile {
+        case .replaced: break
+        case .merged:
+            context.report(
+                "'\(path)' changed meanwhile; the published feed was merged into it, so both changes are kept. Run "
+                    + "'orgsocial sync --file \(path)' to publish the other change too.")
+        case .keptOtherChange(let conflicts):
+            context.report(
+                "warning: '\(path)' changed meanwhile in a way that conflicts with what was published to \(location) "
+                    + "(\(conflicts.count) post(s) or keyword(s)); the file was left as it is. Run "
+                    + "'orgsocial sync --file \(path)' to settle them.")
+        }
+        if let baseNotSaved {
+            context.report("warning: " + ErrorAdvice.message(for: baseNotSaved))
+        }
     }
 
     /// Runs the sync; prints the feed's URL on standard output and what happened on standard error.
@@ -41,16 +71,22 @@ struct FeedSync {
         try AtomicFile.checkWritable(path)
         let outcome: FeedSynchronizer.Outcome
         do {
-            outcome = try await Self.synchronizer(path: path, target: target, in: context).sync(
-                local, resolving: resolution, writingLocal: { try AtomicFile.write($0, to: path) })
+            outcome = try await Self.synchronizer(path: path, target: target, in: context).sync(resolving: resolution)
         } catch FeedSyncError.conflicts(let conflicts, _) {
             context.write(Self.conflictReport(conflicts, path: path, url: location))
             throw CLIError.mergeConflicts(count: conflicts.count, path: path, url: location)
         } catch FeedSyncError.remoteKeptChanging {
             throw CLIError.remoteKeptChanging(path: path, url: location)
+        } catch let error as FeedSyncError {
+            guard case .unrelatedFeed = error else { throw error }
+            throw CLIError.syncRefused(path: path, reason: error.localizedDescription)
+        } catch let error as LocalFeedFileError {
+            throw FeedFile.cliError(error)
         }
         context.writeLine(location)
         report(outcome, in: context)
+        Self.reportLocal(
+            outcome.localFile, baseNotSaved: outcome.baseNotSaved, path: path, location: location, in: context)
     }
 
     /// What happened, on standard error.

@@ -31,21 +31,11 @@ extension AtomicFile {
         }
     }
 
-    /// Refuses to replace a read-only file, as editors do: the atomic rename would otherwise replace it
-    /// whatever its mode.
-    ///
-    /// A file is read-only when no one has write permission on it (no `w` bit at all, which even root
-    /// respects here, as `vi` and `emacs` warn), or when `access(W_OK)` says this user may not write it.
-    /// A file that does not exist yet is not checked (the folder decides).
+    /// Refuses to replace a read-only file (``isReadOnly(_:)``), as editors do.
     /// - Parameter path: the file (a symbolic link is followed).
     /// - Throws: ``CLIError/readOnlyFile(path:)``.
     static func checkWritable(_ path: String) throws {
-        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        var status = stat()
-        guard stat(target, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return }
-        if status.st_mode & 0o222 == 0 || access(target, W_OK) != 0 {
-            throw CLIError.readOnlyFile(path: path)
-        }
+        if isReadOnly(path) { throw CLIError.readOnlyFile(path: path) }
     }
 
     /// The step of an atomic write that a failed system call belongs to, in words.

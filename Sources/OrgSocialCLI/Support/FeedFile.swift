@@ -110,7 +110,43 @@ enum FeedFile {
         return "it has no Org keywords (#+TITLE:, #+NICK:) and no '* Posts' heading"
     }
 
-    /// Reads the feed at `path`, lets `change` edit it, and writes the result atomically.
+    /// The environment variable that sets how many seconds a writer waits for a feed file's lock.
+    static let lockWaitVariable = "ORGSOCIAL_LOCK_WAIT"
+
+    /// The feed file at `path` as the library's ``LocalFeedFile``: writes to it take its lock, waiting
+    /// `$ORGSOCIAL_LOCK_WAIT` seconds (10 by default) for another writer.
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - context: the environment.
+    /// - Returns: the file.
+    /// - Throws: ``CLIError/invalidEnvironment(name:value:reason:)`` for a bad `$ORGSOCIAL_LOCK_WAIT`.
+    static func local(_ path: String, in context: CommandContext) throws -> LocalFeedFile {
+        let seconds = try SettingResolver(environment: context.environment).value(
+            option: nil, variable: lockWaitVariable, default: 10, as: .integer(0...3600, of: "seconds"))
+        return LocalFeedFile(path: path, lockWait: .seconds(seconds), holder: "orgsocial")
+    }
+
+    /// The CLI's error for a local file's failure: the read and write errors every command reports, or
+    /// the lock's own error (which ``ErrorAdvice`` completes).
+    /// - Parameter error: what ``LocalFeedFile`` threw.
+    /// - Returns: the error to throw.
+    static func cliError(_ error: LocalFeedFileError) -> any Error {
+        switch error {
+        case .noFile(let path):
+            return CLIError.cannotRead(
+                path: path,
+                reason:
+                    "no such file. Check the path, or create a feed with 'orgsocial init --file \(path) --title … --nick …'."
+            )
+        case .unreadable(let path, let reason): return CLIError.cannotRead(path: path, reason: reason)
+        case .readOnly(let path): return CLIError.readOnlyFile(path: path)
+        case .unwritable(let path, let reason): return CLIError.cannotWrite(path: path, reason: reason)
+        case .locked, .lockFailed: return error
+        }
+    }
+
+    /// Reads the feed at `path`, lets `change` edit it, and writes the result atomically, all under the
+    /// file's lock (``LocalFeedFile/update(_:)``), so that two commands writing one file at once both land.
     ///
     /// Nothing is written when `change` throws, when the bytes did not change, or when the change adds
     /// format errors (errors the validator did not report before). Warnings the change adds are reported
@@ -121,16 +157,29 @@ enum FeedFile {
     ///   - requiringFeed: whether to refuse a file that is not an Org Social feed (``notAFeedReason(_:)``).
     ///   - change: edits the feed and returns what the command prints.
     /// - Returns: what `change` returned.
-    /// - Throws: ``CLIError`` or whatever `change` throws (`OrgSocialError`).
+    /// - Throws: ``CLIError``, `LocalFeedFileError` for the lock, or whatever `change` throws
+    ///   (`OrgSocialError`).
     static func modify<Result>(
         at path: String, in context: CommandContext, requiringFeed: Bool = false,
         _ change: (inout Feed) throws -> Result
     ) throws -> Result {
-        let original = try read(at: path, in: context, requiringFeed: requiringFeed)
-        var feed = original
-        let (result, warnings) = try checkedChange(of: &feed, reportingAs: path, change)
-        guard feed.serialized() != original.serialized() else { return result }
-        try AtomicFile.write(feed.serialized(), to: path)
+        if path == standardInputPath {
+            throw CLIError.cannotWrite(path: path, reason: "standard input cannot be changed; give a file with --file")
+        }
+        let file = try local(path, in: context)
+        let (result, warnings): (Result, [Diagnostic])
+        do {
+            (result, warnings) = try file.update { bytes in
+                if requiringFeed, let reason = notAFeedReason(bytes) {
+                    throw CLIError.notAFeed(path: path, reason: reason)
+                }
+                var feed = OrgSocialParser().parse(bytes: bytes)
+                let outcome = try checkedChange(of: &feed, reportingAs: path, change)
+                return (outcome, feed.bytes)
+            }
+        } catch let error as LocalFeedFileError {
+            throw cliError(error)
+        }
         for warning in warnings {
             context.report("warning: \(path):\(warning.line):\(warning.column): \(warning.message) [\(warning.code)]")
         }

@@ -2,7 +2,7 @@ import Foundation
 public import OrgSocial
 
 extension FeedSynchronizer {
-    /// What ``edit(_:writingLocal:_:)`` did with a change.
+    /// What ``edit(_:)`` did with a change.
     public struct EditOutcome<Value: Sendable>: Sendable {
         /// Where the change went.
         public enum Publication: Sendable {
@@ -11,7 +11,9 @@ extension FeedSynchronizer {
             case published(attempts: Int)
             /// The remote feed already held the change; the file now has the remote feed's bytes.
             case alreadyPublished
-            /// Publishing failed for `reason`; the change was applied to the file alone, so nothing is lost.
+            /// Publishing failed or was refused for `reason` (the network, the server, the credentials, a
+            /// file with unpublished changes of its own, the task cancelled); the change was applied to the
+            /// file alone, so nothing is lost, and the next sync publishes it.
             case savedLocally(reason: any Error)
         }
 
@@ -19,44 +21,46 @@ extension FeedSynchronizer {
         public let value: Value
         /// The warnings the change added to the feed it was applied to.
         public let warnings: [Diagnostic]
-        /// The feed now in the file.
+        /// The feed the change produced (the published feed, or the file's feed with the change).
         public let bytes: [UInt8]
         /// Where the change went.
         public let publication: Publication
+        /// What happened to the local file: replaced, or, when it changed while the change was being
+        /// published, merged with that change or left as the other writer made it.
+        public var localFile: LocalFeedFile.Replacement = .replaced
+        /// Why the new merge base could not be saved, if it could not (worth a warning).
+        public var baseNotSaved: MergeBaseStoreError?
     }
 
     /// Applies an edit to the published feed first, then to the file, so that both hold the same bytes;
-    /// when publishing fails, to the file alone.
+    /// when publishing fails or is refused, to the file alone.
     ///
-    /// The remote feed is fetched, changed by `change` (refused when the change adds format errors,
-    /// `Feed.applyChecked(_:)`), uploaded with `If-Match` and retried from a fresh fetch when
-    /// another writer got in first; the result replaces the file and becomes the merge base. The file
-    /// must hold nothing the remote feed lacks, since it is replaced: otherwise
-    /// ``FeedSyncError/unpublishedLocalChanges(url:agreedBefore:)`` is thrown before anything changes
-    /// (sync first). When the remote feed cannot be read or written (the network, the server, the
-    /// credentials), `change` is applied to `local` and written instead, and the outcome says why it
-    /// was not published.
+    /// The file is read, and the remote feed is fetched, changed by `change` (refused when the change adds
+    /// format errors, `Feed.applyChecked(_:)`), uploaded with `If-Match` and retried from a fresh fetch
+    /// when another writer got in first; the result is written to the file and becomes the merge base. The
+    /// file is written under its lock and only if it still holds what was read: a post added to it during
+    /// the upload (from another terminal) is merged with the result, never overwritten
+    /// (``LocalFeedFile/replace(expecting:with:)``).
+    ///
+    /// When the file holds changes the remote feed lacks (it would be replaced by the published feed),
+    /// or the remote feed cannot be read or written (the network, the server, the credentials, the task
+    /// cancelled), `change` is applied to the file alone and the outcome says why it was not published;
+    /// the next sync publishes it.
     ///
     /// ```swift
-    /// let outcome = try await sync.edit(local, writingLocal: { try write($0) }) { feed in
-    ///     feed.append(PostDraft(body: "Hello"))
-    /// }
+    /// let outcome = try await sync.edit { feed in feed.append(PostDraft(body: "Hello")) }
     /// if case .savedLocally(let reason) = outcome.publication { print("not published: \(reason)") }
     /// ```
-    /// - Parameters:
-    ///   - local: the file's bytes (the feed the change falls back to, and what is checked for unpublished
-    ///     changes).
-    ///   - writingLocal: writes the new bytes to the file; not called when the file would not change.
-    ///   - change: the edit; it runs once per attempt, each time on fresh content.
+    /// - Parameter change: the edit; it runs once per attempt, each time on fresh content.
     /// - Returns: What the change returned and where it went.
-    /// - Throws: ``FeedSyncError/unpublishedLocalChanges(url:agreedBefore:)``,
-    ///   ``FeedSyncError/changeAddsErrors(_:url:)`` when the change would add format errors (to the remote
-    ///   feed, or to the file when it fell back to it), what `change` throws, and what `writingLocal` throws.
-    public func edit<Value: Sendable>(
-        _ local: [UInt8], writingLocal: ([UInt8]) throws -> Void,
-        _ change: @escaping @Sendable (inout Feed) throws -> Value
-    ) async throws -> EditOutcome<Value> {
+    /// - Throws: ``FeedSyncError/changeAddsErrors(_:url:)`` when the change would add format errors (to the
+    ///   remote feed, or to the file when it fell back to it), ``LocalFeedFileError`` for the file, and what
+    ///   `change` throws.
+    public func edit<Value: Sendable>(_ change: @escaping @Sendable (inout Feed) throws -> Value) async throws
+        -> EditOutcome<Value>
+    {
         let url = destination.feedURL
+        let local = try file.read()
         let result: PublishResult<(Value, [Diagnostic])>
         do {
             let unpublished = try await unpublishedChanges(in: local)
@@ -72,34 +76,35 @@ extension FeedSynchronizer {
             }
         } catch let failure as ChangeFailure {
             throw Self.refusal(failure.error, url: url)
-        } catch let error as FeedSyncError {
-            throw error
         } catch {
-            return try Self.applyLocally(local, writingLocal: writingLocal, change, because: error)
+            return try applyLocally(change, because: error)
         }
-        try writingLocal(result.feed.bytes)
-        recordAgreed(result.feed.bytes)
         let (value, warnings) = result.value
-        return EditOutcome(
+        var outcome = EditOutcome(
             value: value, warnings: warnings, bytes: result.feed.bytes,
             publication: result.didUpload ? .published(attempts: result.attempts) : .alreadyPublished)
+        (outcome.localFile, outcome.baseNotSaved) = try writeLocal(result.feed.bytes, readAs: local)
+        return outcome
     }
 
-    /// Applies `change` to the file alone, after publishing failed for `reason`.
-    private static func applyLocally<Value: Sendable>(
-        _ local: [UInt8], writingLocal: ([UInt8]) throws -> Void, _ change: (inout Feed) throws -> Value,
-        because reason: any Error
+    /// Applies `change` to the file alone (under its lock, to the file as it is then), after publishing
+    /// failed or was refused for `reason`.
+    private func applyLocally<Value: Sendable>(
+        _ change: (inout Feed) throws -> Value, because reason: any Error
     ) throws -> EditOutcome<Value> {
-        var feed = Feed(bytes: local)
-        let (value, warnings): (Value, [Diagnostic])
         do {
-            (value, warnings) = try feed.applyChecked(change)
+            return try file.update { current in
+                var feed = Feed(bytes: current)
+                let (value, warnings) = try feed.applyChecked(change)
+                let outcome = EditOutcome(
+                    value: value, warnings: warnings, bytes: feed.bytes, publication: .savedLocally(reason: reason))
+                return (outcome, feed.bytes)
+            }
+        } catch let error as LocalFeedFileError {
+            throw error
         } catch {
-            throw refusal(error, url: nil)
+            throw Self.refusal(error, url: nil)
         }
-        let bytes = feed.serialized()
-        if bytes != local { try writingLocal(bytes) }
-        return EditOutcome(value: value, warnings: warnings, bytes: bytes, publication: .savedLocally(reason: reason))
     }
 
     /// A change's own error, with a refusal for new format errors named as one.

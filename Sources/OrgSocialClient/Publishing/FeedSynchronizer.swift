@@ -20,8 +20,10 @@ public import OrgSocial
 /// print("adds \(outcome.toRemote.addedPosts), removes \(outcome.toRemote.deletedPosts) posts")
 /// ```
 public struct FeedSynchronizer: Sendable {
-    /// The local feed file (the key of its base).
-    public let path: String
+    /// The local feed file (the key of its base), written under its lock.
+    public let file: LocalFeedFile
+    /// The local feed file's path.
+    public var path: String { file.path }
     /// Where the feed is published.
     public let destination: PublishDestination
     /// The publisher that reads and writes it.
@@ -36,7 +38,17 @@ public struct FeedSynchronizer: Sendable {
     ///   - publisher: the publisher.
     ///   - bases: the merge bases.
     public init(path: String, destination: PublishDestination, publisher: FeedPublisher, bases: MergeBaseStore) {
-        self.path = path
+        self.init(file: LocalFeedFile(path: path), destination: destination, publisher: publisher, bases: bases)
+    }
+
+    /// Makes a synchronizer for a file whose lock settings are chosen by the caller.
+    /// - Parameters:
+    ///   - file: the local feed file.
+    ///   - destination: where it is published.
+    ///   - publisher: the publisher.
+    ///   - bases: the merge bases.
+    public init(file: LocalFeedFile, destination: PublishDestination, publisher: FeedPublisher, bases: MergeBaseStore) {
+        self.file = file
         self.destination = destination
         self.publisher = publisher
         self.bases = bases
@@ -58,26 +70,35 @@ public struct FeedSynchronizer: Sendable {
         public let settledConflicts: [FeedMergeConflict]
         /// Local posts moved to a free ID.
         public let renamedPosts: [FeedMerge.RenamedPost]
+        /// What happened to the local file when the result was written to it: replaced, or, when it
+        /// changed during the sync, merged with that change or left as the other writer made it.
+        public var localFile: LocalFeedFile.Replacement = .replaced
+        /// Why the new merge base could not be saved, if it could not (worth a warning).
+        public var baseNotSaved: MergeBaseStoreError?
     }
 
     // MARK: - Sync
 
-    /// Merges the remote feed into `local`, uploads the result with `If-Match` (once more when the remote
-    /// feed changes meanwhile) and hands it to `writingLocal`; then records it as this file's base.
+    /// Merges the remote feed into the file, uploads the result with `If-Match` (once more when the remote
+    /// feed changes meanwhile) and writes it to the file; then records it as this file's base.
     ///
     /// When the merge stops on conflicts, nothing is written or uploaded, and the two versions shown are
     /// remembered: a conflict whose local version the user then edits, while the remote one stays as
     /// shown, is settled with the edit at the next sync.
-    /// - Parameters:
-    ///   - local: the file's bytes.
-    ///   - resolution: what to do with conflicts.
-    ///   - writingLocal: writes the merged bytes to the file (called only when they differ from `local`).
+    ///
+    /// Refused, like ``publish(_:force:)``, when the file never agreed with the remote feed, both hold
+    /// posts and they share none (another feed, or the wrong file): merging would publish one feed's posts
+    /// into the other. When the merge differs from the remote feed only in the order of its posts, the
+    /// remote's order is taken and nothing is uploaded, so two copies that order posts differently settle
+    /// on one order instead of uploading theirs in turn. The file is written under its lock, and only if
+    /// it still holds what was read; a change made to it during the sync is merged with the result
+    /// (``LocalFeedFile/replace(expecting:with:)``).
+    /// - Parameter resolution: what to do with conflicts.
     /// - Returns: What happened.
-    /// - Throws: ``FeedSyncError``, ``OrgSocialClientError``, or what `writingLocal` throws.
-    public func sync(
-        _ local: [UInt8], resolving resolution: FeedMerge.Resolution, writingLocal: ([UInt8]) throws -> Void
-    ) async throws -> Outcome {
+    /// - Throws: ``FeedSyncError``, ``OrgSocialClientError``, ``LocalFeedFileError``.
+    public func sync(resolving resolution: FeedMerge.Resolution) async throws -> Outcome {
         let url = destination.feedURL
+        let local = try file.read()
         for attempt in 1...2 {
             guard let remote = try await publisher.fetch(url) else {
                 do {
@@ -85,27 +106,34 @@ public struct FeedSynchronizer: Sendable {
                 } catch OrgSocialClientError.conflict where attempt == 1 {
                     continue
                 }
-                bases.record(local, ofFile: path, at: url)
-                return Outcome(
+                var outcome = Outcome(
                     bytes: local, createdRemote: true, uploaded: true,
                     toRemote: FeedMerge.Changes(from: .empty, to: Feed(bytes: local)), fromRemote: FeedMerge.Changes(),
                     settledConflicts: [], renamedPosts: [])
+                outcome.baseNotSaved = recordBase(local)
+                return outcome
             }
             if remote.feed.bytes == local {
-                bases.record(local, ofFile: path, at: url)
-                return Outcome(
+                var outcome = Outcome(
                     bytes: local, createdRemote: false, uploaded: false, toRemote: FeedMerge.Changes(),
                     fromRemote: FeedMerge.Changes(), settledConflicts: [], renamedPosts: [])
+                outcome.baseNotSaved = recordBase(local)
+                return outcome
             }
+            let base = agreedBase(remote: remote.feed)
+            let localFeed = Feed(bytes: local)
+            if base == nil { try checkRelated(remote.feed, with: localFeed) }
             let shown = bases.shownConflicts(ofFile: path, at: url).map {
                 FeedMerge.ShownConflicts(ours: Feed(bytes: $0.ours), theirs: Feed(bytes: $0.theirs))
             }
             let merge = FeedMerge(
-                base: agreedBase(remote: remote.feed), ours: Feed(bytes: local), theirs: remote.feed, shown: shown,
-                resolving: resolution)
-            guard let merged = merge.feed else {
+                base: base, ours: localFeed, theirs: remote.feed, shown: shown, resolving: resolution)
+            guard var merged = merge.feed else {
                 bases.recordShownConflicts(ours: local, theirs: remote.feed.bytes, ofFile: path, at: url)
                 throw FeedSyncError.conflicts(merge.conflicts, url: url)
+            }
+            if merged.bytes != remote.feed.bytes, merged.hasSameContentIgnoringPostOrder(as: remote.feed) {
+                merged = remote.feed
             }
             let uploads = merged.bytes != remote.feed.bytes
             if uploads {
@@ -118,15 +146,37 @@ public struct FeedSynchronizer: Sendable {
                     throw FeedSyncError.remoteKeptChanging(url: url)
                 }
             }
-            if merged.bytes != local { try writingLocal(merged.bytes) }
-            bases.record(merged.bytes, ofFile: path, at: url)
-            return Outcome(
+            var outcome = Outcome(
                 bytes: merged.bytes, createdRemote: false, uploaded: uploads,
                 toRemote: uploads ? FeedMerge.Changes(from: remote.feed, to: merged) : FeedMerge.Changes(),
                 fromRemote: merge.changesFromTheirs, settledConflicts: merge.conflicts,
                 renamedPosts: merge.renamedPosts)
+            (outcome.localFile, outcome.baseNotSaved) = try writeLocal(merged.bytes, readAs: local)
+            return outcome
         }
         throw FeedSyncError.remoteKeptChanging(url: url)
+    }
+
+    /// Writes `bytes`, which now are the remote feed, to the file if it still holds `local`, else merges
+    /// them into it; records them as the base unless the file kept a conflicting change of its own (then
+    /// the old base stays, so the next sync still sees what the remote feed gained).
+    /// - Returns: what happened to the file, and why the base could not be saved, if it could not.
+    func writeLocal(_ bytes: [UInt8], readAs local: [UInt8]) throws -> (LocalFeedFile.Replacement, MergeBaseStoreError?)
+    {
+        let replacement = bytes == local ? .replaced : try file.replace(expecting: local, with: bytes)
+        if case .keptOtherChange = replacement { return (replacement, nil) }
+        return (replacement, recordBase(bytes))
+    }
+
+    /// Records `bytes` as this file's base.
+    /// - Returns: why it could not be saved, or `nil`.
+    func recordBase(_ bytes: [UInt8]) -> MergeBaseStoreError? {
+        do {
+            try bases.record(bytes, ofFile: path, at: destination.feedURL)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     // MARK: - Publish
@@ -149,10 +199,11 @@ public struct FeedSynchronizer: Sendable {
         let creates: Bool
         if let remote = try await publisher.fetch(url) {
             if remote.feed.bytes == local {
-                bases.record(local, ofFile: path, at: url)
-                return Outcome(
+                var outcome = Outcome(
                     bytes: local, createdRemote: false, uploaded: false, toRemote: FeedMerge.Changes(),
                     fromRemote: FeedMerge.Changes(), settledConflicts: [], renamedPosts: [])
+                outcome.baseNotSaved = recordBase(local)
+                return outcome
             }
             if !force { try checkReplaceable(remote.feed, with: localFeed) }
             precondition = remote.etag.map(WritePrecondition.matching) ?? .none
@@ -168,21 +219,32 @@ public struct FeedSynchronizer: Sendable {
         } catch OrgSocialClientError.conflict {
             throw FeedSyncError.remoteKeptChanging(url: url)
         }
-        bases.record(local, ofFile: path, at: url)
-        return Outcome(
+        var outcome = Outcome(
             bytes: local, createdRemote: creates, uploaded: true,
             toRemote: FeedMerge.Changes(from: before, to: localFeed), fromRemote: FeedMerge.Changes(),
             settledConflicts: [], renamedPosts: [])
+        outcome.baseNotSaved = recordBase(local)
+        return outcome
+    }
+
+    /// Throws ``FeedSyncError/unrelatedFeed(url:remotePosts:)`` when the remote feed holds posts, `local`
+    /// holds posts (unless `emptyLocalIsUnrelated`), and they share none, unless the remote feed is the
+    /// untouched feed a host created at sign-up.
+    private func checkRelated(_ remote: Feed, with local: Feed, emptyLocalIsUnrelated: Bool = false) throws {
+        let url = destination.feedURL
+        let remoteIDs = Set(remote.posts.compactMap(\.id))
+        let localIDs = local.posts.compactMap(\.id)
+        guard !remoteIDs.isEmpty, emptyLocalIsUnrelated || !localIDs.isEmpty, remoteIDs.isDisjoint(with: localIDs),
+            !bases.isStartingFeed(remote.bytes, at: url)
+        else { return }
+        throw FeedSyncError.unrelatedFeed(url: url, remotePosts: remote.posts.count)
     }
 
     /// Throws unless uploading `local` over `remote` loses nothing made elsewhere.
     private func checkReplaceable(_ remote: Feed, with local: Feed) throws {
         let url = destination.feedURL
-        let isStarting = bases.isStartingFeed(remote.bytes, at: url)
+        try checkRelated(remote, with: local, emptyLocalIsUnrelated: true)
         let remoteIDs = Set(remote.posts.compactMap(\.id))
-        if !isStarting, !remoteIDs.isEmpty, remoteIDs.isDisjoint(with: local.posts.compactMap(\.id)) {
-            throw FeedSyncError.unrelatedFeed(url: url, remotePosts: remote.posts.count)
-        }
         let base = agreedBase(remote: remote)
         guard base?.bytes != remote.bytes else { return }
         // Posts the upload would delete that this file never deleted: in the remote feed, not in the file,
@@ -219,13 +281,6 @@ public struct FeedSynchronizer: Sendable {
             return .none
         }
         return base == nil ? .neverAgreed : .sinceLastAgreed
-    }
-
-    /// Records `bytes` as what the file and the remote feed now both hold (after an edit was published
-    /// and written to the file).
-    /// - Parameter bytes: the feed.
-    public func recordAgreed(_ bytes: [UInt8]) {
-        bases.record(bytes, ofFile: path, at: destination.feedURL)
     }
 
     /// This file's base, or the remote feed itself when it is the untouched feed a host created at sign-up

@@ -22,7 +22,8 @@ import SystemSupport
 /// (see `FeedMerge.ShownConflicts`). The feed a host creates at sign-up, which nobody wrote, is
 /// remembered per URL in `starting/<SHA-256 of the URL>`, so that the first upload may replace it.
 ///
-/// Failing to record is not an error: the next sync merges without a base, which never deletes.
+/// Failing to record a base is reported (``MergeBaseStoreError``) for the caller to warn about; the next
+/// sync then merges without a base, which never deletes.
 public struct MergeBaseStore: Sendable {
     /// The folder, or `nil` when there is nowhere to keep anything.
     public let folder: String?
@@ -64,15 +65,28 @@ public struct MergeBaseStore: Sendable {
     }
 
     /// Records `bytes` as what a file and its remote feed now both hold, and forgets any conflicts shown.
+    ///
+    /// A base that cannot be saved is not fatal (the next sync merges without one, which never deletes,
+    /// but `publish` then takes the file for one that never published), so the caller is told, to warn.
     /// - Parameters:
     ///   - bytes: the feed as published (and written to the file).
     ///   - path: the local feed file.
     ///   - feedURL: the feed's URL.
-    public func record(_ bytes: [UInt8], ofFile path: String, at feedURL: URL) {
-        guard let stem = stem(path, feedURL, creatingFolder: true) else { return }
+    /// - Throws: ``MergeBaseStoreError/cannotSave(folder:reason:)`` when the base could not be written.
+    public func record(_ bytes: [UInt8], ofFile path: String, at feedURL: URL) throws(MergeBaseStoreError) {
+        guard let folder else {
+            throw .cannotSave(folder: "", reason: "neither XDG_STATE_HOME nor HOME is set to an absolute path")
+        }
+        guard let stem = stem(path, feedURL, creatingFolder: true) else {
+            throw .cannotSave(folder: folder, reason: "the folder cannot be created")
+        }
         let record = Record(file: Self.realPath(path), feedURL: feedURL.absoluteString, sha256: SHA256.hexHash(bytes))
-        try? AtomicFile.write(bytes, to: stem + ".org", permissions: 0o600, symbolicLinks: .replace)
-        try? AtomicFile.write(record.json, to: stem + ".json", permissions: 0o600, symbolicLinks: .replace)
+        do {
+            try AtomicFile.write(bytes, to: stem + ".org", permissions: 0o600, symbolicLinks: .replace)
+            try AtomicFile.write(record.json, to: stem + ".json", permissions: 0o600, symbolicLinks: .replace)
+        } catch {
+            throw .cannotSave(folder: folder, reason: error.description)
+        }
         try? AtomicFile.remove(stem + ".ours.org")
         try? AtomicFile.remove(stem + ".theirs.org")
     }
@@ -172,5 +186,22 @@ public struct MergeBaseStore: Sendable {
             return String(cString: resolved)
         }
         return URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+}
+
+/// Why a merge base could not be kept.
+public enum MergeBaseStoreError: Error, Sendable, Equatable, LocalizedError {
+    /// The base could not be written in `folder` (empty when there is no folder at all).
+    case cannotSave(folder: String, reason: String)
+
+    /// What went wrong, and what it means for the next publish.
+    public var errorDescription: String? {
+        switch self {
+        case .cannotSave(let folder, let reason):
+            let place = folder.isEmpty ? "" : " in \(folder)"
+            return "The record of what was published (the merge base) could not be saved\(place): \(reason). "
+                + "The change itself is saved and published, but the next publish will take this file for one "
+                + "that never published."
+        }
     }
 }
