@@ -153,6 +153,24 @@ struct ConfigCommandTests {
         }
     }
 
+    @Test func aWriteKeepsKeysThisVersionDoesNotKnowAtAnyDepth() async throws {
+        try await withConfiguration { folder, environment in
+            try folder.write(
+                #"{"mirror": "https://mirror.example/api", "publish": {"method": "put", "branch": "main"}, "x": [1]}"#,
+                to: "orgsocial/config.json")
+            #expect(await runCLI(["config", "set", "language", "es"], environment: environment).status == 0)
+            #expect(await runCLI(["config", "set", "publish.token", "t0ken"], environment: environment).status == 0)
+            let object = try savedObject(in: folder)
+            #expect(object["mirror"] as? String == "https://mirror.example/api")
+            #expect(object["x"] as? [Int] == [1])
+            #expect(object["language"] as? String == "es")
+            let publish = try #require(object["publish"] as? [String: Any])
+            #expect(publish["branch"] as? String == "main")
+            #expect(publish["method"] as? String == "put")
+            #expect(publish["token"] as? String == "t0ken")
+        }
+    }
+
     @Test func theConfiguredLanguageIsTheDefaultOfNewPosts() async throws {
         try await withConfiguration { folder, environment in
             let file = try folder.write("#+TITLE: T\n#+NICK: t\n\n* Posts\n", to: "social.org")

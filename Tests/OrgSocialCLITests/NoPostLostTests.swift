@@ -156,4 +156,92 @@ struct NoPostLostTests {
             #expect(try folder.text("social.org") == text)
         }
     }
+
+    // MARK: - Copies and sync
+
+    /// A feed of two posts, in the order given.
+    private func twoPosts(_ order: [Int]) -> String {
+        let posts = [
+            "** 2026-01-01T10:00:00+0000\nFirst.\n", "** 2026-01-01T11:00:00+0000\nSecond.\n",
+        ]
+        return "#+TITLE: T\n#+NICK: t\n\n* Posts\n" + order.map { posts[$0] }.joined(separator: "\n")
+    }
+
+    @Test func twoCopiesThatOrderPostsDifferentlySettleOnOneOrder() async throws {
+        try await FakeFeedServer.with { server in
+            let home = try TemporaryFolder()
+            defer { home.remove() }
+            let laptop = try home.write(twoPosts([0, 1]), to: "laptop.org")
+            let desktop = try home.write(twoPosts([1, 0]), to: "desktop.org")
+            await server.state.setToken("secret", for: "/social.org")
+            let environment = home.homeEnvironment.merging([
+                "ORGSOCIAL_FEED_URL": server.url("/social.org").absoluteString, "ORGSOCIAL_TOKEN": "secret",
+            ]) { $1 }
+            #expect(await runCLIOverCurl(["publish", "--file", laptop], environment: environment).status == 0)
+            // The desktop adds a post in its own order; the laptop then takes it in the published order.
+            #expect(await runCLIOverCurl(["sync", "--file", desktop], environment: environment).status == 0)
+            #expect(await runCLIOverCurl(["post", "--file", desktop, "--text", "Third."], environment: environment).status == 0)
+            for _ in 0..<2 {
+                for file in [desktop, laptop] {
+                    let synced = await runCLIOverCurl(["sync", "--file", file], environment: environment)
+                    #expect(synced.status == 0, "\(synced.error)")
+                }
+            }
+            let uploads = await server.state.requests("PUT").count
+            for file in [desktop, laptop] {
+                let synced = await runCLIOverCurl(["sync", "--file", file], environment: environment)
+                #expect(synced.error.contains("Already in sync"), "\(synced.error)")
+            }
+            #expect(await server.state.requests("PUT").count == uploads)
+            let remote = try #require(await server.state.text("/social.org"))
+            #expect(try home.text("laptop.org") == remote)
+            #expect(try home.text("desktop.org") == remote)
+            #expect(Set(Feed(parsing: remote).posts.map(\.body)) == ["First.", "Second.", "Third."])
+        }
+    }
+
+    @Test func syncingAnUnrelatedFileIntoTheFeedIsRefused() async throws {
+        try await FakeFeedServer.with { server in
+            let home = try TemporaryFolder()
+            defer { home.remove() }
+            let file = try home.write(sampleFeed, to: "social.org")
+            // Another feed with the same title and nick: a merge would simply add its posts to the remote feed.
+            let otherText = "#+TITLE: Ana's journal\n#+NICK: ana\n\n* Posts\n** 2026-03-01T10:00:00+0000\nElsewhere.\n"
+            let other = try home.write(otherText, to: "other.org")
+            await server.state.setToken("secret", for: "/social.org")
+            let environment = home.homeEnvironment.merging([
+                "ORGSOCIAL_FEED_URL": server.url("/social.org").absoluteString, "ORGSOCIAL_TOKEN": "secret",
+            ]) { $1 }
+            #expect(await runCLIOverCurl(["publish", "--file", file], environment: environment).status == 0)
+            let refused = await runCLIOverCurl(["sync", "--file", other], environment: environment)
+            #expect(refused.status == 1)
+            #expect(refused.error.contains("None of the 1 post(s) of the feed at"))
+            #expect(refused.error.contains("'orgsocial publish --force --file \(other)'"))
+            #expect(await server.state.text("/social.org") == sampleFeed)
+            #expect(try home.text("other.org") == otherText)
+        }
+    }
+
+    @Test func aMergeBaseThatCannotBeSavedIsAWarningNamingTheFolder() async throws {
+        try await FakeFeedServer.with { server in
+            let home = try TemporaryFolder()
+            defer { home.remove() }
+            let file = try home.write(sampleFeed, to: "social.org")
+            try home.write("a file, not a folder", to: "state")
+            await server.state.setToken("secret", for: "/social.org")
+            let environment = home.homeEnvironment.merging([
+                "ORGSOCIAL_FEED_URL": server.url("/social.org").absoluteString, "ORGSOCIAL_TOKEN": "secret",
+                "XDG_STATE_HOME": home.path("state"),
+            ]) { $1 }
+            let published = await runCLIOverCurl(["publish", "--file", file], environment: environment)
+            #expect(published.status == 0)
+            #expect(
+                published.error.contains(
+                    "warning: The record of what was published (the merge base) could not be saved in "
+                        + home.path("state") + "/orgsocial/bases"))
+            let posted = await runCLIOverCurl(
+                ["post", "--file", file, "--text", "More", "--publish"], environment: environment)
+            #expect(posted.error.contains("warning: The record of what was published"), "\(posted.error)")
+        }
+    }
 }

@@ -112,5 +112,7 @@ struct PublishCommand: ParsableCommand {
                 "Published \(path) (\(local.count) bytes) to \(location): \(outcome.toRemote.summary)"
                     + (outcome.createdRemote ? "; there was no feed there." : "."))
         }
+        FeedSync.reportLocal(
+            outcome.localFile, baseNotSaved: outcome.baseNotSaved, path: path, location: location, in: context)
     }
 }

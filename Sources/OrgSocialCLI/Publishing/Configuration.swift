@@ -134,13 +134,51 @@ struct ConfigurationFile {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data: Data
+        var data: Data
         do {
             data = try encoder.encode(configuration)
+            // Keys this version does not know (a newer version's, or the user's own) are kept as they are.
+            if let existing = try? Data(contentsOf: URL(fileURLWithPath: path)),
+                let raw = try? JSONSerialization.jsonObject(with: existing) as? [String: Any],
+                let understood = try? JSONSerialization.jsonObject(with: encoder.encode(load())) as? [String: Any],
+                let new = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            {
+                let merged = Self.keepingUnknownKeys(of: raw, understood: understood, in: new)
+                if !NSDictionary(dictionary: merged).isEqual(to: new) {
+                    data = try JSONSerialization.data(
+                        withJSONObject: merged, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+                }
+            }
         } catch {
             throw CLIError.cannotWrite(path: path, reason: "encoding failed: \(error.localizedDescription)")
         }
         try AtomicFile.write(Array(data) + [UInt8(ascii: "\n")], to: path, permissions: 0o600)
+    }
+
+    /// `new` with the keys of `raw` that are not in `understood` (what this version read from `raw`) added
+    /// back, at any depth. A setting that was understood and is gone from `new` is gone whole, with any
+    /// unknown keys inside it.
+    /// - Parameters:
+    ///   - raw: the file's JSON object as it was.
+    ///   - understood: the configuration this version read from it, encoded again.
+    ///   - new: the configuration to write, encoded.
+    /// - Returns: the object to write.
+    static func keepingUnknownKeys(of raw: [String: Any], understood: [String: Any], in new: [String: Any])
+        -> [String: Any]
+    {
+        var result = new
+        for (key, value) in raw {
+            guard let known = understood[key] else {
+                result[key] = value
+                continue
+            }
+            if let rawObject = value as? [String: Any], let knownObject = known as? [String: Any],
+                let newObject = new[key] as? [String: Any]
+            {
+                result[key] = keepingUnknownKeys(of: rawObject, understood: knownObject, in: newObject)
+            }
+        }
+        return result
     }
 
     /// Whether group or others may read the file (it should be 0600 when it holds a token or vfile).
