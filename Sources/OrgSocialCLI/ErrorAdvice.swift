@@ -38,6 +38,9 @@ enum ErrorAdvice {
             "Run 'orgsocial show' to list them."
         case LocalFeedFileError.locked:
             "Let it finish and try again, or wait longer with \(FeedFile.lockWaitVariable)=SECONDS."
+        case FeedSyncError.remoteErrors(_, _, let url):
+            "Fix them where the feed is published ('orgsocial check \(url.absoluteString)' "
+                + "lists them), then run 'orgsocial sync' again."
         case OrgSocialError.duplicatePostID:
             "Open the file in an editor and give one of them another ID (or remove one), then try again."
         case OrgSocialError.unclosedDrawer:

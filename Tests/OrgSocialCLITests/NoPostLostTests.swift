@@ -180,7 +180,9 @@ struct NoPostLostTests {
             #expect(await runCLIOverCurl(["publish", "--file", laptop], environment: environment).status == 0)
             // The desktop adds a post in its own order; the laptop then takes it in the published order.
             #expect(await runCLIOverCurl(["sync", "--file", desktop], environment: environment).status == 0)
-            #expect(await runCLIOverCurl(["post", "--file", desktop, "--text", "Third."], environment: environment).status == 0)
+            #expect(
+                await runCLIOverCurl(["post", "--file", desktop, "--text", "Third."], environment: environment).status
+                    == 0)
             for _ in 0..<2 {
                 for file in [desktop, laptop] {
                     let synced = await runCLIOverCurl(["sync", "--file", file], environment: environment)
@@ -242,6 +244,51 @@ struct NoPostLostTests {
             let posted = await runCLIOverCurl(
                 ["post", "--file", file, "--text", "More", "--publish"], environment: environment)
             #expect(posted.error.contains("warning: The record of what was published"), "\(posted.error)")
+        }
+    }
+
+    @Test func aSyncThatWouldBringInTheRemotesErrorsQuotesThePostAndChangesNothing() async throws {
+        try await FakeFeedServer.with { server in
+            let home = try TemporaryFolder()
+            defer { home.remove() }
+            let file = try home.write(sampleFeed, to: "social.org")
+            await server.state.setToken("secret", for: "/social.org")
+            let environment = home.homeEnvironment.merging([
+                "ORGSOCIAL_FEED_URL": server.url("/social.org").absoluteString, "ORGSOCIAL_TOKEN": "secret",
+            ]) { $1 }
+            #expect(await runCLIOverCurl(["publish", "--file", file], environment: environment).status == 0)
+            let broken = sampleFeed + "\n** 2026-01-05T10:00:00+0000\n:PROPERTIES:\n:LANG: en\nBroken on the phone.\n"
+            await server.state.setFile("/social.org", broken)
+            let uploads = await server.state.requests("PUT").count
+            let synced = await runCLIOverCurl(["sync", "--file", file], environment: environment)
+            #expect(synced.status == 1)
+            #expect(synced.error.contains("has 1 format error(s) that this file does not"), "\(synced.error)")
+            #expect(synced.error.contains("[unclosed-drawer], in this post of the remote feed:"))
+            #expect(synced.error.contains("    Broken on the phone."))
+            #expect(synced.error.contains("orgsocial check \(server.url("/social.org").absoluteString)"))
+            #expect(try home.text("social.org") == sampleFeed)
+            #expect(await server.state.requests("PUT").count == uploads)
+        }
+    }
+
+    @Test func publishingACopyThatOnlyAddsPostsIsNotRefused() async throws {
+        try await FakeFeedServer.with { server in
+            let home = try TemporaryFolder()
+            defer { home.remove() }
+            let file = try home.write(sampleFeed, to: "social.org")
+            await server.state.setToken("secret", for: "/social.org")
+            let environment = home.homeEnvironment.merging([
+                "ORGSOCIAL_FEED_URL": server.url("/social.org").absoluteString, "ORGSOCIAL_TOKEN": "secret",
+            ]) { $1 }
+            #expect(await runCLIOverCurl(["publish", "--file", file], environment: environment).status == 0)
+            // A copy made elsewhere, never published from its own path, that only adds a post.
+            let copy = try home.write(sampleFeed, to: "copy.org")
+            #expect(
+                await runCLIOverCurl(["post", "--file", copy, "--text", "Added."], environment: environment).status == 0
+            )
+            let published = await runCLIOverCurl(["publish", "--file", copy], environment: environment)
+            #expect(published.status == 0, "\(published.error)")
+            #expect(await server.state.text("/social.org") == (try home.text("copy.org")))
         }
     }
 }

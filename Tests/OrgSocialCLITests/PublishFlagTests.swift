@@ -221,4 +221,23 @@ struct PublishFlagTests {
             #expect(try home.text("social.org") == (await server.state.text("/ana/social.org")))
         }
     }
+
+    @Test func aPostPublishedWithoutAFeedURLSettingIsPrintedAtTheURLItWasPublishedTo() async throws {
+        try await FakeFeedServer.with { server in
+            let home = try TemporaryFolder()
+            defer { home.remove() }
+            let host = server.url("/").absoluteString
+            #expect(
+                await runCLIOverCurl(["signup", "--host", host, "--nick", "ana"], environment: home.homeEnvironment)
+                    .status == 0)
+            #expect(
+                await runCLIOverCurl(["config", "unset", "feedURL"], environment: home.homeEnvironment).status == 0)
+            let template = try #require(await server.state.text("/ana/social.org"))
+            let file = try home.write(template, to: "social.org")
+            let result = await runCLIOverCurl(
+                ["post", "--file", file, "--text", "Hello host", "--publish"], environment: home.homeEnvironment)
+            #expect(result.status == 0, "\(result.error)")
+            #expect(result.output == server.url("/ana/social.org").absoluteString + "#2026-01-02T03:04:05+0000\n")
+        }
+    }
 }

@@ -100,7 +100,7 @@ struct PublishCommand: ParsableCommand {
                 throw CLIError.publishRefused(path: path, reason: error.localizedDescription, unrelated: false)
             case .remoteKeptChanging, .conflicts:
                 throw CLIError.remoteKeptChanging(path: path, url: location)
-            case .unpublishedLocalChanges, .changeAddsErrors:
+            case .unpublishedLocalChanges, .changeAddsErrors, .remoteErrors:
                 throw error  // only an edit (FeedSynchronizer.edit) throws these
             }
         }

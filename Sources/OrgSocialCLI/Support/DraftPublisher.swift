@@ -1,5 +1,6 @@
 import Foundation
 import OrgSocial
+import OrgSocialClient
 
 /// Appends a composed post to a feed file (and with publishing, to the remote feed) and prints its address.
 enum DraftPublisher {
@@ -31,7 +32,14 @@ enum DraftPublisher {
         options: FeedFileOptions, publishing: PublishOptions, in context: CommandContext,
         makeDraft: @escaping @Sendable (_ feed: Feed, _ feedURL: String?, _ now: Date) throws -> PostDraft
     ) async throws {
-        let feedURL = try options.feedURL(in: context)
+        // Without a feed URL of its own, a post that is published is printed at the URL it is published to.
+        let published = try publishing.isEnabled(in: context)
+        let feedURL =
+            try options.feedURL(in: context)
+            ?? (published
+                ? (try? PublishTarget.resolve(in: context, feedURLOption: options.feedURLOption))?.feedURL
+                    .absoluteString
+                : nil)
         let now = try context.now()
         let timeZone = context.timeZone
         let id = try await FeedChange.apply(

@@ -135,6 +135,7 @@ public struct FeedSynchronizer: Sendable {
             if merged.bytes != remote.feed.bytes, merged.hasSameContentIgnoringPostOrder(as: remote.feed) {
                 merged = remote.feed
             }
+            try checkNoErrorsArrive(in: merged, from: remote.feed, into: localFeed)
             let uploads = merged.bytes != remote.feed.bytes
             if uploads {
                 do {
@@ -185,7 +186,8 @@ public struct FeedSynchronizer: Sendable {
     ///
     /// Unless `force`, refused when the remote feed holds posts and shares none with `local` (another
     /// feed, or a new file), and when it changed since this file last agreed with it (uploading would
-    /// undo changes made elsewhere, deleting posts this file never deleted).
+    /// undo changes made elsewhere, deleting posts this file never deleted), unless the upload only adds
+    /// posts to it.
     /// - Parameters:
     ///   - local: the file's bytes.
     ///   - force: replace the remote feed whatever it holds.
@@ -227,6 +229,22 @@ public struct FeedSynchronizer: Sendable {
         return outcome
     }
 
+    /// Throws ``FeedSyncError/remoteErrors(_:posts:url:)`` when `merged` has format errors `local` did not
+    /// have: they came from the remote feed, and neither the file nor the upload should get them (a server
+    /// that checks feeds would refuse the upload, and `check` of the file would show nothing).
+    private func checkNoErrorsArrive(in merged: Feed, from remote: Feed, into local: Feed) throws {
+        let validator = FeedValidator()
+        let added = Diagnostic.added(before: validator.validate(local), after: validator.validate(merged))
+            .filter { $0.severity == .error }
+        guard !added.isEmpty else { return }
+        let posts = added.map { error -> String in
+            guard let post = merged.posts.last(where: { $0.line <= error.line }) else { return "" }
+            let text = post.rawText
+            return text.count > 300 ? String(text.prefix(300)) + "…" : text
+        }
+        throw FeedSyncError.remoteErrors(added, posts: posts, url: destination.feedURL)
+    }
+
     /// Throws ``FeedSyncError/unrelatedFeed(url:remotePosts:)`` when the remote feed holds posts, `local`
     /// holds posts (unless `emptyLocalIsUnrelated`), and they share none, unless the remote feed is the
     /// untouched feed a host created at sign-up.
@@ -247,6 +265,9 @@ public struct FeedSynchronizer: Sendable {
         let remoteIDs = Set(remote.posts.compactMap(\.id))
         let base = agreedBase(remote: remote)
         guard base?.bytes != remote.bytes else { return }
+        // An upload that only adds posts to the remote feed undoes nothing, whatever happened there.
+        let upload = FeedMerge.Changes(from: remote, to: local)
+        if upload.deletedPosts == 0, upload.editedPosts == 0, upload.keywords.isEmpty { return }
         // Posts the upload would delete that this file never deleted: in the remote feed, not in the file,
         // and not in its base.
         let baseIDs = Set(base?.posts.compactMap(\.id) ?? [])
@@ -308,6 +329,10 @@ public enum FeedSyncError: Error, Sendable, LocalizedError {
     /// An edit would add these format errors to the remote feed at `url`, or to the file when `url` is
     /// `nil`; nothing was changed.
     case changeAddsErrors([Diagnostic], url: URL?)
+    /// The remote feed at `url` holds posts or keywords with these format errors (line numbers are the
+    /// merged feed's), which a merge would bring into the file; `posts` quotes the post each one is in
+    /// (empty for a keyword). Nothing was written or uploaded.
+    case remoteErrors([Diagnostic], posts: [String], url: URL)
 
     /// What went wrong.
     public var errorDescription: String? {
@@ -337,6 +362,18 @@ public enum FeedSyncError: Error, Sendable, LocalizedError {
                 ? "has changes made since it last published to or synced with"
                 : "was never published to or synced with, and differs from,"
             return "This file \(state) \(url.absoluteString); an edit applied there would replace them."
+        case .remoteErrors(let errors, let posts, let url):
+            let listed = zip(errors, posts).map { error, post in
+                "\(error.message) [\(error.code)]"
+                    + (post.isEmpty
+                        ? ""
+                        : ", in this post of the remote feed:\n"
+                            + post.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(
+                                separator: "\n"))
+            }
+            return "The feed at \(url.absoluteString) has \(errors.count) format error(s) that this file does not; "
+                + "merging would bring them in, so nothing was written or published:\n"
+                + listed.map { "  " + $0 }.joined(separator: "\n")
         case .changeAddsErrors(let errors, let url):
             let place = url.map { "the feed at \($0.absoluteString)" } ?? "this file"
             return "The change would add \(errors.count) format error(s) to \(place); nothing was changed: "
