@@ -92,17 +92,18 @@ enum FeedFile {
     /// - Parameter bytes: the file's content.
     /// - Returns: a short reason ("it looks like an HTML page"), or `nil` for a feed.
     static func notAFeedReason(_ bytes: [UInt8]) -> String? {
-        guard let text = String(validating: bytes, as: UTF8.self) else { return "it is not UTF-8 text" }
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-        let content = lines.filter { !$0.isEmpty }
-        guard let first = content.first else { return nil }
-        for line in content {
+        guard String(validating: bytes, as: UTF8.self) != nil else { return "it is not UTF-8 text" }
+        // Line by line, stopping at the first sign of a feed (its first lines, for a feed), so that a 20 MB
+        // feed is not split whole.
+        let lines = Self.lines(of: bytes).lazy.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard let first = lines.first(where: { _ in true }) else { return nil }
+        for line in lines {
             if line.range(of: #"^#\+[A-Za-z_][A-Za-z0-9_-]*:"#, options: .regularExpression) != nil { return nil }
             if line.range(of: #"^\*\s+posts\s*$"#, options: [.regularExpression, .caseInsensitive]) != nil {
                 return nil
             }
         }
+        let content = Array(lines)
         if first.hasPrefix("<") { return "it looks like an HTML or XML page" }
         if content.contains(where: { $0.range(of: #"^#{1,6}\s"#, options: .regularExpression) != nil }) {
             return "it looks like a Markdown file"
@@ -142,6 +143,21 @@ enum FeedFile {
         case .readOnly(let path): return CLIError.readOnlyFile(path: path)
         case .unwritable(let path, let reason): return CLIError.cannotWrite(path: path, reason: reason)
         case .locked, .lockFailed: return error
+        }
+    }
+
+    /// The lines of `bytes` (split at LF, CR and CR LF), made one at a time as they are iterated.
+    private static func lines(of bytes: [UInt8]) -> UnfoldSequence<String, Int> {
+        sequence(state: 0) { start in
+            guard start < bytes.count else { return nil }
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\n"), bytes[end] != UInt8(ascii: "\r") { end += 1 }
+            let line = String(decoding: bytes[start..<end], as: UTF8.self)
+            start =
+                end
+                + (end + 1 < bytes.count && bytes[end] == UInt8(ascii: "\r") && bytes[end + 1] == UInt8(ascii: "\n")
+                    ? 2 : 1)
+            return line
         }
     }
 

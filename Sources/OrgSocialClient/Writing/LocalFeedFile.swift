@@ -77,7 +77,10 @@ public struct LocalFeedFile: Sendable {
     /// - Returns: what `transform` returned.
     /// - Throws: ``LocalFeedFileError``, or what `transform` throws (then nothing is written).
     public func update<Value>(_ transform: ([UInt8]) throws -> (Value, [UInt8]?)) throws -> Value {
-        try withLock {
+        // A missing or read-only file is refused before the lock file is made beside it.
+        _ = try read()
+        if AtomicFile.isReadOnly(path) { throw LocalFeedFileError.readOnly(path: path) }
+        return try withLock {
             let current = try read()
             let (value, bytes) = try transform(current)
             if let bytes, bytes != current { try write(bytes) }
