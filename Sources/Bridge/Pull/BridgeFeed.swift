@@ -103,7 +103,7 @@ public struct LocalBridgeFeed: BridgeFeed {
         case .unreadable(let path, let reason), .unwritable(let path, let reason), .lockFailed(let path, let reason):
             BridgeFeedError.file(path: path, reason: reason)
         case .readOnly(let path): BridgeFeedError.file(path: path, reason: "it is read-only")
-        case .locked: error
+        case .locked, .keptChanging: error
         }
     }
 }

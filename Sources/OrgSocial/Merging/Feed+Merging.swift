@@ -197,3 +197,17 @@ extension Feed {
         return mine.head == theirs.head && mine.posts == theirs.posts
     }
 }
+
+extension Feed {
+    /// This feed without its posts whose IDs are not in `ids` (posts without an ID stay).
+    /// - Parameter ids: the IDs of the posts to keep.
+    /// - Returns: the feed, with only those posts' bytes removed.
+    /// - Throws: ``OrgSocialError/duplicatePostID(id:lines:)`` when a post to remove shares its ID.
+    public func removingPosts(notIn ids: Set<String>) throws -> Feed {
+        var feed = self
+        for id in posts.compactMap(\.id) where !ids.contains(id) {
+            try feed.deletePost(id: id)
+        }
+        return feed
+    }
+}

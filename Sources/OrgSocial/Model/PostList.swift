@@ -143,6 +143,27 @@ extension PostList {
         (position + 1 < endIndex ? starts[position + 1] : source.count) - starts[position]
     }
 
+    /// The positions of the posts whose bytes (headline to the next headline) meet `range`, or touch it
+    /// when it is empty (an insertion between two posts meets both).
+    /// - Parameter range: bytes of the file.
+    /// - Returns: consecutive positions, empty when `range` lies before the first post.
+    package func positions(meeting range: Range<Int>) -> Range<Int> {
+        guard !isEmpty else { return startIndex..<startIndex }
+        /// The last post starting at or before `offset`, or `startIndex - 1` when none does.
+        func post(containing offset: Int) -> Int {
+            var (low, high) = (startIndex, endIndex)
+            while low < high {
+                let middle = (low + high) / 2
+                if starts[middle] <= offset { low = middle + 1 } else { high = middle }
+            }
+            return low - 1
+        }
+        let first = Swift.max(startIndex, post(containing: Swift.max(0, range.lowerBound - 1)))
+        let last = post(containing: range.upperBound)
+        guard last >= startIndex, last >= first else { return startIndex..<startIndex }
+        return first..<(last + 1)
+    }
+
     /// The positions of the posts cut into at most `count` consecutive runs of about the same number of
     /// bytes (each at least `minimumBytes`, so small feeds make one run), for reading them on several threads.
     /// - Parameters:

@@ -37,12 +37,44 @@ extension Feed {
         var edited = self
         let result = try change(&edited)
         guard edited.bytes != bytes else { return (result, []) }
+        // Only the posts the edit touched are read again, in both versions (with the header, `#+PINNED`
+        // and the parser's findings): the others hold the same bytes and say the same things.
         let validator = FeedValidator()
-        let added = Diagnostic.added(before: validator.validate(self), after: validator.validate(edited))
+        let (before, after) = changedPostPositions(in: edited)
+        let added = Diagnostic.added(
+            before: validator.validate(self, postsAt: before), after: validator.validate(edited, postsAt: after))
         let errors = added.filter { $0.severity == .error }
         guard errors.isEmpty else { throw FeedChangeAddsErrors(errors: errors) }
         self = edited
         return (result, added)
+    }
+}
+
+extension Feed {
+    /// The posts that differ between this feed and `edited`: those meeting the bytes between the two
+    /// files' common beginning and common end, in each.
+    /// - Parameter edited: this feed after an edit.
+    /// - Returns: the positions of those posts in this feed and in `edited`.
+    func changedPostPositions(in edited: Feed) -> (before: Range<Int>, after: Range<Int>) {
+        let old = bytes
+        let new = edited.bytes
+        let shorter = Swift.min(old.count, new.count)
+        var prefix = 0
+        old.withUnsafeBufferPointer { a in
+            new.withUnsafeBufferPointer { b in
+                while prefix < shorter, a[prefix] == b[prefix] { prefix += 1 }
+            }
+        }
+        var suffix = 0
+        old.withUnsafeBufferPointer { a in
+            new.withUnsafeBufferPointer { b in
+                while suffix < shorter - prefix, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] { suffix += 1 }
+            }
+        }
+        return (
+            posts.positions(meeting: prefix..<(old.count - suffix)),
+            edited.posts.positions(meeting: prefix..<(new.count - suffix))
+        )
     }
 }
 

@@ -42,6 +42,24 @@ public struct FeedValidator: Sendable {
     package func validate(
         _ feed: Feed, threads: Int, runBytes: Int, visiting visit: (PostKind) -> Void
     ) -> [Diagnostic] {
+        validate(feed, postsAt: nil, threads: threads, runBytes: runBytes, visiting: visit)
+    }
+
+    /// The diagnostics of `feed` with the posts at `positions` alone read: the parser's, the header's and
+    /// `#+PINNED`'s, and those of those posts. An edit that changed only those posts (and the header)
+    /// adds exactly what this finds in the edited feed and not in the original
+    /// (``Feed/applyChecked(_:)``), without reading the thousands of posts it left alone.
+    /// - Parameters:
+    ///   - feed: a parsed feed.
+    ///   - positions: the posts to read.
+    /// - Returns: the diagnostics.
+    package func validate(_ feed: Feed, postsAt positions: Range<Int>) -> [Diagnostic] {
+        validate(feed, postsAt: positions, threads: 1, runBytes: Self.runBytes, visiting: { _ in })
+    }
+
+    private func validate(
+        _ feed: Feed, postsAt window: Range<Int>?, threads: Int, runBytes: Int, visiting visit: (PostKind) -> Void
+    ) -> [Diagnostic] {
         var found = DiagnosticList(feed.diagnostics)
         checkHeader(feed, into: &found)
         if let pinned = feed.profile.keywords.first(where: { !$0.value.isEmpty && $0.hasName("PINNED") }) {
@@ -59,7 +77,7 @@ public struct FeedValidator: Sendable {
             }
         }
         // A big feed is read in runs of posts, one per core; the runs' findings are added in file order.
-        let runs = feed.posts.runs(count: threads, minimumBytes: runBytes)
+        let runs = window.map { $0.isEmpty ? [] : [$0] } ?? feed.posts.runs(count: threads, minimumBytes: runBytes)
         if runs.count > 1 {
             let results = concurrentMap(runs) { [self, posts = feed.posts] positions in
                 var kinds: [PostKind] = []

@@ -142,7 +142,7 @@ enum FeedFile {
         case .unreadable(let path, let reason): return CLIError.cannotRead(path: path, reason: reason)
         case .readOnly(let path): return CLIError.readOnlyFile(path: path)
         case .unwritable(let path, let reason): return CLIError.cannotWrite(path: path, reason: reason)
-        case .locked, .lockFailed: return error
+        case .locked, .lockFailed, .keptChanging: return error
         }
     }
 

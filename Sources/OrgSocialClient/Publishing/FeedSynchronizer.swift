@@ -265,9 +265,11 @@ public struct FeedSynchronizer: Sendable {
         let remoteIDs = Set(remote.posts.compactMap(\.id))
         let base = agreedBase(remote: remote)
         guard base?.bytes != remote.bytes else { return }
-        // An upload that only adds posts to the remote feed undoes nothing, whatever happened there.
-        let upload = FeedMerge.Changes(from: remote, to: local)
-        if upload.deletedPosts == 0, upload.editedPosts == 0, upload.keywords.isEmpty { return }
+        // An upload that only adds posts to the remote feed undoes nothing, whatever happened there: the file
+        // without the posts the remote feed lacks reads exactly as the remote feed.
+        if let pruned = try? local.removingPosts(notIn: remoteIDs), pruned.hasSameContentIgnoringPostOrder(as: remote) {
+            return
+        }
         // Posts the upload would delete that this file never deleted: in the remote feed, not in the file,
         // and not in its base.
         let baseIDs = Set(base?.posts.compactMap(\.id) ?? [])

@@ -57,12 +57,17 @@ public struct LocalFeedFile: Sendable {
     /// - Returns: the bytes.
     /// - Throws: ``LocalFeedFileError/noFile(path:)``, ``LocalFeedFileError/unreadable(path:reason:)``.
     public func read() throws(LocalFeedFileError) -> [UInt8] {
+        try readWithStatus().bytes
+    }
+
+    /// The file's bytes and its status when they were read.
+    private func readWithStatus() throws(LocalFeedFileError) -> (bytes: [UInt8], status: FileStatus) {
         do {
             guard let (bytes, status) = try AtomicFile.read(path) else { throw LocalFeedFileError.noFile(path: path) }
             guard status.isRegularFile else {
                 throw LocalFeedFileError.unreadable(path: path, reason: "it is not a regular file")
             }
-            return bytes
+            return (bytes, status)
         } catch let error as LocalFeedFileError {
             throw error
         } catch {
@@ -73,20 +78,35 @@ public struct LocalFeedFile: Sendable {
     /// Under the lock: reads the file, lets `transform` compute new bytes from the current ones, and writes
     /// them when they differ.
     /// - Parameter transform: gets the current bytes; returns its result and the new bytes, or `nil` to
-    ///   leave the file as it is. It runs once.
+    ///   leave the file as it is. It runs again when the file changed while it ran (an editor's save: an
+    ///   editor takes no lock), up to five times.
     /// - Returns: what `transform` returned.
     /// - Throws: ``LocalFeedFileError``, or what `transform` throws (then nothing is written).
     public func update<Value>(_ transform: ([UInt8]) throws -> (Value, [UInt8]?)) throws -> Value {
         // A missing or read-only file is refused before the lock file is made beside it.
-        _ = try read()
+        switch Result(catching: { () throws(SystemCallError) in try FileStatus.of(path: path) }) {
+        case .success(nil): throw LocalFeedFileError.noFile(path: path)
+        case .failure(let error): throw LocalFeedFileError.unreadable(path: path, reason: error.description)
+        case .success: break
+        }
         if AtomicFile.isReadOnly(path) { throw LocalFeedFileError.readOnly(path: path) }
         return try withLock {
-            let current = try read()
-            let (value, bytes) = try transform(current)
-            if let bytes, bytes != current { try write(bytes) }
-            return value
+            // An editor takes no lock: if the file changed while `transform` ran, run it again on the new
+            // content rather than overwrite the editor's save.
+            for _ in 1...Self.attemptsAgainstEditors {
+                let (current, status) = try readWithStatus()
+                let (value, bytes) = try transform(current)
+                guard let bytes, bytes != current else { return value }
+                guard (try? FileStatus.of(path: path)) == status else { continue }
+                try write(bytes)
+                return value
+            }
+            throw LocalFeedFileError.keptChanging(path: path, attempts: Self.attemptsAgainstEditors)
         }
     }
+
+    /// How many times ``update(_:)`` runs its transform again when the file keeps changing under it.
+    static let attemptsAgainstEditors = 5
 
     /// What ``replace(expecting:with:)`` did.
     public enum Replacement: Sendable, Equatable {
@@ -177,6 +197,8 @@ public enum LocalFeedFileError: Error, Sendable, Equatable, LocalizedError {
     case locked(path: String, holder: String, waited: Duration)
     /// The lock file cannot be opened or locked.
     case lockFailed(path: String, reason: String)
+    /// The file changed under each of `attempts` edits (a program that takes no lock kept saving it).
+    case keptChanging(path: String, attempts: Int)
 
     /// What went wrong.
     public var errorDescription: String? {
@@ -195,6 +217,9 @@ public enum LocalFeedFileError: Error, Sendable, Equatable, LocalizedError {
                 + "nothing was written."
         case .lockFailed(let path, let reason):
             return "The lock file of \(path) cannot be used: \(reason)."
+        case .keptChanging(let path, let attempts):
+            return "\(path) changed during each of \(attempts) attempts to edit it; nothing was written. Try again "
+                + "when nothing else is saving it."
         }
     }
 }
