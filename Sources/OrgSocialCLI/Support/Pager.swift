@@ -27,6 +27,15 @@ struct Pager {
     ///   - context: the streams and environment.
     func show(_ text: String, in context: CommandContext) {
         guard let command = command(in: context) else {
+        show(StyledText(text), in: context)
+    }
+
+    /// Shows styled text as the text version does, rendered (``StyledText/rendered``, every
+    /// control character of its runs made visible), so what the pager gets is as safe as standard output.
+    /// - Parameters:
+    ///   - text: the output.
+    ///   - context: the streams and environment.
+    func show(_ text: StyledText, in context: CommandContext) {
             context.write(text)
             return
         }
@@ -49,7 +58,7 @@ struct Pager {
             return
         }
         // A pager that quits early (q in less) closes the pipe: the rest is not wanted.
-        try? input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+        try? input.fileHandleForWriting.write(contentsOf: Data(text.rendered.utf8))
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
         if process.terminationReason == .exit, [126, 127].contains(process.terminationStatus) {
@@ -60,7 +69,7 @@ struct Pager {
     }
 
     /// Writes `text` to standard output after a warning that the pager `command` could not be used.
-    private static func fallBack(to text: String, command: String, reason: String, in context: CommandContext) {
+    private static func fallBack(to text: StyledText, command: String, reason: String, in context: CommandContext) {
         context.report(
             "warning: the pager '\(command)' could not be used: \(reason). Showing the output without it; set "
                 + "PAGER to a pager that works (or to 'cat'), or give --no-pager.")
