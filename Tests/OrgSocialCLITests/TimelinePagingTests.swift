@@ -143,4 +143,19 @@ struct TimelinePagingTests {
             }
         }
     }
+
+    @Test func aPagerThatRunsAndFailsFallsBackToPlainOutputWithAWarning() async throws {
+        try await TimelineCommandTests().withNetwork { _, me, environment in
+            // `false` is found and runs, reads nothing and exits 1; the other reads it all, then fails.
+            for pager in ["false", "cat >/dev/null; exit 3"] {
+                var environment = environment
+                environment["PAGER"] = pager
+                let result = await runCLIOverCurl(
+                    ["timeline", "--feed-url", me], environment: environment, isTerminal: true)
+                #expect(result.status == 0, "\(pager)")
+                #expect(shown(result.output) == Self.order, "\(pager)")
+                #expect(result.error.contains("warning: the pager '\(pager)' could not be used: it failed"), "\(pager)")
+            }
+        }
+    }
 }

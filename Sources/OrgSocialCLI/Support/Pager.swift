@@ -20,13 +20,13 @@ struct Pager {
 
     /// Shows `text`: through the pager (run with `/bin/sh -c`, on the process's own standard output) and
     /// waits for it to end, or on standard output when there is no pager. A pager that cannot run (not
-    /// found or not executable, which the shell answers with status 127 or 126) never loses the text: it is
-    /// written to standard output, after a warning on standard error.
+    /// found or not executable, which the shell answers with status 127 or 126) or that fails (any other
+    /// exit status but 0, as `PAGER=false` gives) never loses the text: it is written to standard output,
+    /// after a warning on standard error. A pager ended by a signal (Ctrl-C) is taken as the reader's choice.
     /// - Parameters:
     ///   - text: the output.
     ///   - context: the streams and environment.
     func show(_ text: String, in context: CommandContext) {
-        guard let command = command(in: context) else {
         show(StyledText(text), in: context)
     }
 
@@ -36,6 +36,7 @@ struct Pager {
     ///   - text: the output.
     ///   - context: the streams and environment.
     func show(_ text: StyledText, in context: CommandContext) {
+        guard let command = command(in: context) else {
             context.write(text)
             return
         }
@@ -61,11 +62,13 @@ struct Pager {
         try? input.fileHandleForWriting.write(contentsOf: Data(text.rendered.utf8))
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
-        if process.terminationReason == .exit, [126, 127].contains(process.terminationStatus) {
-            Self.fallBack(
-                to: text, command: command,
-                reason: "the shell could not run it (exit status \(process.terminationStatus))", in: context)
-        }
+        guard process.terminationReason == .exit, process.terminationStatus != 0 else { return }
+        let status = process.terminationStatus
+        Self.fallBack(
+            to: text, command: command,
+            reason: [126, 127].contains(status)
+                ? "the shell could not run it (exit status \(status))" : "it failed (exit status \(status))",
+            in: context)
     }
 
     /// Writes `text` to standard output after a warning that the pager `command` could not be used.
