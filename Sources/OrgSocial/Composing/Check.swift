@@ -68,12 +68,18 @@ enum Check {
         return url
     }
 
-    /// `reference` when its feed URL is an http(s) URL and its ID is one token.
+    /// `reference` when its feed URL is an http(s) URL and its ID is one token that is a post ID
+    /// (``isPostID(_:)``: a timestamp, not `notanid`).
     static func reference(_ reference: PostReference, field: String) throws -> PostReference {
         _ = try url(reference.feedURL, field: "\(field) feed URL")
         guard !reference.postID.isEmpty, reference.postID.tokens().count == 1 else {
             throw OrgSocialError.invalidInput(
                 field: field, value: reference.description, reason: "it must be <feed URL>#<post ID>.")
+        }
+        guard isPostID(reference.postID) else {
+            throw OrgSocialError.invalidInput(
+                field: field, value: reference.description,
+                reason: "its ID `\(reference.postID)` is not a post ID (a timestamp); copy the post's URL exactly.")
         }
         return reference
     }

@@ -56,9 +56,15 @@ enum DraftPublisher {
             throw CLIError.invalidValue(
                 value: value, option: option,
                 reason:
-                    "Give a post URL, <feed URL>#<post ID>, e.g. https://example.org/social.org#2026-01-02T03:04:05+0100."
-            )
+                    "'\(reference.postID)' is not a post ID (a post ID is a timestamp). Copy the post's URL exactly, "
+                    + "<feed URL>#<post ID>, \(example).")
         }
         return reference
     }
 }
+        let example = "e.g. https://example.org/social.org#2026-01-02T03:04:05+0100"
+            throw CLIError.invalidValue(
+                value: value, option: option, reason: "Give a post URL, <feed URL>#<post ID>, \(example).")
+        }
+        // `#notanid`, or `#<ID>#x` (split at its last `#`): the ID must be a post's, a timestamp.
+        guard isPostID(reference.postID) else {
