@@ -56,11 +56,7 @@ struct ReadingOptions {
     /// - Parameter allowsRelay: whether the command reads through a relay.
     /// - Throws: ``CLIError`` usage errors.
     func validate(allowsRelay: Bool = false) throws {
-        if let url = feedURLOption, !FeedFileOptions.isHTTPURL(url) {
-            throw CLIError.invalidValue(
-                value: url, option: Self.feedURLOption.synopsis,
-                reason: "Give the http:// or https:// URL your social.org file is published at.")
-        }
+        try FeedFileOptions.checkFeedURLOption(feedURLOption)
         if let relayURL, allowsRelay {
             if usesNoRelay {
                 throw CLIError.invalidValue(
