@@ -539,3 +539,31 @@ extension TimelineCommandTests {
         }
     }
 }
+
+/// The configured file is the configured feed's: `--feed-url` naming another feed reads that feed.
+extension TimelineCommandTests {
+    @Test func aFeedURLOtherThanTheConfiguredOneIsNotReadFromTheConfiguredFile() async throws {
+        try await withNetwork { farm, me, environment in
+            let folder = try TemporaryFolder()
+            defer { folder.remove() }
+            let path = try folder.write(
+                feedText(nick: "local", posts: [("2026-01-01T07:00:00+0000", [:], "Local.")]), to: "social.org")
+            let ana = farm.url("/ana.org")
+            let configured = environment.merging(["ORGSOCIAL_FILE": path, "ORGSOCIAL_FEED_URL": me]) { $1 }
+            let other = await runCLIOverCurl(["timeline", "--feed-url", ana, "--no-relay"], environment: configured)
+            #expect(other.status == 0, "\(other.error)")
+            #expect(!other.output.contains("Local."))
+            #expect(other.output.contains("\(ana)#2026-01-01T02:00:00+0000"))
+            #expect(!other.output.contains("\(ana)#2026-01-01T07:00:00+0000"))
+            // No feed URL configured: the file's URL is unknown, so it is not taken for --feed-url's either.
+            let fileOnly = environment.merging(["ORGSOCIAL_FILE": path]) { $1 }
+            let unknown = await runCLIOverCurl(["timeline", "--feed-url", ana, "--no-relay"], environment: fileOnly)
+            #expect(!unknown.output.contains("Local."))
+            // The configured feed's own URL, in another spelling, still reads the file.
+            let own = await runCLIOverCurl(
+                ["timeline", "--feed-url", me.replacingOccurrences(of: "http://", with: "HTTP://"), "--no-relay"],
+                environment: configured)
+            #expect(own.output.contains("Local."), "\(own.error)")
+        }
+    }
+}

@@ -83,10 +83,19 @@ struct ReadingOptions {
     }
 
     /// The reader's local feed file: `--file`, else the configured file, else `nil` (the feed is read from
-    /// its URL).
+    /// its URL). The configured file is the configured `feedURL`'s: with a `--feed-url` naming another
+    /// feed (or no `feedURL` configured), that feed is read from its URL and the file is left alone, so
+    /// that its posts are never shown under another feed's URLs.
     /// - Throws: ``CLIError/invalidConfiguration(path:reason:)`` for a broken configuration file.
     func ownFeedPath(in context: CommandContext) throws -> String? {
-        try path ?? FeedFileOptions.configuredFile(in: context)
+        if let path { return path }
+        guard let configured = try FeedFileOptions.configuredFile(in: context) else { return nil }
+        if let feedURLOption {
+            guard let configuredURL = try FeedFileOptions.configuredFeedURL(in: context),
+                FeedURL.same(configuredURL, feedURLOption)
+            else { return nil }
+        }
+        return configured
     }
 
     /// The relay to list feeds from: `nil` with `--no-relay`, else `--relay`, `ORGSOCIAL_RELAY` or the
