@@ -700,17 +700,21 @@ struct EditorTests {
 
     // MARK: - Follow
 
-    @Test func followAddsALineWithALabelThatMayHaveSpaces() throws {
+    @Test func followAddsALineWithAOneWordLabelAndRefusesALabelWithSpaces() throws {
         let old = utf8(Self.base)
         var feed = Feed(bytes: old)
 
-        try feed.follow(" https://c.example/social.org ", label: " Carol's \"notes\" (art) ")
+        // `#+FOLLOW: <label> <URL>` is read apart at spaces: a label with one would name another feed.
+        #expect(throws: OrgSocialError.self) {
+            try feed.follow("https://c.example/social.org", label: "Carol's \"notes\" (art)")
+        }
+        #expect(feed.bytes == old)
+        try feed.follow(" https://c.example/social.org ", label: " Carol's-\"notes\" ")
 
         expectInsertion(
             old: old, new: feed.bytes, at: uniqueRange(of: "(work) https://b.example/social.org\n", in: old).upperBound,
-            of: utf8("#+FOLLOW: Carol's \"notes\" (art) https://c.example/social.org\n"))
-        #expect(
-            feed.profile.follows.last == Follow(url: "https://c.example/social.org", label: "Carol's \"notes\" (art)"))
+            of: utf8("#+FOLLOW: Carol's-\"notes\" https://c.example/social.org\n"))
+        #expect(feed.profile.follows.last == Follow(url: "https://c.example/social.org", label: "Carol's-\"notes\""))
     }
 
     @Test func followInAFeedWithoutFollowsGoesAfterTheOtherKeywords() throws {

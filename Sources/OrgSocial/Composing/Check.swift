@@ -84,6 +84,18 @@ enum Check {
         return reference
     }
 
+    /// `label` when it is one word: a `#+FOLLOW:` line is `[label] <URL>`, so a label with a space would be
+    /// read as another label and URL.
+    static func followLabel(_ label: String) throws -> String {
+        let label = try singleLine(label.trimmingSpacesAndTabs(), field: "label")
+        guard !label.contains(where: \.isWhitespace) else {
+            throw OrgSocialError.invalidInput(
+                field: "label", value: label,
+                reason: "it must be one word without spaces (readers take `#+FOLLOW: <label> <URL>` apart at spaces).")
+        }
+        return label
+    }
+
     /// `group` with its name trimmed (and not empty) and its relay URL checked.
     static func group(_ group: GroupReference) throws -> GroupReference {
         let name = group.name.trimmingSpacesAndTabs()
