@@ -24,6 +24,8 @@ package struct CommandContext {
     package var clock: () -> Date
     /// Makes the HTTP transport for commands that publish (called only when one is needed).
     package var makeTransport: () -> any HTTPTransport
+    /// Waits, as `Task.sleep(for:)` does (tests pass one that moves their clock instead).
+    package var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     /// Whether standard output is a terminal (colors in reading commands).
     package var isStandardOutputTerminal = false
     /// Whether standard error is a terminal (progress lines in reading commands).

@@ -40,14 +40,21 @@ extension Feed {
 
     /// The first free ID at or after `date` (compared as strings, like every reader does).
     public func uniqueID(for date: Date, timeZone: TimeZone = .current) -> String {
+        OrgTimestamp.format(firstFreeMoment(for: date, timeZone: timeZone), timeZone: timeZone)
+    }
+
+    /// The first moment at or after `date`, a whole number of seconds after it, whose ID no post of the feed
+    /// has: `date` itself when its second is free. A writer that would rather not date a post ahead of the
+    /// clock waits until then.
+    /// - Parameters:
+    ///   - date: the post's time.
+    ///   - timeZone: the zone IDs are written in.
+    /// - Returns: the moment whose ID ``uniqueID(for:timeZone:)`` gives.
+    package func firstFreeMoment(for date: Date, timeZone: TimeZone = .current) -> Date {
         let used = Set(posts.compactMap(\.id))
         var moment = date
-        var id = OrgTimestamp.format(moment, timeZone: timeZone)
-        while used.contains(id) {
-            moment += 1
-            id = OrgTimestamp.format(moment, timeZone: timeZone)
-        }
-        return id
+        while used.contains(OrgTimestamp.format(moment, timeZone: timeZone)) { moment += 1 }
+        return moment
     }
 
     func endsWithBlankLine() -> Bool {
