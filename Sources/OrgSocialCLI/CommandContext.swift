@@ -30,6 +30,9 @@ package struct CommandContext {
     package var isStandardOutputTerminal = false
     /// Whether standard error is a terminal (progress lines in reading commands).
     package var isStandardErrorTerminal = false
+    /// Whether feeds are downloaded again rather than read through the cache (`--refresh`,
+    /// ``RefreshOption``).
+    var refreshesFeeds = false
     /// How long a request waits for a server that sends nothing (see ``ServerTimeout``).
     var serverTimeout: Duration = .seconds(ServerTimeout.defaultSeconds)
 

@@ -567,3 +567,41 @@ extension TimelineCommandTests {
         }
     }
 }
+
+/// A damaged cache entry is downloaded again; `--refresh` downloads every feed again.
+extension TimelineCommandTests {
+    @Test func aDamagedCacheEntryIsDownloadedAgainAndRefreshIgnoresTheCache() async throws {
+        try await withNetwork { farm, _, environment in
+            let ana = farm.url("/ana.org")
+            let first = await runCLIOverCurl(["fetch", ana], environment: environment)
+            #expect(first.output.contains("downloaded"))
+            let folder = try #require(environment["XDG_CACHE_HOME"]) + "/orgsocial/feeds"
+            let body = try #require(
+                try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasSuffix(".org") })
+            let path = folder + "/" + body
+            let original = try Data(contentsOf: URL(fileURLWithPath: path))
+            #expect(await runCLIOverCurl(["fetch", ana], environment: environment).output.contains("not modified"))
+
+            // Damaged in place (same length), then cut short: each is a miss, and the feed comes back whole.
+            var damaged = original
+            damaged[damaged.count / 2] ^= 0x20
+            for bytes in [damaged, original.prefix(original.count / 2)] {
+                try bytes.write(to: URL(fileURLWithPath: path))
+                let again = await runCLIOverCurl(["fetch", ana], environment: environment)
+                #expect(again.output.contains("downloaded"), "\(again.output)")
+                #expect(again.output.contains("posts: 4"))
+                #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
+            }
+
+            let refreshed = await runCLIOverCurl(["fetch", ana, "--refresh"], environment: environment)
+            #expect(refreshed.output.contains("downloaded"), "\(refreshed.output)")
+            let before = await farm.state.requests(for: "/ana.org").count
+            let timeline = await runCLIOverCurl(
+                ["timeline", "--feed-url", farm.url("/me.org"), "--no-relay", "--refresh"], environment: environment)
+            #expect(timeline.status == 0)
+            let requests = await farm.state.requests(for: "/ana.org")
+            #expect(requests.count == before + 1)
+            #expect(requests.last?["If-None-Match"] == nil)
+        }
+    }
+}

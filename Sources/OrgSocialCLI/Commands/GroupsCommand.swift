@@ -18,7 +18,7 @@ struct GroupsCommand: ParsableCommand {
                 """,
             arguments: [ArgumentDefinition(name: "name", help: "The group's name or slug.", isOptional: true)],
             options: [
-                RelayOptions.relayOption, ServerTimeout.option,
+                RelayOptions.relayOption, ServerTimeout.option, RefreshOption.option,
                 .flag("json", help: "Print the groups or posts as JSON."),
             ])
     }

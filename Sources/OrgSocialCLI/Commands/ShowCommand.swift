@@ -29,6 +29,7 @@ struct ShowCommand: ParsableCommand {
                 .flag("json", help: "Print the whole parsed model as JSON."),
                 .flag("org", help: "Print the file's bytes exactly as parsed (a lossless round trip)."),
                 .flag("html", help: "Print the feed's web page (one self-contained HTML file)."),
+                RefreshOption.option,
             ])
     }
 

@@ -30,6 +30,7 @@ struct ReadingOptions {
     /// The definitions, in help order.
     static let definitions = [
         feedURLOption, fileOption, noRelayOption, relayOption, verboseOption, ServerTimeout.option,
+        RefreshOption.option,
     ]
 
     /// `--feed-url`.
@@ -138,6 +139,7 @@ struct ReadingOptions {
             cacheDirectory: FeedDiskCache.defaultDirectory(environment: context.environment), userAgent: CLI.userAgent)
         configuration.connectTimeout = context.serverTimeout
         configuration.totalTimeout = max(configuration.totalTimeout, context.serverTimeout)
+        configuration.refreshesCache = context.refreshesFeeds
         return FeedFetcher(transport: context.makeTransport(), configuration: configuration)
     }
 
