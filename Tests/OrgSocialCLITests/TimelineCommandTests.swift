@@ -605,3 +605,46 @@ extension TimelineCommandTests {
         }
     }
 }
+
+/// Local notifications count mentions as the relay does: in any post, a reply included, and only links
+/// with a description.
+extension TimelineCommandTests {
+    @Test func aMentionInsideAReplyIsAMentionAsTheRelayCountsIt() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try await withFarm { farm in
+            let me = farm.url("/me.org")
+            let ana = farm.url("/ana.org")
+            await farm.state.set(
+                "/me.org",
+                feedText(nick: "me", follows: [ana], posts: [("2026-01-01T00:00:00+0000", [:], "Root post.")]))
+            await farm.state.set(
+                "/ana.org",
+                feedText(
+                    nick: "ana",
+                    posts: [
+                        (
+                            "2026-01-01T02:00:00+0000", ["REPLY_TO": "\(me)#2026-01-01T00:00:00+0000"],
+                            "Agreed, [[org-social:\(me)][me]]."
+                        ),
+                        ("2026-01-01T03:00:00+0000", [:], "A bare link [[org-social:\(me)]] is no mention."),
+                        ("2026-01-01T04:00:00+0000", [:], "Hi [[org-social:\(me)#x][me]] with a fragment."),
+                    ]))
+            let environment = ["XDG_CACHE_HOME": folder.path("cache"), "HOME": folder.url.path, "NO_COLOR": "1"]
+            let all = await runCLIOverCurl(
+                ["notifications", "--feed-url", me, "--no-relay", "--json"], environment: environment)
+            let items = try #require(
+                try JSONSerialization.jsonObject(with: Data(all.outputBytes)) as? [[String: Any]])
+            let kinds = items.map { "\($0["type"] ?? "") \(($0["post"] as? [String: Any])?["id"] ?? "")" }
+            #expect(
+                kinds == [
+                    "mention 2026-01-01T04:00:00+0000", "mention 2026-01-01T02:00:00+0000",
+                    "reply 2026-01-01T02:00:00+0000",
+                ])
+            let mentions = await runCLIOverCurl(
+                ["notifications", "--feed-url", me, "--no-relay", "--type", "mention"], environment: environment)
+            #expect(mentions.output.contains("Agreed, [[org-social:\(me)][me]]."))
+            #expect(!mentions.output.contains("A bare link"))
+        }
+    }
+}
