@@ -58,9 +58,13 @@ struct Pager {
             Self.fallBack(to: text, command: command, reason: "it could not start (\(error))", in: context)
             return
         }
-        // A pager that quits early (q in less) closes the pipe: the rest is not wanted.
+        // A pager that quits early (q in less) closes the pipe: the rest is not wanted. One that ended before
+        // reading (PAGER=false) must not end this process with SIGPIPE either: the write fails with EPIPE
+        // instead, and the exit status below says what happened.
+        let previousAction = signal(SIGPIPE, SIG_IGN)
         try? input.fileHandleForWriting.write(contentsOf: Data(text.rendered.utf8))
         try? input.fileHandleForWriting.close()
+        signal(SIGPIPE, previousAction)
         process.waitUntilExit()
         guard process.terminationReason == .exit, process.terminationStatus != 0 else { return }
         let status = process.terminationStatus
