@@ -1,6 +1,5 @@
 import Bridge
 import Foundation
-import OrgSocialText
 
 extension BridgeNotificationsCommand {
     /// `--follow`: reads each account's new mentions (``BridgeNotificationFollower``: the streaming API, or
@@ -27,9 +26,7 @@ extension BridgeNotificationsCommand {
                     }
                     group.addTask {
                         for try await item in follower {
-                            // As `CommandContext.write` writes: no control character but line breaks and tabs.
-                            output.write(
-                                printsJSON ? try JSONOutput.line(Entry(item)) : TerminalText.block(Self.render(item)))
+                            output.write(printsJSON ? try JSONOutput.line(Entry(item)) : Self.render(item))
                         }
                     }
                 }

@@ -1,6 +1,7 @@
 import Foundation
 import OrgSocial
 import OrgSocialClient
+import OrgSocialText
 import Synchronization
 
 /// The options the reading commands share (`timeline`, `thread`, `notifications`, `poll-results`): where
@@ -172,7 +173,7 @@ struct ReadingOptions {
         let writer = ProgressWriter(context.writeStandardError)
         let progress: @Sendable (TimelineProgress) -> Void = { event in
             guard showsProgress, case .feedFinished(_, let done, let total) = event else { return }
-            writer.write("\r\u{1B}[KReading feeds: \(done)/\(total)")
+            writer.writeOverLine("Reading feeds: \(done)/\(total)")
         }
         let timeline = try await fetcher.fetchTimeline(
             ownFeedURL: addressedFeedURL, ownFeed: ownFeed, extraFeeds: extraFeeds, progress: progress)
@@ -235,8 +236,15 @@ final class ProgressWriter: @unchecked Sendable {
         self.output = output
     }
 
-    /// Writes text.
+    /// Writes text, every control character but line breaks and tabs made visible (``TerminalText``): notes
+    /// and lines written here carry text from servers and feeds, as they do through `CommandContext.write`.
     func write(_ text: String) {
-        lock.withLock { _ in output(Array(text.utf8)) }
+        lock.withLock { _ in output(Array(TerminalText.block(text).utf8)) }
+    }
+
+    /// Writes `text` over the terminal line the cursor is on (carriage return, then erase the line): the one
+    /// escape sequence this writer sends itself.
+    func writeOverLine(_ text: String) {
+        lock.withLock { _ in output(Array(("\r\u{1B}[K" + TerminalText.block(text)).utf8)) }
     }
 }
