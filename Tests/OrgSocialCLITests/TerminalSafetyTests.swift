@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -202,5 +203,16 @@ struct TerminalSafetyTests {
             #expect(Self.controlBytes(in: onTerminal.outputBytes) == [])
             #expect(onTerminal.output.contains("#+NICK: ev\(Self.visibleSequences)il"))
         }
+    }
+
+    @Test func followModeNotesShowControlsAndOnlyTheProgressLineErasesALine() {
+        let written = Mutex<[UInt8]>([])
+        let writer = ProgressWriter { bytes in written.withLock { $0 += bytes } }
+        writer.write("note: cannot read https://a.example/s.org (\(Self.sequences)); trying again.\n")
+        #expect(Self.controlBytes(in: written.withLock { $0 }) == [])
+        #expect(String(decoding: written.withLock { $0 }, as: UTF8.self).contains(Self.visibleSequences))
+        written.withLock { $0 = [] }
+        writer.writeOverLine("Reading feeds: 1/2\u{1B}[2J")
+        #expect(String(decoding: written.withLock { $0 }, as: UTF8.self) == "\r\u{1B}[KReading feeds: 1/2␛[2J")
     }
 }
