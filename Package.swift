@@ -48,7 +48,7 @@ let package = Package(
             dependencies: [
                 "OrgSocial", "FeedHosting", "OrgSocialClient", "HTTPClient", "Crypto", "Relay", "HTTPCore",
                 "HTTPServer",
-                "SystemSupport", "OrgSocialHTML", "Bridge", "TootClient", "Metrics",
+                "SystemSupport", "OrgSocialHTML", "OrgSocialText", "Bridge", "TootClient", "Metrics",
             ],
             swiftSettings: strictSettings
         ),

@@ -157,6 +157,7 @@ extension ParsableCommand {
             command = try Self(parsing: parsed)
             try command.validate()
             context.applyServerTimeout(try ServerTimeout.resolve(parsed, environment: context.environment))
+            context.refreshesFeeds = parsed.flag(RefreshOption.option.name)
         } catch let error as CLIError where error.isUsageError {
             return CLI.reportUsageError(error, command: type, path: path, context: context)
         } catch {

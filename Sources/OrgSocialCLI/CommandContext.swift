@@ -1,6 +1,7 @@
 package import Foundation
 package import HTTPClient
 import OrgSocial
+import OrgSocialText
 import SystemSupport
 
 /// What a command may touch outside itself: its standard streams, its environment, the clock and the
@@ -26,10 +27,15 @@ package struct CommandContext {
     package var clock: () -> Date
     /// Makes the HTTP transport for commands that publish (called only when one is needed).
     package var makeTransport: () -> any HTTPTransport
+    /// Waits, as `Task.sleep(for:)` does (tests pass one that moves their clock instead).
+    package var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     /// Whether standard output is a terminal (colors in reading commands).
     package var isStandardOutputTerminal = false
     /// Whether standard error is a terminal (progress lines in reading commands).
     package var isStandardErrorTerminal = false
+    /// Whether feeds are downloaded again rather than read through the cache (`--refresh`,
+    /// ``RefreshOption``).
+    var refreshesFeeds = false
     /// How long a request waits for a server that sends nothing (see ``ServerTimeout``).
     var serverTimeout: Duration = .seconds(ServerTimeout.defaultSeconds)
 
@@ -82,14 +88,30 @@ package struct CommandContext {
 
     // MARK: - Output
 
-    /// Writes text to standard output.
-    func write(_ text: String) { writeStandardOutput(Array(text.utf8)) }
+    // Text written here holds text from elsewhere (feeds, relays, servers): every control character but
+    // the line break and the tab is made visible on the way out (``TerminalText``), so no escape sequence
+    // reaches a terminal but the colors of ``StyledText``. JSON is written through here too and is not
+    // changed by it: ``JSONOutput`` escapes every control character.
+
+    /// Writes human-readable text to standard output, every control character but line breaks and tabs
+    /// made visible.
+    func write(_ text: String) { writeStandardOutput(Array(TerminalText.block(text).utf8)) }
+
+    /// Writes human-readable text with colors to standard output (see ``StyledText/rendered``).
+    func write(_ text: StyledText) { writeStandardOutput(Array(text.rendered.utf8)) }
+
+    /// Writes a document that must come out exactly (`show --org`, `show --html`) to standard output: as it
+    /// is into a pipe or a file, with its control characters made visible on a terminal.
+    func writeDocument(_ bytes: [UInt8]) {
+        guard isStandardOutputTerminal else { return writeStandardOutput(bytes) }
+        writeStandardOutput(Array(TerminalText.block(String(decoding: bytes, as: UTF8.self)).utf8))
+    }
 
     /// Writes a line to standard output.
     func writeLine(_ text: String) { write(text + "\n") }
 
-    /// Writes a line to standard error.
-    func report(_ text: String) { writeStandardError(Array((text + "\n").utf8)) }
+    /// Writes a line to standard error, every control character but line breaks and tabs made visible.
+    func report(_ text: String) { writeStandardError(Array(TerminalText.block(text + "\n").utf8)) }
 
     /// Writes a line to standard error even when the command was interrupted and its output shut.
     func reportEvenIfInterrupted(_ text: String) {

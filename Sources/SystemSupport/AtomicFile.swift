@@ -123,13 +123,21 @@ package enum AtomicFile {
 
     /// Reads the whole file at `path`, or returns `nil` if it does not exist.
     ///
-    /// - Parameter path: The file (symbolic links followed).
+    /// The file is opened without blocking, so a named pipe with no writer never hangs the caller.
+    ///
+    /// - Parameters:
+    ///   - path: The file (symbolic links followed).
+    ///   - readsStreams: Whether a pipe, a character device or a socket (`/dev/stdin`, `/dev/null`, a shell's
+    ///     `<(…)`) is read to its end as a stream; when `false` (for a file about to be replaced) it is
+    ///     refused as any file that is not a regular one is.
     /// - Returns: The bytes and the status of the file that was read (taken from the open descriptor, so
     ///   the two always belong together).
-    /// - Throws: ``SystemCallError`` for failures other than "no such file" (code `EISDIR` when it is not
-    ///   a regular file).
-    package static func read(_ path: String) throws(SystemCallError) -> (bytes: [UInt8], status: FileStatus)? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    /// - Throws: ``SystemCallError`` for failures other than "no such file" (code `EISDIR` and the message
+    ///   "not a regular file" when it is not a regular file, nor a stream that `readsStreams` lets through).
+    package static func read(
+        _ path: String, readsStreams: Bool = false
+    ) throws(SystemCallError) -> (bytes: [UInt8], status: FileStatus)? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
             throw SystemCallError(operation: "open", path: path)
@@ -138,7 +146,20 @@ package enum AtomicFile {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw SystemCallError(operation: "fstat", path: path) }
         let status = FileStatus(info)
-        guard status.isRegularFile else { throw SystemCallError(operation: "read", path: path, code: EISDIR) }
+        let kind = info.st_mode & S_IFMT
+        let isStream = kind == S_IFIFO || kind == S_IFCHR || kind == S_IFSOCK
+        // Reads block again once open: a pipe's writer is waited for from here, and one that has gone
+        // (or never came) ends the stream.
+        let flags = fcntl(descriptor, F_GETFL)
+        guard flags >= 0, fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) == 0 else {
+            throw SystemCallError(operation: "fcntl", path: path)
+        }
+        if isStream, readsStreams { return (try readToEnd(descriptor, path: path, from: []), status) }
+        guard status.isRegularFile else {
+            var error = SystemCallError(operation: "read", path: path, code: EISDIR)
+            error.message = "not a regular file"
+            throw error
+        }
         var bytes = [UInt8](repeating: 0, count: status.size)
         var filled = 0
         while filled < bytes.count {
@@ -152,15 +173,23 @@ package enum AtomicFile {
         }
         bytes.removeSubrange(filled...)
         // The file may have grown since fstat: read on to the end of the file.
-        var scratch = [UInt8](repeating: 0, count: 4096)
-        while filled == status.size {
+        if filled == status.size { bytes = try readToEnd(descriptor, path: path, from: bytes) }
+        return (bytes, status)
+    }
+
+    /// Reads `descriptor` to its end, after `bytes`.
+    private static func readToEnd(
+        _ descriptor: Int32, path: String, from bytes: [UInt8]
+    ) throws(SystemCallError) -> [UInt8] {
+        var bytes = bytes
+        var scratch = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
             let count = scratch.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             guard count >= 0 else { throw SystemCallError(operation: "read", path: path) }
-            if count == 0 { break }
+            if count == 0 { return bytes }
             bytes += scratch.prefix(count)
         }
-        return (bytes, status)
     }
 
     /// Whether `path` is a read-only file, which an atomic rename would otherwise replace whatever its mode:

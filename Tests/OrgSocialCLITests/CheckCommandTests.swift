@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 import TestSupport
 import Testing
 
@@ -158,5 +159,49 @@ struct CheckCommandTests {
         #expect(result.error == "1 file checked: 0 errors, 0 warnings\n")
         let kinds = await runCLI(["show", example]).output
         #expect(kinds.contains("2 posts, 1 reply, 1 reaction, 1 boost, 1 poll, 1 vote"))
+    }
+}
+
+/// `check` of a pipe or a device reads it as a stream, and a named pipe without a writer never hangs it.
+extension CheckCommandTests {
+    @Test(.timeLimit(.minutes(1)))
+    func checkReadsPipesAndDevicesAsStreamsAndNeverWaitsForAWriter() async throws {
+        // A pipe, as a shell's <(…) gives it: /dev/fd/N, its writer already gone.
+        var descriptors: [Int32] = [0, 0]
+        #expect(pipe(&descriptors) == 0)
+        let feed = Array(feedText(nick: "ana", posts: [("2026-01-01T00:00:00+0000", [:], "Hello.")]).utf8)
+        #expect(feed.withUnsafeBytes { write(descriptors[1], $0.baseAddress, $0.count) } == feed.count)
+        close(descriptors[1])
+        let piped = await runCLI(["check", "/dev/fd/\(descriptors[0])"])
+        close(descriptors[0])
+        #expect(piped.status == 0, "\(piped.error)")
+        #expect(piped.error.contains("1 file checked: 0 errors, 0 warnings"), "\(piped.error)")
+
+        let null = await runCLI(["check", "/dev/null"])
+        #expect(!null.error.contains("Is a directory"), "\(null.error)")
+        #expect(!null.error.contains("read failed"), "\(null.error)")
+
+        // A named pipe nobody writes to: read at once as empty, not waited on forever.
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let fifo = folder.path("feed.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let unwritten = await runCLI(["check", fifo])
+        #expect(!unwritten.error.contains("Is a directory"), "\(unwritten.error)")
+        #expect(!unwritten.error.contains("read failed"), "\(unwritten.error)")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aFileAboutToBeReplacedIsReadOnlyWhenRegularAndANamedPipeNeverBlocks() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let fifo = folder.path("feed.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect {
+            _ = try AtomicFile.read(fifo)
+        } throws: { error in
+            (error as? SystemCallError)?.description == "read failed: not a regular file"
+        }
+        #expect(try AtomicFile.read(fifo, readsStreams: true)?.bytes == [])
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import TestSupport
 import Testing
 
@@ -91,5 +92,31 @@ struct EditCommandTests {
         #expect(result.error.hasPrefix("warning: \(file):"))
         #expect(result.error.contains("[invalid-visibility]"))
         #expect(try folder.text("social.org").contains(":VISIBILITY: friends\n"))
+    }
+
+    @Test func editingAPostWithAMisplacedDrawerKeepsEveryByteOutsideTheEdit() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = folder.path("social.org")
+        let head = "#+TITLE: t\n#+NICK: n\n\n* Posts\n** \(Self.id)\nFirst part.\n\n"
+        let drawer = ":PROPERTIES:\n:LANG: en\n:END:\n"
+        let tail = "\nSecond part.\n\n** 2026-01-03T00:00:00+0000\n:PROPERTIES:\n:END:\n\nNext.\n"
+        try (head + drawer + tail).write(toFile: file, atomically: true, encoding: .utf8)
+
+        let set = await runCLI(["edit", "--file", file, "--id", Self.id, "--set", "LANG=es", "--set", "TAGS=x"])
+        #expect(set.status == 0, "\(set.error)")
+        let edited = head + ":PROPERTIES:\n:LANG: es\n:TAGS: x\n:END:\n" + tail
+        #expect(try folder.text("social.org") == edited)
+
+        let text = await runCLI(["edit", "--file", file, "--id", Self.id, "--text", "New text."])
+        #expect(text.status == 0, "\(text.error)")
+        let after = try folder.text("social.org")
+        // The text is replaced where it was; the drawer, its blank lines and the next post stay.
+        #expect(
+            after.hasPrefix("#+TITLE: t\n#+NICK: n\n\n* Posts\n** \(Self.id)\nNew text.\n\n:PROPERTIES:\n:LANG: es\n"))
+        #expect(!after.contains("Second part."))
+        #expect(after.hasSuffix("\n** 2026-01-03T00:00:00+0000\n:PROPERTIES:\n:END:\n\nNext.\n"))
+        let show = await runCLI(["show", "--json", file])
+        #expect(show.output.contains("\"body\" : \"New text.\""))
     }
 }

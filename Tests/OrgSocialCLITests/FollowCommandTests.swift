@@ -1,3 +1,4 @@
+import OrgSocial
 import TestSupport
 import Testing
 
@@ -11,18 +12,18 @@ struct FollowCommandTests {
         let followed = await runCLI(["follow", "--file", file, bob])
         #expect(followed.status == 0)
         #expect(followed.output == "\(bob)\n")
-        #expect(await runCLI(["follow", "--file", file, carla, "--label", "Carla (bread club)"]).status == 0)
+        #expect(await runCLI(["follow", "--file", file, carla, "--label", "carla-bread"]).status == 0)
         #expect(
             try folder.text("social.org") == """
                 #+TITLE: Ana's journal
                 #+NICK: ana
                 #+FOLLOW: \(bob)
-                #+FOLLOW: Carla (bread club) \(carla)
+                #+FOLLOW: carla-bread \(carla)
 
                 * Posts
 
                 """)
-        let unfollowLabel = await runCLI(["unfollow", "--file", file, "Carla (bread club)"])
+        let unfollowLabel = await runCLI(["unfollow", "--file", file, "carla-bread"])
         #expect(unfollowLabel.status == 0)
         #expect(unfollowLabel.output.isEmpty)
         #expect(await runCLI(["unfollow", "--file", file, bob]).status == 0)
@@ -46,5 +47,23 @@ struct FollowCommandTests {
         #expect(badURL.error.hasPrefix("Error: The value 'bob.example.org' is invalid for '<url>'."))
         #expect(await runCLI(["follow", "--file", file]).status == 2)
         #expect(try folder.bytes("social.org") == before)
+    }
+
+    @Test func refusesALabelWithWhitespaceThatReadersWouldSplit() async throws {
+        let (folder, file) = try await makeFeedFolder()
+        defer { folder.remove() }
+        let before = try folder.bytes("social.org")
+        for label in ["Bob (work)", "Bob\twork"] {
+            let result = await runCLI([
+                "follow", "--file", file, "https://bob.example.org/social.org", "--label", label,
+            ])
+            #expect(result.status == 2, "\(label): \(result.error)")
+            #expect(result.error.contains("A label is one word"), "\(result.error)")
+        }
+        #expect(try folder.bytes("social.org") == before)
+        var feed = try #require(OrgSocialParser().parse(bytes: before) as Feed?)
+        #expect(throws: OrgSocialError.self) {
+            try feed.follow("https://bob.example.org/social.org", label: "Bob (work)")
+        }
     }
 }

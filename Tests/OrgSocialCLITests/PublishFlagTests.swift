@@ -104,7 +104,10 @@ struct PublishFlagTests {
             let automatic = home.homeEnvironment
             #expect(
                 await runCLIOverCurl(
-                    ["react", "--file", file, "--to", "https://bob.example.org/social.org#1", "--emoji", "👍"],
+                    [
+                        "react", "--file", file, "--to", "https://bob.example.org/social.org#2025-12-01T10:00:00+0100",
+                        "--emoji", "👍",
+                    ],
                     environment: automatic
                 ).status == 0)
             #expect(await server.state.text("/social.org")?.contains(":MOOD: 👍") == true)

@@ -94,3 +94,38 @@ struct SharedOptionTests {
         }
     }
 }
+
+/// A feed URL with a `#fragment` or `?query` would give every post a broken URL (`<feed URL>#<ID>`): it is
+/// refused wherever a feed URL is given.
+extension SharedOptionTests {
+    @Test func aFeedURLWithAFragmentOrQueryIsRefusedEverywhere() async throws {
+        let (folder, file) = try await makeFeedFolder()
+        defer { folder.remove() }
+        let before = try folder.bytes("social.org")
+        for url in ["https://ana.example.org/social.org#me", "https://ana.example.org/social.org?v=1"] {
+            let commandLines: [[String]] = [
+                ["post", "--file", file, "--text", "Hi", "--feed-url", url],
+                ["timeline", "--feed-url", url, "--no-relay"],
+                ["publish", "--file", file, "--feed-url", url],
+                ["sync", "--file", file, "--feed-url", url],
+            ]
+            for arguments in commandLines {
+                let result = await runCLI(arguments)
+                #expect(result.status == 2, "\(arguments): \(result.error)")
+                #expect(result.error.contains("A feed URL has no"), "\(arguments): \(result.error)")
+            }
+            let environment = testEnvironment.merging([
+                "ORGSOCIAL_CONFIG": folder.path("config.json"), "HOME": folder.path,
+            ]) { $1 }
+            let set = await runCLI(["config", "set", "feedURL", url], environment: environment)
+            #expect(set.status == 2, "config set: \(set.error)")
+            #expect(set.error.contains("A feed URL has no"))
+            let fromEnvironment = await runCLI(
+                ["post", "--file", file, "--text", "Hi"],
+                environment: environment.merging(["ORGSOCIAL_FEED_URL": url]) { $1 })
+            #expect(fromEnvironment.status != 0)
+            #expect(fromEnvironment.error.contains("without a ?query or #fragment"), "\(fromEnvironment.error)")
+        }
+        #expect(try folder.bytes("social.org") == before)
+    }
+}

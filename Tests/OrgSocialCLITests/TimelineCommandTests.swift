@@ -539,3 +539,112 @@ extension TimelineCommandTests {
         }
     }
 }
+
+/// The configured file is the configured feed's: `--feed-url` naming another feed reads that feed.
+extension TimelineCommandTests {
+    @Test func aFeedURLOtherThanTheConfiguredOneIsNotReadFromTheConfiguredFile() async throws {
+        try await withNetwork { farm, me, environment in
+            let folder = try TemporaryFolder()
+            defer { folder.remove() }
+            let path = try folder.write(
+                feedText(nick: "local", posts: [("2026-01-01T07:00:00+0000", [:], "Local.")]), to: "social.org")
+            let ana = farm.url("/ana.org")
+            let configured = environment.merging(["ORGSOCIAL_FILE": path, "ORGSOCIAL_FEED_URL": me]) { $1 }
+            let other = await runCLIOverCurl(["timeline", "--feed-url", ana, "--no-relay"], environment: configured)
+            #expect(other.status == 0, "\(other.error)")
+            #expect(!other.output.contains("Local."))
+            #expect(other.output.contains("\(ana)#2026-01-01T02:00:00+0000"))
+            #expect(!other.output.contains("\(ana)#2026-01-01T07:00:00+0000"))
+            // No feed URL configured: the file's URL is unknown, so it is not taken for --feed-url's either.
+            let fileOnly = environment.merging(["ORGSOCIAL_FILE": path]) { $1 }
+            let unknown = await runCLIOverCurl(["timeline", "--feed-url", ana, "--no-relay"], environment: fileOnly)
+            #expect(!unknown.output.contains("Local."))
+            // The configured feed's own URL, in another spelling, still reads the file.
+            let own = await runCLIOverCurl(
+                ["timeline", "--feed-url", me.replacingOccurrences(of: "http://", with: "HTTP://"), "--no-relay"],
+                environment: configured)
+            #expect(own.output.contains("Local."), "\(own.error)")
+        }
+    }
+}
+
+/// A damaged cache entry is downloaded again; `--refresh` downloads every feed again.
+extension TimelineCommandTests {
+    @Test func aDamagedCacheEntryIsDownloadedAgainAndRefreshIgnoresTheCache() async throws {
+        try await withNetwork { farm, _, environment in
+            let ana = farm.url("/ana.org")
+            let first = await runCLIOverCurl(["fetch", ana], environment: environment)
+            #expect(first.output.contains("downloaded"))
+            let folder = try #require(environment["XDG_CACHE_HOME"]) + "/orgsocial/feeds"
+            let body = try #require(
+                try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasSuffix(".org") })
+            let path = folder + "/" + body
+            let original = try Data(contentsOf: URL(fileURLWithPath: path))
+            #expect(await runCLIOverCurl(["fetch", ana], environment: environment).output.contains("not modified"))
+
+            // Damaged in place (same length), then cut short: each is a miss, and the feed comes back whole.
+            var damaged = original
+            damaged[damaged.count / 2] ^= 0x20
+            for bytes in [damaged, original.prefix(original.count / 2)] {
+                try bytes.write(to: URL(fileURLWithPath: path))
+                let again = await runCLIOverCurl(["fetch", ana], environment: environment)
+                #expect(again.output.contains("downloaded"), "\(again.output)")
+                #expect(again.output.contains("posts: 4"))
+                #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
+            }
+
+            let refreshed = await runCLIOverCurl(["fetch", ana, "--refresh"], environment: environment)
+            #expect(refreshed.output.contains("downloaded"), "\(refreshed.output)")
+            let before = await farm.state.requests(for: "/ana.org").count
+            let timeline = await runCLIOverCurl(
+                ["timeline", "--feed-url", farm.url("/me.org"), "--no-relay", "--refresh"], environment: environment)
+            #expect(timeline.status == 0)
+            let requests = await farm.state.requests(for: "/ana.org")
+            #expect(requests.count == before + 1)
+            #expect(requests.last?["If-None-Match"] == nil)
+        }
+    }
+}
+
+/// Local notifications count mentions as the relay does: in any post, a reply included, and only links
+/// with a description.
+extension TimelineCommandTests {
+    @Test func aMentionInsideAReplyIsAMentionAsTheRelayCountsIt() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try await withFarm { farm in
+            let me = farm.url("/me.org")
+            let ana = farm.url("/ana.org")
+            await farm.state.set(
+                "/me.org",
+                feedText(nick: "me", follows: [ana], posts: [("2026-01-01T00:00:00+0000", [:], "Root post.")]))
+            await farm.state.set(
+                "/ana.org",
+                feedText(
+                    nick: "ana",
+                    posts: [
+                        (
+                            "2026-01-01T02:00:00+0000", ["REPLY_TO": "\(me)#2026-01-01T00:00:00+0000"],
+                            "Agreed, [[org-social:\(me)][me]]."
+                        ),
+                        ("2026-01-01T03:00:00+0000", [:], "A bare link [[org-social:\(me)]] is no mention."),
+                        ("2026-01-01T04:00:00+0000", [:], "Hi [[org-social:\(me)#x][me]] with a fragment."),
+                    ]))
+            let environment = ["XDG_CACHE_HOME": folder.path("cache"), "HOME": folder.url.path, "NO_COLOR": "1"]
+            let all = await runCLIOverCurl(
+                ["notifications", "--feed-url", me, "--no-relay", "--json"], environment: environment)
+            let items = try #require(
+                try JSONSerialization.jsonObject(with: Data(all.outputBytes)) as? [[String: Any]])
+            let kinds = items.map { "\($0["type"] ?? "") \(($0["post"] as? [String: Any])?["id"] ?? "")" }
+            #expect(
+                kinds == [
+                    "mention 2026-01-01T04:00:00+0000", "mention 2026-01-01T02:00:00+0000",
+                    "reply 2026-01-01T02:00:00+0000",
+                ])
+            let mentions = await runCLIOverCurl(
+                ["notifications", "--feed-url", me, "--no-relay", "--type", "mention"], environment: environment)
+            #expect(mentions.output.contains("Agreed, [[org-social:\(me)][me]]."))
+            #expect(!mentions.output.contains("A bare link"))
+        }
+    }
+}

@@ -129,10 +129,15 @@ struct TimelinePagingTests {
         }
     }
 
-    @Test func aPagerThatCannotRunFallsBackToPlainOutputWithAWarning() async throws {
+    @Test func aPagerThatCannotRunOrFailsFallsBackToPlainOutputWithAWarning() async throws {
         try await TimelineCommandTests().withNetwork { _, me, environment in
-            // Not found before it runs, and (behind shell syntax) found missing by the shell's status 127.
-            for pager in ["/nonexistent/pager", "/nonexistent/pager -R", "true && /nonexistent/pager"] {
+            // Not found before it runs, and (behind shell syntax) found missing by the shell's status 127; then
+            // pagers that run and fail: `false` reads nothing and exits 1, the other reads it all and exits 3.
+            let pagers = [
+                "/nonexistent/pager", "/nonexistent/pager -R", "true && /nonexistent/pager", "false",
+                "cat >/dev/null; exit 3",
+            ]
+            for pager in pagers {
                 var environment = environment
                 environment["PAGER"] = pager
                 let result = await runCLIOverCurl(

@@ -29,7 +29,7 @@ struct TimelineRendererTests {
 
     @Test func colorsOnlyWhenAsked() throws {
         let entry = try #require(self.entry)
-        let plain = TimelineRenderer(usesColor: false, now: timelineNow, width: 30).render(entry)
+        let plain = TimelineRenderer(usesColor: false, now: timelineNow, width: 30).render(entry).rendered
         #expect(
             plain == """
                 ana · 2h ago
@@ -39,7 +39,7 @@ struct TimelineRendererTests {
 
 
                 """)
-        let colored = TimelineRenderer(usesColor: true, now: timelineNow).render(entry)
+        let colored = TimelineRenderer(usesColor: true, now: timelineNow).render(entry).rendered
         #expect(colored.contains("\u{1B}[1;36mana\u{1B}[0m"))
     }
 
@@ -55,7 +55,7 @@ struct TimelineRendererTests {
         let renderer = TimelineRenderer(usesColor: false, now: timelineNow)
 
         #expect(
-            renderer.render(moved) == """
+            renderer.render(moved).rendered == """
                 ana · 2h ago  → moved to http://b.example/social.org
                   http://a.example/social.org#2026-01-02T01:04:05+0000
 
@@ -65,7 +65,7 @@ struct TimelineRendererTests {
             TimelinePost(
                 post: singlePost("2026-01-02T01:04:05+0000", ["MIGRATION": "http://b.example/social.org"], ""),
                 author: author))
-        #expect(renderer.render(broken).hasPrefix("ana · 2h ago  → moved (its :MIGRATION: is not two URLs)\n"))
+        #expect(renderer.render(broken).rendered.hasPrefix("ana · 2h ago  → moved (its :MIGRATION: is not two URLs)\n"))
         #expect(
             PostJSON(moved).migration
                 == Migration(oldURL: "http://a.example/social.org", newURL: "http://b.example/social.org"))

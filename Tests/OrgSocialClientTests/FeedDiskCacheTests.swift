@@ -52,6 +52,32 @@ struct FeedDiskCacheTests {
         #expect(cache.entry(for: url) == nil)
     }
 
+    @Test func aBodyThatNoLongerMatchesItsLengthOrHashIsAMiss() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let cache = FeedDiskCache(directory: folder.url)
+        let url = "http://a.example/social.org"
+        let body = Array("#+TITLE: A\n#+NICK: a\n".utf8)
+        cache.store(
+            FeedDiskCache.Entry(
+                url: url, etag: "\"x\"", lastModified: nil, fetchedAt: Date(), finalURL: url, body: body))
+        #expect(cache.entry(for: url)?.body == body)
+        let name = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: folder.url.path).first { $0.hasSuffix(".org") })
+        let file = folder.url.appendingPathComponent(name)
+        var flipped = body
+        flipped[3] ^= 0x01
+        for damaged in [flipped, Array(body.prefix(5)), body + [0x0A]] {
+            try Data(damaged).write(to: file)
+            #expect(cache.entry(for: url) == nil, "\(damaged.count) bytes")
+        }
+        // A refresh after a 304 keeps the stored body's check: the entry stays good.
+        try Data(body).write(to: file)
+        cache.refresh(
+            FeedDiskCache.Entry(url: url, etag: "\"y\"", lastModified: nil, fetchedAt: Date(), finalURL: url, body: []))
+        #expect(cache.entry(for: url)?.etag == "\"y\"")
+    }
+
     @Test func defaultFolderFollowsXDG() {
         #expect(
             FeedDiskCache.defaultDirectory(environment: ["XDG_CACHE_HOME": "/c", "HOME": "/h"])?.path

@@ -145,8 +145,15 @@ struct ValidatorTests {
 
     @Test func aReplyNamesAnHTTPFeedURLAndAPostIDWithoutBlanksInAnyScript() {
         let valid = [
-            "https://a.example/s.org#\(Self.id)", "http://a.example/s.org#x\t", "HTTPS://a.example/s.org#a#b",
-            "https://ä.example/s.org#\(Self.id)", "https://a.example/s.org#é",
+            "https://a.example/s.org#\(Self.id)", "http://a.example/s.org#\(Self.id)\t",
+            "HTTPS://a.example/s.org#a#\(Self.id)", "https://ä.example/s.org#\(Self.id)",
+            // A timestamp in a spelling real feeds use is still a post ID.
+            "https://a.example/s.org#2025-05-01T12:00",
+        ]
+        // The part after the last `#` is no post ID (not a timestamp): `#notanid`, `#<ID>#x`.
+        let notPostIDs = [
+            "http://a.example/s.org#x\t", "HTTPS://a.example/s.org#a#b", "https://a.example/s.org#é",
+            "https://a.example/s.org#notanid", "https://a.example/s.org#\(Self.id)#x",
         ]
         let invalid = [
             "https://a.example/s.org#", "#x", "a.example/s.org#x", "https://a.example/s.org#a b",
@@ -157,7 +164,7 @@ struct ValidatorTests {
             FeedValidator().validate(Feed(parsing: Self.post(":REPLY_TO: \(value)"))).map(\.code)
         }
         for value in valid { #expect(codes(value) == [], "\(value)") }
-        for value in invalid { #expect(codes(value) == [.invalidReplyTo], "\(value)") }
+        for value in invalid + notPostIDs { #expect(codes(value) == [.invalidReplyTo], "\(value)") }
     }
 
     @Test func aPostGroupWithoutRelayIsAnInvalidGroup() {

@@ -68,14 +68,32 @@ enum Check {
         return url
     }
 
-    /// `reference` when its feed URL is an http(s) URL and its ID is one token.
+    /// `reference` when its feed URL is an http(s) URL and its ID is one token that is a post ID
+    /// (``isPostID(_:)``: a timestamp, not `notanid`).
     static func reference(_ reference: PostReference, field: String) throws -> PostReference {
         _ = try url(reference.feedURL, field: "\(field) feed URL")
         guard !reference.postID.isEmpty, reference.postID.tokens().count == 1 else {
             throw OrgSocialError.invalidInput(
                 field: field, value: reference.description, reason: "it must be <feed URL>#<post ID>.")
         }
+        guard isPostID(reference.postID) else {
+            throw OrgSocialError.invalidInput(
+                field: field, value: reference.description,
+                reason: "its ID `\(reference.postID)` is not a post ID (a timestamp); copy the post's URL exactly.")
+        }
         return reference
+    }
+
+    /// `label` when it is one word: a `#+FOLLOW:` line is `[label] <URL>`, so a label with a space would be
+    /// read as another label and URL.
+    static func followLabel(_ label: String) throws -> String {
+        let label = try singleLine(label.trimmingSpacesAndTabs(), field: "label")
+        guard !label.contains(where: \.isWhitespace) else {
+            throw OrgSocialError.invalidInput(
+                field: "label", value: label,
+                reason: "it must be one word without spaces (readers take `#+FOLLOW: <label> <URL>` apart at spaces).")
+        }
+        return label
     }
 
     /// `group` with its name trimmed (and not empty) and its relay URL checked.

@@ -84,7 +84,8 @@ extension Feed {
     /// Follows a feed: adds `#+FOLLOW: [label] url`, the URL in its canonical spelling (``FeedURL``).
     /// - Parameters:
     ///   - url: the feed's URL (http or https).
-    ///   - label: an optional personal label (spaces allowed).
+    ///   - label: an optional personal label, one word: readers take the line apart at spaces, so a label
+    ///     with a space or tab is refused.
     /// - Throws: ``OrgSocialError/alreadyFollowing(url:)`` when the feed follows `url` (in any spelling of
     ///   it, such as `HTTP://HOST/social.org` for `http://host/social.org`) or
     ///   ``OrgSocialError/invalidInput(field:value:reason:)``.
@@ -95,7 +96,7 @@ extension Feed {
         if let followed = profile.follows.first(where: { FeedURL.same($0.url, url) }) {
             throw OrgSocialError.alreadyFollowing(url: followed.url)
         }
-        let label = try label.map { try Check.singleLine($0.trimmingSpacesAndTabs(), field: "label") }
+        let label = try label.map(Check.followLabel)
         try addKeyword("FOLLOW", value: Follow(url: url, label: label).value)
         return url
     }

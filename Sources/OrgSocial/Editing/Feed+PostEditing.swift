@@ -40,14 +40,21 @@ extension Feed {
 
     /// The first free ID at or after `date` (compared as strings, like every reader does).
     public func uniqueID(for date: Date, timeZone: TimeZone = .current) -> String {
+        OrgTimestamp.format(firstFreeMoment(for: date, timeZone: timeZone), timeZone: timeZone)
+    }
+
+    /// The first moment at or after `date`, a whole number of seconds after it, whose ID no post of the feed
+    /// has: `date` itself when its second is free. A writer that would rather not date a post ahead of the
+    /// clock waits until then.
+    /// - Parameters:
+    ///   - date: the post's time.
+    ///   - timeZone: the zone IDs are written in.
+    /// - Returns: the moment whose ID ``uniqueID(for:timeZone:)`` gives.
+    package func firstFreeMoment(for date: Date, timeZone: TimeZone = .current) -> Date {
         let used = Set(posts.compactMap(\.id))
         var moment = date
-        var id = OrgTimestamp.format(moment, timeZone: timeZone)
-        while used.contains(id) {
-            moment += 1
-            id = OrgTimestamp.format(moment, timeZone: timeZone)
-        }
-        return id
+        while used.contains(OrgTimestamp.format(moment, timeZone: timeZone)) { moment += 1 }
+        return moment
     }
 
     func endsWithBlankLine() -> Bool {
@@ -70,8 +77,12 @@ extension Feed {
     ///
     /// `change` receives the post as a ``PostDraft``. Only what differs is rewritten: a changed property
     /// value replaces that value, a new property is added before `:END:`, a removed one loses its line, a
-    /// new body replaces the body. A post whose drawer is not right under its headline is rewritten in the
-    /// canonical layout (a title in its headline is kept).
+    /// new body replaces the body. This holds for a drawer out of place too (after blank lines, or after or
+    /// inside the body: every byte outside what is edited stays where it is, blank lines included; a new
+    /// body takes the place of the body's first piece, and the others are removed). A post without a
+    /// drawer whose new body would open one is rewritten in the canonical layout (a title in its headline
+    /// is kept); a post whose drawer has no `:END:` is refused, since its properties cannot be told from its
+    /// text.
     /// - Parameters:
     ///   - id: the post's ID, exactly as written.
     ///   - change: edits the draft.
@@ -90,9 +101,7 @@ extension Feed {
         guard new != old else { return }
         let layout = post.layout
         // Without a drawer, a body line `:PROPERTIES:` would be read as the post's drawer: write one first.
-        let canonicalLayout =
-            (layout.drawer.map { $0.isDirectlyAfterHeadline && $0.isClosed } ?? !Self.opensDrawer(new.escapedBody))
-            && layout.bodySegments.count <= 1
+        let canonicalLayout = layout.drawer.map(\.isClosed) ?? !Self.opensDrawer(new.escapedBody)
         guard canonicalLayout else {
             self = applying([
                 ByteEdit(
@@ -102,7 +111,7 @@ extension Feed {
         }
         var edits = propertyEdits(post: post, from: old, to: new)
         if new.escapedBody != old.escapedBody {
-            edits.append(bodyEdit(post: post, body: new.escapedBody))
+            edits += bodyEdits(post: post, body: new.escapedBody)
         }
         self = applying(edits)
     }
@@ -255,13 +264,19 @@ extension Feed {
         return edits
     }
 
-    private func bodyEdit(post: Post, body: String) -> ByteEdit {
+    private func bodyEdits(post: Post, body: String) -> [ByteEdit] {
         let layout = post.layout
         let bodyZoneStart = layout.drawer?.end ?? layout.headlineEnd
-        if let segment = layout.bodySegments.first {
-            if body.isEmpty { return removal(bodyZoneStart..<layout.contentEnd) }
-            return ByteEdit(range: segment, replacement: encoded(body))
+        let segments = layout.bodySegments
+        guard let first = segments.first else { return [insertion(at: layout.contentEnd, "\n" + body + "\n")] }
+        if segments.count == 1, first.lowerBound >= bodyZoneStart {
+            return [
+                body.isEmpty
+                    ? removal(bodyZoneStart..<layout.contentEnd) : ByteEdit(range: first, replacement: encoded(body))
+            ]
         }
-        return insertion(at: layout.contentEnd, "\n" + body + "\n")
+        // Body text before the drawer (a drawer after or inside the body): the text is replaced where it is.
+        return [body.isEmpty ? removal(first) : ByteEdit(range: first, replacement: encoded(body))]
+            + segments.dropFirst().map { removal($0) }
     }
 }

@@ -13,4 +13,13 @@ public struct Mention: Sendable, Hashable, Codable {
         self.feedURL = feedURL
         self.name = name
     }
+
+    /// The feed this mention notifies, by the relay's rule (relay-api.md §3): the URL up to its first `#`,
+    /// for a link with a description (`[[org-social:URL][name]]`); `nil` for a bare link or an empty URL.
+    /// The relay's notifications and those computed from the feeds both count mentions this way.
+    package var notifiedFeedURL: String? {
+        guard let name, !name.isEmpty else { return nil }
+        let feed = String(feedURL.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0])
+        return feed.isEmpty ? nil : feed
+    }
 }

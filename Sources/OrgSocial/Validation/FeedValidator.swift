@@ -244,6 +244,13 @@ public struct FeedValidator: Sendable {
                             value.hasPrefix("http")
                                 ? "Copy the target post's URL exactly, e.g. `https://example.org/social.org#2025-05-01T12:00:00+0100`."
                                 : "Use the absolute URL of the feed, not a relative one."))
+                } else if let id = PostReference(parsing: value)?.postID, !isPostID(id) {
+                    found.append(
+                        diagnostic(
+                            property, isReply ? .invalidReplyTo : .invalidInclude,
+                            "`:\(property.name.uppercased()):` `\(value)` names `\(id)`, which is not a post ID (a timestamp).",
+                            "Copy the target post's URL exactly, e.g. `https://example.org/social.org#2025-05-01T12:00:00+0100`."
+                        ))
                 }
             case .pollEnd:
                 if !OrgTimestamp(value).isValid {
@@ -349,6 +356,12 @@ func isValidReference(_ value: String) -> Bool {
     // A blank byte is needed for a blank character (one that no combining mark follows), and rarely there.
     let hasBlank = id.utf8.contains(where: isSpaceOrTab) && id.contains { $0 == " " || $0 == "\t" }
     return !hasBlank && trimmed[..<hash].isHTTPURL
+}
+
+/// Whether `id` can be a post's ID: a timestamp, strict or in one of the spellings real feeds use
+/// (``OrgTimestamp/lenientInstant``); a word or an Org UUID is none (spec §4.2, §15 case 45).
+package func isPostID(_ id: String) -> Bool {
+    OrgTimestamp(id).lenientInstant != nil
 }
 
 /// A URI scheme `[a-zA-Z][a-zA-Z0-9+.-]*:` at the start.

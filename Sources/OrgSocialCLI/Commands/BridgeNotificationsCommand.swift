@@ -1,5 +1,6 @@
 import Bridge
 import Foundation
+import OrgSocialText
 
 /// `orgsocial bridge notifications [--new] [--json]`: mentions of (and so replies to) the accounts by other
 /// Mastodon users, with author, text as Org, URL and time.
@@ -127,10 +128,12 @@ struct BridgeNotificationsCommand: ParsableCommand {
     /// One mention as a block: time, author and account, the URL, the text indented, a blank line.
     static func render(_ item: BridgeNotification) -> String {
         let name = item.authorName.map { "\($0) " } ?? ""
+        // The head and the URL stay on one line whatever the server sent (docs/security.md).
         var text =
-            "\(BridgeOptions.timestamp(item.createdAt)) \(name)@\(item.author) → \(item.account)"
-            + (item.inReplyToID != nil ? " (reply)" : "") + "\n"
-        if let url = item.url { text += "  \(url)\n" }
+            TerminalText.line(
+                "\(BridgeOptions.timestamp(item.createdAt)) \(name)@\(item.author) → \(item.account)"
+                    + (item.inReplyToID != nil ? " (reply)" : "")) + "\n"
+        if let url = item.url { text += "  \(TerminalText.line(url))\n" }
         for line in item.text.split(separator: "\n", omittingEmptySubsequences: false) { text += "  \(line)\n" }
         return text + "\n"
     }

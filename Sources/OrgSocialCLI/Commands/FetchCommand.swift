@@ -13,7 +13,7 @@ struct FetchCommand: ParsableCommand {
                 moved for good), its validators, its nick and title, and how many posts it has.
                 """,
             arguments: [ArgumentDefinition(name: "feed-url", help: "The feed's http:// or https:// URL.")],
-            options: [.flag("json", help: "Print the summary as JSON."), ServerTimeout.option])
+            options: [.flag("json", help: "Print the summary as JSON."), ServerTimeout.option, RefreshOption.option])
     }
 
     var url: String

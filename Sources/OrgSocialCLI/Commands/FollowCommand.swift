@@ -10,7 +10,7 @@ struct FollowCommand: ParsableCommand {
             arguments: [ArgumentDefinition(name: "url", help: "The URL of the social.org file to follow.")],
             options: [
                 FeedFileOptions.fileOption,
-                .value("label", help: "Your private label for this feed (may contain spaces)."),
+                .value("label", help: "Your private label for this feed, one word (no spaces)."),
             ] + PublishOptions.definitions)
     }
 
@@ -36,6 +36,13 @@ struct FollowCommand: ParsableCommand {
         guard FeedFileOptions.isHTTPURL(url) else {
             throw CLIError.invalidValue(
                 value: url, option: "<url>", reason: "Give the http:// or https:// URL of the feed's social.org file.")
+        }
+        if let label, label.split(whereSeparator: \.isWhitespace).count > 1 {
+            throw CLIError.invalidValue(
+                value: label, option: "--label <label>",
+                reason: "A label is one word: '#+FOLLOW: <label> <URL>' is read apart at spaces, so "
+                    + "'\(label)' would name another feed. Write it without spaces, e.g. "
+                    + "'\(label.split(whereSeparator: \.isWhitespace).joined(separator: "-"))'.")
         }
     }
 

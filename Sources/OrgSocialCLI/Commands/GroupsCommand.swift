@@ -18,7 +18,7 @@ struct GroupsCommand: ParsableCommand {
                 """,
             arguments: [ArgumentDefinition(name: "name", help: "The group's name or slug.", isOptional: true)],
             options: [
-                RelayOptions.relayOption, ServerTimeout.option,
+                RelayOptions.relayOption, ServerTimeout.option, RefreshOption.option,
                 .flag("json", help: "Print the groups or posts as JSON."),
             ])
     }
@@ -87,7 +87,7 @@ struct GroupsCommand: ParsableCommand {
             .posts(at: messages.posts.flatMap(\.allPosts))
         let renderer = TimelineRenderer(usesColor: TimelineRenderer.usesColor(in: context), now: try context.now())
         let members = messages.members.count
-        var text = "\(messages.group ?? group.name): \(members) member\(members == 1 ? "" : "s")\n\n"
+        var text = StyledText("\(messages.group ?? group.name): \(members) member\(members == 1 ? "" : "s")\n\n")
         context.report(
             "note: members are the feeds with a post in the group; to be one, post into it: orgsocial post "
                 + "--group \"\(messages.group ?? group.name) \(client.baseURL.absoluteString)\" --text …")

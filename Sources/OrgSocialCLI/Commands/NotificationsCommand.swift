@@ -1,6 +1,7 @@
 import Foundation
 import OrgSocial
 import OrgSocialClient
+import OrgSocialText
 
 /// `orgsocial notifications`: mentions of you, and replies, reactions, boosts and votes on your posts.
 struct NotificationsCommand: ParsableCommand {
@@ -172,14 +173,15 @@ struct NotificationsCommand: ParsableCommand {
             what = "\(who) voted \"\(notification.entry.post.pollOption ?? "")\" on \(notification.target ?? "")"
         }
         var text =
-            "[\(notification.kind.rawValue)] \(what) · "
-            + TimelineRenderer.relativeTime(from: notification.entry.instant, to: now) + "\n"
+            TerminalText.line(
+                "[\(notification.kind.rawValue)] \(what) · "
+                    + TimelineRenderer.relativeTime(from: notification.entry.instant, to: now)) + "\n"
         if !notification.entry.post.hasEmptyBody {
             for line in TimelineRenderer.wrap(notification.entry.post.body, width: renderer.width - 2) {
                 text += "  \(line)\n"
             }
         }
-        return text + "  \(notification.entry.url)\n\n"
+        return text + "  \(TerminalText.line(notification.entry.url))\n\n"
     }
 
     /// Prints the relay's notifications with their posts' authors and text, read from the feeds the post
@@ -245,7 +247,7 @@ struct NotificationsCommand: ParsableCommand {
         if case .found(let entry) = lookup {
             head += " · " + TimelineRenderer.relativeTime(from: entry.instant, to: now)
         }
-        var text = head + target + "\n"
+        var text = TerminalText.line(head + target) + "\n"
         if let body = item.text, !body.allSatisfy({ $0.isWhitespace }) {
             var lines = TimelineRenderer.wrap(body, width: renderer.width - 2)
             if firstLineOnly {
@@ -256,8 +258,8 @@ struct NotificationsCommand: ParsableCommand {
         }
         if let error = item.error {
             let feedURL = PostReference(parsing: item.post)?.feedURL ?? item.post
-            text += "  (could not read \(feedURL): \(error))\n"
+            text += "  (could not read \(TerminalText.line("\(feedURL): \(error)")))\n"
         }
-        return text + "  \(item.post)\n\n"
+        return text + "  \(TerminalText.line(item.post))\n\n"
     }
 }

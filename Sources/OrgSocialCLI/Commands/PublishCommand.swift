@@ -72,11 +72,7 @@ struct PublishCommand: ParsableCommand {
     /// - Throws: ``CLIError/invalidValue(value:option:reason:)``.
     static func validate(path: String?, feedURL feedURLOption: String?) throws {
         if let path { try FeedFileOptions(path: path).validate() }
-        if let url = feedURLOption, !FeedFileOptions.isHTTPURL(url) {
-            throw CLIError.invalidValue(
-                value: url, option: FeedFileOptions.feedURLOption.synopsis,
-                reason: "Give the http:// or https:// URL your social.org file is published at.")
-        }
+        try FeedFileOptions.checkFeedURLOption(feedURLOption)
     }
 
     func run(in context: CommandContext) async throws {

@@ -22,7 +22,7 @@ struct SearchCommand: ParsableCommand {
                 .value(
                     "per-page", valueName: "n", help: "Posts per page (the relay allows up to 50).",
                     defaultValue: "10"),
-                RelayOptions.relayOption, ServerTimeout.option,
+                RelayOptions.relayOption, ServerTimeout.option, RefreshOption.option,
                 .flag("json", help: "Print the page as JSON."),
                 Pager.option,
             ])

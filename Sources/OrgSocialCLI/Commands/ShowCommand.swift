@@ -29,6 +29,7 @@ struct ShowCommand: ParsableCommand {
                 .flag("json", help: "Print the whole parsed model as JSON."),
                 .flag("org", help: "Print the file's bytes exactly as parsed (a lossless round trip)."),
                 .flag("html", help: "Print the feed's web page (one self-contained HTML file)."),
+                RefreshOption.option,
             ])
     }
 
@@ -60,10 +61,10 @@ struct ShowCommand: ParsableCommand {
     func run(in context: CommandContext) async throws {
         let feed = try await FeedFile.read(fileOrURL: path, in: context)
         if printsOrg {
-            context.writeStandardOutput(feed.serialized())
+            context.writeDocument(feed.serialized())
         } else if printsHTML {
             let page = FeedPage(feed: feed, stylesheet: .embedded, orgFileHref: "social.org")
-            context.write(page.html(for: .all) ?? "")
+            context.writeDocument(Array((page.html(for: .all) ?? "").utf8))
         } else if printsJSON {
             try JSONOutput.writeFeed(feed) { context.writeStandardOutput($0) }
         } else {

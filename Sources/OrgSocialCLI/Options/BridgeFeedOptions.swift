@@ -45,10 +45,8 @@ struct BridgeFeedOptions {
             var options = FeedFileOptions(path: file)
             options.feedURLOption = feedURL
             try options.validate()
-        } else if let feedURL, !FeedFileOptions.isHTTPURL(feedURL) {
-            throw CLIError.invalidValue(
-                value: feedURL, option: FeedFileOptions.feedURLOption.synopsis,
-                reason: "Give the http:// or https:// URL your social.org file is published at.")
+        } else {
+            try FeedFileOptions.checkFeedURLOption(feedURL)
         }
     }
 

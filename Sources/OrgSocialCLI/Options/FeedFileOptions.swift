@@ -45,11 +45,29 @@ struct FeedFileOptions {
     /// - Throws: ``CLIError`` usage errors.
     func validate() throws {
         if let pathOption { try Self.checkWritable(pathOption, option: Self.fileOption.synopsis) }
-        if let url = feedURLOption, !Self.isHTTPURL(url) {
-            throw CLIError.invalidValue(
-                value: url, option: Self.feedURLOption.synopsis,
-                reason: "Give the http:// or https:// URL your social.org file is published at.")
+        try Self.checkFeedURLOption(feedURLOption)
+    }
+
+    /// Refuses a `--feed-url` that cannot be a feed's URL (``feedURLProblem(_:)``).
+    /// - Parameter url: the option's value, `nil` when it was not given.
+    /// - Throws: ``CLIError/invalidValue(value:option:reason:)``, a usage error.
+    static func checkFeedURLOption(_ url: String?) throws {
+        guard let url, let problem = feedURLProblem(url) else { return }
+        throw CLIError.invalidValue(value: url, option: feedURLOption.synopsis, reason: problem)
+    }
+
+    /// Why `text` cannot be a feed's URL, or `nil` when it can: an absolute http(s) URL without a `?query`
+    /// or `#fragment`. Post URLs are `<feed URL>#<ID>`, so a fragment or query would give every post a
+    /// broken URL.
+    /// - Parameter text: the URL as given.
+    /// - Returns: the reason, said as what to give instead.
+    static func feedURLProblem(_ text: String) -> String? {
+        guard isHTTPURL(text) else { return "Give the http:// or https:// URL your social.org file is published at." }
+        if text.contains("#") {
+            return "A feed URL has no #fragment (post URLs are <feed URL>#<ID>); give the URL without it."
         }
+        if text.contains("?") { return "A feed URL has no ?query; give the URL the file is published at, without it." }
+        return nil
     }
 
     /// The feed file: `--file`, else the configured file.
@@ -125,7 +143,7 @@ struct FeedFileOptions {
             configuration: (
                 "feedURL", { try ConfigurationFile.load(in: context).feedURL.flatMap(RelayOptions.skippingNonURL) }
             ),
-            as: .httpURL)?.value
+            as: .feedURL)?.value
     }
 
     /// What commands print for a post: `<feed URL>#<ID>` when the feed URL is known, else the ID.

@@ -1,6 +1,7 @@
 import Foundation
 import OrgSocial
 import OrgSocialClient
+import OrgSocialText
 import Synchronization
 
 /// The options the reading commands share (`timeline`, `thread`, `notifications`, `poll-results`): where
@@ -30,6 +31,7 @@ struct ReadingOptions {
     /// The definitions, in help order.
     static let definitions = [
         feedURLOption, fileOption, noRelayOption, relayOption, verboseOption, ServerTimeout.option,
+        RefreshOption.option,
     ]
 
     /// `--feed-url`.
@@ -56,11 +58,7 @@ struct ReadingOptions {
     /// - Parameter allowsRelay: whether the command reads through a relay.
     /// - Throws: ``CLIError`` usage errors.
     func validate(allowsRelay: Bool = false) throws {
-        if let url = feedURLOption, !FeedFileOptions.isHTTPURL(url) {
-            throw CLIError.invalidValue(
-                value: url, option: Self.feedURLOption.synopsis,
-                reason: "Give the http:// or https:// URL your social.org file is published at.")
-        }
+        try FeedFileOptions.checkFeedURLOption(feedURLOption)
         if let relayURL, allowsRelay {
             if usesNoRelay {
                 throw CLIError.invalidValue(
@@ -87,10 +85,19 @@ struct ReadingOptions {
     }
 
     /// The reader's local feed file: `--file`, else the configured file, else `nil` (the feed is read from
-    /// its URL).
+    /// its URL). The configured file is the configured `feedURL`'s: with a `--feed-url` naming another
+    /// feed (or no `feedURL` configured), that feed is read from its URL and the file is left alone, so
+    /// that its posts are never shown under another feed's URLs.
     /// - Throws: ``CLIError/invalidConfiguration(path:reason:)`` for a broken configuration file.
     func ownFeedPath(in context: CommandContext) throws -> String? {
-        try path ?? FeedFileOptions.configuredFile(in: context)
+        if let path { return path }
+        guard let configured = try FeedFileOptions.configuredFile(in: context) else { return nil }
+        if let feedURLOption {
+            guard let configuredURL = try FeedFileOptions.configuredFeedURL(in: context),
+                FeedURL.same(configuredURL, feedURLOption)
+            else { return nil }
+        }
+        return configured
     }
 
     /// The relay to list feeds from: `nil` with `--no-relay`, else `--relay`, `ORGSOCIAL_RELAY` or the
@@ -133,6 +140,7 @@ struct ReadingOptions {
             cacheDirectory: FeedDiskCache.defaultDirectory(environment: context.environment), userAgent: CLI.userAgent)
         configuration.connectTimeout = context.serverTimeout
         configuration.totalTimeout = max(configuration.totalTimeout, context.serverTimeout)
+        configuration.refreshesCache = context.refreshesFeeds
         return FeedFetcher(transport: context.makeTransport(), configuration: configuration)
     }
 
@@ -165,7 +173,7 @@ struct ReadingOptions {
         let writer = ProgressWriter(context.writeStandardError)
         let progress: @Sendable (TimelineProgress) -> Void = { event in
             guard showsProgress, case .feedFinished(_, let done, let total) = event else { return }
-            writer.write("\r\u{1B}[KReading feeds: \(done)/\(total)")
+            writer.writeOverLine("Reading feeds: \(done)/\(total)")
         }
         let timeline = try await fetcher.fetchTimeline(
             ownFeedURL: addressedFeedURL, ownFeed: ownFeed, extraFeeds: extraFeeds, progress: progress)
@@ -228,8 +236,15 @@ final class ProgressWriter: @unchecked Sendable {
         self.output = output
     }
 
-    /// Writes text.
+    /// Writes text, every control character but line breaks and tabs made visible (``TerminalText``): notes
+    /// and lines written here carry text from servers and feeds, as they do through `CommandContext.write`.
     func write(_ text: String) {
-        lock.withLock { _ in output(Array(text.utf8)) }
+        lock.withLock { _ in output(Array(TerminalText.block(text).utf8)) }
+    }
+
+    /// Writes `text` over the terminal line the cursor is on (carriage return, then erase the line): the one
+    /// escape sequence this writer sends itself.
+    func writeOverLine(_ text: String) {
+        lock.withLock { _ in output(Array(("\r\u{1B}[K" + TerminalText.block(text)).utf8)) }
     }
 }

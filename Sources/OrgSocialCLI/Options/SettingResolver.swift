@@ -160,4 +160,12 @@ extension SettingResolver.Format where Value == String {
     static var httpURL: Self {
         Self(expected: "an http:// or https:// URL") { FeedFileOptions.isHTTPURL($0) ? $0 : nil }
     }
+
+    /// A feed's URL: an absolute http:// or https:// URL without a `?query` or `#fragment`
+    /// (``FeedFileOptions/feedURLProblem(_:)``).
+    static var feedURL: Self {
+        Self(expected: "an http:// or https:// URL without a ?query or #fragment") {
+            FeedFileOptions.feedURLProblem($0) == nil ? $0 : nil
+        }
+    }
 }

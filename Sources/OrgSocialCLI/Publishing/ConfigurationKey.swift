@@ -12,6 +12,8 @@ struct ConfigurationKey: Sendable {
     enum Kind: Sendable {
         /// An http:// or https:// URL.
         case url
+        /// A feed's URL: an http:// or https:// URL without a `?query` or `#fragment`.
+        case feedURL
         /// A file path.
         case path
         /// `put` or `host`.
@@ -88,6 +90,9 @@ struct ConfigurationKey: Sendable {
         switch kind {
         case .url:
             guard OrgSyntax.isHTTPURL(trimmed) else { throw invalid("Give an http:// or https:// URL.") }
+        case .feedURL:
+            guard OrgSyntax.isHTTPURL(trimmed) else { throw invalid("Give an http:// or https:// URL.") }
+            if let problem = FeedFileOptions.feedURLProblem(trimmed) { throw invalid(problem) }
         case .path, .text:
             guard !trimmed.isEmpty else { throw invalid("Give a non-empty value, or use 'config unset \(name)'.") }
             // A relative path is stored from the current folder, so it means the same file from anywhere.
@@ -144,7 +149,7 @@ struct ConfigurationKey: Sendable {
     /// Every key, in `config list` order.
     static let all: [ConfigurationKey] = [
         ConfigurationKey(
-            name: "feedURL", environmentName: "ORGSOCIAL_FEED_URL", kind: .url, isSecret: false,
+            name: "feedURL", environmentName: "ORGSOCIAL_FEED_URL", kind: .feedURL, isSecret: false,
             summary: "Your feed's public URL (its #+FOLLOW: list is what you read).",
             read: { $0.feedURL }, write: { $0.feedURL = $1 }),
         ConfigurationKey(

@@ -92,6 +92,11 @@ enum PublishTarget {
                 "The feed URL '\(text)' is not an http:// or https:// URL; check --feed-url, ORGSOCIAL_FEED_URL "
                     + "and \(configPath).")
         }
+        if let problem = FeedFileOptions.feedURLProblem(text) {
+            throw CLIError.publishingNotConfigured(
+                "The feed URL '\(text)' cannot be used: \(problem) Check --feed-url, ORGSOCIAL_FEED_URL and \(configPath)."
+            )
+        }
         return url
     }
 }

@@ -40,15 +40,61 @@ enum DraftPublisher {
                 ? (try? PublishTarget.resolve(in: context, feedURLOption: options.feedURLOption))?.feedURL
                     .absoluteString
                 : nil)
-        let now = try context.now()
         let timeZone = context.timeZone
-        let id = try await FeedChange.apply(
-            to: try options.path(in: context), publishing: publishing, feedURLOption: options.feedURLOption, in: context
-        ) { feed in
-            let draft = try makeDraft(feed, feedURL, now)
-            return feed.append(draft, at: now, timeZone: timeZone).id ?? feed.uniqueID(for: now, timeZone: timeZone)
+        let path = try options.path(in: context)
+        // With "now" fixed by ORGSOCIAL_NOW, waiting would not move it: a taken second moves the ID forward.
+        var waits = context.environment[CommandContext.nowVariable] == nil ? Self.maximumWaits : 0
+        while true {
+            let now = try context.now()
+            let mayWait = waits > 0
+            do {
+                let id = try await FeedChange.apply(
+                    to: path, publishing: publishing, feedURLOption: options.feedURLOption, in: context
+                ) { feed in
+                    let draft = try makeDraft(feed, feedURL, now)
+                    let free = feed.firstFreeMoment(for: now, timeZone: timeZone)
+                    if mayWait, free > now, free.timeIntervalSince(now) <= Self.longestWait {
+                        throw SecondTaken(freeAt: free)
+                    }
+                    return feed.append(draft, at: now, timeZone: timeZone).id
+                        ?? feed.uniqueID(for: now, timeZone: timeZone)
+                }
+                context.writeLine(feedURL.map { "\($0)#\(id)" } ?? id)
+                return
+            } catch let taken as SecondTaken {
+                waits -= 1
+                try await waitForSecond(of: taken.freeAt, from: now, in: context)
+            }
         }
-        context.writeLine(feedURL.map { "\($0)#\(id)" } ?? id)
+    }
+
+    /// The ID's second is taken by a post already in the feed: the post is written once the clock is in
+    /// the free second at `freeAt`, so that its ID is never ahead of the clock (a reader would hide it as
+    /// scheduled until then).
+    private struct SecondTaken: Error {
+        var freeAt: Date
+    }
+
+    /// How many times a post waits for a free second before its ID is moved ahead instead (another writer
+    /// may take each free second first).
+    static let maximumWaits = 5
+
+    /// The longest wait for a free second, in seconds: beyond it, the ID is moved ahead of the clock.
+    static let longestWait: TimeInterval = 60
+
+    /// How long a post waits silently, in seconds; a longer wait is announced on standard error.
+    static let quietWait: TimeInterval = 3
+
+    /// Sleeps until the clock reaches the second of `moment` (a whole number of seconds after `now`).
+    private static func waitForSecond(of moment: Date, from now: Date, in context: CommandContext) async throws {
+        let start = moment.timeIntervalSince1970.rounded(.down) - now.timeIntervalSince1970
+        let seconds = max(0, start)
+        if seconds > quietWait {
+            context.report(
+                "note: the post IDs of the next \(Int(seconds.rounded(.up))) s are taken; waiting for a free one, "
+                    + "so that the post is not dated ahead of the clock (Ctrl-C to stop).")
+        }
+        try await context.sleep(.milliseconds(Int((seconds * 1000).rounded(.up))))
     }
 
     /// Reads a `<feed URL>#<post ID>` option value.
@@ -58,14 +104,20 @@ enum DraftPublisher {
     /// - Returns: the reference, both parts kept byte for byte.
     /// - Throws: ``CLIError/invalidValue(value:option:reason:)`` when it is not a post URL.
     static func postReference(_ value: String, option: String) throws -> PostReference {
+        let example = "e.g. https://example.org/social.org#2026-01-02T03:04:05+0100"
         guard let reference = PostReference(parsing: value), FeedFileOptions.isHTTPURL(reference.feedURL),
             !reference.postID.contains(where: \.isWhitespace)
         else {
             throw CLIError.invalidValue(
+                value: value, option: option, reason: "Give a post URL, <feed URL>#<post ID>, \(example).")
+        }
+        // `#notanid`, or `#<ID>#x` (split at its last `#`): the ID must be a post's, a timestamp.
+        guard isPostID(reference.postID) else {
+            throw CLIError.invalidValue(
                 value: value, option: option,
                 reason:
-                    "Give a post URL, <feed URL>#<post ID>, e.g. https://example.org/social.org#2026-01-02T03:04:05+0100."
-            )
+                    "'\(reference.postID)' is not a post ID (a post ID is a timestamp). Copy the post's URL exactly, "
+                    + "<feed URL>#<post ID>, \(example).")
         }
         return reference
     }

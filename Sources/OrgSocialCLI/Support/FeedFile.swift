@@ -35,7 +35,8 @@ enum FeedFile {
         }
         do {
             // Straight into the array: going through `Data` held the file twice (a big feed's peak memory).
-            guard let (bytes, _) = try AtomicFile.read(path) else {
+            // A pipe or a device (`<(…)`, `/dev/stdin`) is read as a stream, as `-` is.
+            guard let (bytes, _) = try AtomicFile.read(path, readsStreams: true) else {
                 throw CLIError.cannotRead(path: path, reason: "no such file (it disappeared while being read).")
             }
             return bytes

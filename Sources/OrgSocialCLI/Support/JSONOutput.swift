@@ -3,13 +3,43 @@ import HTTPCore
 import OrgSocial
 
 /// JSON written by the tool: sorted keys, indented, slashes unescaped, so output is stable byte for byte.
+///
+/// No control character reaches a terminal raw through it: the encoders escape C0 controls, and
+/// ``escapingControls(_:)`` escapes the ones they leave, DEL and the C1 controls (`\u007f`, `\u0080`…`\u009f`),
+/// so the values read back exactly as they were.
 enum JSONOutput {
     /// Encodes a value as stable, pretty-printed JSON text ending with a line break.
     /// - Throws: `EncodingError` when the value cannot be encoded.
     static func text(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
+        return String(decoding: escapingControls(try encoder.encode(value)), as: UTF8.self) + "\n"
+    }
+
+    /// JSON text's UTF-8 bytes with DEL and the C1 controls, which JSON allows raw in strings, escaped as
+    /// `\u007f` and `\u0080`…`\u009f`. These bytes occur only inside strings, so the values are unchanged.
+    /// - Parameter json: whole JSON text, or pieces of it cut between values.
+    /// - Returns: the text, the same bytes when there is nothing to escape.
+    static func escapingControls(_ json: some Collection<UInt8>) -> [UInt8] {
+        var result: [UInt8] = []
+        var previous = json.startIndex
+        var copied = json.startIndex
+        var index = json.startIndex
+        while index < json.endIndex {
+            let byte = json[index]
+            let next = json.index(after: index)
+            let isC1 = index != json.startIndex && json[previous] == 0xC2 && (0x80...0x9F).contains(byte)
+            if byte == 0x7F || isC1 {
+                if result.isEmpty { result.reserveCapacity(json.count + 16) }
+                result += json[copied..<(isC1 ? previous : index)]
+                result += Array("\\u00\(String(byte, radix: 16))".utf8)
+                copied = next
+            }
+            previous = index
+            index = next
+        }
+        if copied == json.startIndex { return Array(json) }
+        return result + json[copied...]
     }
 
     /// Encodes a value as stable JSON on one line (sorted keys, no indentation), ending with a line break:
@@ -18,7 +48,7 @@ enum JSONOutput {
     static func line(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
+        return String(decoding: escapingControls(try encoder.encode(value)), as: UTF8.self) + "\n"
     }
 
     /// Writes a feed as ``text(_:)`` would, but writes the posts itself, one value at a time, in chunks of
@@ -28,11 +58,13 @@ enum JSONOutput {
     /// - Parameters:
     ///   - feed: the feed to write.
     ///   - threads: how many batches of posts are written at once (the text does not depend on it).
-    ///   - write: receives the UTF-8 text in order; the pieces joined are exactly `text(feed)`.
+    ///   - output: receives the UTF-8 text in order; the pieces joined are exactly `text(feed)`.
     /// - Throws: `EncodingError` when a value cannot be encoded.
     static func writeFeed(
-        _ feed: Feed, threads: Int = ProcessInfo.processInfo.activeProcessorCount, to write: ([UInt8]) -> Void
+        _ feed: Feed, threads: Int = ProcessInfo.processInfo.activeProcessorCount, to output: ([UInt8]) -> Void
     ) throws {
+        // Every piece is cut between values, so a C1 control's two bytes are never split.
+        func write(_ bytes: [UInt8]) { output(escapingControls(bytes)) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         encoder.userInfo[Feed.omitsPostsKey] = true

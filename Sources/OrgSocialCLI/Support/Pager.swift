@@ -20,12 +20,22 @@ struct Pager {
 
     /// Shows `text`: through the pager (run with `/bin/sh -c`, on the process's own standard output) and
     /// waits for it to end, or on standard output when there is no pager. A pager that cannot run (not
-    /// found or not executable, which the shell answers with status 127 or 126) never loses the text: it is
-    /// written to standard output, after a warning on standard error.
+    /// found or not executable, which the shell answers with status 127 or 126) or that fails (any other
+    /// exit status but 0, as `PAGER=false` gives) never loses the text: it is written to standard output,
+    /// after a warning on standard error. A pager ended by a signal (Ctrl-C) is taken as the reader's choice.
     /// - Parameters:
     ///   - text: the output.
     ///   - context: the streams and environment.
     func show(_ text: String, in context: CommandContext) {
+        show(StyledText(text), in: context)
+    }
+
+    /// Shows styled text as the text version does, rendered (``StyledText/rendered``, every
+    /// control character of its runs made visible), so what the pager gets is as safe as standard output.
+    /// - Parameters:
+    ///   - text: the output.
+    ///   - context: the streams and environment.
+    func show(_ text: StyledText, in context: CommandContext) {
         guard let command = command(in: context) else {
             context.write(text)
             return
@@ -48,19 +58,25 @@ struct Pager {
             Self.fallBack(to: text, command: command, reason: "it could not start (\(error))", in: context)
             return
         }
-        // A pager that quits early (q in less) closes the pipe: the rest is not wanted.
-        try? input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+        // A pager that quits early (q in less) closes the pipe: the rest is not wanted. One that ended before
+        // reading (PAGER=false) must not end this process with SIGPIPE either: the write fails with EPIPE
+        // instead, and the exit status below says what happened.
+        let previousAction = signal(SIGPIPE, SIG_IGN)
+        try? input.fileHandleForWriting.write(contentsOf: Data(text.rendered.utf8))
         try? input.fileHandleForWriting.close()
+        signal(SIGPIPE, previousAction)
         process.waitUntilExit()
-        if process.terminationReason == .exit, [126, 127].contains(process.terminationStatus) {
-            Self.fallBack(
-                to: text, command: command,
-                reason: "the shell could not run it (exit status \(process.terminationStatus))", in: context)
-        }
+        guard process.terminationReason == .exit, process.terminationStatus != 0 else { return }
+        let status = process.terminationStatus
+        Self.fallBack(
+            to: text, command: command,
+            reason: [126, 127].contains(status)
+                ? "the shell could not run it (exit status \(status))" : "it failed (exit status \(status))",
+            in: context)
     }
 
     /// Writes `text` to standard output after a warning that the pager `command` could not be used.
-    private static func fallBack(to text: String, command: String, reason: String, in context: CommandContext) {
+    private static func fallBack(to text: StyledText, command: String, reason: String, in context: CommandContext) {
         context.report(
             "warning: the pager '\(command)' could not be used: \(reason). Showing the output without it; set "
                 + "PAGER to a pager that works (or to 'cat'), or give --no-pager.")

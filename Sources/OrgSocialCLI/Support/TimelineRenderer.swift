@@ -1,9 +1,14 @@
 import Foundation
 import OrgSocial
 import OrgSocialClient
+import OrgSocialText
 
 /// Turns timeline entries into readable text: nick, relative time, the wrapped body, markers for
 /// replies, boosts and polls, and the post URL. Colors only when asked (a terminal without `NO_COLOR`).
+///
+/// Everything in an entry came from a remote feed: the result is ``StyledText``, whose rendering makes
+/// every control character visible; the one-line parts (the head line, the URL) are kept on one line here
+/// (``TerminalText/line(_:)``).
 struct TimelineRenderer {
     /// Whether ANSI colors are used.
     var usesColor: Bool
@@ -18,14 +23,14 @@ struct TimelineRenderer {
     }
 
     /// One entry as a block of lines ending with a blank line.
-    func render(_ entry: TimelinePost, indent: Int = 0) -> String {
+    func render(_ entry: TimelinePost, indent: Int = 0) -> StyledText {
         let pad = String(repeating: " ", count: indent)
-        var head = "\(paint(entry.author.displayName, "1;36")) · \(Self.relativeTime(from: entry.instant, to: now))"
-        for marker in markers(entry.post) { head += "  " + paint(marker, "33") }
-        var lines = [pad + head]
-        for line in Self.wrap(entry.post.body, width: max(20, width - indent - 2)) { lines.append(pad + "  " + line) }
-        lines.append(pad + "  " + paint(entry.url, "2"))
-        return lines.joined(separator: "\n") + "\n\n"
+        var text = pad + paint(entry.author.displayName, "1;36") + " · "
+        text += Self.relativeTime(from: entry.instant, to: now)
+        for marker in markers(entry.post) { text += "  " + paint(marker, "33") }
+        text += "\n"
+        for line in Self.wrap(entry.post.body, width: max(20, width - indent - 2)) { text += pad + "  " + line + "\n" }
+        return text + pad + "  " + paint(entry.url, "2") + "\n\n"
     }
 
     /// A post a relay listed, as found in its feed: the entry when it was read, else its URL and why it
@@ -35,14 +40,16 @@ struct TimelineRenderer {
     ///   - outcome: what the lookup found, or `nil` when it was not looked up.
     ///   - indent: the spaces before every line.
     /// - Returns: A block of lines ending with a blank line.
-    func render(_ url: String, found outcome: PostLookup.Outcome?, indent: Int = 0) -> String {
+    func render(_ url: String, found outcome: PostLookup.Outcome?, indent: Int = 0) -> StyledText {
         let pad = String(repeating: " ", count: indent)
         switch outcome {
         case .found(let entry): return render(entry, indent: indent)
         case .failed(let reason):
             let feedURL = PostReference(parsing: url)?.feedURL ?? url
-            return "\(pad)\(url)\n\(pad)  (could not read \(feedURL): \(reason))\n\n"
-        case nil: return "\(pad)\(url)\n\n"
+            return StyledText(
+                "\(pad)\(TerminalText.line(url))\n\(pad)  (could not read \(TerminalText.line("\(feedURL): \(reason)")))\n\n"
+            )
+        case nil: return StyledText("\(pad)\(TerminalText.line(url))\n\n")
         }
     }
 
@@ -61,8 +68,9 @@ struct TimelineRenderer {
         }
     }
 
-    private func paint(_ text: String, _ code: String) -> String {
-        usesColor ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    /// A one-line part of an entry, in a color when colors are used.
+    private func paint(_ text: String, _ code: String) -> StyledText {
+        StyledText(TerminalText.line(text), style: usesColor ? code : nil)
     }
 
     /// "just now", "5m ago", "3h ago", "2d ago", "in 2h", else the date.

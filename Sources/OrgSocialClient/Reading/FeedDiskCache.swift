@@ -11,7 +11,10 @@ public import Foundation
 /// after a hash of the URL: `<hash>.json` (metadata, including the URL itself, checked on every read so
 /// a hash collision is a miss) and `<hash>.org` (the body). Writes are atomic (a temporary file, then
 /// `rename`) but not flushed to disk with `fsync`: a cache entry lost in a crash only costs a download,
-/// while 2,000 `fsync`s made a 1,000-feed timeline several times slower. A damaged entry reads as a miss.
+/// while 2,000 `fsync`s made a 1,000-feed timeline several times slower. A damaged entry reads as a miss:
+/// the metadata keeps the body's length and hash (64-bit FNV-1a), and a body that does not match them
+/// (truncated, overwritten, or an entry written before they were kept) is downloaded again in full,
+/// instead of being trusted until the server's `ETag` changes.
 public struct FeedDiskCache: Sendable {
     /// One cached feed.
     public struct Entry: Sendable, Hashable, Codable {
@@ -27,9 +30,15 @@ public struct FeedDiskCache: Sendable {
         /// The URL that answered, after redirects.
         public var finalURL: String
         /// The body.
-        public var body: [UInt8]
+        public var body: [UInt8] {
+            didSet { bodyCheck = BodyCheck(body) }
+        }
+        /// The length and hash of the body stored with it; for a decoded entry, the ones its metadata holds.
+        var bodyCheck: BodyCheck?
 
-        private enum CodingKeys: String, CodingKey { case url, etag, lastModified, fetchedAt, finalURL }
+        private enum CodingKeys: String, CodingKey {
+            case url, etag, lastModified, fetchedAt, finalURL, bodyBytes, bodyHash
+        }
 
         /// Makes an entry.
         /// - Parameters:
@@ -48,6 +57,7 @@ public struct FeedDiskCache: Sendable {
             self.fetchedAt = fetchedAt
             self.finalURL = finalURL
             self.body = body
+            bodyCheck = BodyCheck(body)
         }
 
         /// Decodes the metadata; the body is read from its own file.
@@ -59,6 +69,13 @@ public struct FeedDiskCache: Sendable {
             fetchedAt = try container.decode(Date.self, forKey: .fetchedAt)
             finalURL = try container.decode(String.self, forKey: .finalURL)
             body = []
+            if let bytes = try container.decodeIfPresent(Int.self, forKey: .bodyBytes),
+                let hash = try container.decodeIfPresent(String.self, forKey: .bodyHash)
+            {
+                bodyCheck = BodyCheck(bytes: bytes, hash: hash)
+            } else {
+                bodyCheck = nil
+            }
         }
 
         /// Encodes the metadata only.
@@ -69,6 +86,26 @@ public struct FeedDiskCache: Sendable {
             try container.encodeIfPresent(lastModified, forKey: .lastModified)
             try container.encode(fetchedAt, forKey: .fetchedAt)
             try container.encode(finalURL, forKey: .finalURL)
+            try container.encodeIfPresent(bodyCheck?.bytes, forKey: .bodyBytes)
+            try container.encodeIfPresent(bodyCheck?.hash, forKey: .bodyHash)
+        }
+    }
+
+    /// A body's length and hash, kept in the metadata to tell a damaged body from the one downloaded.
+    struct BodyCheck: Sendable, Hashable {
+        /// The length in bytes.
+        var bytes: Int
+        /// The 64-bit FNV-1a hash of the bytes, in hex.
+        var hash: String
+
+        init(bytes: Int, hash: String) {
+            self.bytes = bytes
+            self.hash = hash
+        }
+
+        init(_ body: [UInt8]) {
+            bytes = body.count
+            hash = body.withUnsafeBufferPointer { FeedDiskCache.hexHash($0) }
         }
     }
 
@@ -101,10 +138,14 @@ public struct FeedDiskCache: Sendable {
     public func entry(for url: String) -> Entry? {
         let key = Self.key(for: url)
         guard let metadata = try? Data(contentsOf: file(key, "json")),
-            var entry = try? Self.decoder.decode(Entry.self, from: metadata), entry.url == url,
-            let body = try? Data(contentsOf: file(key, "org"))
+            let decoded = try? Self.decoder.decode(Entry.self, from: metadata), decoded.url == url,
+            let stored = decoded.bodyCheck, let body = try? Data(contentsOf: file(key, "org")),
+            body.count == stored.bytes
         else { return nil }
+        var entry = decoded
         entry.body = Array(body)
+        // A body damaged in place (same length): a miss, so the feed is downloaded again in full.
+        guard entry.bodyCheck == stored else { return nil }
         return entry
     }
 
@@ -128,6 +169,11 @@ public struct FeedDiskCache: Sendable {
     /// - Parameter entry: the entry; its body is not written.
     public func refresh(_ entry: Entry) {
         let key = Self.key(for: entry.url)
+        var entry = entry
+        // The stored body stays, and with it the length and hash recorded for it.
+        entry.bodyCheck =
+            (try? Data(contentsOf: file(key, "json")))
+            .flatMap { try? Self.decoder.decode(Entry.self, from: $0) }?.bodyCheck
         guard let metadata = try? Self.encoder.encode(entry) else { return }
         try? Self.replace(file(key, "json"), with: metadata)
     }
@@ -160,8 +206,14 @@ public struct FeedDiskCache: Sendable {
 
     /// The file name stem for a URL: the 64-bit FNV-1a hash of its bytes, in hex.
     static func key(for url: String) -> String {
+        var url = url
+        return url.withUTF8 { hexHash($0) }
+    }
+
+    /// The 64-bit FNV-1a hash of `bytes`, in 16 hex digits.
+    static func hexHash(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in url.utf8 {
+        for byte in bytes {
             hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01b3
         }

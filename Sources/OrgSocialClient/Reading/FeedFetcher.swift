@@ -41,6 +41,9 @@ public struct FeedFetcher: Sendable {
         public var maxRedirects: Int
         /// The `User-Agent` header.
         public var userAgent: String
+        /// Whether every read downloads the feed again, unconditionally, and stores the new copy in the
+        /// cache (`--refresh`); `false` by default.
+        package var refreshesCache = false
 
         /// Makes a configuration; every limit has a default.
         /// - Parameters:
@@ -101,7 +104,7 @@ public struct FeedFetcher: Sendable {
     /// - Throws: ``OrgSocialClientError``: `invalidURL`, `notFound` (404/410), `fetchFailed` (another
     ///   status, 429/503 included after the retry), `feedTooLarge`, `notAFeed`, `timedOut`, `networkError`.
     public func fetch(_ url: URL) async throws -> FeedFetchResult {
-        let cached = cache?.entry(for: url.absoluteString)
+        let cached = configuration.refreshesCache ? nil : cache?.entry(for: url.absoluteString)
         let validators = cached.map { FeedValidators(etag: $0.etag, lastModified: $0.lastModified) }
         let result: ConditionalFetchResult
         do {

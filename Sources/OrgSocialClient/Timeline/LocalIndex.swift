@@ -111,7 +111,10 @@ public struct LocalIndex: Sendable {
     }
 
     /// The notifications for the owner of `userFeedURL`, newest first: mentions, replies, reactions,
-    /// boosts and votes on their posts by other feeds. One notification per post.
+    /// boosts and votes on their posts by other feeds, counted as the relay counts them (relay-api.md §3):
+    /// a post is a mention when its body links the reader with a description (`[[org-social:URL][name]]`,
+    /// the URL cut at `#`), whatever else it is, so a reply that mentions the reader gives a mention and a
+    /// reply; otherwise one notification per post.
     /// - Parameters:
     ///   - userFeedURL: the reader's feed URL.
     ///   - now: posts dated after this (scheduled) are left out; `nil` keeps them.
@@ -125,6 +128,11 @@ public struct LocalIndex: Sendable {
             let post = entry.post
             let replyTarget = post.replyTo.flatMap { isUser($0.feedURL) ? $0.description : nil }
             let boostTarget = post.include.flatMap { isUser($0.feedURL) ? $0.description : nil }
+            // A mention counts whatever else the post is, a reply included, as the relay counts it (first,
+            // as the relay orders one post's notifications).
+            if post.mentions.contains(where: { $0.notifiedFeedURL.map(isUser) ?? false }) {
+                found.append(Notification(kind: .mention, entry: entry, target: nil))
+            }
             switch post.kind {
             case .reaction where replyTarget != nil:
                 found.append(Notification(kind: .reaction, entry: entry, target: replyTarget))
@@ -134,8 +142,6 @@ public struct LocalIndex: Sendable {
                 found.append(Notification(kind: .boost, entry: entry, target: boostTarget))
             case _ where replyTarget != nil && post.kind != .reaction && post.kind != .vote:
                 found.append(Notification(kind: .reply, entry: entry, target: replyTarget))
-            case _ where post.mentions.contains(where: { isUser($0.feedURL) }):
-                found.append(Notification(kind: .mention, entry: entry, target: nil))
             default:
                 break
             }

@@ -65,9 +65,8 @@ package struct IndexedPost: Sendable {
         var seenOptions = Set<String>()
         options = post.pollOptions.filter { seenOptions.insert($0).inserted }
         mentions = post.mentions.compactMap { mention in
-            guard let name = mention.name, !name.isEmpty else { return nil }
-            let feed = Self.feed(of: mention.feedURL)
-            return feed.isEmpty ? nil : (feed, name)
+            guard let feed = mention.notifiedFeedURL, let name = mention.name else { return nil }
+            return (feed, name)
         }
         instant = OrgTimestamp(id).sortInstant
 
