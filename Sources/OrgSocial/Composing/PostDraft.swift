@@ -101,9 +101,7 @@ public struct PostDraft: Sendable, Hashable {
             result.append((name, value))
         }
         add("LANG", language.flatMap(Self.writtenLanguage))
-        add(
-            "TAGS",
-            tags.filter { !$0.contains(where: \.isWhitespace) && Self.isPropertyValue($0) }.joined(separator: " "))
+        add("TAGS", writtenTags.joined(separator: " "))
         add("CLIENT", client)
         add("REPLY_TO", replyTo?.description)
         add("INCLUDE", include?.description)
@@ -116,6 +114,12 @@ public struct PostDraft: Sendable, Hashable {
         for extra in extraProperties where extra.name.uppercased() != "ID" { add(extra.name.uppercased(), extra.value) }
         add("MOOD", mood)
         return result
+    }
+
+    /// The tags `TAGS` holds: each one token (no white space) that can stand in a property line; the others
+    /// are left out.
+    private var writtenTags: [String] {
+        tags.filter { !$0.isEmpty && !$0.contains(where: \.isWhitespace) && Self.isPropertyValue($0) }
     }
 
     /// Whether `value` can be the value of one property line: no line break or other control
