@@ -34,6 +34,12 @@ public final class BridgeState: Sendable {
                 throw BridgeError.storage(path: path, reason: "its folder cannot be created (\(error))")
             }
         }
+        // Only its owner may read the file (and the journal SQLite gives the same mode): it names the accounts
+        // and holds the runs' errors. A file from an older version made with a looser mode is tightened.
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
+        try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
         do {
             database = try Database(path: path)
             try await database.migrate(with: BridgeSchema.migrator)
@@ -262,7 +268,8 @@ public final class BridgeState: Sendable {
 
     // MARK: - Runs
 
-    /// Records a finished run.
+    /// Records a finished run. Its error is stored redacted and capped (``SecretRedaction``): a server that
+    /// echoes the `Authorization` header cannot put the token into the state file.
     /// - Parameter run: the run.
     /// - Throws: ``BridgeError/unknownAccount(name:)``.
     public func recordRun(_ run: RunRecord) async throws {
@@ -275,7 +282,8 @@ public final class BridgeState: Sendable {
                     """,
                 arguments: [
                     run.feed, run.account, run.startedAt.timeIntervalSince1970, run.finishedAt.timeIntervalSince1970,
-                    run.counts.pushed, run.counts.edited, run.counts.deleted, run.counts.pulled, run.error,
+                    run.counts.pushed, run.counts.edited, run.counts.deleted, run.counts.pulled,
+                    run.error.map { SecretRedaction.redacted($0) },
                 ])
         }
     }

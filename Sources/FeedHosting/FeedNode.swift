@@ -55,6 +55,10 @@ public final class FeedNode: Sendable {
         /// How many `POST /signup` requests one client address may make (a token bucket: this many at
         /// once, refilled at this rate); more are answered with 429 and `Retry-After`. `nil` for no limit.
         public var signupRate: TokenBucket.Rate? = TokenBucket.Rate(requests: 10, per: .seconds(3600))
+        /// How many wrong secrets (bearer tokens on `PUT`, Host API vfiles) one client address may send (a
+        /// token bucket: this many at once, refilled at this rate); past them every `PUT` and vfile request
+        /// from the address is answered 429 with `Retry-After` until the bucket refills. `nil` for no limit.
+        public var authFailureRate: TokenBucket.Rate? = TokenBucket.Rate(requests: 20, per: .seconds(600))
         /// Where the Prometheus metrics listener binds (`GET /metrics`), apart from the feeds; `nil` (the
         /// default) serves no metrics and counts nothing.
         public var metricsAddress: ListenAddress?
@@ -120,9 +124,11 @@ public final class FeedNode: Sendable {
 
         let store = FeedStore(directory: directory)
         let site = SiteAddress()
+        let tokenStore = FeedTokenStore(path: tokenFilePath)
         let api = HostAPI(
             store: store,
             accounts: accounts,
+            tokens: tokenStore,
             secret: secret,
             site: site,
             maximumUploadBytes: configuration.maximumUploadBytes,
@@ -138,7 +144,7 @@ public final class FeedNode: Sendable {
         )
         let writer = FeedWriteHandler(
             store: store,
-            tokens: FeedTokenVerifier(store: FeedTokenStore(path: tokenFilePath), log: log),
+            tokens: FeedTokenVerifier(store: tokenStore, log: log),
             accounts: accounts.directory,
             maximumUploadBytes: configuration.maximumUploadBytes,
             log: log
@@ -152,6 +158,7 @@ public final class FeedNode: Sendable {
             accessLog: accessLog
         )
         responder.metrics = metrics
+        responder.authFailures = configuration.authFailureRate.map { TokenBucket(rate: $0) }
 
         var daemonConfiguration = HTTPDaemon.Configuration(host: configuration.host, port: configuration.port)
         // Room for multipart framing around a maximum-size upload, so that the handlers, not the server,

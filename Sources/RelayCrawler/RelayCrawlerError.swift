@@ -4,7 +4,9 @@ import RelayCore
 /// What can go wrong while the relay crawls or validates a feed, beyond the HTTP errors of
 /// `OrgSocialClientError`: the one error type of this module.
 package enum RelayCrawlerError: Error, Sendable, Hashable, LocalizedError {
-    /// The SSRF guard refused a URL: its host is (or resolves to) an address the relay must not reach.
+    /// The SSRF guard refused a URL: its host is (or resolves to) an address the relay must not reach. The
+    /// host, the address and the reason stay in the value for the relay's own use; the description names
+    /// none of them.
     case refused(url: String, host: String, address: String, reason: String)
     /// The host name of a URL could not be resolved.
     case unresolvableHost(url: String, host: String, message: String)
@@ -34,9 +36,10 @@ package enum RelayCrawlerError: Error, Sendable, Hashable, LocalizedError {
     /// What failed and where; the operator's options to change it are the caller's to add.
     package var errorDescription: String? {
         switch self {
-        case .refused(let url, let host, let address, let reason):
-            let resolved = host == address ? "" : " (\(host) resolves to \(address))"
-            return "\(Self.addressRefusalPrefix)\(url): \(reason)\(resolved); this relay is set not to fetch "
+        case .refused(let url, _, _, _):
+            // Never what the host resolves to, nor which kind of private address it is: this text reaches
+            // whoever registered the URL, who could otherwise map the relay's internal names.
+            return "\(Self.addressRefusalPrefix)\(url): the address is not allowed; this relay is set not to fetch "
                 + "private addresses"
         case .unresolvableHost(let url, let host, let message):
             return "cannot resolve the host \(host) of \(url): \(message). Check the URL's host name"

@@ -116,6 +116,24 @@ import TootClient
         }
     }
 
+    @Test func aTokenGivenOnTheCommandLineIsWarnedAboutAndStandardInputIsNot() async throws {
+        try await withBridge(.mastodon45) { fake, setup in
+            let token = fake.issueToken(scopes: ["read", "write"])
+            let literal = await runCLI(
+                ["bridge", "add-account", "--instance", fake.url.absoluteString, "--token", token, "--name", "one"],
+                environment: setup.environment)
+            #expect(literal.status == 0, "\(literal.error)")
+            #expect(literal.error.contains("Warning: a token given on the command line is visible to other users"))
+            #expect(literal.error.contains("--token -"))
+            #expect(!literal.error.contains(token))
+            let piped = await runCLI(
+                ["bridge", "add-account", "--instance", fake.url.absoluteString, "--token", "-", "--name", "two"],
+                input: Array("\(token)\n".utf8), environment: setup.environment)
+            #expect(piped.status == 0, "\(piped.error)")
+            #expect(!piped.error.contains("Warning"))
+        }
+    }
+
     @Test func aMisskeyServerIsRefusedAsHavingNoMastodonAPI() async throws {
         try await withBridge(.misskey) { fake, setup in
             let result = await runCLI(

@@ -38,8 +38,8 @@ struct ServeCommandTests {
         deadline for request heads, a memory budget for uploads and signups per address
         and hour. Uploads without a valid token are refused before their body is read.
         Behind a reverse proxy every client has the proxy's address: give 0 to
-        --max-connections-per-address and --signups-per-hour there, and limit per client
-        in the proxy.
+        --max-connections-per-address, --signups-per-hour and --auth-failures there, and
+        limit per client in the proxy.
 
         USAGE: orgsocial serve --root <dir> [--host <host>] [--port <port>]
                                [--token-file <file>] [--site-url <url>]
@@ -47,7 +47,7 @@ struct ServeCommandTests {
                                [--max-connections-per-address <n>]
                                [--header-timeout <seconds>]
                                [--max-buffered-upload-bytes <n>]
-                               [--signups-per-hour <n>] [--quiet]
+                               [--signups-per-hour <n>] [--auth-failures <n>] [--quiet]
                                [--metrics-address <host:port>] [--log-format <format>]
 
         OPTIONS:
@@ -74,6 +74,9 @@ struct ServeCommandTests {
                                   (default: 67108864)
           --signups-per-hour <n>  Host API signups allowed per client address and hour;
                                   more get 429. 0 for no limit. (default: 10)
+          --auth-failures <n>     Wrong tokens or vfiles allowed per client address,
+                                  refilled over 10 minutes; more get 429. 0 for no
+                                  limit. (default: 20)
           --quiet                 Do not log requests.
           --metrics-address <host:port>
                                   Serve Prometheus metrics at http://<host:port>/metrics
@@ -214,5 +217,34 @@ struct ServeCommandTests {
         #expect(statuses == Array(repeating: 200, count: 10) + [429])
         #expect(retryAfter.flatMap(Int.init).map { (300...360).contains($0) } == true)
         #expect(exitStatus == 0)
+    }
+
+    @Test(.enabled(if: isBuilt), .timeLimit(.minutes(1)))
+    func serveTakesTheLimitOfWrongTokensAndZeroTurnsItOff() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        try folder.write("#+TITLE: Ana\n#+NICK: ana\n\n* Posts\n", to: "social.org")
+        let root = folder.url.path
+        let statuses = try await offPool { () throws -> [[Int]] in
+            try [["--auth-failures", "2"], ["--auth-failures", "0"]].map { option in
+                let server = try SpawnedServer(
+                    executable: Self.binary, arguments: ["serve", "--root", root, "--port", "0", "--quiet"] + option)
+                defer { _ = server.terminate() }
+                guard let port = server.port else {
+                    throw RawConnection.Failure(description: "no port in \(server.log)")
+                }
+                return try (0..<3).map { _ in
+                    try RawConnection.exchange(
+                        port: port,
+                        request: "PUT /social.org HTTP/1.1\r\nHost: node.test\r\nAuthorization: Bearer nope\r\n"
+                            + "If-Match: *\r\nContent-Length: 1\r\nConnection: close\r\n\r\nx"
+                    ).status
+                }
+            }
+        }
+        #expect(statuses == [[401, 401, 429], [401, 401, 401]])
+        let words = await runCLI(["serve", "--root", "/tmp", "--auth-failures", "-1"])
+        #expect(words.status == 2)
+        #expect(words.error.hasPrefix("Error: The value '-1' is invalid for '--auth-failures <n>'."))
     }
 }

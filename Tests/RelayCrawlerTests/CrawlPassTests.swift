@@ -192,7 +192,7 @@ struct CrawlPassTests {
             #expect(report.failures.isEmpty)
             #expect(
                 report.refusals[url]
-                    == "refusing to fetch \(url): loopback address; this relay is set not to fetch private addresses"
+                    == "refusing to fetch \(url): the address is not allowed; this relay is set not to fetch private addresses"
             )
             #expect(await farm.state.requests.isEmpty)
             let entry = try #require(try await CrawlHarness.entry(url, in: store))

@@ -71,7 +71,7 @@ struct FeedURLRegistrationTests {
             let refused = await RelayFeedValidator(
                 store: store, configuration: CrawlHarness.configuration(allowPrivate: false)
             ).register(feed: "HTTP://127.0.0.1:\(farm.daemon.port)/other.org")
-            #expect(refused.body.text().contains("loopback address"))
+            #expect(refused.body.text().contains("the address is not allowed"))
         }
     }
 }

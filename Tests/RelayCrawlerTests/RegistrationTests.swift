@@ -110,7 +110,7 @@ struct RegistrationTests {
             #expect(
                 reply.body.text()
                     == error(
-                        "Invalid Org Social feed: Failed to fetch URL: refusing to fetch \(url): loopback address; "
+                        "Invalid Org Social feed: Failed to fetch URL: refusing to fetch \(url): the address is not allowed; "
                             + "this relay is set not to fetch private addresses"))
             #expect(await farm.state.requests.isEmpty)
         }

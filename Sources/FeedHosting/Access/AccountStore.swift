@@ -1,3 +1,4 @@
+import Crypto
 import HTTPCore
 import SystemSupport
 
@@ -34,9 +35,14 @@ actor AccountStore {
         var accounts: [HostAccount]
     }
 
-    /// The account whose vfile token hashes to `tokenSHA256`.
+    /// The account whose vfile token hashes to `tokenSHA256` (every stored hash compared in constant time).
     func account(tokenSHA256: String) -> HostAccount? {
-        accounts.first { $0.tokenSHA256 == tokenSHA256 }
+        let candidate = Array(tokenSHA256.utf8)
+        var found: HostAccount?
+        for account in accounts where ConstantTime.isEqual(Array(account.tokenSHA256.utf8), candidate) {
+            found = found ?? account
+        }
+        return found
     }
 
     /// Adds `account` unless its nick is taken: by an account whose nick folds to the same

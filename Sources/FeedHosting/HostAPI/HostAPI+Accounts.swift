@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPCore
+import OrgSocial
 import SystemSupport
 
 extension HostAPI {
@@ -46,8 +47,12 @@ extension HostAPI {
             // A folder that already exists (a feed placed by hand, or created by PUT) also takes the nick,
             // and so does one whose name folds to the same key (`ANA/` takes `ana`).
             let key = Nickname.uniquenessKey(nick)
+            let tokens = self.tokens
             isRegistered = try await accounts.register(account) { _ in
                 if (try? FileStatus.of(path: directory.folderPath(of: feed))) ?? nil != nil { return true }
+                // A path that still has bearer tokens belongs to whoever holds them; an unreadable token
+                // file counts as tokens, so a damaged file never hands a path out.
+                if (try? tokens.tokenCount(for: feed)) ?? 1 > 0 { return true }
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.rootPath)) ?? []
                 return names.contains { !$0.hasPrefix(".") && Nickname.uniquenessKey($0) == key }
             }
@@ -96,7 +101,8 @@ extension HostAPI {
 
     // MARK: - POST /delete
 
-    /// `POST /delete` with `{"vfile": …}`: removes the feed and the account, releasing the nick.
+    /// `POST /delete` with `{"vfile": …}`: removes the feed, every bearer token of its path, and the
+    /// account, releasing the nick.
     func delete(_ request: HTTPRequest) async -> HTTPResponse {
         let form = RequestForm(request)
         let account: HostAccount
@@ -108,9 +114,17 @@ extension HostAPI {
             let removed: Bool = await store.withWriteLock(feed) {
                 do {
                     try store.remove(feed)
-                    return true
                 } catch {
                     log("Cannot delete \(feed.relativePath): \(error).")
+                    return false
+                }
+                // The nick is free once the account is gone: a token of the old owner must not write the
+                // feed of whoever signs it up next.
+                do {
+                    _ = try tokens.revokeTokens(for: feed)
+                    return true
+                } catch {
+                    log("Cannot revoke the tokens of \(feed.relativePath): \(error.localizedDescription)")
                     return false
                 }
             }
@@ -140,6 +154,12 @@ extension HostAPI {
         guard newURL.hasPrefix("http://") || newURL.hasPrefix("https://") else {
             return Envelope.error("Invalid URL format. Must start with http:// or https://", status: .badRequest)
         }
+        guard Self.isRedirectURL(newURL) else {
+            return Envelope.error(
+                "Invalid URL format. Must be an absolute http:// or https:// URL with a host, written with the "
+                    + "characters URLs allow (no spaces, quotes, line breaks or angle brackets)",
+                status: .badRequest)
+        }
         let account: HostAccount
         switch await authenticate(vfile, unknown: .fileNotFound) {
         case .success(let found): account = found
@@ -154,6 +174,29 @@ extension HostAPI {
         return Envelope.success(
             .object([("message", "Redirect configured successfully"), ("redirect-url", .string(newURL))])
         )
+    }
+
+    /// Whether `text` may be stored as a redirect, which every later `GET` of the feed sends as its
+    /// `Location`: an absolute http(s) URL with a host, at most 2,048 bytes, made only of the characters
+    /// RFC 3986 allows (no quotes, spaces, angle brackets or control characters), every `%` followed by
+    /// two hexadecimal digits.
+    static func isRedirectURL(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count <= 2048, OrgSyntax.isHTTPURL(text) else { return false }
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&()*+,;=%".utf8)
+        for (index, byte) in bytes.enumerated() {
+            guard allowed.contains(byte) else { return false }
+            if byte == UInt8(ascii: "%") {
+                let hex = Set("0123456789ABCDEFabcdef".utf8)
+                guard index + 2 < bytes.count, hex.contains(bytes[index + 1]), hex.contains(bytes[index + 2]) else {
+                    return false
+                }
+            }
+        }
+        guard let components = URLComponents(string: text), let host = components.host, !host.isEmpty else {
+            return false
+        }
+        return true
     }
 
     /// `POST /remove-redirect` with `{"vfile": …}`: serves and accepts the feed again.

@@ -1,3 +1,4 @@
+import Crypto
 import HTTPCore
 
 /// The Org Social Host API (spec §11): the same paths, JSON envelope, status codes and error strings as
@@ -28,6 +29,9 @@ import HTTPCore
 struct HostAPI: Sendable {
     let store: FeedStore
     let accounts: AccountStore
+    /// The bearer tokens of `PUT`: deleting an account revokes its feed's, and a nick whose feed still
+    /// has tokens is not handed out.
+    let tokens: FeedTokenStore
     let secret: HostSecret
     let site: SiteAddress
     let maximumUploadBytes: Int
@@ -83,7 +87,7 @@ struct HostAPI: Sendable {
             }
         }
         let expected = secret.signature(token: vfile.token, timestamp: vfile.timestamp, nick: account.nick)
-        guard Self.constantTimeEquals(expected, vfile.signature) else {
+        guard ConstantTime.isEqual(Array(expected.utf8), Array(vfile.signature.utf8)) else {
             return .failure(Refusal(Envelope.error("Invalid vfile signature", status: .unauthorized)))
         }
         return .success(account)
@@ -98,11 +102,4 @@ struct HostAPI: Sendable {
         }
     }
 
-    private static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
-        var difference = lhs.utf8.count ^ rhs.utf8.count
-        for (left, right) in zip(lhs.utf8, rhs.utf8) {
-            difference |= Int(left ^ right)
-        }
-        return difference == 0
-    }
 }

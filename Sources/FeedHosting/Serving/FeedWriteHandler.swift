@@ -36,33 +36,53 @@ struct FeedWriteHandler: Sendable {
     /// redirect (409), or a declared `Content-Length` over the upload limit (413); `nil` when the body
     /// is worth reading. The node checks this before it reads a `PUT` body
     /// (``NodeResponder/respondBeforeBody(to:)``), so unauthenticated uploads cost no memory.
-    func headRefusal(_ request: HTTPRequest, feed: FeedPath) -> HTTPResponse? {
-        guard let token = Self.bearerToken(request.headers["Authorization"]), tokens.isAuthorized(token, for: feed)
+    ///
+    /// The token must be one of the feed the write really lands in (``FeedDirectory/realFeed(of:)``): a
+    /// token for `alias/social.org` does not write `ana/social.org` through a link `alias -> ana`, and no
+    /// token writes through a link out of the root or into the state folder.
+    func headRefusal(_ request: HTTPRequest, feed requested: FeedPath) -> HTTPResponse? {
+        if case .failure(let refusal) = authorizedFeed(request, feed: requested) { return refusal.response }
+        return nil
+    }
+
+    /// The feed the request may write (`requested` with its folder's links resolved), or the refusal
+    /// of ``headRefusal(_:feed:)``.
+    private func authorizedFeed(_ request: HTTPRequest, feed requested: FeedPath) -> Result<FeedPath, HostAPI.Refusal> {
+        let feed = store.directory.realFeed(of: requested)
+        guard let feed, let token = Self.bearerToken(request.headers["Authorization"]),
+            tokens.isAuthorized(token, for: feed)
         else {
             let challenge =
                 request.headers["Authorization"] == nil
                 ? "Bearer realm=\"orgsocial\"" : "Bearer realm=\"orgsocial\", error=\"invalid_token\""
-            return Envelope.error(
-                "A valid bearer token for \(feed.relativePath) is required",
-                status: .unauthorized,
-                headers: ["WWW-Authenticate": challenge]
-            )
+            return .failure(
+                HostAPI.Refusal(
+                    Envelope.error(
+                        "A valid bearer token for \(requested.relativePath) is required",
+                        status: .unauthorized,
+                        headers: ["WWW-Authenticate": challenge]
+                    )))
         }
         if let nick = feed.folder, accounts.account(nick: nick)?.redirectURL != nil {
-            return Envelope.error(
-                "Cannot upload file while redirect is active. Remove redirect first.",
-                status: .conflict
-            )
+            return .failure(
+                HostAPI.Refusal(
+                    Envelope.error(
+                        "Cannot upload file while redirect is active. Remove redirect first.",
+                        status: .conflict
+                    )))
         }
         if let declared = request.headers["Content-Length"].flatMap(Int.init), declared > maximumUploadBytes {
-            return Self.tooLarge(maximumUploadBytes)
+            return .failure(HostAPI.Refusal(Self.tooLarge(maximumUploadBytes)))
         }
-        return nil
+        return .success(feed)
     }
 
-    func respond(to request: HTTPRequest, feed: FeedPath) async -> HTTPResponse {
-        if let refusal = headRefusal(request, feed: feed) {
-            return refusal
+    func respond(to request: HTTPRequest, feed requested: FeedPath) async -> HTTPResponse {
+        // The token is checked again on the full request, against the feed the write lands in now.
+        let feed: FeedPath
+        switch authorizedFeed(request, feed: requested) {
+        case .success(let authorized): feed = authorized
+        case .failure(let refusal): return refusal.response
         }
         guard request.body.count <= maximumUploadBytes else {
             return Self.tooLarge(maximumUploadBytes)

@@ -11,7 +11,17 @@ final class NodeMetrics: Sendable {
     private let requests: Counter
     private let requestDuration: Histogram
     private let feeds: Gauge
+    private let authFailures: Counter
+    private let authThrottled: Counter
     private let directory: FeedDirectory
+
+    /// A secret a client presents to write.
+    enum Credential: String, Sendable {
+        /// `Authorization: Bearer` on `PUT`.
+        case bearerToken = "bearer_token"
+        /// A Host API vfile.
+        case vfile
+    }
 
     /// Registers the node's metrics.
     ///
@@ -27,6 +37,14 @@ final class NodeMetrics: Sendable {
             "orgsocial_node_request_duration_seconds", help: "Time from a request's arrival to its response.",
             labelNames: ["endpoint"])
         feeds = registry.gauge("orgsocial_node_feeds", help: "social.org files under the node's root.")
+        authFailures = registry.counter(
+            "orgsocial_node_auth_failures_total",
+            help: "Wrong secrets presented to write: bearer tokens on PUT, vfiles on the Host API.",
+            labelNames: ["credential"])
+        authThrottled = registry.counter(
+            "orgsocial_node_auth_throttled_total",
+            help: "Requests refused with 429 because their address sent too many wrong secrets.",
+            labelNames: ["credential"])
         let watched = HTTPDaemon.RefusalWatch()
         watchedDaemon = watched
         registry.observe(
@@ -48,6 +66,16 @@ final class NodeMetrics: Sendable {
     /// Counts the feeds on disk (before each scrape).
     func refresh() {
         feeds.set(Double(directory.feeds().count))
+    }
+
+    /// Counts one wrong secret.
+    func recordFailure(_ credential: Credential) {
+        authFailures.increment(labels: [credential.rawValue])
+    }
+
+    /// Counts one request refused for its address's wrong secrets.
+    func recordThrottled(_ credential: Credential) {
+        authThrottled.increment(labels: [credential.rawValue])
     }
 
     /// Counts one answered request.

@@ -15,6 +15,10 @@ struct NodeResponder: HTTPResponder {
     let writer: FeedWriteHandler
     /// The per-address limit of `POST /signup`, or `nil`.
     let signups: TokenBucket?
+    /// The per-address limit of failed secrets (a wrong bearer token on `PUT`, a wrong vfile on the Host
+    /// API): each failure takes a token, and an address whose bucket is empty gets 429 with `Retry-After`
+    /// for every `PUT` and vfile request until it refills; `nil` for no limit.
+    var authFailures: TokenBucket?
     let accessLog: (@Sendable (AccessLogEntry) -> Void)?
     /// Counts requests and their latency; `nil` counts nothing.
     var metrics: NodeMetrics?
@@ -60,6 +64,18 @@ struct NodeResponder: HTTPResponder {
     /// ever read.
     func respondBeforeBody(to request: HTTPRequest) -> HTTPResponse? {
         let start = ContinuousClock.now
+        if let credential = Self.credential(of: request), let authFailures,
+            let seconds = authFailures.retryAfter(request.clientAddressKey.description)
+        {
+            metrics?.recordThrottled(credential)
+            let refusal = Envelope.error(
+                "Too many failed \(credential == .bearerToken ? "tokens" : "vfiles") from your address; try again in "
+                    + "\(seconds) seconds",
+                status: .tooManyRequests,
+                headers: ["Retry-After": "\(seconds)"]
+            )
+            return finish(refusal, for: request, since: start)
+        }
         if request.method == .put, let feed = FeedPath(segments: request.pathSegments) {
             return writer.headRefusal(request, feed: feed).map { finish($0, for: request, since: start) }
         }
@@ -87,10 +103,39 @@ struct NodeResponder: HTTPResponder {
         ]
     )
 
-    /// Adds the CORS headers and writes the access log line.
+    /// The secret a request presents, for the failure limit: a bearer token on `PUT` of a feed, a vfile on
+    /// the Host API's `POST /upload`, `/delete`, `/redirect` and `/remove-redirect`; `nil` for the rest.
+    static func credential(of request: HTTPRequest) -> NodeMetrics.Credential? {
+        if request.method == .put, FeedPath(segments: request.pathSegments) != nil { return .bearerToken }
+        if request.method == .post, request.pathSegments.count == 1,
+            ["upload", "delete", "redirect", "remove-redirect"].contains(request.pathSegments[0])
+        {
+            return .vfile
+        }
+        return nil
+    }
+
+    /// Whether `response` tells of a wrong secret: 401 to a `PUT` that sent a token, 401 or 404 (the
+    /// reference's answer to an unknown vfile) on the vfile endpoints.
+    private static func isFailedSecret(
+        _ response: HTTPResponse, of request: HTTPRequest, _ credential: NodeMetrics.Credential
+    )
+        -> Bool
+    {
+        switch credential {
+        case .bearerToken: response.status == .unauthorized && request.headers["Authorization"] != nil
+        case .vfile: response.status == .unauthorized || response.status == .notFound
+        }
+    }
+
+    /// Adds the CORS headers, counts a failed secret, and writes the access log line.
     private func finish(_ finished: HTTPResponse, for request: HTTPRequest, since start: ContinuousClock.Instant)
         -> HTTPResponse
     {
+        if let credential = Self.credential(of: request), Self.isFailedSecret(finished, of: request, credential) {
+            _ = authFailures?.admit(request.clientAddressKey)
+            metrics?.recordFailure(credential)
+        }
         var response = finished
         response.headers.add("Access-Control-Allow-Origin", "*")
         response.headers.add("Access-Control-Expose-Headers", Self.exposedHeaders)

@@ -11,7 +11,9 @@ import SystemSupport
 /// symbolic link resolved) is still inside the root's real path, so links that lead out of the root are
 /// never followed. Writes replace files atomically (``AtomicFile``) and never follow a link out of the
 /// root either: the target folder's real path is checked first, and the rename replaces a link named
-/// `social.org` rather than writing through it.
+/// `social.org` rather than writing through it. Nothing under the node's state folder (`.orgsocial/`) is
+/// ever read or written as a feed, whatever links lead there; a write is authorised for the feed it really
+/// lands in (``realFeed(of:)``), so a linked folder cannot borrow another feed's token.
 struct FeedDirectory: Sendable {
     /// Why a feed cannot be read or written.
     enum AccessError: Error, Sendable, Equatable {
@@ -79,6 +81,7 @@ struct FeedDirectory: Sendable {
             throw .system(SystemCallError(operation: "realpath", path: path))
         }
         guard isInsideRoot(resolved) else { throw .notServable(reason: "it leads out of the root") }
+        guard !isInStateFolder(resolved) else { throw .notServable(reason: "it leads into the state folder") }
         do {
             return try AtomicFile.read(resolved)
         } catch {
@@ -107,6 +110,9 @@ struct FeedDirectory: Sendable {
         guard let resolvedFolder = Self.realPath(folder),
             isInsideRoot(resolvedFolder) || resolvedFolder == resolvedRootPath
         else { throw .notServable(reason: "its folder leads out of the root") }
+        guard !isInStateFolder(resolvedFolder) else {
+            throw .notServable(reason: "its folder leads into the state folder")
+        }
         let path = "\(resolvedFolder)/\(FeedPath.fileName)"
         do throws(SystemCallError) {
             try AtomicFile.write(bytes, to: path, permissions: 0o644, symbolicLinks: .replace)
@@ -136,18 +142,48 @@ struct FeedDirectory: Sendable {
 
     // MARK: - Listing and cleaning
 
-    /// Every feed file under the root (`social.org` and `*/social.org`, skipping dot-folders), sorted.
+    /// Every real feed file under the root (`social.org` and `*/social.org`, skipping dot-folders), sorted:
+    /// a regular file that is itself, not a link to one or a file in a linked folder.
     func feeds() -> [FeedPath] {
         var found: [FeedPath] = []
-        if (try? status(of: .top))??.isRegularFile == true {
+        if isRealFeedFile(.top) {
             found.append(.top)
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: rootPath)) ?? []
         for name in names.sorted() {
-            guard let feed = FeedPath(folder: name), (try? status(of: feed))??.isRegularFile == true else { continue }
+            guard let feed = FeedPath(folder: name), isRealFeedFile(feed) else { continue }
             found.append(feed)
         }
         return found
+    }
+
+    /// Whether `feed`'s file is a regular file whose real path is its own path under the real root.
+    private func isRealFeedFile(_ feed: FeedPath) -> Bool {
+        guard (try? status(of: feed))??.isRegularFile == true,
+            let resolved = Self.realPath(filePath(of: feed))
+        else { return false }
+        let expected = resolvedRootPath == "/" ? "/\(feed.relativePath)" : "\(resolvedRootPath)/\(feed.relativePath)"
+        return resolved == expected
+    }
+
+    /// The feed a write to `feed` really lands in, every link of its folder resolved: `feed` itself when
+    /// its folder is real or does not exist yet, the linked feed when the folder is a link to another
+    /// folder of the root (or to the root), and `nil` when the folder leads anywhere else (out of the
+    /// root, into the state folder, deeper than one level). Tokens are checked against this feed.
+    ///
+    /// (A link named `social.org` is replaced by a write, never written through, so only the folder counts.)
+    func realFeed(of feed: FeedPath) -> FeedPath? {
+        let folder = folderPath(of: feed)
+        guard let resolved = Self.realPath(folder) else {
+            // No such folder yet: a write creates a real one. A dangling link fails the write itself.
+            return errno == ENOENT ? feed : nil
+        }
+        if resolved == resolvedRootPath { return .top }
+        guard isInsideRoot(resolved), !isInStateFolder(resolved) else { return nil }
+        let prefix = resolvedRootPath == "/" ? "/" : resolvedRootPath + "/"
+        let name = String(resolved.dropFirst(prefix.count))
+        guard !name.contains("/") else { return nil }
+        return FeedPath(folder: name)
     }
 
     /// Removes temporary files left by writes that a crash interrupted.
@@ -174,6 +210,15 @@ struct FeedDirectory: Sendable {
 
     private func isInsideRoot(_ resolvedPath: String) -> Bool {
         resolvedPath.hasPrefix(resolvedRootPath == "/" ? "/" : resolvedRootPath + "/")
+    }
+
+    /// Whether a resolved path is the node's state folder or inside it (the folder itself resolved too,
+    /// in case it is a link).
+    private func isInStateFolder(_ resolvedPath: String) -> Bool {
+        let candidates =
+            [resolvedRootPath == "/" ? "/.orgsocial" : resolvedRootPath + "/.orgsocial"]
+            + [Self.realPath(stateFolderPath)].compactMap { $0 }
+        return candidates.contains { resolvedPath == $0 || resolvedPath.hasPrefix($0 + "/") }
     }
 
     /// `realpath(3)`, or `nil` with `errno` set.

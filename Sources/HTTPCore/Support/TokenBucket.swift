@@ -115,6 +115,25 @@ public final class TokenBucket: Sendable {
         }
     }
 
+    /// The seconds until the bucket of `key` has a token again, or `nil` when it has one now; takes
+    /// nothing (a server checks first, and takes a token only when the request turns out to count, such
+    /// as a failed login).
+    ///
+    /// - Parameters:
+    ///   - key: The bucket's key (``ClientAddressKey/description`` for a client).
+    ///   - now: The current time.
+    /// - Returns: The whole seconds to wait (at least 1), or `nil`.
+    package func retryAfter(_ key: String, now: ContinuousClock.Instant = .now) -> Int? {
+        let capacity = Double(rate.requests)
+        let refill = refillPerSecond
+        return buckets.withLock { buckets in
+            guard let bucket = buckets[key] else { return nil }
+            let tokens = min(capacity, bucket.tokens + Self.seconds(now - bucket.updated) * refill)
+            guard tokens < 1 else { return nil }
+            return max(1, Int(min(((1 - tokens) / refill).rounded(.up), 86_400 * 365)))
+        }
+    }
+
     /// The number of addresses with a bucket.
     public var trackedAddresses: Int {
         buckets.withLock(\.count)

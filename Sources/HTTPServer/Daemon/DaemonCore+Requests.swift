@@ -82,6 +82,9 @@ extension DaemonCore {
         if Self.hasEncodedControlCharacter(exchange.target) {
             return answer(Self.badRequest("The request path contains an encoded control character."))
         }
+        if let problem = Self.framingProblem(headers) {
+            return answer(Self.badRequest(problem))
+        }
         let limit = configuration.maximumBodyBytes
         var expectedBodyBytes = 0
         if let declared = headers["Content-Length"], !declared.isEmpty, declared.utf8.allSatisfy(Self.isDigit) {
@@ -113,6 +116,38 @@ extension DaemonCore {
         }
         exchange.begin(head, expectedBody: expectedBodyBytes)
         return .YES
+    }
+
+    /// Why the body of a request with these header fields has no single length, or `nil` when it has
+    /// one (RFC 9112, section 6.3): `Content-Length` values that differ (in several fields or in one
+    /// comma-separated list) or are not a number, `Transfer-Encoding` together with `Content-Length`, and a
+    /// `Transfer-Encoding` other than exactly `chunked`. libmicrohttpd would use the first length (and read
+    /// the rest as a second request) or wait for a body it cannot delimit, so such a request is refused
+    /// with 400 and its connection closed before any of its body is read.
+    static func framingProblem(_ headers: HTTPHeaders) -> String? {
+        let lengths = headers.values(for: "Content-Length").flatMap {
+            $0.split(separator: ",", omittingEmptySubsequences: false)
+        }
+        .map { String($0).trimmingSpaces() }
+        let codings = headers.values(for: "Transfer-Encoding").flatMap {
+            $0.split(separator: ",", omittingEmptySubsequences: false)
+        }
+        .map { String($0).trimmingSpaces().lowercased() }
+        if !codings.isEmpty {
+            guard lengths.isEmpty else {
+                return "A request may carry Transfer-Encoding or Content-Length, not both."
+            }
+            guard codings == ["chunked"] else {
+                return "Transfer-Encoding must be exactly 'chunked'; no other transfer coding is supported."
+            }
+        }
+        guard lengths.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy(isDigit) }) else {
+            return "Content-Length must be a non-negative decimal number."
+        }
+        guard Set(lengths.map { $0.drop { $0 == "0" } }).count <= 1 else {
+            return "The request has Content-Length values that differ."
+        }
+        return nil
     }
 
     /// Whether a request target's path holds a percent-encoded control character (`%00`–`%1F`, `%7F`),

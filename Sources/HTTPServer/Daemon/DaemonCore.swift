@@ -39,6 +39,8 @@ final class DaemonCore: Sendable {
     private let bufferedBodyBytes = Atomic<Int>(0)
     /// Head deadlines, connection reserve and stream slots.
     let tracker: ConnectionTracker
+    /// Answers the requests libmicrohttpd refuses itself, once each.
+    let libraryErrors = LibraryErrorResponder()
     /// What the client limits have turned away.
     let refusals = RefusalCounter()
 

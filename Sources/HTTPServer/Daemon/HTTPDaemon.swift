@@ -240,12 +240,19 @@ public final class HTTPDaemon: Sendable {
                     _ = vsnprintf(&buffer, buffer.count, format, arguments)
                     let line = String(nulTerminated: buffer).trimmingSuffix { $0.isNewline }
                     guard !DaemonCore.isClientHangUp(line) else { return }
-                    Unmanaged<DaemonCore>.fromOpaque(context).takeUnretainedValue().record(line)
+                    let core = Unmanaged<DaemonCore>.fromOpaque(context).takeUnretainedValue()
+                    // libmicrohttpd's own refusals are answered once, by the server (LibraryErrorResponder).
+                    _ = core.libraryErrors.answer(line)
+                    core.record(line)
                 },
                 opaqueContext
             ),
             cmhd_option_uri_log(
-                { _, uri, _ in
+                { context, uri, connection in
+                    if let context, let connection {
+                        Unmanaged<DaemonCore>.fromOpaque(context).takeUnretainedValue().libraryErrors.serving(
+                            connection: Int(bitPattern: connection), socket: cmhd_connection_socket(connection))
+                    }
                     let target = uri.map { String(cString: $0) } ?? "/"
                     return Unmanaged.passRetained(Exchange(target: target)).toOpaque()
                 },
@@ -289,6 +296,7 @@ public final class HTTPDaemon: Sendable {
                         }
                     } else {
                         core.tracker.closed(Int(bitPattern: connection))
+                        core.libraryErrors.closed(connection: Int(bitPattern: connection))
                     }
                 },
                 opaqueContext

@@ -139,3 +139,62 @@ func isTagWord<Text: StringProtocol>(_ tag: Text) -> Bool {
                 || value == UInt8(ascii: "_")
         }
 }
+
+/// Whether `tag` is a well-formed BCP-47 language tag (RFC 5646, section 2.1) that starts with a
+/// language: `language[-extlang][-script][-region](-variant)*(-extension)*[-x-private]`, compared without
+/// case. Private-use-only and grandfathered tags are not accepted: a post's language names a language.
+func isLanguageTag(_ tag: String) -> Bool {
+    guard !tag.isEmpty, tag.utf8.count <= 256 else { return false }
+    let subtags = tag.split(separator: "-", omittingEmptySubsequences: false).map { Array($0.utf8) }
+    func isAlpha(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) }
+    func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+    func alpha(_ subtag: [UInt8], _ lengths: ClosedRange<Int>) -> Bool {
+        lengths.contains(subtag.count) && subtag.allSatisfy(isAlpha)
+    }
+    func alphanumeric(_ subtag: [UInt8], _ lengths: ClosedRange<Int>) -> Bool {
+        lengths.contains(subtag.count) && subtag.allSatisfy { isAlpha($0) || isDigit($0) }
+    }
+    var index = 0
+    // language = 2*3ALPHA ["-" extlang] / 4ALPHA / 5*8ALPHA; extlang = 3ALPHA *2("-" 3ALPHA)
+    guard alpha(subtags[0], 2...8) else { return false }
+    index = 1
+    if subtags[0].count <= 3 {
+        var extlangs = 0
+        while index < subtags.count, extlangs < 3, alpha(subtags[index], 3...3) {
+            index += 1
+            extlangs += 1
+        }
+    }
+    // script = 4ALPHA
+    if index < subtags.count, alpha(subtags[index], 4...4) { index += 1 }
+    // region = 2ALPHA / 3DIGIT
+    if index < subtags.count,
+        alpha(subtags[index], 2...2) || (subtags[index].count == 3 && subtags[index].allSatisfy(isDigit))
+    {
+        index += 1
+    }
+    // variant = 5*8alphanum / (DIGIT 3alphanum)
+    while index < subtags.count {
+        let subtag = subtags[index]
+        let isVariant =
+            alphanumeric(subtag, 5...8) || (subtag.count == 4 && isDigit(subtag[0]) && alphanumeric(subtag, 4...4))
+        guard isVariant else { break }
+        index += 1
+    }
+    // extension = singleton 1*("-" (2*8alphanum)); privateuse = "x" 1*("-" (1*8alphanum))
+    while index < subtags.count {
+        let singleton = subtags[index]
+        guard singleton.count == 1, isAlpha(singleton[0]) || isDigit(singleton[0]) else { return false }
+        let isPrivate = singleton[0] | 0x20 == UInt8(ascii: "x")
+        index += 1
+        var parts = 0
+        while index < subtags.count, alphanumeric(subtags[index], isPrivate ? 1...8 : 2...8) {
+            // In an extension, a one-character subtag starts the next extension instead.
+            index += 1
+            parts += 1
+        }
+        guard parts > 0 else { return false }
+        if isPrivate { return index == subtags.count }
+    }
+    return true
+}

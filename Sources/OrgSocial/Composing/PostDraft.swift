@@ -83,14 +83,25 @@ public struct PostDraft: Sendable, Hashable {
     }
 
     /// The properties to write, in canonical order, without empty ones.
+    ///
+    /// This is the one place where a draft's values become property lines, whoever filled them in (a
+    /// composer, the bridge's pull from a remote server, an engine), so it is where their grammar is
+    /// enforced: a value that would not stay one property line is left out rather than written. No
+    /// value with a line break or a control character, and none holding a drawer marker (`:END:`,
+    /// `:PROPERTIES:`), is ever written; a property name is a word of letters, digits, `-` and `_`;
+    /// `LANG` is a BCP-47 language tag written in the form the format reads (``writtenLanguage(_:)``),
+    /// or left out; each tag is one token. Existing lines that fail the checks are left as they are by
+    /// an edit that does not change them (``Feed/updatePost(id:_:)`` compares these lists).
     public var orderedProperties: [(name: String, value: String)] {
         var result: [(String, String)] = []
         func add(_ name: String, _ value: String?) {
-            guard let value = value?.trimmingSpacesAndTabs(), !value.isEmpty else { return }
+            guard let value = value?.trimmingSpacesAndTabs(), !value.isEmpty, Self.isPropertyValue(value),
+                Self.isPropertyName(name)
+            else { return }
             result.append((name, value))
         }
-        add("LANG", language)
-        add("TAGS", tags.joined(separator: " "))
+        add("LANG", language.flatMap(Self.writtenLanguage))
+        add("TAGS", writtenTags.joined(separator: " "))
         add("CLIENT", client)
         add("REPLY_TO", replyTo?.description)
         add("INCLUDE", include?.description)
@@ -103,6 +114,54 @@ public struct PostDraft: Sendable, Hashable {
         for extra in extraProperties where extra.name.uppercased() != "ID" { add(extra.name.uppercased(), extra.value) }
         add("MOOD", mood)
         return result
+    }
+
+    /// The tags `TAGS` holds: each one token (no white space) that can stand in a property line; the others
+    /// are left out.
+    private var writtenTags: [String] {
+        tags.filter { !$0.isEmpty && !$0.contains(where: \.isWhitespace) && Self.isPropertyValue($0) }
+    }
+
+    /// Whether `value` can be the value of one property line: no line break or other control
+    /// character (a tab is fine), and no drawer marker.
+    static func isPropertyValue(_ value: String) -> Bool {
+        guard
+            !value.unicodeScalars.contains(where: { scalar in
+                (scalar.value < 0x20 && scalar != "\t") || scalar.value == 0x7F
+                    || scalar.properties.generalCategory == .lineSeparator
+                    || scalar.properties.generalCategory == .paragraphSeparator || (0x80...0x9F).contains(scalar.value)
+            })
+        else { return false }
+        let upper = value.uppercased()
+        return !upper.contains(":END:") && !upper.contains(":PROPERTIES:")
+    }
+
+    /// Whether `name` can name a property: letters, digits, `-` and `_` (ASCII).
+    static func isPropertyName(_ name: String) -> Bool {
+        !name.isEmpty
+            && name.utf8.allSatisfy { byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: "_")
+            }
+    }
+
+    /// The `LANG` value written for a language: `code` itself when it is a language code as the format
+    /// reads one (`en`, `pt-br`); for another BCP-47 tag (RFC 5646), its language and, when the pair is
+    /// a language code, the next subtag, with the language in lower case (`EN` → `en`,
+    /// `zh-Hant-TW` → `zh-Hant`, `en-US-x-twain` → `en-US`); `nil` for anything that is no BCP-47 tag.
+    /// - Parameter code: the language as given (a server's `language` field, say).
+    /// - Returns: the value to write, or `nil` to write no `LANG`.
+    public static func writtenLanguage(_ code: String) -> String? {
+        let code = code.trimmingSpacesAndTabs()
+        if isLanguageCode(code) { return code }
+        guard isLanguageTag(code) else { return nil }
+        let subtags = code.split(separator: "-")
+        guard let first = subtags.first else { return nil }
+        let language = first.lowercased()
+        guard isLanguageCode(language) else { return nil }
+        if subtags.count > 1, isLanguageCode(language + "-" + subtags[1]) { return language + "-" + subtags[1] }
+        return language
     }
 
     /// The body as it will be written: line breaks normalised to `\n`, leading and trailing blank lines

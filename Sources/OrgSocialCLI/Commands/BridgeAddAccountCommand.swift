@@ -105,11 +105,21 @@ struct BridgeAddAccountCommand: ParsableCommand {
         context.writeLine("Limits: \(BridgeOptions.limitsText(server.limits))")
     }
 
+    /// Printed when `--token` carries the token itself, which other users see in `ps` and the shell keeps
+    /// in its history.
+    static let literalTokenWarning =
+        "Warning: a token given on the command line is visible to other users (ps) and stays in the shell "
+        + "history. Prefer --token - and pipe it in (--token - < token-file), then revoke this one in the "
+        + "server's settings if others could have seen it."
+
     /// How the token is had: the one given (`--token`, `-` for standard input), the code pasted
     /// (`--out-of-band`), or the browser's redirect to a local listener.
     private func authorization(in context: CommandContext) throws -> BridgeAccountEnrollment.Authorization {
         if let token {
-            guard token == "-" else { return .token(token) }
+            guard token == "-" else {
+                context.report(Self.literalTokenWarning)
+                return .token(token)
+            }
             let text = try context.readStandardInputText().trimmingCharacters(in: .whitespacesAndNewlines)
             guard !text.isEmpty else {
                 throw CLIError.validation("--token - read nothing from standard input: pipe the token in.")

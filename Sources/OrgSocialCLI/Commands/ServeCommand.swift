@@ -30,8 +30,8 @@ struct ServeCommand: ParsableCommand {
                 Limits against abusive clients are on by default: connections per address, a deadline \
                 for request heads, a memory budget for uploads and signups per address and hour. Uploads \
                 without a valid token are refused before their body is read. Behind a reverse proxy \
-                every client has the proxy's address: give 0 to --max-connections-per-address and \
-                --signups-per-hour there, and limit per client in the proxy.
+                every client has the proxy's address: give 0 to --max-connections-per-address, \
+                --signups-per-hour and --auth-failures there, and limit per client in the proxy.
                 """,
             options: [
                 .value("root", valueName: "dir", help: "The folder holding the feeds.", isRequired: true),
@@ -51,6 +51,11 @@ struct ServeCommand: ParsableCommand {
                 ClientLimitOptions.headerTimeoutOption(),
                 ClientLimitOptions.bufferedBytesOption,
                 ClientLimitOptions.signupsOption,
+                .value(
+                    "auth-failures", valueName: "n",
+                    help: "Wrong tokens or vfiles allowed per client address, refilled over 10 minutes; more get "
+                        + "429. 0 for no limit.",
+                    defaultValue: "20"),
                 .flag("quiet", help: "Do not log requests."),
                 MetricsAddressOption.definition(variable: nil),
                 LogFormatOption.definition(variable: nil),
@@ -75,6 +80,8 @@ struct ServeCommand: ParsableCommand {
     var isQuiet: Bool
     /// The client limits and the signup rate.
     var limits: ClientLimitOptions
+    /// `--auth-failures`: wrong secrets allowed per address and 10 minutes; 0 for no limit.
+    var authFailures: Int
     /// `--metrics-address`.
     var metrics: MetricsAddressOption
     /// `--log-format`.
@@ -90,6 +97,8 @@ struct ServeCommand: ParsableCommand {
             arguments.value("max-upload-bytes") ?? "5242880", option: "--max-upload-bytes <n>",
             range: 1...Int(Int32.max))
         isQuiet = arguments.flag("quiet")
+        authFailures = try Self.integer(
+            arguments.value("auth-failures") ?? "20", option: "--auth-failures <n>", range: 0...1_000_000)
         metrics = try MetricsAddressOption(parsing: arguments)
         logFormat = LogFormatOption(parsing: arguments)
         limits = try ClientLimitOptions(parsing: arguments)
@@ -117,6 +126,8 @@ struct ServeCommand: ParsableCommand {
         configuration.maximumUploadBytes = maximumUploadBytes
         configuration.clientLimits = try limits.clientLimits()
         configuration.signupRate = try limits.hourlyRate(default: 10)
+        configuration.authFailureRate =
+            authFailures > 0 ? TokenBucket.Rate(requests: authFailures, per: .seconds(600)) : nil
         configuration.metricsAddress = try metrics.resolved(variable: nil, environment: context.environment)
 
         let errorOutput = SerializedOutput(

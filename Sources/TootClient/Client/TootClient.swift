@@ -180,12 +180,14 @@ extension TootClient {
             if response.isSuccess {
                 return TootResponse(value: response.body, status: response.status, headers: response.headers, url: url)
             }
-            let failure = Self.error(for: response, url: url.absoluteString)
+            let failure = Self.error(for: response, url: url.absoluteString, secrets: [accessToken].compactMap { $0 })
             guard attempt < retryPolicy.maximumRetries, let wait = retryWait(response, rateLimit, request, backoff)
             else { throw failure }
             if wait > retryPolicy.maximumWait {
                 throw TootClientError.rateLimited(
-                    url: url.absoluteString, message: Self.serverMessage(response.body) ?? "too many requests",
+                    url: url.absoluteString,
+                    message: Self.serverMessage(response.body, secrets: [accessToken].compactMap { $0 })
+                        ?? "too many requests",
                     resetAt: rateLimit?.resetAt)
             }
             attempt += 1
@@ -232,15 +234,19 @@ extension TootClient {
         return HTTPClientRequest(method: request.method, url: url, headers: headers, body: body)
     }
 
-    /// The error for a non-2xx answer, with the server's message and 422 field errors.
-    static func error(for response: HTTPClientResponse, url: String) -> TootClientError {
+    /// The error for a non-2xx answer, with the server's message and 422 field errors, every text of the
+    /// server's passed through ``SecretRedaction`` (a server that echoes the request must not put
+    /// `secrets` or any other credential into error output or the bridge's state file).
+    static func error(for response: HTTPClientResponse, url: String, secrets: [String] = []) -> TootClientError {
         let body = try? JSONSerialization.jsonObject(with: Data(response.body), options: [.fragmentsAllowed])
         let object = body as? [String: Any]
-        let message = serverMessage(response.body) ?? "HTTP \(response.status)"
+        let message = serverMessage(response.body, secrets: secrets) ?? "HTTP \(response.status)"
+        func redacted(_ text: String) -> String { SecretRedaction.redacted(text, secrets: secrets) }
         if let error = object?["error"] as? String, response.status == 400 || response.status == 401,
             object?["error_description"] != nil || error.hasPrefix("invalid_") || error.hasPrefix("unsupported_")
         {
-            return .oauth(url: url, error: error, description: object?["error_description"] as? String)
+            return .oauth(
+                url: url, error: redacted(error), description: (object?["error_description"] as? String).map(redacted))
         }
         switch response.status {
         case 401: return .unauthorized(url: url, message: message)
@@ -250,7 +256,10 @@ extension TootClient {
             var fields: [String: [String]] = [:]
             for (name, value) in object?["details"] as? [String: Any] ?? [:] {
                 let entries = value as? [[String: Any]] ?? []
-                fields[name] = entries.compactMap { ($0["description"] as? String) ?? ($0["error"] as? String) }
+                fields[redacted(name)] = entries.compactMap {
+                    ($0["description"] as? String) ?? ($0["error"] as? String)
+                }
+                .map(redacted)
             }
             return .validationFailed(url: url, message: message, fieldErrors: fields)
         case 429:
@@ -260,17 +269,25 @@ extension TootClient {
         }
     }
 
-    /// The server's `error` string (or a bare JSON string); `nil` for HTML and other non-JSON bodies.
-    static func serverMessage(_ body: [UInt8]) -> String? {
+    /// The server's `error` string (or a bare JSON string), redacted (``SecretRedaction``); `nil` for HTML
+    /// and other non-JSON bodies.
+    static func serverMessage(_ body: [UInt8], secrets: [String] = []) -> String? {
         guard let value = try? JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed]) else {
             return nil
         }
-        if let text = value as? String { return text }
-        guard let object = value as? [String: Any] else { return nil }
-        if let description = object["error_description"] as? String, let error = object["error"] as? String {
-            return "\(error): \(description)"
+        let text: String?
+        if let string = value as? String {
+            text = string
+        } else if let object = value as? [String: Any] {
+            if let description = object["error_description"] as? String, let error = object["error"] as? String {
+                text = "\(error): \(description)"
+            } else {
+                text = object["error"] as? String
+            }
+        } else {
+            text = nil
         }
-        return object["error"] as? String
+        return text.map { SecretRedaction.redacted($0, secrets: secrets) }
     }
 
     /// Sends `request` and decodes a 2xx body as `T`.
@@ -291,7 +308,7 @@ extension TootClient {
         do {
             return try TootDates.makeDecoder().decode(T.self, from: Data(bytes))
         } catch {
-            let start = String(decoding: bytes.prefix(80), as: UTF8.self)
+            let start = SecretRedaction.redacted(String(decoding: bytes.prefix(80), as: UTF8.self))
             throw TootClientError.invalidResponse(
                 url: url.absoluteString, reason: "expected \(T.self) as JSON, got '\(start)' (\(error))")
         }
