@@ -88,6 +88,27 @@ import Testing
         }
     }
 
+    @Test func aBodyPastTheServersOwnLimitGetsTheSame413NamingTheConfiguredLimit() async throws {
+        try await withNode {
+            $0.maximumUploadBytes = 1000
+        } _: { node, root in
+            try root.write(sampleFeed(nick: "ana"), to: "ana/social.org")
+            let token = try FeedTokenStore(path: node.tokenFilePath).issueToken(
+                for: try FeedPath(validating: "ana/social.org"))
+            // Past the server's limit (the upload limit plus room for multipart framing): refused by the
+            // server itself before any handler runs.
+            let response = try await offPool {
+                let connection = try RawConnection(port: node.port, timeout: .seconds(3))
+                try connection.send(
+                    "PUT /ana/social.org HTTP/1.1\r\nHost: node.test\r\nAuthorization: Bearer \(token)\r\n"
+                        + "If-Match: *\r\nContent-Length: 5000000\r\n\r\n")
+                return try connection.readResponse()
+            }
+            #expect(response.status == 413)
+            #expect(response.text.contains("File too large. Maximum size is 1000 bytes"), "\(response.text)")
+        }
+    }
+
     // MARK: - Signup
 
     @Test func limitsSignupsPerAddressWith429AndRetryAfter() async throws {

@@ -147,6 +147,48 @@ import Testing
         }
     }
 
+    @Test func aClientLeavingAnEventStreamIsNotLoggedButAFailedProducerIs() async throws {
+        struct ProducerFailure: Error {}
+        let lines = Mutex<[String]>([])
+        let idleCancelled = Gate()
+        var router = Router()
+        router.get("/events") { _ in
+            .eventStream(
+                HTTPBodyStream { writer in
+                    try await writer.write(Self.event(0))
+                    try? await Task.sleep(for: .seconds(30))
+                    if Task.isCancelled { idleCancelled.open() }
+                }
+            )
+        }
+        router.get("/failing") { _ in
+            .eventStream(
+                HTTPBodyStream { writer in
+                    try await writer.write(Self.event(0))
+                    throw ProducerFailure()
+                }
+            )
+        }
+        let server = try HTTPDaemon(
+            configuration: .loopback, responder: router, log: { line in lines.withLock { $0.append(line) } })
+        let (connection, _) = try await Self.openStream(port: server.port)
+        _ = try await offPool { try connection.readChunk() }
+        connection.close()
+        let hungUp = await eventually(timeout: .seconds(3)) { idleCancelled.isOpen }
+        try await Task.sleep(for: .milliseconds(200))
+        let afterHangUp = lines.withLock { $0 }
+        let (failing, _) = try await Self.openStream(port: server.port, target: "/failing")
+        _ = try await offPool { try failing.readUntilClosed() }
+        let logged = await eventually(timeout: .seconds(3)) {
+            lines.withLock { $0 }.contains("A streamed response was cut short: its producer failed.")
+        }
+        await server.stop(gracePeriod: .seconds(2))
+
+        #expect(hungUp)
+        #expect(afterHangUp.isEmpty, "\(afterHangUp)")
+        #expect(logged, "\(lines.withLock { $0 })")
+    }
+
     @Test func sendsLargeStreamedBodiesInOrder() async throws {
         let pieces = (0..<64).map { index in [UInt8](repeating: UInt8(index), count: 10_000) }
         var router = Router()

@@ -1,6 +1,7 @@
 import FeedHosting
 import Foundation
 import HTTPCore
+import HTTPServer
 import Synchronization
 import SystemSupport
 
@@ -39,7 +40,12 @@ struct ServeCommand: ParsableCommand {
                 .value("port", help: "The TCP port; 0 picks a free one.", defaultValue: "8080"),
                 .value(
                     "token-file", valueName: "file", help: "The upload token file.",
-                    defaultValue: "<root>/.orgsocial/tokens.json"),
+                    defaultValue: "<state-dir>/tokens.json"),
+                .value(
+                    "state-dir", valueName: "dir",
+                    help: "The folder of the node's accounts, secret and tokens; one outside a read-only root "
+                        + "lets the node serve it.",
+                    defaultValue: "<root>/.orgsocial"),
                 .value(
                     "site-url", valueName: "url",
                     help: "The public base URL, used in Host API vfiles and public URLs.",
@@ -67,6 +73,8 @@ struct ServeCommand: ParsableCommand {
     var port: Int
     /// `--token-file`.
     var tokenFile: String?
+    /// `--state-dir`.
+    var stateFolder: String?
     /// `--site-url`.
     var siteURL: String?
     /// `--max-upload-bytes`.
@@ -85,6 +93,7 @@ struct ServeCommand: ParsableCommand {
         host = arguments.value("host") ?? "127.0.0.1"
         port = try Self.integer(arguments.value("port") ?? "8080", option: "--port <port>", range: 0...65535)
         tokenFile = arguments.value("token-file")
+        stateFolder = arguments.value("state-dir")
         siteURL = arguments.value("site-url")
         maximumUploadBytes = try Self.integer(
             arguments.value("max-upload-bytes") ?? "5242880", option: "--max-upload-bytes <n>",
@@ -96,6 +105,11 @@ struct ServeCommand: ParsableCommand {
     }
 
     func validate() throws {
+        guard HTTPDaemon.isListenableHost(host) else {
+            throw CLIError.invalidValue(
+                value: host, option: "--host <host>",
+                reason: "Give a numeric IP address of this machine, such as 127.0.0.1, 0.0.0.0 or ::1, or 'localhost'.")
+        }
         if let siteURL {
             guard let url = URL(string: siteURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
                 url.host != nil, url.query == nil
@@ -113,6 +127,7 @@ struct ServeCommand: ParsableCommand {
         configuration.host = host
         configuration.port = port
         configuration.tokenFile = tokenFile
+        configuration.stateFolder = stateFolder
         configuration.siteURL = siteURL
         configuration.maximumUploadBytes = maximumUploadBytes
         configuration.clientLimits = try limits.clientLimits()

@@ -26,7 +26,8 @@ struct BridgeRun {
         let path = try BridgeOptions.statePath(option: statePath, environment: context.environment)
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty {
-            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            // One level only, as the state file's own folder (``BridgeState``).
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
         }
         let lock = try await BridgeRunLock.acquire(statePath: path, waitingUpTo: wait)
         do {

@@ -4,12 +4,15 @@ import OrgSocial
 
 /// JSON written by the tool: sorted keys, indented, slashes unescaped, so output is stable byte for byte.
 enum JSONOutput {
-    /// Encodes a value as stable, pretty-printed JSON text ending with a line break.
+    /// Encodes a value as stable, pretty-printed JSON text ending with a line break. An empty list or object
+    /// is `[]` or `{}` (Foundation writes `[`, a blank line and `]`).
     /// - Throws: `EncodingError` when the value cannot be encoded.
     static func text(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
+        let text = String(decoding: try encoder.encode(value), as: UTF8.self)
+        let bare = text.utf8.count <= 8 ? text.filter { !$0.isWhitespace } : text
+        return (bare == "[]" || bare == "{}" ? bare : text) + "\n"
     }
 
     /// Encodes a value as stable JSON on one line (sorted keys, no indentation), ending with a line break:
