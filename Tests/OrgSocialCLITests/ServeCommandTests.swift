@@ -29,10 +29,10 @@ struct ServeCommandTests {
         json, each line is a JSON object. Stops gracefully on SIGINT or SIGTERM; SIGHUP
         (systemctl reload) keeps it running: the token file is read again whenever it
         changes, so there is nothing else to reload. The node keeps its state in
-        <root>/.orgsocial/. GET /healthz answers while the node runs and GET /readyz
-        while its root is a folder (503 otherwise); with --metrics-address, Prometheus
-        metrics (requests, latency, refused connections, feeds) are served at /metrics
-        on a listener of their own.
+        <root>/.orgsocial/, or in --state-dir (for a root it cannot write). GET /healthz
+        answers while the node runs and GET /readyz while its root is a folder (503
+        otherwise); with --metrics-address, Prometheus metrics (requests, latency,
+        refused connections, feeds) are served at /metrics on a listener of their own.
 
         Limits against abusive clients are on by default: connections per address, a
         deadline for request heads, a memory budget for uploads and signups per address

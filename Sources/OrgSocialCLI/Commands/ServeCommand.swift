@@ -23,7 +23,8 @@ struct ServeCommand: ParsableCommand {
                 Logs one line per request to standard error (unless --quiet); with --log-format json, \
                 each line is a JSON object. Stops gracefully on \
                 SIGINT or SIGTERM; SIGHUP (systemctl reload) keeps it running: the token file is read \
-                again whenever it changes, so there is nothing else to reload. The node keeps its state in <root>/.orgsocial/. GET /healthz answers \
+                again whenever it changes, so there is nothing else to reload. The node keeps its state in \
+                <root>/.orgsocial/, or in --state-dir (for a root it cannot write). GET /healthz answers \
                 while the node runs and GET /readyz while its root is a folder (503 otherwise); with \
                 --metrics-address, Prometheus metrics (requests, latency, refused connections, feeds) are \
                 served at /metrics on a listener of their own.
