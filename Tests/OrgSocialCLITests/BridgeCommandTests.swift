@@ -379,6 +379,17 @@ import TootClient
         #expect(pulled.error.contains(BridgeOptions.noAccountsMessage), "\(pulled.error)")
     }
 
+    @Test func theDefaultStateFileGetsItsFoldersOnAFreshAccount() async throws {
+        let home = try TemporaryFolder()
+        defer { home.remove() }
+
+        let removed = await runCLI(["bridge", "remove-account", "nobody"], environment: ["HOME": home.path])
+
+        #expect(removed.status == 1)
+        #expect(!removed.error.contains("cannot be used"), "\(removed.error)")
+        #expect(FileManager.default.fileExists(atPath: home.path(".local/share/orgsocial/bridge.sqlite")))
+    }
+
     @Test func addingAnAccountCreatesOnlyTheLastFolderOfTheStatePath() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -385,6 +385,22 @@ struct RelayCommandTests {
         }
     }
 
+    @Test func serveMakesTheFoldersOfTheDefaultDatabaseOnAFreshAccount() async throws {
+        try await withTestbed { bed in
+            let home = try TemporaryFolder()
+            defer { home.remove() }
+
+            // No ~/.local/share yet; the port is taken, so the relay stops once its database is open.
+            let result = await runCLI(
+                ["relay", "serve", "--port", String(bed.relayPort), "--scan-interval", "0"],
+                environment: environment(home))
+
+            #expect(result.status == 1)
+            #expect(result.error.contains("the address is already in use"), "\(result.error)")
+            #expect(FileManager.default.fileExists(atPath: home.path + "/.local/share/orgsocial"))
+        }
+    }
+
     @Test func readingAndAddingCommandsCreateNoDatabaseAndServeCreatesOneFolderLevel() async throws {
         let home = try TemporaryFolder()
         defer { home.remove() }

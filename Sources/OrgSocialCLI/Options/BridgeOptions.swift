@@ -86,7 +86,7 @@ enum BridgeOptions {
             defaultPath = home + "/.local/share/orgsocial/bridge.sqlite"
         }
         if let path = try SettingResolver(environment: environment).resolve(
-            option: option, variable: "ORGSOCIAL_BRIDGE_STATE", default: defaultPath, as: .text)
+            option: option, variable: stateVariable, default: defaultPath, as: .text)
         {
             return path.value
         }
@@ -102,8 +102,28 @@ enum BridgeOptions {
     /// - Returns: the open state.
     /// - Throws: ``CLIError/validation(_:)`` when no location is known; ``BridgeError``.
     static func openState(option: String?, in context: CommandContext) async throws -> BridgeState {
-        try await BridgeState(path: statePath(option: option, environment: context.environment))
+        let path = try statePath(option: option, environment: context.environment)
+        createDefaultFolders(ofState: path, in: context)
+        return try await BridgeState(path: path)
     }
+
+    /// Creates the folders of the state file when it is in the default place (`$XDG_DATA_HOME/orgsocial`,
+    /// else `~/.local/share/orgsocial`), as a fresh account may have no `~/.local/share` yet. A path given
+    /// with --state or the variable gets only its last folder (``BridgeState``), so that a mistyped one
+    /// leaves no tree of folders behind.
+    /// - Parameters:
+    ///   - path: the state file's path.
+    ///   - context: the command's context.
+    static func createDefaultFolders(ofState path: String, in context: CommandContext) {
+        let defaults = context.environment.filter { $0.key != stateVariable }
+        guard (try? statePath(option: nil, environment: defaults)) == path else { return }
+        try? FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+    }
+
+    /// The variable that names the state file.
+    static let stateVariable = "ORGSOCIAL_BRIDGE_STATE"
 
     /// Opens the state file for a command that only reads it (`bridge accounts`, `bridge status`): a file that
     /// does not exist is not created (a mistyped `--state` leaves nothing behind); the command reads it as

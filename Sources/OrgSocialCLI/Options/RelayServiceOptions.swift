@@ -65,6 +65,22 @@ struct RelayServiceOptions {
         logFormat = LogFormatOption(parsing: arguments)
     }
 
+    /// Creates the folders of the default database (`$XDG_DATA_HOME/orgsocial`, else
+    /// `~/.local/share/orgsocial`) when `configuration` uses it, for the commands that create a database
+    /// (`relay serve`, `relay crawl`): a fresh account may have no `~/.local/share` yet. A path given with
+    /// `--db` or `$ORGSOCIAL_RELAY_DB` gets only its last folder created, by the relay itself, so that a
+    /// mistyped one leaves no tree of folders behind.
+    /// - Parameters:
+    ///   - configuration: the relay's configuration.
+    ///   - environment: the environment variables.
+    static func createDefaultFolders(for configuration: RelayConfiguration, environment: [String: String]) {
+        guard !configuration.usesPostgres,
+            configuration.databasePath == RelayConfiguration.defaultDatabasePath(environment: environment)
+        else { return }
+        let folder = (configuration.databasePath as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
     /// The group names of a `--groups` list, each reachable at `/groups/<slug>/` and none twice.
     /// - Parameters:
     ///   - list: the comma-separated names.

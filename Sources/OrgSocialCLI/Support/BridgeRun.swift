@@ -24,6 +24,7 @@ struct BridgeRun {
         -> BridgeRun
     {
         let path = try BridgeOptions.statePath(option: statePath, environment: context.environment)
+        BridgeOptions.createDefaultFolders(ofState: path, in: context)
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty {
             // One level only, as the state file's own folder (``BridgeState``).
