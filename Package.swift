@@ -46,7 +46,7 @@ let package = Package(
         .target(
             name: "OrgSocialCLI",
             dependencies: [
-                "OrgSocial", "FeedHosting", "OrgSocialClient", "HTTPClient", "Crypto", "Relay", "HTTPCore",
+                "OrgSocial", "FeedHosting", "OrgSocialClient", "HTTPClient", "Crypto", "Relay", "RelayCore", "HTTPCore",
                 "HTTPServer",
                 "SystemSupport", "OrgSocialHTML", "OrgSocialText", "Bridge", "TootClient", "Metrics",
             ],
@@ -70,7 +70,7 @@ let package = Package(
             name: "OrgSocialCLITests",
             dependencies: [
                 "OrgSocialCLI", "OrgSocial", "OrgSocialClient", "HTTPClient", "HTTPCore", "HTTPServer", "TestSupport",
-                "SystemSupport", "Bridge", "FakeMastodon", "TootClient",
+                "SystemSupport", "Bridge", "FakeMastodon", "TootClient", "Relay",
             ],
             swiftSettings: strictSettings),
         // libmicrohttpd, as a C module: a modulemap and a shim.h. Only HTTPServer imports it.

@@ -20,7 +20,8 @@ public final class BridgeState: Sendable {
     /// The connection's owner.
     private let database: Database
 
-    /// Opens (creating it and its folder if needed) and migrates the state file.
+    /// Opens (creating it if needed) and migrates the state file. A missing folder is created only when the
+    /// folder above it exists (one level), so a mistyped path does not leave a tree of folders behind.
     /// - Parameter path: the file.
     /// - Throws: ``BridgeError/storage(path:reason:)``.
     public init(path: String) async throws {
@@ -29,7 +30,7 @@ public final class BridgeState: Sendable {
         if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
             do {
                 try FileManager.default.createDirectory(
-                    atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                    atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
             } catch {
                 throw BridgeError.storage(path: path, reason: "its folder cannot be created (\(error))")
             }

@@ -39,8 +39,12 @@ public final class FeedNode: Sendable {
         public var host = "127.0.0.1"
         /// The TCP port; 0 picks a free one (read it back from ``FeedNode/port``).
         public var port = 8080
-        /// The token file; `nil` for `<root>/.orgsocial/tokens.json`.
+        /// The token file; `nil` for `tokens.json` in the state folder.
         public var tokenFile: String?
+        /// The folder of the node's own state (accounts, the host secret, the default token file); `nil` for
+        /// `<root>/.orgsocial`. A folder outside the root lets a node serve a root it cannot write (a
+        /// read-only mount): nothing is created under the root, and only writes of feeds need it writable.
+        public var stateFolder: String?
         /// The public base URL used in vfiles and public URLs (`https://social.example.org`); `nil` for
         /// `http://<host>:<port>`.
         public var siteURL: String?
@@ -95,8 +99,8 @@ public final class FeedNode: Sendable {
         _ = try FeedDirectory(rootPath: path)
     }
 
-    /// Opens the root, loads the node's state (creating `<root>/.orgsocial/` on first run) and starts
-    /// serving.
+    /// Opens the root, loads the node's state (creating the state folder, `<root>/.orgsocial/` unless
+    /// ``Configuration/stateFolder`` names another, on first run) and starts serving.
     ///
     /// - Parameters:
     ///   - configuration: The root, address and limits.
@@ -116,10 +120,14 @@ public final class FeedNode: Sendable {
                 url.host != nil, url.query == nil
             else { throw FeedHostingError.invalidSiteURL(siteURL) }
         }
-        try StateFolder.ensure(directory.stateFolderPath)
-        let tokenFilePath = configuration.tokenFile ?? FeedTokenStore.defaultPath(root: directory.rootPath)
-        let accounts = try AccountStore(path: "\(directory.stateFolderPath)/accounts.json")
-        let secret = try HostSecret.loadOrCreate(at: "\(directory.stateFolderPath)/host-secret")
+        let stateFolderPath = configuration.stateFolder ?? directory.stateFolderPath
+        try StateFolder.ensure(stateFolderPath)
+        let tokenFilePath =
+            configuration.tokenFile
+            ?? (configuration.stateFolder == nil
+                ? FeedTokenStore.defaultPath(root: directory.rootPath) : "\(stateFolderPath)/tokens.json")
+        let accounts = try AccountStore(path: "\(stateFolderPath)/accounts.json")
+        let secret = try HostSecret.loadOrCreate(at: "\(stateFolderPath)/host-secret")
         let swept = directory.sweepTemporaryFiles()
 
         let store = FeedStore(directory: directory)
@@ -164,6 +172,10 @@ public final class FeedNode: Sendable {
         // Room for multipart framing around a maximum-size upload, so that the handlers, not the server,
         // answer oversized feeds (with the Host API's JSON message).
         daemonConfiguration.maximumBodyBytes = configuration.maximumUploadBytes + 1024 * 1024
+        // A body past even that gets the handlers' 413, naming the configured limit, not the server's.
+        let tooLarge = FeedWriteHandler.tooLarge(configuration.maximumUploadBytes)
+        daemonConfiguration.bodyTooLargeMessage = HTTPDaemon.Configuration.BodyTooLargeMessage(
+            contentType: tooLarge.headers["Content-Type"] ?? "application/json", bytes: tooLarge.body.bytes ?? [])
         daemonConfiguration.clientLimits = configuration.clientLimits
         // `/healthz` and `/readyz` (the root is still a folder) for load balancers and systemd.
         let rootPath = directory.rootPath

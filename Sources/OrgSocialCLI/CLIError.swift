@@ -82,14 +82,13 @@ package enum CLIError: Error, Equatable, LocalizedError {
     package var isUsageError: Bool {
         switch self {
         case .unknownCommand, .unknownOption, .missingValue, .missingOption, .missingArgument, .unexpectedArgument,
-            .duplicateOption, .flagWithValue, .invalidValue, .validation:
+            .duplicateOption, .flagWithValue, .invalidValue, .validation, .feedURLNeeded:
             true
         case .cannotRead, .cannotWrite, .notAFeed, .readOnlyFile, .fileExists, .invalidEnvironment, .changeAddsErrors,
             .notAPoll,
             .invalidConfiguration, .noConfigurationLocation, .publishingNotConfigured, .publishRefused,
             .remoteKeptChanging, .mergeConflicts, .unpublishedLocalChanges, .syncRefused, .savedButNotPublished,
-            .accountExists,
-            .vfileNotSaved, .feedURLNeeded, .settingNotSet, .exit:
+            .accountExists, .vfileNotSaved, .settingNotSet, .exit:
             false
         }
     }
@@ -145,7 +144,7 @@ package enum CLIError: Error, Equatable, LocalizedError {
         case .notAPoll(let id):
             "The post '\(id)' is not a poll (it has no :POLL_END:). Vote with --post <feed URL>#<poll ID>."
         case .invalidConfiguration(let path, let reason):
-            "The configuration file '\(path)' cannot be used: \(reason). Fix it, or delete it and run "
+            "The configuration file '\(path)' cannot be used: \(Self.clause(reason)). Fix it, or delete it and run "
                 + "'orgsocial signup' again."
         case .noConfigurationLocation:
             "There is nowhere to keep the configuration: HOME is not set. Set XDG_CONFIG_HOME or ORGSOCIAL_CONFIG."
@@ -187,8 +186,8 @@ package enum CLIError: Error, Equatable, LocalizedError {
             "'\(path)' already holds a vfile, for \(publicURL). Signing up again would replace it, and a lost "
                 + "vfile cannot be recovered. Keep a copy of it, then pass --force."
         case .vfileNotSaved(let path, let reason, let vfile):
-            "Signed up, but the vfile could not be saved in '\(path)': \(reason). Save it yourself now (it cannot "
-                + "be recovered; keep it secret): \(vfile)"
+            "Signed up, but the vfile could not be saved in '\(path)': \(Self.clause(reason)). Save it yourself now "
+                + "(it cannot be recovered; keep it secret): \(vfile)"
         case .feedURLNeeded(let purpose):
             "\(Self.clause(purpose)), and no feed URL is configured. Give it with --feed-url URL, set "
                 + "ORGSOCIAL_FEED_URL, or save it with 'orgsocial config set feedURL URL' ('orgsocial signup' "

@@ -64,6 +64,9 @@ enum ErrorAdvice {
             "Create it ('mkdir -p \(path)'), or pass an existing folder with --root."
         case FeedHostingError.rootNotAFolder:
             "Pass the folder that holds the feeds with --root."
+        case FeedHostingError.cannotWrite(let path, _) where path.hasSuffix("/.orgsocial"):
+            "To serve a root this user cannot write (a read-only mount), keep the node's state elsewhere with "
+                + "--state-dir DIR."
         default:
             nil
         }

@@ -53,6 +53,9 @@ public actor RelayService {
     private var bridges: RelayBridges?
     private var bridgeTask: Task<Void, Never>?
     private var webmentionTask: Task<Void, Never>?
+    /// The SQLite file and folder this service created when it opened (nothing for a database that existed):
+    /// removed again when ``run()`` cannot start, so a busy port leaves no empty database behind.
+    private let created: (file: String?, folder: String?)
 
     /// Opens the database (creating the file and its folder when missing, unless told not to) and builds the
     /// crawler.
@@ -71,7 +74,12 @@ public actor RelayService {
         {
             throw RelayServiceError.databaseMissing(path: configuration.databasePath)
         }
+        let path = configuration.databasePath
+        let folder = (path as NSString).deletingLastPathComponent
+        let isNew = !configuration.usesPostgres && !FileManager.default.fileExists(atPath: path)
+        let isNewFolder = isNew && !folder.isEmpty && !FileManager.default.fileExists(atPath: folder)
         let store = try await Self.openStore(configuration)
+        self.created = (isNew ? path : nil, isNewFolder ? folder : nil)
         let metrics = configuration.metricsAddress == nil ? nil : RelayMetrics()
         var crawlerConfiguration = Self.crawlerConfiguration(configuration, peerRelays: peerRelays)
         crawlerConfiguration.metrics = metrics?.crawl
@@ -83,8 +91,8 @@ public actor RelayService {
         self.validator = RelayFeedValidator(store: store, configuration: crawlerConfiguration)
     }
 
-    /// Opens the configured store: PostgreSQL for a `postgres://` URL, else the SQLite file (creating it and
-    /// its folder when missing).
+    /// Opens the configured store: PostgreSQL for a `postgres://` URL, else the SQLite file (creating it, and
+    /// its folder when the folder above that exists: one level, so a mistyped path makes no tree of folders).
     ///
     /// - Throws: ``RelayServiceError/cannotOpenDatabase(path:reason:)``.
     private static func openStore(_ configuration: RelayConfiguration) async throws -> any RelayStorage {
@@ -100,7 +108,7 @@ public actor RelayService {
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
             do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
             } catch {
                 throw RelayServiceError.cannotOpenDatabase(
                     path: path,
@@ -140,6 +148,17 @@ public actor RelayService {
             userAgent: crawler.userAgent, timeout: crawler.connectTimeout, maximumRedirects: 10,
             connectionFilter: addressGuard.connectionFilter)
         return crawler
+    }
+
+    /// Removes the SQLite file (with its journal files) and the folder this service created, when
+    /// ``run()`` could not start: nothing was served or crawled into it.
+    private func removeCreatedDatabase() {
+        guard let file = created.file else { return }
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: file + suffix) }
+        if let folder = created.folder, (try? FileManager.default.contentsOfDirectory(atPath: folder))?.isEmpty == true
+        {
+            try? FileManager.default.removeItem(atPath: folder)
+        }
     }
 
     // MARK: - Serving
@@ -347,7 +366,13 @@ public actor RelayService {
     ///
     /// - Throws: ``RelayServiceError`` when the relay cannot start.
     public func run() async throws {
-        let port = try await start()
+        let port: Int
+        do {
+            port = try await start()
+        } catch {
+            removeCreatedDatabase()
+            throw error
+        }
         let log = configuration.log
         let deadline = configuration.shutdownDeadline
         let signals = TerminationSignals { _ in ShutdownWatchdog.arm(deadline: deadline, log: log) }

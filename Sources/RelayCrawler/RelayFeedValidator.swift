@@ -52,7 +52,7 @@ package struct RelayFeedValidator: RelayFeedGateway {
             feed = try FeedURL.registrable(submitted)
         } catch {
             configuration.log("relay register refused feed=\(submitted.debugDescription) reason=\(error)")
-            return .invalid(reason: "Failed to fetch URL: \(error)")
+            return .invalid(reason: "\(Self.notFetched)\(error)")
         }
         do {
             if try await store.containsFeed(feed) { return .known(feed: feed) }
@@ -81,7 +81,7 @@ package struct RelayFeedValidator: RelayFeedGateway {
     /// - Returns: `nil` when valid, else the reason that follows `Invalid Org Social feed: `.
     package func validationFailure(for feed: String) async -> String? {
         guard let url = Self.httpURL(feed) else {
-            return "Failed to fetch URL: \(RelayCrawlerError.unsupportedURL(url: feed).localizedDescription)"
+            return Self.notFetched + (RelayCrawlerError.unsupportedURL(url: feed).errorDescription ?? feed)
         }
         let body: [UInt8]
         do {
@@ -93,6 +93,9 @@ package struct RelayFeedValidator: RelayFeedGateway {
             body = bytes
         } catch OrgSocialClientError.fetchFailed(_, let statusCode) {
             return "URL returned status code \(statusCode)"
+        } catch let error where Self.describe(error).hasPrefix(RelayCrawlerError.addressRefusalPrefix) {
+            // This relay's address policy refused it before any request: nothing was fetched.
+            return Self.notFetched + Self.describe(error)
         } catch {
             return "Failed to fetch URL: \(Self.describe(error))"
         }
@@ -120,6 +123,10 @@ package struct RelayFeedValidator: RelayFeedGateway {
     }
 
     /// An error's human description.
+    /// How a reason starts when this relay refused the URL itself (its form, its scheme, its address) and
+    /// sent no request, unlike the reference's `Failed to fetch URL: ` for a request that failed.
+    static let notFetched = "Not fetched: "
+
     static func describe(_ error: any Error) -> String {
         (error as? any LocalizedError)?.errorDescription ?? String(describing: error)
     }

@@ -22,6 +22,29 @@ import Testing
         }
     }
 
+    /// An event stream that sends one event, then idles until cancelled (only the socket can tell the server
+    /// the client has gone), opening `cancelled` then.
+    static func idleStream(opening cancelled: Gate) -> HTTPResponse {
+        .eventStream(
+            HTTPBodyStream { writer in
+                try await writer.write(Self.event(0))
+                try? await Task.sleep(for: .seconds(30))
+                if Task.isCancelled { cancelled.open() }
+            }
+        )
+    }
+
+    /// An event stream whose producer throws after one event.
+    static func failingStream() -> HTTPResponse {
+        struct ProducerFailure: Error {}
+        return .eventStream(
+            HTTPBodyStream { writer in
+                try await writer.write(Self.event(0))
+                throw ProducerFailure()
+            }
+        )
+    }
+
     @Test func deliversEachEventAsSoonAsItIsProduced() async throws {
         let gates = (0..<3).map { _ in Gate() }
         var router = Router()
@@ -63,16 +86,7 @@ import Testing
     @Test func cancelsAnIdleProducerWhenTheClientDisconnects() async throws {
         let cancelled = Gate()
         var router = Router()
-        router.get("/events") { _ in
-            .eventStream(
-                HTTPBodyStream { writer in
-                    try await writer.write(Self.event(0))
-                    // Idle until cancelled: only the socket can tell the server the client has gone.
-                    try? await Task.sleep(for: .seconds(30))
-                    if Task.isCancelled { cancelled.open() }
-                }
-            )
-        }
+        router.get("/events") { _ in Self.idleStream(opening: cancelled) }
         try await withServer(responder: router) { server in
             let (connection, _) = try await Self.openStream(port: server.port)
             let first = try await offPool { try connection.readChunk() }
@@ -128,16 +142,8 @@ import Testing
     }
 
     @Test func cutsTheConnectionWhenTheProducerThrows() async throws {
-        struct ProducerFailure: Error {}
         var router = Router()
-        router.get("/events") { _ in
-            .eventStream(
-                HTTPBodyStream { writer in
-                    try await writer.write(Self.event(0))
-                    throw ProducerFailure()
-                }
-            )
-        }
+        router.get("/events") { _ in Self.failingStream() }
         try await withServer(responder: router) { server in
             let (connection, _) = try await Self.openStream(port: server.port)
             let (first, rest) = try await offPool { (try connection.readChunk(), try connection.readUntilClosed()) }
@@ -145,6 +151,32 @@ import Testing
             // No terminating zero-length chunk: the client can tell the body is incomplete.
             #expect(rest.isEmpty)
         }
+    }
+
+    @Test func aClientLeavingAnEventStreamIsNotLoggedButAFailedProducerIs() async throws {
+        let lines = Mutex<[String]>([])
+        let idleCancelled = Gate()
+        var router = Router()
+        router.get("/events") { _ in Self.idleStream(opening: idleCancelled) }
+        router.get("/failing") { _ in Self.failingStream() }
+        let server = try HTTPDaemon(
+            configuration: .loopback, responder: router, log: { line in lines.withLock { $0.append(line) } })
+        let (connection, _) = try await Self.openStream(port: server.port)
+        _ = try await offPool { try connection.readChunk() }
+        connection.close()
+        let hungUp = await eventually(timeout: .seconds(3)) { idleCancelled.isOpen }
+        try await Task.sleep(for: .milliseconds(200))
+        let afterHangUp = lines.withLock { $0 }
+        let (failing, _) = try await Self.openStream(port: server.port, target: "/failing")
+        _ = try await offPool { try failing.readUntilClosed() }
+        let logged = await eventually(timeout: .seconds(3)) {
+            lines.withLock { $0 }.contains("A streamed response was cut short: its producer failed.")
+        }
+        await server.stop(gracePeriod: .seconds(2))
+
+        #expect(hungUp)
+        #expect(afterHangUp.isEmpty, "\(afterHangUp)")
+        #expect(logged, "\(lines.withLock { $0 })")
     }
 
     @Test func sendsLargeStreamedBodiesInOrder() async throws {

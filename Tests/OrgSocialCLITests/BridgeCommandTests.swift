@@ -153,7 +153,7 @@ import TootClient
             #expect(result.status == 1)
             #expect(result.error.contains("refused the access token"))
             let listed = await runCLI(["bridge", "accounts", "--json"], environment: setup.environment)
-            #expect(listed.output == "[\n\n]\n")
+            #expect(listed.output == "[]\n")
         }
     }
 
@@ -221,7 +221,7 @@ import TootClient
             #expect(fake.storage.tokens[credential.accessToken]?.revoked == true)
             #expect(try setup.credentials().isEmpty)
             let listed = await runCLI(["bridge", "accounts"], environment: setup.environment)
-            #expect(listed.output.hasPrefix("No bridge accounts."))
+            #expect(listed.output == BridgeOptions.noAccountsMessage + "\n")
         }
     }
 
@@ -371,10 +371,51 @@ import TootClient
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let file = try folder.write("not a folder", to: "file")
-        let result = await runCLI(["bridge", "accounts", "--state", file + "/bridge.sqlite"])
+        let result = await runCLI(["bridge", "remove-account", "alice", "--state", file + "/bridge.sqlite"])
         #expect(result.status == 1)
         #expect(result.error.hasPrefix("Error: The bridge state file \(file)/bridge.sqlite cannot be used: "))
         #expect(result.error.contains(" Check the path and its permissions, or give another one with --state.\n"))
+    }
+
+    @Test func readingCommandsCreateNoStateFileAndSayNoAccountsInOneWording() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let mistyped = folder.path("dtaa/bridge.sqlite")
+        for arguments in [["accounts"], ["status"], ["accounts", "--json"], ["status", "--json"]] {
+            let result = await runCLI(["bridge"] + arguments + ["--state", mistyped])
+            #expect(result.status == 0, "\(arguments): \(result.error)")
+            let expected = arguments.contains("--json") ? "[]\n" : BridgeOptions.noAccountsMessage + "\n"
+            #expect(result.output == expected, "\(arguments)")
+            #expect(result.error.contains("no bridge state file at \(mistyped)"), "\(arguments)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path("dtaa")))
+        let feed = try folder.write("#+TITLE: Alice\n#+NICK: alice\n\n* Posts\n", to: "social.org")
+        let pulled = await runCLI([
+            "bridge", "pull", "--state", folder.path("data/bridge.sqlite"), "--file", feed, "--feed-url",
+            "https://ana.example/social.org",
+        ])
+        #expect(pulled.error.contains(BridgeOptions.noAccountsMessage), "\(pulled.error)")
+    }
+
+    @Test func theDefaultStateFileGetsItsFoldersOnAFreshAccount() async throws {
+        let home = try TemporaryFolder()
+        defer { home.remove() }
+
+        let removed = await runCLI(["bridge", "remove-account", "nobody"], environment: ["HOME": home.path])
+
+        #expect(removed.status == 1)
+        #expect(!removed.error.contains("cannot be used"), "\(removed.error)")
+        #expect(FileManager.default.fileExists(atPath: home.path(".local/share/orgsocial/bridge.sqlite")))
+    }
+
+    @Test func addingAnAccountCreatesOnlyTheLastFolderOfTheStatePath() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        await #expect(throws: BridgeError.self) { try await BridgeState(path: folder.path("a/b/bridge.sqlite")) }
+        #expect(!FileManager.default.fileExists(atPath: folder.path("a")))
+        let state = try await BridgeState(path: folder.path("a/bridge.sqlite"))
+        try await state.close()
+        #expect(FileManager.default.fileExists(atPath: folder.path("a/bridge.sqlite")))
     }
 
     @Test func theBridgeGroupIsInTheHelpAndTheCompletions() async throws {

@@ -385,6 +385,42 @@ import TootClient
     }
 
     @Test(.enabled(if: isBuilt), .timeLimit(.minutes(1)))
+    func runWithoutAccountsWaitsForOneInsteadOfExiting() async throws {
+        try await withBed { bed in
+            bed.fake.seedStatuses(1)
+            let removed = await bed.bridge(["remove-account", bed.accountName])
+            #expect(removed.status == 0, "\(removed.error)")
+            var environment = ProcessInfo.processInfo.environment.merging(bed.environment) { $1 }
+            environment["ORGSOCIAL_NOW"] = nil
+            let arguments = ["bridge", "run", "--interval", "600"] + bed.feedArguments
+            let server = try SpawnedServer(executable: Self.binary, arguments: arguments, environment: environment)
+            let waits = await eventually(timeout: .seconds(10)) {
+                server.log.contains("bridge run: The bridge has no accounts. Add one with")
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            let isRunning = server.process.isRunning
+            let token = bed.fake.issueToken(scopes: ["read", "write"], appName: BridgeIdentity.applicationName)
+            let added = await bed.bridge(["add-account", "--instance", bed.fake.url.absoluteString, "--token", token])
+            kill(server.process.processIdentifier, SIGHUP)
+            let statePath = bed.statePath
+            let pulled = try await eventually(timeout: .seconds(20), pollingEvery: .milliseconds(50)) {
+                let state = try await BridgeState(path: statePath)
+                let runs = try await state.runs(account: bed.accountName)
+                try await state.close()
+                return runs.first?.counts.pulled == 1
+            }
+            #expect(server.terminate() == 0, "\(server.log)")
+
+            #expect(waits, "\(server.log)")
+            #expect(isRunning, "\(server.log)")
+            #expect(added.status == 0, "\(added.error)")
+            #expect(pulled, "\(server.log)")
+            #expect(server.log.components(separatedBy: "Waiting for one").count == 2, "\(server.log)")
+            #expect(server.log.contains("bridge run: accounts now \(bed.accountName)"), "\(server.log)")
+        }
+    }
+
+    @Test(.enabled(if: isBuilt), .timeLimit(.minutes(1)))
     func runServesItsMetricsWhenGivenAnAddress() async throws {
         try await withBed { bed in
             bed.fake.seedStatuses(2)

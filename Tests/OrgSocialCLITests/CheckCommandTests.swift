@@ -85,7 +85,7 @@ struct CheckCommandTests {
         #expect(strict.error == "1 file checked: 1 error, 0 warnings\n")
     }
 
-    @Test func jsonListsEveryFieldIncludingNullSuggestions() async throws {
+    @Test func jsonListsEveryFieldThatHasAValueAndNoNull() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let broken = try folder.write(Self.brokenFeed, to: "broken.org")
@@ -102,6 +102,8 @@ struct CheckCommandTests {
         #expect(array[0]["message"] as? String == "The feed has no `#+NICK:` (it is required).")
         #expect(array[1]["code"] as? String == "invalid-lang")
         #expect(Set(array[1].keys) == ["file", "line", "column", "severity", "code", "message", "suggestion"])
+        #expect(array.allSatisfy { $0.values.allSatisfy { !($0 is NSNull) } }, "\(array)")
+        #expect(!result.output.contains("null"))
         #expect(result.error == "2 files checked: 1 error, 1 warning\n")
 
         let empty = await runCLI(["check", "--json", clean])
@@ -130,13 +132,19 @@ struct CheckCommandTests {
         #expect(result.status == 1)
         let array = try #require(try JSONSerialization.jsonObject(with: Data(result.outputBytes)) as? [[String: Any]])
         #expect(array.count == 1)
-        #expect(Set(array[0].keys) == ["file", "line", "column", "severity", "code", "message", "suggestion"])
+        #expect(Set(array[0].keys) == ["file", "severity", "code", "message"])
         #expect(array[0]["file"] as? String == missing)
-        #expect(array[0]["line"] is NSNull)
         #expect(array[0]["severity"] as? String == "error")
         #expect(array[0]["code"] as? String == "unreadable-file")
         #expect((array[0]["message"] as? String)?.hasPrefix("Cannot read '\(missing)': no such file.") == true)
         #expect(result.error.hasSuffix("2 files checked: 1 error, 0 warnings\n"))
+    }
+
+    @Test func theUnreadableFileCodeIsListedWithTheOtherCodes() throws {
+        let reference = try String(
+            contentsOfFile: packageRoot.appendingPathComponent("docs/reference.md").path, encoding: .utf8)
+        let codes = try #require(reference.components(separatedBy: "## Diagnostic codes").last)
+        #expect(codes.contains("| `unreadable-file` | error |"))
     }
 
     @Test func checksStandardInput() async {

@@ -16,10 +16,12 @@ struct DeleteCommandTests {
             ["delete", "--file", file, "--id", "2026-01-02T03:04:06+0000", "--feed-url", testFeedURL])
         #expect(result.status == 0)
         #expect(result.output == "\(testFeedURL)#2026-01-02T03:04:06+0000\n")
-        #expect(result.error.isEmpty)
+        #expect(result.error == "note: the deleted post was pinned; #+PINNED was removed from the header too.\n")
         #expect(try folder.text("social.org") == afterFirst)
 
-        #expect(await runCLI(["delete", "--file", file, "--id", "2026-01-02T03:04:05+0000"]).status == 0)
+        let unpinned = await runCLI(["delete", "--file", file, "--id", "2026-01-02T03:04:05+0000"])
+        #expect(unpinned.status == 0)
+        #expect(unpinned.error.isEmpty)
         #expect(try folder.text("social.org") == initial)
     }
 

@@ -72,6 +72,24 @@ struct EditCommandTests {
         #expect(try folder.bytes("social.org") == before)
     }
 
+    @Test func anEmptyValueOrAPollEndThatIsNoTimestampIsAUsageErrorThatWritesNothing() async throws {
+        let (folder, file) = try await feedWithPost()
+        defer { folder.remove() }
+        let before = try folder.bytes("social.org")
+
+        let emptyLanguage = await runCLI(["edit", "--file", file, "--id", Self.id, "--set", "LANG="])
+        let pollEnd = await runCLI(["edit", "--file", file, "--id", Self.id, "--set", "POLL_END=yesterday"])
+
+        #expect(emptyLanguage.status == 2)
+        #expect(
+            emptyLanguage.error.hasPrefix(
+                "Error: The value 'LANG=' is invalid for '--set <key=value>'. Give a value after '=', e.g. LANG=en; "
+                    + "to remove the property, use '--unset LANG'.\n"))
+        #expect(pollEnd.status == 2, "\(pollEnd.error)")
+        #expect(pollEnd.error.contains("it must be a timestamp such as 2026-01-02T18:00:00+0100."))
+        #expect(try folder.bytes("social.org") == before)
+    }
+
     @Test func refusesADrawerMarkerAsAPropertyName() async throws {
         let (folder, file) = try await feedWithPost()
         defer { folder.remove() }

@@ -66,4 +66,19 @@ struct FollowCommandTests {
             try feed.follow("https://bob.example.org/social.org", label: "Bob (work)")
         }
     }
+
+    @Test func aURLWithAPasswordOrAPortThatCannotExistIsAUsageError() async throws {
+        let (folder, file) = try await makeFeedFolder()
+        defer { folder.remove() }
+        let before = try folder.bytes("social.org")
+
+        let password = await runCLI(["follow", "--file", file, "https://bob:secret@bob.example.org/social.org"])
+        let port = await runCLI(["follow", "--file", file, "https://bob.example.org:99999/social.org"])
+
+        #expect(password.status == 2)
+        #expect(password.error.contains("A feed URL carries no user name or password"))
+        #expect(port.status == 2)
+        #expect(port.error.contains("ports run from 1 to 65535"), "\(port.error)")
+        #expect(try folder.bytes("social.org") == before)
+    }
 }

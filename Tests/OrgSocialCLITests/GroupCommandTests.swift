@@ -58,6 +58,21 @@ struct GroupCommandTests {
         }
     }
 
+    @Test func groupsTakesNoPagerAsTheOtherReadingCommandsDo() async throws {
+        try await FakeRelay.with { (relay: FakeRelay) async throws in
+            await relay.state.success("/groups/emacs/", data: "[]", meta: "{\"group\":\"Emacs\",\"members\":[]}")
+            let folder = try TemporaryFolder()
+            defer { folder.remove() }
+
+            let group = await runCLIOverCurl(
+                ["groups", "emacs", "--no-pager", "--relay", relay.baseURL],
+                environment: ["XDG_CACHE_HOME": folder.path("cache")])
+
+            #expect(group.status == 0, "\(group.error)")
+            #expect(group.output == "Emacs: 0 members\n\n")
+        }
+    }
+
     @Test func aGroupNameOnTwoLinesIsAUsageError() async throws {
         let (folder, file) = try await makeFeedFolder()
         defer { folder.remove() }

@@ -75,8 +75,9 @@ struct HelpTests {
                                   publishes automatically.
           --force                 Change the file even if it does not look like an Org
                                   Social feed.
-          --timeout <seconds>     Give up on a server that sends nothing for this many
-                                  seconds ($ORGSOCIAL_TIMEOUT). (default: 10)
+          --timeout <seconds>     Give up on a server that sends nothing, or has not
+                                  sent a whole feed, within this many seconds
+                                  ($ORGSOCIAL_TIMEOUT). (default: 10)
           -h, --help              Show help information.
 
         """

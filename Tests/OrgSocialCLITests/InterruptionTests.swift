@@ -1,4 +1,5 @@
 import Foundation
+import Relay
 import TestSupport
 import Testing
 
@@ -108,6 +109,8 @@ struct InterruptionTests {
         defer { folder.remove() }
         try await slowFarm { farm in
             let database = folder.path("relay.sqlite")
+            // A relay creates its database (`relay add-feed` and `scan` only open one).
+            _ = try await RelayService(configuration: RelayConfiguration(databasePath: database))
             let add = Process()
             add.executableURL = Self.binary
             add.arguments = ["relay", "add-feed", "--db", database, "--allow-private-addresses", farm.url("/slow.org")]

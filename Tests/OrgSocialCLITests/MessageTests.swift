@@ -11,6 +11,8 @@ struct MessageTests {
         for error in [
             CLIError.cannotWrite(path: "social.org", reason: reason),
             CLIError.savedButNotPublished(path: "social.org", reason: reason),
+            CLIError.invalidConfiguration(path: "config.json", reason: reason),
+            CLIError.vfileNotSaved(path: "vfile", reason: reason, vfile: "secret"),
         ] {
             #expect(error.localizedDescription.contains("doesn’t exist. "))
             #expect(!error.localizedDescription.contains(".."))

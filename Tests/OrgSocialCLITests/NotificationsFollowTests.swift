@@ -156,6 +156,29 @@ struct NotificationsFollowTests {
         #expect(live.status == 130)
     }
 
+    @Test func withoutAConfiguredRelayItFollowsTheDefaultOneThatConfigShows() async throws {
+        let relay = try Self.scriptedRelay()
+        defer { relay.stop() }
+        let home = try TemporaryFolder()
+        defer { home.remove() }
+        let base = relay.url("").absoluteString
+        let environment = ["HOME": home.path, "ORGSOCIAL_DEFAULT_RELAY": base]
+        let shown = await runCLI(
+            ["config", "get", "relayURL"], environment: testEnvironment.merging(environment) { $1 })
+        let live = await Self.follow(["notifications", "--follow", "--feed-url", Self.me], environment: environment) {
+            $0.output.components(separatedBy: "\n\n").count >= 3
+        }
+        #expect(shown.output.contains(base), "\(shown.output)\(shown.error)")
+        #expect(!live.error.contains("relayURL"), "\(live.error)")
+        #expect(live.output.hasPrefix("[reaction] ❤ bob · 17h ago"), "\(live.error)")
+    }
+
+    @Test func followWithNoRelayIsAUsageError() async {
+        let result = await runCLI(["notifications", "--follow", "--no-relay", "--feed-url", Self.me])
+        #expect(result.status == 2)
+        #expect(result.error.hasPrefix("Error: --follow reads a relay's event stream, so it cannot go with --no-relay"))
+    }
+
     @Test func notifyWithoutNotifySendSaysSoAndExits() async {
         let result = await runCLIOverCurl(
             ["notifications", "--follow", "--notify", "--feed-url", Self.me, "--relay", "http://127.0.0.1:1"],

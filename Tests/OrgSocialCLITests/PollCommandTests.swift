@@ -68,4 +68,20 @@ struct PollCommandTests {
         #expect(await runCLI(["poll", "--file", file, "--question", "Q?"]).status == 2)
         #expect(try folder.bytes("social.org") == before)
     }
+
+    @Test func aZeroOrCenturiesLongDurationIsAUsageErrorThatSaysWhatIsWrong() async throws {
+        let (folder, file) = try await makeFeedFolder()
+        defer { folder.remove() }
+        let before = try folder.bytes("social.org")
+        let poll = ["poll", "--file", file, "--question", "Q?", "--option", "a", "--option", "b", "--ends-in"]
+
+        let zero = await runCLI(poll + ["0m"])
+        let long = await runCLI(poll + ["999999999d"])
+
+        #expect(zero.status == 2)
+        #expect(zero.error.contains("A poll must stay open for some time: give a duration above zero"))
+        #expect(long.status == 2, "\(long.error)")
+        #expect(long.error.contains("A poll can stay open for at most 100 years"))
+        #expect(try folder.bytes("social.org") == before)
+    }
 }

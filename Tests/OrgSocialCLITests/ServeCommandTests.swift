@@ -29,10 +29,10 @@ struct ServeCommandTests {
         json, each line is a JSON object. Stops gracefully on SIGINT or SIGTERM; SIGHUP
         (systemctl reload) keeps it running: the token file is read again whenever it
         changes, so there is nothing else to reload. The node keeps its state in
-        <root>/.orgsocial/. GET /healthz answers while the node runs and GET /readyz
-        while its root is a folder (503 otherwise); with --metrics-address, Prometheus
-        metrics (requests, latency, refused connections, feeds) are served at /metrics
-        on a listener of their own.
+        <root>/.orgsocial/, or in --state-dir (for a root it cannot write). GET /healthz
+        answers while the node runs and GET /readyz while its root is a folder (503
+        otherwise); with --metrics-address, Prometheus metrics (requests, latency,
+        refused connections, feeds) are served at /metrics on a listener of their own.
 
         Limits against abusive clients are on by default: connections per address, a
         deadline for request heads, a memory budget for uploads and signups per address
@@ -42,8 +42,8 @@ struct ServeCommandTests {
         limit per client in the proxy.
 
         USAGE: orgsocial serve --root <dir> [--host <host>] [--port <port>]
-                               [--token-file <file>] [--site-url <url>]
-                               [--max-upload-bytes <n>]
+                               [--token-file <file>] [--state-dir <dir>]
+                               [--site-url <url>] [--max-upload-bytes <n>]
                                [--max-connections-per-address <n>]
                                [--header-timeout <seconds>]
                                [--max-buffered-upload-bytes <n>]
@@ -55,7 +55,10 @@ struct ServeCommandTests {
           --host <host>           The address to listen on. (default: 127.0.0.1)
           --port <port>           The TCP port; 0 picks a free one. (default: 8080)
           --token-file <file>     The upload token file. (default:
-                                  <root>/.orgsocial/tokens.json)
+                                  <state-dir>/tokens.json)
+          --state-dir <dir>       The folder of the node's accounts, secret and tokens;
+                                  one outside a read-only root lets the node serve it.
+                                  (default: <root>/.orgsocial)
           --site-url <url>        The public base URL, used in Host API vfiles and
                                   public URLs. (default: http://<host>:<port>)
           --max-upload-bytes <n>  The largest feed accepted by uploads. (default:
@@ -153,6 +156,9 @@ struct ServeCommandTests {
         let missingRoot = await runCLI(["serve", "--root", "/nonexistent/orgsocial", "--port", "0"])
         #expect(missingRoot.status == 1)
         #expect(missingRoot.error.contains("does not exist"))
+        let badHost = await runCLI(["serve", "--root", "/tmp", "--host", "example.invalid", "--port", "0"])
+        #expect(badHost.status == 2)
+        #expect(badHost.error.hasPrefix("Error: The value 'example.invalid' is invalid for '--host <host>'."))
     }
 
     /// The `orgsocial` binary next to the test bundle, when this build produced it.

@@ -158,6 +158,22 @@ struct SettingsTests {
         }
     }
 
+    @Test func aBlockListThatNamesNoFeedIsRefusedWhereverItComesFrom() async throws {
+        try await withSettings { folder, environment in
+            let file = folder.path("mine.org")
+            _ = await runCLI(["init", "--file", file, "--title", "T", "--nick", "n"], environment: environment)
+            var blocking = environment
+            blocking["ORGSOCIAL_BLOCK"] = "notaurl"
+
+            let shown = await runCLI(["timeline", "--file", file, "--no-relay", "--no-pager"], environment: blocking)
+
+            #expect(shown.status != 0)
+            #expect(
+                shown.error.contains("ORGSOCIAL_BLOCK") && shown.error.contains("notaurl"), "\(shown.error)")
+            #expect(shown.error.contains("http:// or https:// feed URLs"))
+        }
+    }
+
     @Test func languageListsAreWrittenWithCommasOrSpacesAlike() async throws {
         try await withSettings { folder, environment in
             let comma = await runCLI(

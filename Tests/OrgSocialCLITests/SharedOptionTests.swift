@@ -72,6 +72,32 @@ struct SharedOptionTests {
         }
     }
 
+    @Test func aServerThatTricklesAFeedIsGivenUpOnAfterTheTimeoutItNames() async throws {
+        let trickling = try ScriptedHTTPServer { _, connection in
+            guard connection.writeHead("200 OK", [("Content-Type", "text/plain"), ("Transfer-Encoding", "chunked")])
+            else { return false }
+            for _ in 0..<40 {
+                guard connection.writeChunk(Array("#".utf8)) else { return false }
+                Thread.sleep(forTimeInterval: 0.25)
+            }
+            return false
+        }
+        defer { trickling.stop() }
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let url = trickling.url("/social.org").absoluteString
+
+        let started = ContinuousClock.now
+        let result = await runCLIOverCurl(
+            ["fetch", url, "--timeout", "2"],
+            environment: ["XDG_CACHE_HOME": folder.path("cache"), "HOME": folder.path])
+        let elapsed = ContinuousClock.now - started
+
+        #expect(result.status == 1, "\(result.error)")
+        #expect(elapsed < .seconds(5), "took \(elapsed)")
+        #expect(result.error.contains("did not answer within 2 s"), "\(result.error)")
+    }
+
     @Test func aTimeoutOutsideOneSecondToAnHourIsRefused() async {
         let option = await runCLIOverCurl(["fetch", "http://127.0.0.1:1/social.org", "--timeout", "0"])
         #expect(option.status == 2)

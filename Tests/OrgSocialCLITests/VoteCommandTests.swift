@@ -44,7 +44,7 @@ struct VoteCommandTests {
         later["ORGSOCIAL_NOW"] = "2026-02-01T00:00:00+0000"
         let closed = await runCLI(
             ["vote", "--file", file, "--poll", poll, "--option", "Tabs", "--feed-url", testFeedURL], environment: later)
-        #expect(closed.status == 1)
+        #expect(closed.status == 2)
         #expect(closed.error.contains("the poll closed at 2026-01-03T03:04:05+0000"))
         let missing = await runCLI([
             "vote", "--file", file, "--poll", "\(testFeedURL)#2020-01-01T00:00:00+0000", "--option", "Tabs",

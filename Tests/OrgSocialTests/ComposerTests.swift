@@ -187,12 +187,12 @@ struct ComposerTests {
                 """)
     }
 
-    @Test(arguments: ["👍", "❤", "❤️", "👩‍💻", "🏴󠁧󠁢󠁳󠁣󠁴󠁿", "🇪🇸", "👍🏽", "🎉🎉🎉"])
+    @Test(arguments: ["👍", "❤", "❤️", "👩‍💻", "🏴󠁧󠁢󠁳󠁣󠁴󠁿", "🇪🇸", "👍🏽", "🎉"])
     func reactionsAcceptEmojiSequences(_ emoji: String) throws {
         #expect(try PostDraft.reaction(to: Self.target, emoji: emoji).mood == emoji)
     }
 
-    @Test(arguments: ["", "  ", "ok", "1", "#", "👍👍👍👍", "yes 👍"])
+    @Test(arguments: ["", "  ", "ok", "1", "#", "👍👍", "🎉🎉🎉", "👍👍👍👍", "yes 👍"])
     func reactionsRefuseTextThatIsNotOneEmoji(_ text: String) {
         expectInvalidInput("reaction") { _ = try PostDraft.reaction(to: Self.target, emoji: text) }
     }
@@ -398,6 +398,15 @@ struct ComposerTests {
         }
         expectInvalidInput("mood") { _ = try PostDraft.post("x", mood: "a\nb") }
         expectInvalidInput("mood") { _ = try PostDraft.post("x", mood: String(repeating: "a", count: 201)) }
+    }
+
+    @Test func aTwoLetterCodeOfNoLanguageIsRefusedAndThreeLetterCodesPass() throws {
+        for language in ["zz", "xx", "zz-us", "qq"] {
+            expectInvalidInput("language") { _ = try PostDraft.post("x", language: language) }
+        }
+        for language in ["en", "eo", "sh", "ast", "pt-br"] {
+            #expect(try PostDraft.post("x", language: language).language == language)
+        }
     }
 
     @Test func postsAcceptRegionalLanguagesAndUnicodeTags() throws {

@@ -93,7 +93,7 @@ struct RegistrationTests {
                 unreachable.body.text().hasPrefix("{\"type\":\"Error\",\"errors\":[\"\(prefix)Failed to fetch URL: "))
 
             let notHTTP = await gateway.register(feed: "ftp://example.org/social.org").body.text()
-            #expect(notHTTP.hasPrefix("{\"type\":\"Error\",\"errors\":[\"\(prefix)Failed to fetch URL: "))
+            #expect(notHTTP.hasPrefix("{\"type\":\"Error\",\"errors\":[\"\(prefix)Not fetched: "))
             #expect(try await store.crawlEntries().isEmpty)
         }
     }
@@ -110,7 +110,7 @@ struct RegistrationTests {
             #expect(
                 reply.body.text()
                     == error(
-                        "Invalid Org Social feed: Failed to fetch URL: refusing to fetch \(url): the address is not allowed; "
+                        "Invalid Org Social feed: Not fetched: refusing to fetch \(url): the address is not allowed; "
                             + "this relay is set not to fetch private addresses"))
             #expect(await farm.state.requests.isEmpty)
         }

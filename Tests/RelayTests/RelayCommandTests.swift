@@ -154,7 +154,8 @@ struct RelayCommandTests {
                 ["relay", "add-feed", bed.alice, "--db", database, "--allow-private-addresses", "--json"],
                 environment: env)
             #expect(again.status == 0)
-            #expect(again.output == "{\n  \"feed\" : \"\(bed.alice)\",\n  \"isAdded\" : true,\n  \"status\" : 200\n}\n")
+            // `isNew`, as `relay register --json` says it: this run did not add the feed.
+            #expect(again.output == "{\n  \"feed\" : \"\(bed.alice)\",\n  \"isNew\" : false,\n  \"status\" : 200\n}\n")
             let refusedJSON = await runCLI(
                 ["relay", "add-feed", bed.dave, "--db", database, "--allow-private-addresses", "--json"],
                 environment: env)
@@ -163,7 +164,7 @@ struct RelayCommandTests {
                 refusedJSON.output == """
                     {
                       "feed" : "\(bed.dave)",
-                      "isAdded" : false,
+                      "isNew" : false,
                       "message" : "Invalid Org Social feed: Content does not appear to be a valid Org Social file \
                     (missing basic metadata)",
                       "status" : 400
@@ -239,18 +240,25 @@ struct RelayCommandTests {
         let home = try TemporaryFolder()
         defer { home.remove() }
         var env = environment(home)
+        // Without a relay or a database: the default relay (here one where nothing listens).
+        env["ORGSOCIAL_DEFAULT_RELAY"] = "http://127.0.0.1:1"
         let none = await runCLI(["relay", "stats"], environment: env)
-        #expect(none.status == 2)
-        #expect(
-            none.error.hasPrefix(
-                "Error: No relay is configured and there is no relay database at "
-                    + "\(home.path)/.local/share/orgsocial/relay.sqlite."))
+        #expect(none.status == 1)
+        #expect(none.error.contains("127.0.0.1:1"), "\(none.error)")
         env["XDG_DATA_HOME"] = "\(home.path)/data"
         let peers = try home.write("", to: "peers.txt")
+        let missing = await runCLI(["relay", "scan", "--relay-list", peers], environment: env)
+        #expect(missing.status == 1)
+        #expect(
+            missing.error.hasPrefix(
+                "Error: There is no relay database at '\(home.path)/data/orgsocial/relay.sqlite'"))
+        // A relay creates it (`relay serve`; here the service the command runs, without listening).
+        try FileManager.default.createDirectory(atPath: "\(home.path)/data", withIntermediateDirectories: false)
+        _ = try await RelayService(
+            configuration: RelayConfiguration(databasePath: "\(home.path)/data/orgsocial/relay.sqlite"))
         let scan = await runCLI(["relay", "scan", "--relay-list", peers], environment: env)
         #expect(scan.status == 0)
         #expect(scan.output.hasPrefix("Crawled 0 feeds in "))
-        #expect(FileManager.default.fileExists(atPath: "\(home.path)/data/orgsocial/relay.sqlite"))
         let stats = await runCLI(["relay", "stats"], environment: env)
         #expect(stats.status == 0)
         #expect(stats.output.hasPrefix("database: \(home.path)/data/orgsocial/relay.sqlite\nfeeds: 0 "))
@@ -281,7 +289,8 @@ struct RelayCommandTests {
             both.error.hasPrefix("Error: Give either --relay (a running relay) or --db (a relay database), not both."))
 
         let blocker = try home.write("not a folder", to: "file")
-        let database = await runCLI(["relay", "scan", "--db", "\(blocker)/relay.sqlite"], environment: env)
+        let database = await runCLI(
+            ["relay", "serve", "--db", "\(blocker)/relay.sqlite", "--port", "0"], environment: env)
         #expect(database.status == 1)
         #expect(database.error.hasPrefix("Error: Cannot open the relay database '\(blocker)/relay.sqlite': "))
         #expect(database.error.contains("To use another file, give --db PATH."))
@@ -301,6 +310,65 @@ struct RelayCommandTests {
         #expect(environmentPort.error.contains("ORGSOCIAL_RELAY_PORT"))
     }
 
+    @Test func groupsThatCannotBeReadOrNameOneGroupTwiceAreUsageErrors() async throws {
+        let home = try TemporaryFolder()
+        defer { home.remove() }
+        let database = home.path + "/r.sqlite"
+
+        let slash = await runCLI(
+            ["relay", "serve", "--db", database, "--port", "0", "--groups", "Emacs,a/b"], environment: environment(home)
+        )
+        let twice = await runCLI(
+            ["relay", "serve", "--db", database, "--port", "0", "--groups", "Emacs,emacs"],
+            environment: environment(home))
+        let variable = await runCLI(
+            ["relay", "stats", "--db", database],
+            environment: environment(home).merging(["ORGSOCIAL_RELAY_GROUPS": "Org Social,org social"]) { $1 })
+
+        #expect(slash.status == 2)
+        #expect(slash.error.hasPrefix("Error: The value 'a/b' is invalid for '--groups <list>'."), "\(slash.error)")
+        #expect(twice.status == 2)
+        #expect(twice.error.contains("'Emacs' and 'emacs' are the same group (/groups/emacs/)"), "\(twice.error)")
+        #expect(variable.status == 1)
+        #expect(variable.error.contains("ORGSOCIAL_RELAY_GROUPS"), "\(variable.error)")
+        #expect(!FileManager.default.fileExists(atPath: database))
+    }
+
+    @Test func statsWithoutARelayOrADatabaseAsksTheDefaultRelay() async throws {
+        try await withTestbed { bed in
+            let home = try TemporaryFolder()
+            defer { home.remove() }
+            let env = environment(home).merging(["ORGSOCIAL_DEFAULT_RELAY": "http://127.0.0.1:\(bed.relayPort)"]) {
+                $1
+            }
+
+            let stats = await runCLI(["relay", "stats"], environment: env)
+
+            #expect(stats.status == 0, "\(stats.error)")
+            #expect(stats.output.hasPrefix("feeds: "), "\(stats.output)")
+            #expect(stats.output.contains("active groups: "))
+            #expect(!FileManager.default.fileExists(atPath: home.path + "/.local"))
+        }
+    }
+
+    @Test func aFeedThatCannotBeFetchedIsNotAddedInOneSentence() async throws {
+        let home = try TemporaryFolder()
+        defer { home.remove() }
+        let database = home.path + "/relay.sqlite"
+        _ = try await RelayService(configuration: RelayConfiguration(databasePath: database))
+
+        let result = await runCLI(
+            ["relay", "add-feed", "http://127.0.0.1:1/social.org", "--db", database, "--allow-private-addresses"],
+            environment: environment(home))
+
+        let message = try #require(
+            result.error.split(separator: "\n").first { $0.hasPrefix("Error: ") }, "\(result.error)")
+        #expect(result.status == 1)
+        #expect(message.hasPrefix("Error: http://127.0.0.1:1/social.org was not added: "))
+        #expect(message.hasSuffix("try again."), "\(message)")
+        #expect(!message.contains(".."), "\(message)")
+    }
+
     @Test func serveReportsAPortInUse() async throws {
         try await withTestbed { bed in
             let home = try TemporaryFolder()
@@ -313,7 +381,49 @@ struct RelayCommandTests {
                 environment: environment(home))
             #expect(result.status == 1)
             #expect(result.error.contains("the address is already in use"))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).isEmpty)
         }
+    }
+
+    @Test func serveMakesTheFoldersOfTheDefaultDatabaseOnAFreshAccount() async throws {
+        try await withTestbed { bed in
+            let home = try TemporaryFolder()
+            defer { home.remove() }
+
+            // No ~/.local/share yet; the port is taken, so the relay stops once its database is open.
+            let result = await runCLI(
+                ["relay", "serve", "--port", String(bed.relayPort), "--scan-interval", "0"],
+                environment: environment(home))
+
+            #expect(result.status == 1)
+            #expect(result.error.contains("the address is already in use"), "\(result.error)")
+            #expect(FileManager.default.fileExists(atPath: home.path + "/.local/share/orgsocial"))
+        }
+    }
+
+    @Test func readingAndAddingCommandsCreateNoDatabaseAndServeCreatesOneFolderLevel() async throws {
+        let home = try TemporaryFolder()
+        defer { home.remove() }
+        let env = environment(home)
+        let peers = try home.write("", to: "peers.txt")
+        let mistyped = home.path + "/relya/relay.sqlite"
+        for arguments in [
+            ["relay", "scan", "--db", mistyped, "--relay-list", peers],
+            ["relay", "add-feed", "https://ana.example.org/social.org", "--db", mistyped],
+            ["relay", "stats", "--db", mistyped],
+        ] {
+            let result = await runCLI(arguments, environment: env)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.error.hasPrefix("Error: There is no relay database at '\(mistyped)'"), "\(arguments)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: home.path + "/relya"))
+        let deep = await runCLI(
+            ["relay", "serve", "--db", home.path + "/a/b/relay.sqlite", "--port", "0"], environment: env)
+        #expect(deep.status == 1)
+        #expect(deep.error.contains("its folder cannot be created"), "\(deep.error)")
+        #expect(!FileManager.default.fileExists(atPath: home.path + "/a"))
+        _ = try await RelayService(configuration: RelayConfiguration(databasePath: home.path + "/a/relay.sqlite"))
+        #expect(FileManager.default.fileExists(atPath: home.path + "/a/relay.sqlite"))
     }
 
     /// The built binary next to the test bundle (what `swift build --build-tests` produces).

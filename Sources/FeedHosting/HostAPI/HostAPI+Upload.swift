@@ -23,10 +23,7 @@ extension HostAPI {
             return Envelope.error("File is required", status: .badRequest)
         }
         guard file.bytes.count <= maximumUploadBytes else {
-            return Envelope.error(
-                "File too large. Maximum size is \(maximumUploadBytes) bytes",
-                status: .contentTooLarge
-            )
+            return FeedWriteHandler.tooLarge(maximumUploadBytes)
         }
         guard account.redirectURL == nil else {
             return Envelope.error(

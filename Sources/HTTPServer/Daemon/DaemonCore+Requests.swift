@@ -222,6 +222,10 @@ extension DaemonCore {
             "The request body is larger than the limit of \(configuration.maximumBodyBytes) bytes.\n",
             status: .contentTooLarge
         )
+        if let message = configuration.bodyTooLargeMessage {
+            response.headers["Content-Type"] = message.contentType
+            response.body = .bytes(message.bytes)
+        }
         response.headers["Connection"] = "close"
         return response
     }

@@ -92,11 +92,15 @@ final class DaemonCore: Sendable {
     /// Whether a libmicrohttpd message only says that a client closed its connection before sending a
     /// whole request ("Connection socket is closed when reading request due to the error: detected
     /// connection closure"): routine for a server (clients hang up, and every idle keep-alive connection
-    /// does so at shutdown), so it is not logged.
+    /// does so at shutdown), or that a client of a streamed body went away, so it is not logged.
     /// - Parameter message: the library's message.
     /// - Returns: `true` for a client's hang-up.
     static func isClientHangUp(_ message: String) -> Bool {
         message.hasPrefix("Connection socket is closed") || message.contains("detected connection closure")
+            // A streamed body (an event stream) whose client hung up: libmicrohttpd calls it an application
+            // error; a producer that really failed is logged by the adapter itself.
+            || message.hasPrefix("Closing connection (application reported error generating data)")
+            || message.hasPrefix("Closing connection (application error generating response)")
     }
 
     /// The most recent message libmicrohttpd or the adapter logged.

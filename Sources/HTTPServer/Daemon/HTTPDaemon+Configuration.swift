@@ -38,6 +38,10 @@ extension HTTPDaemon {
         public var listenBacklog: Int = 511
         /// Per-client limits against slow or greedy clients; none by default (see ``ClientLimits``).
         public var clientLimits = ClientLimits.none
+        /// What a body over ``maximumBodyBytes`` is answered with (413); `nil` for a plain-text sentence naming
+        /// that limit. A server whose handlers refuse smaller bodies with a message of their own (the node's
+        /// uploads) gives that message here, so every 413 says the same and names the same limit.
+        package var bodyTooLargeMessage: BodyTooLargeMessage?
 
         /// Creates a configuration with the default limits.
         ///
@@ -60,6 +64,25 @@ extension HTTPDaemon {
             guard let connectionTimeout else { return 0 }
             let (seconds, attoseconds) = connectionTimeout.components
             return max(1, Int(seconds) + (attoseconds > 0 ? 1 : 0))
+        }
+    }
+}
+
+extension HTTPDaemon.Configuration {
+    /// The body of the 413 for a request body over the limit, with its content type.
+    package struct BodyTooLargeMessage: Sendable, Equatable {
+        /// The `Content-Type`.
+        package var contentType: String
+        /// The body.
+        package var bytes: [UInt8]
+
+        /// Creates a message.
+        /// - Parameters:
+        ///   - contentType: the `Content-Type`.
+        ///   - bytes: the body.
+        package init(contentType: String, bytes: [UInt8]) {
+            self.contentType = contentType
+            self.bytes = bytes
         }
     }
 }

@@ -331,3 +331,11 @@ extension String {
         return result
     }
 }
+
+extension HTTPDaemon {
+    /// Whether a daemon can listen on `host`: a numeric IPv4 or IPv6 address, or `localhost` (names are not
+    /// looked up), so a command can refuse another value as a usage error before it starts anything.
+    /// - Parameter host: the `--host` value.
+    /// - Returns: whether ``HTTPServerError/invalidHost(_:)`` would not be thrown for it.
+    package static func isListenableHost(_ host: String) -> Bool { ListeningSocket.isListenableHost(host) }
+}

@@ -18,6 +18,15 @@ final class ListeningSocket: Sendable {
     ///
     /// - Throws: `HTTPServerError` naming the address: `.invalidHost`, `.addressInUse`,
     ///   `.permissionDenied`, `.addressNotAvailable` or `.socketFailure`.
+    /// Whether a server can be told to listen on `host`: a numeric IPv4 or IPv6 address, or `localhost`
+    /// (names are not looked up), so a command can refuse another value before it starts anything.
+    static func isListenableHost(_ host: String) -> Bool {
+        let numericHost = host == "localhost" ? "127.0.0.1" : host
+        var ipv4 = in_addr()
+        var ipv6 = in6_addr()
+        return inet_pton(AF_INET, numericHost, &ipv4) == 1 || inet_pton(AF_INET6, numericHost, &ipv6) == 1
+    }
+
     init(host: String, port: Int, backlog: Int) throws(HTTPServerError) {
         let numericHost = host == "localhost" ? "127.0.0.1" : host
         var ipv4 = sockaddr_in()

@@ -61,6 +61,11 @@ final class MHDResponse {
                     case .bytes(let count): return count
                     case .endOfStream: return MHD_CONTENT_READER_END_OF_STREAM
                     case .error: return MHD_CONTENT_READER_END_WITH_ERROR
+                    case .producerFailed:
+                        // libmicrohttpd's own line for this is the one it writes when a client hangs up, which
+                        // is not logged (``DaemonCore/isClientHangUp(_:)``): say it here.
+                        registration.core.record("A streamed response was cut short: its producer failed.")
+                        return MHD_CONTENT_READER_END_WITH_ERROR
                     }
                 },
                 context,

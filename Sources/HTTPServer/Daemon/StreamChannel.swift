@@ -27,7 +27,10 @@ final class StreamChannel: Sendable {
     enum ReadResult: Equatable {
         case bytes(Int)
         case endOfStream
+        /// The client hung up: the connection is closed, routinely.
         case error
+        /// The producer threw: the body is cut short, which is worth a log line.
+        case producerFailed
     }
 
     private struct State: Sendable {
@@ -201,7 +204,7 @@ final class StreamChannel: Sendable {
                 return (.endOfStream, nil)
             }
             if state.producerFinished {
-                return (state.producerFailed ? .error : .endOfStream, nil)
+                return (state.producerFailed ? .producerFailed : .endOfStream, nil)
             }
             return (nil, nil)
         }

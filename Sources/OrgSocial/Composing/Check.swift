@@ -25,7 +25,7 @@ enum Check {
     /// `code` trimmed, when it is a language code such as `en` or `pt-br`.
     static func language(_ code: String) throws -> String {
         let code = code.trimmingSpacesAndTabs()
-        guard isLanguageCode(code) else {
+        guard isLanguageCode(code), isKnownLanguage(code) else {
             throw OrgSocialError.invalidInput(
                 field: "language", value: code, reason: "use an ISO 639-1 code such as 'en', 'es' or 'pt-br'.")
         }
@@ -43,11 +43,11 @@ enum Check {
         return tag
     }
 
-    /// `text` trimmed, when it is one emoji (up to three characters).
+    /// `text` trimmed, when it is one emoji (one character: a ZWJ sequence, a flag or a skin tone included).
     static func emoji(_ text: String) throws -> String {
         let trimmed = text.trimmingSpacesAndTabs()
         let isEmoji =
-            !trimmed.isEmpty && trimmed.count <= 3
+            trimmed.count == 1
             && trimmed.unicodeScalars.contains {
                 $0.properties.isEmojiPresentation || ($0.properties.isEmoji && $0.value > 0xFF)
             }
@@ -107,6 +107,24 @@ enum Check {
 }
 
 /// `en`, `es`, `pt-br`, `zh-Hant`: two or three lowercase letters, optionally a region or script.
+/// Whether the language of `code` (the part before a `-`) is one ISO 639-1 names, when it has two letters:
+/// a code entered by hand (`--lang zz`) is checked against the list, not only its shape. Three-letter codes
+/// (ISO 639-2 and 639-3, several thousand) are taken by their shape. Feeds as read are not checked this way.
+func isKnownLanguage(_ code: String) -> Bool {
+    let language = code.split(separator: "-", maxSplits: 1).first.map(String.init) ?? code
+    return language.utf8.count != 2 || iso639Part1.contains(language)
+}
+
+/// The two-letter codes of ISO 639-1 (`sh`, withdrawn but still written, included).
+let iso639Part1: Set<String> = Set(
+    """
+    aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy da de dv dz ee el \
+    en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz ia id ie ig ii ik io is it iu \
+    ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na \
+    nb nd ne ng nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg sh si sk sl sm sn \
+    so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu
+    """.split(separator: " ").map(String.init))
+
 func isLanguageCode(_ code: String) -> Bool {
     // On the UTF-8 bytes (a drawer can repeat `:LANG:` a million times): every byte allowed is ASCII,
     // so counting bytes counts characters.

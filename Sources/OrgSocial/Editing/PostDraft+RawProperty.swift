@@ -18,7 +18,8 @@ extension PostDraft {
         case "CLIENT": client = value
         case "REPLY_TO": replyTo = try typed(PostReference.init(parsing:), "<feed URL>#<post ID>")
         case "INCLUDE": include = try typed(PostReference.init(parsing:), "<feed URL>#<post ID>")
-        case "POLL_END": pollEnd = value
+        case "POLL_END":
+            pollEnd = try typed({ OrgTimestamp($0).isValid ? $0 : nil }, "a timestamp such as 2026-01-02T18:00:00+0100")
         case "POLL_OPTION": pollOption = value
         case "GROUP": group = try typed(GroupReference.init(parsing:), "<group name> <relay URL>")
         case "VISIBILITY": visibility = value.map(Visibility.init(rawValue:))

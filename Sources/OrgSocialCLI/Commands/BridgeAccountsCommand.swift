@@ -67,9 +67,9 @@ struct BridgeAccountsCommand: ParsableCommand {
     }
 
     func run(in context: CommandContext) async throws {
-        let state = try await BridgeOptions.openState(option: statePath, in: context)
+        let state = try await BridgeOptions.existingState(option: statePath, in: context)
         let credentials = try BridgeOptions.credentials(in: context)
-        let entries = try await state.accounts().map { account in
+        let entries = try await (state?.accounts() ?? []).map { account in
             Entry(
                 name: account.name, instance: account.instanceURL.absoluteString,
                 platform: account.server.platform.name,
@@ -83,7 +83,7 @@ struct BridgeAccountsCommand: ParsableCommand {
             return
         }
         if entries.isEmpty {
-            context.writeLine("No bridge accounts. Add one with 'orgsocial bridge add-account --instance URL'.")
+            context.writeLine(BridgeOptions.noAccountsMessage)
             return
         }
         for entry in entries {

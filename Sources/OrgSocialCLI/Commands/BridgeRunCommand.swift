@@ -10,7 +10,8 @@ import SystemSupport
 /// file's run lock (so a manual `bridge pull` waits its turn) and is recorded in the state; after a failure
 /// the pause doubles, up to an hour; SIGTERM or SIGINT stops it at once, ending the cycle in progress at its
 /// next request. The account list is read again before each cycle, and SIGHUP starts a cycle at once (after
-/// the one in progress), so accounts added or removed meanwhile are picked up without a restart.
+/// the one in progress), so accounts added or removed meanwhile are picked up without a restart. Without
+/// accounts it waits for one (saying so once), as a service would otherwise be restarted in a loop.
 struct BridgeRunCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
@@ -19,7 +20,7 @@ struct BridgeRunCommand: ParsableCommand {
             discussion: """
                 Reads the account list again before each cycle, so accounts added or removed with \
                 'bridge add-account' and 'remove-account' are picked up without a restart; SIGHUP starts \
-                the next cycle at once. Logs to standard error, as text or (with --log-format json) one \
+                the next cycle at once. Without accounts it waits for the first one to be added. Logs to standard error, as text or (with --log-format json) one \
                 JSON object per line.
                 """,
             options: BridgeFeedOptions.definitions + BridgePushCommand.pushOnlyOptions + [
@@ -78,7 +79,7 @@ struct BridgeRunCommand: ParsableCommand {
         let cycle = try await BridgeCycleRunner.cycle(
             bridge: bridge,
             steps: BridgeSyncCommand.steps(pull: options, push: push, feedPath: bridge.file, in: context),
-            dryRun: false, lockWait: .seconds(lockWait), in: context)
+            dryRun: false, lockWait: .seconds(lockWait), allowsNoAccounts: true, in: context)
         try BridgePushCommand.requireFeedURL(of: cycle)
         let metricsAddress = try metrics.resolved(variable: Self.metricsVariable, environment: context.environment)
         let counters = metricsAddress.map { _ in BridgeMetrics(accounts: cycle.accounts) }
@@ -99,8 +100,9 @@ struct BridgeRunCommand: ParsableCommand {
         }
         defer { hangUps.restore() }
         log.line(
-            "bridge run: every \(interval) s for \(Self.names(cycle.accounts)) and \(cycle.feed.key); SIGHUP "
-                + "runs a cycle now; SIGTERM or SIGINT stops it")
+            "bridge run: every \(interval) s for \(cycle.accounts.isEmpty ? "no account yet" : Self.names(cycle.accounts)) "
+                + "and \(cycle.feed.key); SIGHUP runs a cycle now; SIGTERM or SIGINT stops it")
+        if cycle.accounts.isEmpty { log.line("bridge run: " + Self.waitingMessage) }
         if let metricsServer, let metricsAddress {
             log.line(
                 "bridge run: metrics on "
@@ -118,6 +120,10 @@ struct BridgeRunCommand: ParsableCommand {
                         let changed = accounts.withLock { known in
                             defer { known = names }
                             return known != names
+                        }
+                        if current.accounts.isEmpty {
+                            if changed { log.line("bridge run: " + Self.waitingMessage) }
+                            return true
                         }
                         if changed { log.line("bridge run: accounts now \(Self.names(current.accounts))") }
                         let records = try await current.run()
@@ -145,6 +151,11 @@ struct BridgeRunCommand: ParsableCommand {
         await metricsServer?.stop(gracePeriod: .zero)
         log.line("bridge run: stopped")
     }
+
+    /// What the log says once while there is no account.
+    static let waitingMessage =
+        BridgeOptions.noAccountsMessage + " Waiting for one: the accounts are read again before each cycle "
+        + "(SIGHUP starts one now)."
 
     /// `alice@a.example, bob@b.example`.
     private static func names(_ accounts: [BridgeAccountClient]) -> String {

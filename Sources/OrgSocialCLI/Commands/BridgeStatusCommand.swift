@@ -110,8 +110,11 @@ struct BridgeStatusCommand: ParsableCommand {
     }
 
     func run(in context: CommandContext) async throws {
-        let state = try await BridgeOptions.openState(option: statePath, in: context)
         var entries: [Entry] = []
+        guard let state = try await BridgeOptions.existingState(option: statePath, in: context) else {
+            context.write(try printsJSON ? JSONOutput.text(entries) : BridgeOptions.noAccountsMessage + "\n")
+            return
+        }
         for account in try await state.accounts() {
             let status = try await state.status(ofAccount: account.name)
             entries.append(
@@ -130,7 +133,7 @@ struct BridgeStatusCommand: ParsableCommand {
             return
         }
         if entries.isEmpty {
-            context.writeLine("No bridge accounts. Add one with 'orgsocial bridge add-account --instance URL'.")
+            context.writeLine(BridgeOptions.noAccountsMessage)
             return
         }
         for entry in entries {

@@ -95,7 +95,7 @@ struct CheckCommand: ParsableCommand {
     }
 
     /// One problem of one file, as `--json` writes it: a diagnostic, or the reason the file could not be read
-    /// (code `unreadable-file`, `line` and `column` null).
+    /// (code `unreadable-file`, without `line` and `column`).
     struct Report: Encodable {
         /// The code of a file that could not be read.
         static let unreadableCode = "unreadable-file"
@@ -126,12 +126,13 @@ struct CheckCommand: ParsableCommand {
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(file, forKey: .file)
-            try container.encode(diagnostic?.line, forKey: .line)
-            try container.encode(diagnostic?.column, forKey: .column)
+            // Absent values are left out, as in every other JSON the tool prints (no `null`).
+            try container.encodeIfPresent(diagnostic?.line, forKey: .line)
+            try container.encodeIfPresent(diagnostic?.column, forKey: .column)
             try container.encode(diagnostic?.severity.rawValue ?? Diagnostic.Severity.error.rawValue, forKey: .severity)
             try container.encode(diagnostic?.code.rawValue ?? Self.unreadableCode, forKey: .code)
             try container.encode(diagnostic?.message ?? failure ?? "", forKey: .message)
-            try container.encode(diagnostic?.suggestion, forKey: .suggestion)
+            try container.encodeIfPresent(diagnostic?.suggestion, forKey: .suggestion)
         }
     }
 }

@@ -34,13 +34,18 @@ struct DeleteCommand: ParsableCommand {
 
     func run(in context: CommandContext) async throws {
         let address = try feedOptions.address(ofPost: id, in: context)
-        try await FeedChange.apply(
+        let unpinned = try await FeedChange.apply(
             to: try feedOptions.path(in: context), publishing: publishing, feedURLOption: feedOptions.feedURLOption,
             in: context
         ) { feed in
+            let wasPinned = feed.profile.pinned == id
             try feed.deletePost(id: id)
             if feed.profile.pinned == id { feed.unpin() }
+            return wasPinned
         }
         context.writeLine(address)
+        if unpinned {
+            context.report("note: the deleted post was pinned; #+PINNED was removed from the header too.")
+        }
     }
 }

@@ -50,7 +50,15 @@ struct EditCommand: ParsableCommand {
                 throw CLIError.invalidValue(
                     value: pair, option: Self.setOption.synopsis, reason: "Write KEY=VALUE, e.g. LANG=en.")
             }
-            return (String(pair[..<equals]).uppercased(), String(pair[pair.index(after: equals)...]))
+            let key = String(pair[..<equals]).uppercased()
+            let value = String(pair[pair.index(after: equals)...])
+            // `KEY=` would silently leave the property as it is: removing is --unset's job.
+            guard !value.allSatisfy({ $0 == " " || $0 == "\t" }) else {
+                throw CLIError.invalidValue(
+                    value: pair, option: Self.setOption.synopsis,
+                    reason: "Give a value after '=', e.g. \(key)=en; to remove the property, use '--unset \(key)'.")
+            }
+            return (key, value)
         }
         removals = arguments.values("unset").map { $0.uppercased() }
     }

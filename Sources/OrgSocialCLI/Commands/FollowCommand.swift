@@ -1,3 +1,4 @@
+import Foundation
 import OrgSocial
 
 /// `orgsocial follow --file <file> <url> [--label <label>]`: adds a `#+FOLLOW` line, the URL in its canonical
@@ -44,6 +45,27 @@ struct FollowCommand: ParsableCommand {
                     + "'\(label)' would name another feed. Write it without spaces, e.g. "
                     + "'\(label.split(whereSeparator: \.isWhitespace).joined(separator: "-"))'.")
         }
+        if let problem = Self.problem(ofFeedURL: url) {
+            throw CLIError.invalidValue(value: url, option: "<url>", reason: problem)
+        }
+    }
+
+    /// What is wrong with an http(s) URL as the address of a followed feed, which is written into the feed
+    /// for everyone to read and fetched by every reader: `nil` when nothing is.
+    /// - Parameter url: an http:// or https:// URL.
+    /// - Returns: the reason, or `nil`.
+    static func problem(ofFeedURL url: String) -> String? {
+        guard let components = URLComponents(string: url), components.host?.isEmpty == false else {
+            return "It is not a URL that can be fetched: check its host and port."
+        }
+        if components.user != nil || components.password != nil {
+            return "A feed URL carries no user name or password: the #+FOLLOW: line is public. Give the URL "
+                + "without 'user:password@'."
+        }
+        if let port = components.port, !(1...65535).contains(port) {
+            return "The port \(port) does not exist: ports run from 1 to 65535."
+        }
+        return nil
     }
 
     func run(in context: CommandContext) async throws {

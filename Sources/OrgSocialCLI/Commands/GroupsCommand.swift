@@ -12,14 +12,15 @@ struct GroupsCommand: ParsableCommand {
                 Without a name, prints each group's name and slug. With a name (or slug), prints how many \
                 members the group has and its posts as threads, newest first, each with its author and text \
                 read from its feed (concurrently, through the cache; a feed that cannot be read shows the post \
-                URL and why). Posts from feeds in the "block" setting are left out.
+                URL and why). Posts from feeds in the "block" setting are left out. On a terminal the posts go \
+                through $PAGER (default: less -FRX) unless --no-pager.
 
                 \(membershipRule)
                 """,
             arguments: [ArgumentDefinition(name: "name", help: "The group's name or slug.", isOptional: true)],
             options: [
                 RelayOptions.relayOption, ServerTimeout.option, RefreshOption.option,
-                .flag("json", help: "Print the groups or posts as JSON."),
+                .flag("json", help: "Print the groups or posts as JSON."), Pager.option,
             ])
     }
 
@@ -34,11 +35,14 @@ struct GroupsCommand: ParsableCommand {
     var name: String?
     var relayOption: String?
     var printsJSON: Bool
+    /// `--no-pager`.
+    var pager: Pager
 
     init(parsing arguments: ParsedArguments) throws {
         name = arguments.argument("name")
         relayOption = arguments.value("relay")
         printsJSON = arguments.flag("json")
+        pager = Pager(parsing: arguments)
     }
 
     func validate() throws {}
@@ -96,6 +100,6 @@ struct GroupsCommand: ParsableCommand {
             for child in node.children { add(child, depth: depth + 1) }
         }
         for node in messages.posts { add(node, depth: 0) }
-        context.write(text)
+        pager.show(text, in: context)
     }
 }

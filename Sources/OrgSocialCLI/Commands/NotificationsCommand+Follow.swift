@@ -11,10 +11,16 @@ extension NotificationsCommand {
     ///   - ownFeedURL: the reader's feed URL, whose notifications are read.
     ///   - options: the block list.
     ///   - context: the command's context.
-    /// - Throws: ``CLIError`` without a relay or `notify-send`; the stream's error when the relay refuses it.
+    /// - Throws: ``CLIError`` without `notify-send`; the stream's error when the relay refuses it. Without a
+    ///   configured relay it follows the default one, as `config` shows it.
     func follow(_ ownFeedURL: String, options: TimelineOptions, in context: CommandContext) async throws {
-        guard let relayURL = try reading.relayURL(in: context), let base = URL(string: relayURL) else {
-            throw CLIError.settingNotSet(key: "relayURL", environmentName: "ORGSOCIAL_RELAY")
+        // The relay `config` shows: the configured one, else the default (`--no-relay` is refused earlier).
+        let relayURL =
+            try reading.relayURL(in: context) ?? ConfigurationKey.defaultRelayURL(environment: context.environment)
+        guard let base = URL(string: relayURL) else {
+            throw CLIError.invalidValue(
+                value: relayURL, option: RelayOptions.relayOption.synopsis,
+                reason: "Give the relay's http:// or https:// URL.")
         }
         var notifier: String?
         if notifies {

@@ -63,6 +63,11 @@ struct NotificationsCommand: ParsableCommand {
         if !follows, command != nil || notifies {
             throw CLIError.validation("--\(command != nil ? "exec" : "notify") only works with --follow.")
         }
+        if follows, reading.usesNoRelay {
+            throw CLIError.validation(
+                "--follow reads a relay's event stream, so it cannot go with --no-relay: leave out --no-relay "
+                    + "(the configured or default relay is used) or give --relay URL.")
+        }
         if follows, type == "vote" {
             throw CLIError.validation(
                 "--follow reads the relay's notifications, which have no votes; leave out --type vote.")

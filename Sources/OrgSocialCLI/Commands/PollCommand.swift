@@ -76,6 +76,16 @@ struct PollCommand: ParsableCommand {
                     value: text, option: Self.endsInOption.synopsis,
                     reason: "Write a number followed by m, h, d or w, e.g. 30m, 12h or 1d.")
             }
+            guard seconds > 0 else {
+                throw CLIError.invalidValue(
+                    value: text, option: Self.endsInOption.synopsis,
+                    reason: "A poll must stay open for some time: give a duration above zero, e.g. 30m, 12h or 1d.")
+            }
+            guard seconds <= PollDuration.maximumSeconds else {
+                throw CLIError.invalidValue(
+                    value: text, option: Self.endsInOption.synopsis,
+                    reason: "A poll can stay open for at most 100 years (5200w); give a shorter duration.")
+            }
             end = .after(seconds)
         }
     }

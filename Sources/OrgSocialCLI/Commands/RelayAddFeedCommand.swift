@@ -45,7 +45,7 @@ struct RelayAddFeedCommand: ParsableCommand {
         var configuration = try options.configuration(in: context)
         configuration.scanInterval = nil
         configuration.peerRelays = []
-        let service = try await RelayService(configuration: configuration)
+        let service = try await RelayService(configuration: configuration, createsDatabase: false)
         let outcome = await service.addFeed(feedURL)
         if printsJSON {
             context.write(try JSONOutput.text(Output(outcome)))
@@ -61,23 +61,24 @@ struct RelayAddFeedCommand: ParsableCommand {
         }
         if let reason = outcome.reason {
             context.report(
-                "Error: \(outcome.feed) was not added: \(reason)."
+                "Error: \(outcome.feed) was not added: \(CLIError.clause(reason))."
                     + (ErrorAdvice.advice(for: outcome).map { " " + $0 } ?? ""))
             throw CLIError.exit(1)
         }
     }
 
     /// The `--json` output: the outcome with the status `POST /feeds/` gives it (201 added, 200 already
-    /// known, 400 refused, 500 storage failure) and the relay's message when the feed was not added.
+    /// known, 400 refused, 500 storage failure), whether this run added the feed (`isNew`, named as
+    /// `relay register --json` names it) and the relay's message when the feed was not added.
     struct Output: Encodable {
         var feed: String
         var status: Int
-        var isAdded: Bool
+        var isNew: Bool
         var message: String?
 
         init(_ outcome: RelayFeedAddition) {
             feed = outcome.feed
-            isAdded = outcome.isAdded
+            if case .added = outcome { isNew = true } else { isNew = false }
             message = outcome.reason
             status =
                 switch outcome {

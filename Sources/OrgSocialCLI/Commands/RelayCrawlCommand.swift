@@ -65,6 +65,7 @@ struct RelayCrawlCommand: ParsableCommand {
         configuration.shutdownDeadline = try shutdownDeadline.deadline(environment: environment)
         configuration.metricsAddress = try metrics.resolved(
             variable: RelayServeCommand.metricsVariable, environment: environment)
+        RelayServiceOptions.createDefaultFolders(for: configuration, environment: environment)
         let service = try await RelayService(configuration: configuration)
         try await service.runCrawler()
     }

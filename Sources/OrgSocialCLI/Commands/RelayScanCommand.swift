@@ -47,7 +47,7 @@ struct RelayScanCommand: ParsableCommand {
     func run(in context: CommandContext) async throws {
         var configuration = try options.configuration(in: context)
         configuration.scanInterval = nil
-        let service = try await RelayService(configuration: configuration)
+        let service = try await RelayService(configuration: configuration, createsDatabase: false)
         let report = await service.scanOnce(forceDiscovery: forcesDiscovery)
         let summary = RelayPassSummary(report: report, finishedAt: try context.now())
         if printsJSON {

@@ -150,6 +150,7 @@ struct RelayServeCommand: ParsableCommand {
         configuration.sendsWebmentions = try !RelayServiceOptions.isOn(
             !sendsWebmentions, variable: Self.noWebmentionsVariable, in: settings)
         configuration.metricsAddress = try metrics.resolved(variable: Self.metricsVariable, environment: environment)
+        RelayServiceOptions.createDefaultFolders(for: configuration, environment: environment)
         let service = try await RelayService(configuration: configuration)
         try await service.run()
     }

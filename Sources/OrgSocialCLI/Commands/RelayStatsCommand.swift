@@ -13,7 +13,8 @@ struct RelayStatsCommand: ParsableCommand {
                 With --db (or $ORGSOCIAL_RELAY_DB), reads the relay database itself: feeds in the crawl list, \
                 profiles, posts and follows, the feeds whose fetches fail, and the last crawl pass. Otherwise \
                 asks the relay (--relay, $ORGSOCIAL_RELAY or the configuration) for GET /stats/; without any \
-                relay, reads the default database.
+                relay, reads the default database when there is one, else asks the default relay (the one \
+                'orgsocial config' shows).
                 """,
             options: [
                 RelayOptions.relayOption, ServerTimeout.option,
@@ -52,9 +53,18 @@ struct RelayStatsCommand: ParsableCommand {
                     != nil)
         if !namesDatabase, try relayOption != nil || RelayOptions.relayURL(option: nil, in: context) != nil {
             try await printRemote(in: context)
+        } else if !namesDatabase, !hasDefaultDatabase(in: context) {
+            // No relay configured and no database here: the default relay, the one `config` shows.
+            try await printRemote(in: context)
         } else {
             try await printLocal(in: context, namesDatabase: namesDatabase)
         }
+    }
+
+    /// Whether the default relay database (`$XDG_DATA_HOME/orgsocial/relay.sqlite`) exists here.
+    private func hasDefaultDatabase(in context: CommandContext) -> Bool {
+        guard let path = try? database.configuration(in: context).databasePath else { return false }
+        return FileManager.default.fileExists(atPath: path)
     }
 
     // MARK: - Remote

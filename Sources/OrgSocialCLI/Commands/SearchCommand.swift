@@ -1,6 +1,7 @@
 import Foundation
 import OrgSocial
 import OrgSocialClient
+import RelayCore
 
 /// `orgsocial search <text> | --tag <tag> [--relay <url>]`: `GET /search/` on the relay.
 struct SearchCommand: ParsableCommand {
@@ -58,6 +59,12 @@ struct SearchCommand: ParsableCommand {
                 "Give either the text to search for or --tag <tag>, not both: '--tag' matches one whole tag, "
                     + "the text matches posts' content and tags.")
         default: break
+        }
+        if let text, RelaySearchText.isTooLong(text) {
+            throw CLIError.invalidValue(
+                value: "\(text.prefix(40))…", option: "<text>",
+                reason: "Search for at most \(RelaySearchText.maximumQueryLength) characters: the relay refuses longer "
+                    + "text.")
         }
         if Int(pageText).map({ $0 < 1 }) ?? true {
             throw CLIError.invalidValue(

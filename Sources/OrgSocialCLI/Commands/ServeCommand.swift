@@ -1,6 +1,7 @@
 import FeedHosting
 import Foundation
 import HTTPCore
+import HTTPServer
 import Synchronization
 import SystemSupport
 
@@ -22,7 +23,8 @@ struct ServeCommand: ParsableCommand {
                 Logs one line per request to standard error (unless --quiet); with --log-format json, \
                 each line is a JSON object. Stops gracefully on \
                 SIGINT or SIGTERM; SIGHUP (systemctl reload) keeps it running: the token file is read \
-                again whenever it changes, so there is nothing else to reload. The node keeps its state in <root>/.orgsocial/. GET /healthz answers \
+                again whenever it changes, so there is nothing else to reload. The node keeps its state in \
+                <root>/.orgsocial/, or in --state-dir (for a root it cannot write). GET /healthz answers \
                 while the node runs and GET /readyz while its root is a folder (503 otherwise); with \
                 --metrics-address, Prometheus metrics (requests, latency, refused connections, feeds) are \
                 served at /metrics on a listener of their own.
@@ -39,7 +41,12 @@ struct ServeCommand: ParsableCommand {
                 .value("port", help: "The TCP port; 0 picks a free one.", defaultValue: "8080"),
                 .value(
                     "token-file", valueName: "file", help: "The upload token file.",
-                    defaultValue: "<root>/.orgsocial/tokens.json"),
+                    defaultValue: "<state-dir>/tokens.json"),
+                .value(
+                    "state-dir", valueName: "dir",
+                    help: "The folder of the node's accounts, secret and tokens; one outside a read-only root "
+                        + "lets the node serve it.",
+                    defaultValue: "<root>/.orgsocial"),
                 .value(
                     "site-url", valueName: "url",
                     help: "The public base URL, used in Host API vfiles and public URLs.",
@@ -72,6 +79,8 @@ struct ServeCommand: ParsableCommand {
     var port: Int
     /// `--token-file`.
     var tokenFile: String?
+    /// `--state-dir`.
+    var stateFolder: String?
     /// `--site-url`.
     var siteURL: String?
     /// `--max-upload-bytes`.
@@ -92,6 +101,7 @@ struct ServeCommand: ParsableCommand {
         host = arguments.value("host") ?? "127.0.0.1"
         port = try Self.integer(arguments.value("port") ?? "8080", option: "--port <port>", range: 0...65535)
         tokenFile = arguments.value("token-file")
+        stateFolder = arguments.value("state-dir")
         siteURL = arguments.value("site-url")
         maximumUploadBytes = try Self.integer(
             arguments.value("max-upload-bytes") ?? "5242880", option: "--max-upload-bytes <n>",
@@ -105,6 +115,11 @@ struct ServeCommand: ParsableCommand {
     }
 
     func validate() throws {
+        guard HTTPDaemon.isListenableHost(host) else {
+            throw CLIError.invalidValue(
+                value: host, option: "--host <host>",
+                reason: "Give a numeric IP address of this machine, such as 127.0.0.1, 0.0.0.0 or ::1, or 'localhost'.")
+        }
         if let siteURL {
             guard let url = URL(string: siteURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
                 url.host != nil, url.query == nil
@@ -122,6 +137,7 @@ struct ServeCommand: ParsableCommand {
         configuration.host = host
         configuration.port = port
         configuration.tokenFile = tokenFile
+        configuration.stateFolder = stateFolder
         configuration.siteURL = siteURL
         configuration.maximumUploadBytes = maximumUploadBytes
         configuration.clientLimits = try limits.clientLimits()

@@ -62,12 +62,10 @@ struct VoteCommand: ParsableCommand {
             } else if let post = feed.post(withID: poll.postID), post.kind == .poll {
                 pollPost = post
             }
-            do {
-                return try PostDraft.vote(on: poll, option: option, pollPost: pollPost, text: comment, now: now)
-            } catch let error as OrgSocialError {
-                // An option the poll does not have is a malformed value (exit 2); a closed poll is not.
-                guard case .invalidInput(let field, _, _) = error, field == "poll option" else { throw error }
-                throw CLIError.validation(error.localizedDescription)
+            // An option the poll does not have, or a poll already closed, is a vote that cannot be given: a
+            // usage error (exit 2), as every refused value.
+            return try CLIError.composing {
+                try PostDraft.vote(on: poll, option: option, pollPost: pollPost, text: comment, now: now)
             }
         }
     }

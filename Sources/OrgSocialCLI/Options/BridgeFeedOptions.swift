@@ -80,12 +80,15 @@ struct BridgeFeedOptions {
     /// The accounts to work on, each with an authorized client (its token from the configuration file).
     /// - Parameters:
     ///   - state: the state file.
+    ///   - allowingNone: whether no account at all is an answer rather than an error.
     ///   - context: the command's context.
     /// - Returns: the accounts, by name.
-    /// - Throws: ``BridgeError/unknownAccount(name:)``; ``CLIError/validation(_:)`` when there is no account or
-    ///   an account has no token.
-    func accounts(in state: BridgeState, context: CommandContext) async throws -> [BridgeAccountClient] {
-        try await BridgeOptions.accountClients(in: state, named: account, context: context)
+    /// - Throws: ``BridgeError/unknownAccount(name:)``; ``CLIError/validation(_:)`` when there is no account
+    ///   (unless `allowingNone`) or an account has no token.
+    func accounts(in state: BridgeState, allowingNone: Bool = false, context: CommandContext) async throws
+        -> [BridgeAccountClient]
+    {
+        try await BridgeOptions.accountClients(in: state, named: account, allowingNone: allowingNone, context: context)
     }
 
     /// Parses `--max`.

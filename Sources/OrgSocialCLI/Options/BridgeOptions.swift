@@ -33,17 +33,22 @@ enum BridgeOptions {
         return .milliseconds(Int(seconds * 1000))
     }
 
+    /// What every bridge command says when the state holds no account.
+    static let noAccountsMessage =
+        "The bridge has no accounts. Add one with 'orgsocial bridge add-account --instance URL'."
+
     /// The accounts a command works on, each with an authorized client (its token from the configuration file).
     /// - Parameters:
     ///   - state: the state file.
     ///   - name: `--account`, or `nil` for every account.
+    ///   - allowingNone: whether no account at all is an answer (`bridge run` waits for one) rather than an error.
     ///   - context: the command's context.
     /// - Returns: the accounts, by name.
-    /// - Throws: ``BridgeError/unknownAccount(name:)``; ``CLIError/validation(_:)`` when there is no account or
-    ///   an account has no token.
-    static func accountClients(in state: BridgeState, named name: String?, context: CommandContext) async throws
-        -> [BridgeAccountClient]
-    {
+    /// - Throws: ``BridgeError/unknownAccount(name:)``; ``CLIError/validation(_:)`` when there is no account
+    ///   (unless `allowingNone`) or an account has no token.
+    static func accountClients(
+        in state: BridgeState, named name: String?, allowingNone: Bool = false, context: CommandContext
+    ) async throws -> [BridgeAccountClient] {
         var accounts = try await state.accounts()
         if let name {
             guard let one = accounts.first(where: { $0.name == name }) else {
@@ -51,10 +56,7 @@ enum BridgeOptions {
             }
             accounts = [one]
         }
-        guard !accounts.isEmpty else {
-            throw CLIError.validation(
-                "There are no bridge accounts. Add one with 'orgsocial bridge add-account --instance URL'.")
-        }
+        guard !accounts.isEmpty || allowingNone else { throw CLIError.validation(noAccountsMessage) }
         let credentials = try credentials(in: context)
         return try accounts.map { account in
             guard let credential = credentials[account.name] else {
@@ -84,7 +86,7 @@ enum BridgeOptions {
             defaultPath = home + "/.local/share/orgsocial/bridge.sqlite"
         }
         if let path = try SettingResolver(environment: environment).resolve(
-            option: option, variable: "ORGSOCIAL_BRIDGE_STATE", default: defaultPath, as: .text)
+            option: option, variable: stateVariable, default: defaultPath, as: .text)
         {
             return path.value
         }
@@ -100,7 +102,44 @@ enum BridgeOptions {
     /// - Returns: the open state.
     /// - Throws: ``CLIError/validation(_:)`` when no location is known; ``BridgeError``.
     static func openState(option: String?, in context: CommandContext) async throws -> BridgeState {
-        try await BridgeState(path: statePath(option: option, environment: context.environment))
+        let path = try statePath(option: option, environment: context.environment)
+        createDefaultFolders(ofState: path, in: context)
+        return try await BridgeState(path: path)
+    }
+
+    /// Creates the folders of the state file when it is in the default place (`$XDG_DATA_HOME/orgsocial`,
+    /// else `~/.local/share/orgsocial`), as a fresh account may have no `~/.local/share` yet. A path given
+    /// with --state or the variable gets only its last folder (``BridgeState``), so that a mistyped one
+    /// leaves no tree of folders behind.
+    /// - Parameters:
+    ///   - path: the state file's path.
+    ///   - context: the command's context.
+    static func createDefaultFolders(ofState path: String, in context: CommandContext) {
+        let defaults = context.environment.filter { $0.key != stateVariable }
+        guard (try? statePath(option: nil, environment: defaults)) == path else { return }
+        try? FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+    }
+
+    /// The variable that names the state file.
+    static let stateVariable = "ORGSOCIAL_BRIDGE_STATE"
+
+    /// Opens the state file for a command that only reads it (`bridge accounts`, `bridge status`): a file that
+    /// does not exist is not created (a mistyped `--state` leaves nothing behind); the command reads it as
+    /// holding no account, after a note naming the path.
+    /// - Parameters:
+    ///   - option: the `--state` value.
+    ///   - context: the command's context.
+    /// - Returns: the open state, or `nil` when there is no file.
+    /// - Throws: as ``openState(option:in:)``.
+    static func existingState(option: String?, in context: CommandContext) async throws -> BridgeState? {
+        let path = try statePath(option: option, environment: context.environment)
+        guard FileManager.default.fileExists(atPath: path) else {
+            context.report("note: there is no bridge state file at \(path) yet ('bridge add-account' makes it)")
+            return nil
+        }
+        return try await BridgeState(path: path)
     }
 
     /// The tokens saved in the configuration file, by account name.

@@ -27,9 +27,11 @@ struct PostURLInput {
     /// - Throws: ``CLIError/invalidValue(value:option:reason:)``.
     func validate(naming what: String, allowsRelay: Bool = false) throws {
         try reading.validate(allowsRelay: allowsRelay)
-        guard PostReference(parsing: postURL) != nil else {
+        // Feeds are read over HTTP: a `file://` (or any other) feed URL is a malformed argument, not a failed read.
+        guard let reference = PostReference(parsing: postURL), OrgSyntax.isHTTPURL(reference.feedURL) else {
             throw CLIError.invalidValue(
-                value: postURL, option: "<post-url>", reason: "Give \(what) URL: <feed URL>#<ID>.")
+                value: postURL, option: "<post-url>",
+                reason: "Give \(what) URL: <feed URL>#<ID>, with the feed's http:// or https:// URL.")
         }
     }
 

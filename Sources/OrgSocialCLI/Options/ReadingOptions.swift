@@ -138,8 +138,10 @@ struct ReadingOptions {
     static func makeFetcher(in context: CommandContext) -> FeedFetcher {
         var configuration = FeedFetcher.Configuration(
             cacheDirectory: FeedDiskCache.defaultDirectory(environment: context.environment), userAgent: CLI.userAgent)
+        // One bound for silence and for the whole read: a server that trickles a byte at a time is given up on
+        // after the same --timeout as one that sends nothing.
         configuration.connectTimeout = context.serverTimeout
-        configuration.totalTimeout = max(configuration.totalTimeout, context.serverTimeout)
+        configuration.totalTimeout = context.serverTimeout
         configuration.refreshesCache = context.refreshesFeeds
         return FeedFetcher(transport: context.makeTransport(), configuration: configuration)
     }

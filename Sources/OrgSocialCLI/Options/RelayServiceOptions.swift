@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCore
 import Relay
+import RelayCore
 
 /// The options the local relay commands share (`relay serve`, `scan`, `add-feed`, `stats --db`): the
 /// database, the groups, the peer relay list and the private-address switch. Each falls back to an
@@ -64,6 +65,49 @@ struct RelayServiceOptions {
         logFormat = LogFormatOption(parsing: arguments)
     }
 
+    /// Creates the folders of the default database (`$XDG_DATA_HOME/orgsocial`, else
+    /// `~/.local/share/orgsocial`) when `configuration` uses it, for the commands that create a database
+    /// (`relay serve`, `relay crawl`): a fresh account may have no `~/.local/share` yet. A path given with
+    /// `--db` or `$ORGSOCIAL_RELAY_DB` gets only its last folder created, by the relay itself, so that a
+    /// mistyped one leaves no tree of folders behind.
+    /// - Parameters:
+    ///   - configuration: the relay's configuration.
+    ///   - environment: the environment variables.
+    static func createDefaultFolders(for configuration: RelayConfiguration, environment: [String: String]) {
+        guard !configuration.usesPostgres,
+            configuration.databasePath == RelayConfiguration.defaultDatabasePath(environment: environment)
+        else { return }
+        let folder = (configuration.databasePath as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    /// The group names of a `--groups` list, each reachable at `/groups/<slug>/` and none twice.
+    /// - Parameters:
+    ///   - list: the comma-separated names.
+    ///   - source: where the list comes from (the option or the variable), named in the error.
+    /// - Returns: the names.
+    /// - Throws: ``CLIError`` naming the source for a name with `/`, `?`, `#` or `%` (its slug is no path
+    ///   segment, so its group could never be read) and for two names of one slug (`Emacs,emacs`).
+    static func checkedGroups(_ list: String, from source: SettingResolver.Source) throws -> [String] {
+        let names = RelayConfiguration.groups(parsing: list)
+        var seen: [String: String] = [:]
+        for name in names {
+            if name.contains(where: { "/?#%".contains($0) }) {
+                throw SettingResolver.error(
+                    value: name, from: source,
+                    expected: "group names without '/', '?', '#' or '%' (a group is read at /groups/<name>/)")
+            }
+            let slug = ConfiguredGroup.slug(of: name)
+            if let other = seen[slug] {
+                throw SettingResolver.error(
+                    value: list, from: source,
+                    expected: "each group once: '\(other)' and '\(name)' are the same group (/groups/\(slug)/)")
+            }
+            seen[slug] = name
+        }
+        return names
+    }
+
     /// Checks the values' form.
     /// - Throws: ``CLIError/invalidValue(value:option:reason:)`` for an empty `--db`.
     func validate() throws {
@@ -91,8 +135,10 @@ struct RelayServiceOptions {
                     + "with --db PATH.")
         }
         var configuration = RelayConfiguration(databasePath: path)
-        if let groups = try settings.resolve(option: groups, variable: Self.groupsVariable, as: .text)?.value {
-            configuration.groups = RelayConfiguration.groups(parsing: groups)
+        if let groups = try settings.resolve(
+            option: groups, synopsis: Self.groupsOption.synopsis, variable: Self.groupsVariable, as: .text)
+        {
+            configuration.groups = try Self.checkedGroups(groups.value, from: groups.source)
         }
         configuration.relayListPath = try settings.resolve(
             option: relayListPath, variable: Self.relayListVariable, as: .text)?.value

@@ -3,7 +3,7 @@ import HTTPClient
 /// How long a command waits for a server (a feed, a relay, a host, a Mastodon instance) that sends
 /// nothing: one setting for every command, `--timeout <seconds>` where the command talks to servers, else
 /// `$ORGSOCIAL_TIMEOUT`, else 10 seconds. It bounds each request's silence (connecting, or waiting for the
-/// next byte), not a slow download that keeps sending.
+/// next byte) and the whole read of a feed, so a server that trickles its answer is given up on too.
 ///
 /// ``CLI`` reads it once per command and applies it to every transport the command makes
 /// (``CommandContext/makeTransport``) and to feed reads (``ReadingOptions/makeFetcher(in:)``).
@@ -18,7 +18,8 @@ enum ServerTimeout {
     /// `--timeout <seconds>`.
     static let option = OptionDefinition.value(
         "timeout", valueName: "seconds",
-        help: "Give up on a server that sends nothing for this many seconds ($\(environmentName)).",
+        help: "Give up on a server that sends nothing, or has not sent a whole feed, within this many seconds "
+            + "($\(environmentName)).",
         defaultValue: "\(defaultSeconds)")
 
     /// The timeout of a command line: `--timeout`, else `$ORGSOCIAL_TIMEOUT`, else the default.

@@ -226,11 +226,20 @@ extension Configuration {
         func setting(_ key: String) throws -> (value: String, source: SettingResolver.Source)? {
             try ConfigurationKey.named(key)?.effectiveValue(in: self, environment: environment)
         }
-        let blocked = try setting("block").map { ConfigurationKey.items(of: $0.value) } ?? []
-        guard let languages = try setting("languages") else { return (blocked, []) }
         // The file's path as the caller knows it (the resolver names it only when the file can be found).
-        var source = languages.source
-        if case .configuration(_, let key) = source { source = .configuration(path: path, key: key) }
+        func named(_ source: SettingResolver.Source) -> SettingResolver.Source {
+            if case .configuration(_, let key) = source { return .configuration(path: path, key: key) }
+            return source
+        }
+        let block = try setting("block")
+        let blocked = block.map { ConfigurationKey.items(of: $0.value) } ?? []
+        // A block list that names no feed blocks nothing: say so rather than show what was meant to be hidden.
+        if let block, let item = blocked.first(where: { !OrgSyntax.isHTTPURL($0) }) {
+            throw SettingResolver.error(
+                value: item, from: named(block.source), expected: "a list of http:// or https:// feed URLs")
+        }
+        guard let languages = try setting("languages") else { return (blocked, []) }
+        let source = named(languages.source)
         return (blocked, try LanguageInput.list(languages.value, from: source))
     }
 }

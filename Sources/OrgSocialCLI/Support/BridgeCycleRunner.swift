@@ -14,16 +14,17 @@ enum BridgeCycleRunner {
     ///   - dryRun: whether runs are left out of the state.
     ///   - lockWait: how long to wait for another run.
     ///   - readsOnly: whether the steps only read the feed (a push).
+    ///   - allowsNoAccounts: whether a state without accounts gives a cycle of none (`bridge run`).
     ///   - context: the command's context.
     /// - Returns: the cycle.
     /// - Throws: ``CLIError`` and ``BridgeError`` when the state, feed or accounts cannot be set up.
     static func cycle(
         bridge: BridgeFeedOptions, steps: [any BridgeStep], dryRun: Bool, lockWait: Duration = .zero,
-        readsOnly: Bool = false, in context: CommandContext
+        readsOnly: Bool = false, allowsNoAccounts: Bool = false, in context: CommandContext
     ) async throws -> BridgeCycle {
         let state = try await BridgeOptions.openState(option: bridge.statePath, in: context)
         let feed = try bridge.feed(in: context, readsOnly: readsOnly)
-        let accounts = try await bridge.accounts(in: state, context: context)
+        let accounts = try await bridge.accounts(in: state, allowingNone: allowsNoAccounts, context: context)
         let fixed = SettingResolver(environment: context.environment).text(of: CommandContext.nowVariable) != nil
         let start = try context.now()
         var cycle = BridgeCycle(
@@ -36,7 +37,7 @@ enum BridgeCycleRunner {
 
     /// Runs one cycle.
     /// - Returns: each account's run.
-    /// - Throws: as ``cycle(bridge:steps:dryRun:lockWait:readsOnly:in:)``, and ``BridgeError/busy(lockPath:holder:waited:)``.
+    /// - Throws: as ``cycle(bridge:steps:dryRun:lockWait:readsOnly:allowsNoAccounts:in:)``, and ``BridgeError/busy(lockPath:holder:waited:)``.
     static func runOnce(
         bridge: BridgeFeedOptions, steps: [any BridgeStep], dryRun: Bool, lockWait: Duration = .zero,
         in context: CommandContext

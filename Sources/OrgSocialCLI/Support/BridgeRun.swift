@@ -24,9 +24,11 @@ struct BridgeRun {
         -> BridgeRun
     {
         let path = try BridgeOptions.statePath(option: statePath, environment: context.environment)
+        BridgeOptions.createDefaultFolders(ofState: path, in: context)
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty {
-            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            // One level only, as the state file's own folder (``BridgeState``).
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
         }
         let lock = try await BridgeRunLock.acquire(statePath: path, waitingUpTo: wait)
         do {

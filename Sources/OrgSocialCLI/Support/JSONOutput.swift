@@ -8,12 +8,15 @@ import OrgSocial
 /// ``escapingControls(_:)`` escapes the ones they leave, DEL and the C1 controls (`\u007f`, `\u0080`…`\u009f`),
 /// so the values read back exactly as they were.
 enum JSONOutput {
-    /// Encodes a value as stable, pretty-printed JSON text ending with a line break.
+    /// Encodes a value as stable, pretty-printed JSON text ending with a line break. An empty list or object
+    /// is `[]` or `{}` (Foundation writes `[`, a blank line and `]`).
     /// - Throws: `EncodingError` when the value cannot be encoded.
     static func text(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return String(decoding: escapingControls(try encoder.encode(value)), as: UTF8.self) + "\n"
+        let text = String(decoding: escapingControls(try encoder.encode(value)), as: UTF8.self)
+        let bare = text.utf8.count <= 8 ? text.filter { !$0.isWhitespace } : text
+        return (bare == "[]" || bare == "{}" ? bare : text) + "\n"
     }
 
     /// JSON text's UTF-8 bytes with DEL and the C1 controls, which JSON allows raw in strings, escaped as

@@ -5,7 +5,10 @@ enum PollDuration {
     /// Seconds per unit letter.
     private static let units: [Character: TimeInterval] = ["w": 604_800, "d": 86_400, "h": 3_600, "m": 60]
 
-    /// The duration in seconds, or `nil` when the text is not a sequence of `<number><unit>` parts or is zero.
+    /// The longest time a poll may stay open: 100 years (a later end would not be a four-digit year for long).
+    static let maximumSeconds: TimeInterval = 100 * 365.25 * 86_400
+
+    /// The duration in seconds (0 for `0m`), or `nil` when the text is not a sequence of `<number><unit>` parts.
     /// - Parameter text: e.g. `1d12h`.
     /// - Returns: the number of seconds, or `nil`.
     static func seconds(in text: String) -> TimeInterval? {
@@ -21,7 +24,7 @@ enum PollDuration {
                 return nil
             }
         }
-        guard digits.isEmpty, total > 0 else { return nil }
+        guard digits.isEmpty, !text.isEmpty else { return nil }
         return total
     }
 }

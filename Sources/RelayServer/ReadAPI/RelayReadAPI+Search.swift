@@ -11,7 +11,7 @@ extension RelayReadAPI {
     static let maximumPerPage = 50
     /// The longest `q`, in Unicode scalars after case folding (a deliberate difference: the reference has
     /// no limit). A longer `q` is a 400.
-    static let maximumQueryLength = 128
+    static let maximumQueryLength = RelaySearchText.maximumQueryLength
 
     /// `GET /search/?q=|tag=[&page=][&perPage=]`; a search over the store's budget is a 503 with a clear
     /// message.
@@ -21,7 +21,7 @@ extension RelayReadAPI {
         guard q != nil || tag != nil else {
             return RelayJSONEnvelope.error("Either 'q' (query) or 'tag' parameter is required", status: .badRequest)
         }
-        if let q, RelaySearchText.fold(q).unicodeScalars.count > Self.maximumQueryLength {
+        if let q, RelaySearchText.isTooLong(q) {
             return RelayJSONEnvelope.error(
                 "Search query too long: at most \(Self.maximumQueryLength) characters", status: .badRequest)
         }
