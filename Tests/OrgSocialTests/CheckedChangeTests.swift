@@ -78,7 +78,10 @@ struct CheckedChangeTests {
 
     @Test func onlyTheTouchedPostsAreReadAgainAndTheAddedWarningsAreThoseOfAWholeCheck() throws {
         let edits: [(String, (inout Feed) throws -> Void)] = [
-            ("append with a warning", { feed in _ = feed.append(try PostDraft.post("New"), at: Date(timeIntervalSince1970: 0)) }),
+            (
+                "append with a warning",
+                { feed in _ = feed.append(try PostDraft.post("New"), at: Date(timeIntervalSince1970: 0)) }
+            ),
             ("property in the middle", { try $0.setProperty("TAGS", to: "#more", inPost: "2026-01-10T09:21:00+0100") }),
             ("body of the first post", { try $0.replaceBody(ofPost: "2026-01-10T09:00:00+0100", with: "Changed.") }),
             ("delete a post with a warning", { try $0.deletePost(id: "2026-01-10T09:10:00+0100") }),
