@@ -269,7 +269,7 @@ public final class BridgeState: Sendable {
 
     // MARK: - Runs
 
-    /// Records a finished run. Its error is stored redacted and capped (``SecretRedaction``): a server that
+    /// Records a finished run. Its error is stored redacted and capped (`SecretRedaction`): a server that
     /// echoes the `Authorization` header cannot put the token into the state file.
     /// - Parameter run: the run.
     /// - Throws: ``BridgeError/unknownAccount(name:)``.

@@ -159,6 +159,22 @@ struct NoPostLostTests {
 
     // MARK: - Copies and sync
 
+    /// Runs `body` with the fake node (a token for `/social.org`), a home folder, and the environment that
+    /// publishes there.
+    private func withPublishingHome(
+        _ body: (FakeFeedServer, TemporaryFolder, [String: String]) async throws -> Void
+    ) async throws {
+        try await FakeFeedServer.with { server in
+            let home = try TemporaryFolder()
+            defer { home.remove() }
+            await server.state.setToken("secret", for: "/social.org")
+            let environment = home.homeEnvironment.merging([
+                "ORGSOCIAL_FEED_URL": server.url("/social.org").absoluteString, "ORGSOCIAL_TOKEN": "secret",
+            ]) { $1 }
+            try await body(server, home, environment)
+        }
+    }
+
     /// A feed of two posts, in the order given.
     private func twoPosts(_ order: [Int]) -> String {
         let posts = [
@@ -168,15 +184,9 @@ struct NoPostLostTests {
     }
 
     @Test func twoCopiesThatOrderPostsDifferentlySettleOnOneOrder() async throws {
-        try await FakeFeedServer.with { server in
-            let home = try TemporaryFolder()
-            defer { home.remove() }
+        try await withPublishingHome { server, home, environment in
             let laptop = try home.write(twoPosts([0, 1]), to: "laptop.org")
             let desktop = try home.write(twoPosts([1, 0]), to: "desktop.org")
-            await server.state.setToken("secret", for: "/social.org")
-            let environment = home.homeEnvironment.merging([
-                "ORGSOCIAL_FEED_URL": server.url("/social.org").absoluteString, "ORGSOCIAL_TOKEN": "secret",
-            ]) { $1 }
             #expect(await runCLIOverCurl(["publish", "--file", laptop], environment: environment).status == 0)
             // The desktop adds a post in its own order; the laptop then takes it in the published order.
             #expect(await runCLIOverCurl(["sync", "--file", desktop], environment: environment).status == 0)
@@ -203,17 +213,11 @@ struct NoPostLostTests {
     }
 
     @Test func syncingAnUnrelatedFileIntoTheFeedIsRefused() async throws {
-        try await FakeFeedServer.with { server in
-            let home = try TemporaryFolder()
-            defer { home.remove() }
+        try await withPublishingHome { server, home, environment in
             let file = try home.write(sampleFeed, to: "social.org")
             // Another feed with the same title and nick: a merge would simply add its posts to the remote feed.
             let otherText = "#+TITLE: Ana's journal\n#+NICK: ana\n\n* Posts\n** 2026-03-01T10:00:00+0000\nElsewhere.\n"
             let other = try home.write(otherText, to: "other.org")
-            await server.state.setToken("secret", for: "/social.org")
-            let environment = home.homeEnvironment.merging([
-                "ORGSOCIAL_FEED_URL": server.url("/social.org").absoluteString, "ORGSOCIAL_TOKEN": "secret",
-            ]) { $1 }
             #expect(await runCLIOverCurl(["publish", "--file", file], environment: environment).status == 0)
             let refused = await runCLIOverCurl(["sync", "--file", other], environment: environment)
             #expect(refused.status == 1)
@@ -225,16 +229,10 @@ struct NoPostLostTests {
     }
 
     @Test func aMergeBaseThatCannotBeSavedIsAWarningNamingTheFolder() async throws {
-        try await FakeFeedServer.with { server in
-            let home = try TemporaryFolder()
-            defer { home.remove() }
+        try await withPublishingHome { server, home, publishing in
+            let environment = publishing.merging(["XDG_STATE_HOME": home.path("state")]) { $1 }
             let file = try home.write(sampleFeed, to: "social.org")
             try home.write("a file, not a folder", to: "state")
-            await server.state.setToken("secret", for: "/social.org")
-            let environment = home.homeEnvironment.merging([
-                "ORGSOCIAL_FEED_URL": server.url("/social.org").absoluteString, "ORGSOCIAL_TOKEN": "secret",
-                "XDG_STATE_HOME": home.path("state"),
-            ]) { $1 }
             let published = await runCLIOverCurl(["publish", "--file", file], environment: environment)
             #expect(published.status == 0)
             #expect(
@@ -248,14 +246,8 @@ struct NoPostLostTests {
     }
 
     @Test func aSyncThatWouldBringInTheRemotesErrorsQuotesThePostAndChangesNothing() async throws {
-        try await FakeFeedServer.with { server in
-            let home = try TemporaryFolder()
-            defer { home.remove() }
+        try await withPublishingHome { server, home, environment in
             let file = try home.write(sampleFeed, to: "social.org")
-            await server.state.setToken("secret", for: "/social.org")
-            let environment = home.homeEnvironment.merging([
-                "ORGSOCIAL_FEED_URL": server.url("/social.org").absoluteString, "ORGSOCIAL_TOKEN": "secret",
-            ]) { $1 }
             #expect(await runCLIOverCurl(["publish", "--file", file], environment: environment).status == 0)
             let broken = sampleFeed + "\n** 2026-01-05T10:00:00+0000\n:PROPERTIES:\n:LANG: en\nBroken on the phone.\n"
             await server.state.setFile("/social.org", broken)
@@ -272,14 +264,8 @@ struct NoPostLostTests {
     }
 
     @Test func publishingACopyThatOnlyAddsPostsIsNotRefused() async throws {
-        try await FakeFeedServer.with { server in
-            let home = try TemporaryFolder()
-            defer { home.remove() }
+        try await withPublishingHome { server, home, environment in
             let file = try home.write(sampleFeed, to: "social.org")
-            await server.state.setToken("secret", for: "/social.org")
-            let environment = home.homeEnvironment.merging([
-                "ORGSOCIAL_FEED_URL": server.url("/social.org").absoluteString, "ORGSOCIAL_TOKEN": "secret",
-            ]) { $1 }
             #expect(await runCLIOverCurl(["publish", "--file", file], environment: environment).status == 0)
             // A copy made elsewhere, never published from its own path, that only adds a post.
             let copy = try home.write(sampleFeed, to: "copy.org")

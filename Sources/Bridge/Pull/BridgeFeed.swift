@@ -43,7 +43,7 @@ public enum BridgeFeedError: Error, Sendable, Hashable, LocalizedError {
     }
 }
 
-/// A `social.org` file on this machine, changed under its lock (``LocalFeedFile``): the edit is applied to
+/// A `social.org` file on this machine, changed under its lock (`LocalFeedFile`): the edit is applied to
 /// the file as it is once the lock is held, so an edit by another writer of this toolkit (a command, a
 /// second bridge) is never lost, and a writer holding the lock is waited for, up to ``lockWait``.
 public struct LocalBridgeFeed: BridgeFeed {

@@ -54,7 +54,7 @@ public struct FeedSynchronizer: Sendable {
         self.bases = bases
     }
 
-    /// What ``sync(_:resolving:writingLocal:)`` or ``publish(_:force:)`` did.
+    /// What ``sync(resolving:)`` or ``publish(_:force:)`` did.
     public struct Outcome: Sendable {
         /// The feed now in the file and at the URL.
         public let bytes: [UInt8]

@@ -121,7 +121,7 @@ public struct LocalFeedFile: Sendable {
     }
 
     /// Under the lock: writes `new` if the file still holds `expected`; otherwise merges into the file the
-    /// change that turned `expected` into `new` (``FeedMerge``, with `expected` as the base), so that
+    /// change that turned `expected` into `new` (`FeedMerge`, with `expected` as the base), so that
     /// whatever another writer did meanwhile stays.
     /// - Parameters:
     ///   - expected: the bytes `new` was computed from (what the file held when the command read it).
