@@ -49,6 +49,8 @@ public actor RelayService {
     private let metrics: RelayMetrics?
     private var metricsDaemon: HTTPDaemon?
     private var crawlTask: Task<Void, Never>?
+    /// The lock that says this process crawls the SQLite file (``claimCrawl(as:)``).
+    private var crawlClaim: FileLock?
     var currentPass: Task<RelayScanReport, Never>?
     private var bridges: RelayBridges?
     private var bridgeTask: Task<Void, Never>?
@@ -196,6 +198,7 @@ public actor RelayService {
             throw error
         }
         if let interval = configuration.effectiveScanInterval {
+            claimCrawl(as: "orgsocial relay serve")
             crawlTask = Task { await self.crawlForever(every: interval) }
         }
         if let interval = configuration.bridgeMaintenanceInterval, interval > .zero, let bridges {
@@ -317,6 +320,30 @@ public actor RelayService {
             configuration: responderConfiguration)
     }
 
+    /// Notes that this process crawls the SQLite database, with a lock beside it (`.relay.sqlite.lock`), and
+    /// logs a warning when another process (a `relay serve` or `relay crawl` on the same file) crawls it
+    /// already: two crawlers on one SQLite file write the same feeds twice, waiting on each other's writes.
+    /// The crawl goes on (the warning is for the operator); on PostgreSQL, crawl workers share the feeds
+    /// through leases and nothing is noted.
+    /// - Parameter holder: what this process is, for the other one's warning.
+    private func claimCrawl(as holder: String) {
+        guard !configuration.usesPostgres, crawlClaim == nil else { return }
+        do {
+            crawlClaim = try FileLock.acquire(for: configuration.databasePath, waitingAtMost: .zero, holder: holder)
+        } catch {
+            switch error {
+            case .timedOut(_, let other, _):
+                configuration.log(
+                    "relay warning: another process already crawls \(configuration.databasePath)"
+                        + (other.isEmpty ? "" : " (\(other))")
+                        + "; two crawlers on one SQLite file repeat each other's work. Stop one, or give the other "
+                        + "--no-crawl to serve the API alone.")
+            case .system(let failure):
+                configuration.log("relay warning: cannot note the crawl of \(configuration.databasePath): \(failure)")
+            }
+        }
+    }
+
     /// Runs a pass every `interval` (between pass starts) until the task is cancelled.
     private func crawlForever(every interval: Duration) async {
         let clock = ContinuousClock()
@@ -337,6 +364,8 @@ public actor RelayService {
         let crawl = crawlTask
         crawlTask = nil
         crawl?.cancel()
+        crawlClaim?.release()
+        crawlClaim = nil
         let maintenance = bridgeTask
         bridgeTask = nil
         maintenance?.cancel()
@@ -416,6 +445,7 @@ public actor RelayService {
         defer { signals.restore() }
         let hangUps = TerminationSignals([SIGHUP]) { _ in Task { await self.reloadSettings() } }
         defer { hangUps.restore() }
+        claimCrawl(as: "orgsocial relay crawl")
         crawlTask = Task { await self.crawlForever(every: interval) }
         log(
             "relay crawler started (database \(configuration.databaseDisplayName); crawl every "

@@ -277,4 +277,28 @@ struct NoPostLostTests {
             #expect(await server.state.text("/social.org") == (try home.text("copy.org")))
         }
     }
+
+    @Test func aConflictOverAPostDeletedHereSaysHowToKeepItDeleted() async throws {
+        try await withPublishingHome { server, home, environment in
+            let file = try home.write(sampleFeed, to: "social.org")
+            #expect(await runCLIOverCurl(["publish", "--file", file], environment: environment).status == 0)
+            await server.state.setFile(
+                "/social.org", sampleFeed.replacingOccurrences(of: "First post.", with: "First post, on the phone."))
+            #expect(
+                await runCLIOverCurl(
+                    ["delete", "--file", file, "--id", "2026-01-01T10:00:00+0000"], environment: environment
+                )
+                .status == 0)
+            let refused = await runCLIOverCurl(["sync", "--file", file], environment: environment)
+            #expect(refused.status == 1)
+            #expect(refused.output.contains("<<<<<<< yours (\(file))\n(deleted)\n"))
+            #expect(
+                refused.output.contains(
+                    "To keep it deleted, settle any other conflict by editing it, then run 'orgsocial sync --ours --file "
+                        + "\(file)'"))
+            let kept = await runCLIOverCurl(["sync", "--ours", "--file", file], environment: environment)
+            #expect(kept.status == 0, "\(kept.error)")
+            #expect(await server.state.text("/social.org")?.contains("First post") == false)
+        }
+    }
 }

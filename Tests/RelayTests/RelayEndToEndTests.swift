@@ -446,6 +446,37 @@ struct RelayEndToEndTests {
         }
     }
 
+    @Test func aSecondCrawlerOfOneSQLiteFileIsWarnedAboutAndNamesTheFirst() async throws {
+        try await withTestbed(scanInterval: .seconds(3600)) { bed in
+            var configuration = bed.configuration
+            configuration.scanInterval = .seconds(3600)
+            let lines = LogLines()
+            configuration.log = lines.sink
+            let worker = try await RelayService(configuration: configuration)
+            let running = Task { try await worker.runCrawler() }
+            let warned = await eventually {
+                lines.all.contains { $0.contains("relay warning: another process already crawls") }
+            }
+            running.cancel()
+            try await running.value
+            #expect(warned, "\(lines.all)")
+            #expect(lines.all.contains { $0.contains("(orgsocial relay serve (pid \(getpid())") })
+        }
+        // A serving relay that does not crawl leaves the crawl to the worker: no warning.
+        try await withTestbed { bed in
+            var configuration = bed.configuration
+            configuration.scanInterval = .seconds(3600)
+            let lines = LogLines()
+            configuration.log = lines.sink
+            let worker = try await RelayService(configuration: configuration)
+            let running = Task { try await worker.runCrawler() }
+            _ = await eventually { lines.all.contains { $0.contains("relay crawler started") } }
+            running.cancel()
+            try await running.value
+            #expect(!lines.all.contains { $0.contains("relay warning") }, "\(lines.all)")
+        }
+    }
+
     @Test(arguments: RelayStoreEngine.tested)
     func aBridgeMadeThroughOneServiceIsListedByAnotherOnTheSameDatabase(engine: RelayStoreEngine) async throws {
         let rss = """

@@ -51,10 +51,17 @@ extension Feed {
     ///   - timeZone: the zone IDs are written in.
     /// - Returns: the moment whose ID ``uniqueID(for:timeZone:)`` gives.
     package func firstFreeMoment(for date: Date, timeZone: TimeZone = .current) -> Date {
-        let used = Set(posts.compactMap(\.id))
+        // An ID written nowhere in the file is no post's ID: found without reading every post of a big feed.
+        var used: Set<String>?
         var moment = date
-        while used.contains(OrgTimestamp.format(moment, timeZone: timeZone)) { moment += 1 }
-        return moment
+        while true {
+            let id = OrgTimestamp.format(moment, timeZone: timeZone)
+            guard ByteSearch.firstRange(of: Array(id.utf8), in: bytes) != nil else { return moment }
+            let ids = used ?? Set(posts.compactMap(\.id))
+            used = ids
+            guard ids.contains(id) else { return moment }
+            moment += 1
+        }
     }
 
     func endsWithBlankLine() -> Bool {

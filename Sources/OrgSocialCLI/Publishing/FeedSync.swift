@@ -151,6 +151,11 @@ struct FeedSync {
             lines += "<<<<<<< yours (\(path))\n" + block(conflict.ours)
             if let base = conflict.base { lines += "||||||| last published from here\n" + base + "\n" }
             lines += "=======\n" + block(conflict.theirs) + ">>>>>>> remote (\(url))\n"
+            if conflict.ours == nil, conflict.theirs != nil {
+                lines +=
+                    "To keep it deleted, settle any other conflict by editing it, then run 'orgsocial sync --ours "
+                    + "--file \(path)' (yours wins every conflict, this deletion included).\n"
+            }
             return lines
         }.joined(separator: "\n")
     }
