@@ -127,4 +127,42 @@ struct PostLookupTests {
 
         #expect(post.instantText == instant)
     }
+
+    @Test func aPostIsFoundByItsIDWhereverTheIDIsWrittenAndOnlyThere() {
+        let text = """
+            #+TITLE: T\r
+            #+NICK: t\r
+            #+PINNED: 2026-01-01T10:00:00+0000\r
+            \r
+            * Posts\r
+            ** 2026-01-01T09:00:00+0000\r
+            :PROPERTIES:\r
+            :REPLY_TO: https://t.example/social.org#2026-01-01T10:00:00+0000\r
+            :END:\r
+            \r
+            Mentions 2026-01-01T10:00:00+0000 in its text.\r
+            \r
+            ** A title\r
+            :PROPERTIES:\r
+            :ID: 2026-01-01T10:00:00+0000\r
+            :END:\r
+            \r
+            The post with that ID.\r
+            \r
+            ** 2026-01-01T11:00:00+0000\r
+            Last.\r
+
+            """
+        let feed = Feed(parsing: text)
+        #expect(feed.post(withID: "2026-01-01T10:00:00+0000")?.body == "The post with that ID.")
+        #expect(feed.post(withID: "2026-01-01T11:00:00+0000")?.body == "Last.")
+        #expect(feed.post(withID: "2026-01-01T09:00:00+0000")?.body.hasPrefix("Mentions") == true)
+        #expect(feed.post(withID: "2026-01-01T12:00:00+0000") == nil)
+        #expect(feed.post(withID: "") == nil)
+        #expect(feed.positionsOfPosts(withID: "2026-01-01T10:00:00+0000") == [1])
+        // The same answers as reading every post.
+        for id in ["2026-01-01T09:00:00+0000", "2026-01-01T10:00:00+0000", "2026-01-01T11:00:00+0000", "x"] {
+            #expect(feed.positionsOfPosts(withID: id) == feed.posts.indices.filter { feed.posts[$0].id == id })
+        }
+    }
 }

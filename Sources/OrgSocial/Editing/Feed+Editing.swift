@@ -46,7 +46,7 @@ extension Feed {
     func removal(_ range: Range<Int>) -> ByteEdit { ByteEdit(range: range, replacement: []) }
 
     func postIndex(id: String) throws -> Int {
-        let matches = posts.indices.filter { posts[$0].id == id }
+        let matches = positionsOfPosts(withID: id)
         guard let index = matches.first else { throw OrgSocialError.postNotFound(id: id) }
         guard matches.count == 1 else {
             throw OrgSocialError.duplicatePostID(id: id, lines: matches.map { posts[$0].line })

@@ -76,7 +76,30 @@ public struct Feed: Sendable {
     /// - Parameter id: the post ID as written.
     /// - Returns: The post, or `nil` when no post has that ID.
     public func post(withID id: String) -> Post? {
-        posts.first { $0.id == id }
+        positionsOfPosts(withID: id).first.map { posts[$0] }
+    }
+
+    /// The positions of the posts whose ID is `id`, in file order, found without reading every post of a
+    /// big feed: a post's ID is written in its own bytes (its headline or its `:ID:`), so only the posts
+    /// where the ID's text stands are read.
+    /// - Parameter id: the ID, exactly as written.
+    /// - Returns: the positions.
+    package func positionsOfPosts(withID id: String) -> [Int] {
+        let needle = Array(id.utf8)
+        // An ID read from bytes that are not UTF-8 holds U+FFFD, which its bytes do not: read every post then.
+        guard !needle.isEmpty, !id.unicodeScalars.contains("\u{FFFD}") else {
+            return posts.indices.filter { posts[$0].id == id }
+        }
+        var found: [Int] = []
+        var read = Set<Int>()
+        var from = posts.isEmpty ? bytes.count : 0
+        while let range = ByteSearch.firstRange(of: needle, in: bytes, within: from..<bytes.count) {
+            for position in posts.positions(meeting: range) where read.insert(position).inserted {
+                if posts[position].id == id { found.append(position) }
+            }
+            from = range.lowerBound + 1
+        }
+        return found.sorted()
     }
 
     /// The posts sorted by their instant (invalid IDs by their lenient reading, unreadable ones last);

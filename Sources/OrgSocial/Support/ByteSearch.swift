@@ -13,10 +13,22 @@ package enum ByteSearch {
     {
         let range = range ?? haystack.indices
         guard !needle.isEmpty, range.count >= needle.count else { return nil }
-        for start in range.lowerBound...(range.upperBound - needle.count)
-        where haystack[start..<start + needle.count].elementsEqual(needle) {
-            return start..<start + needle.count
+        return haystack.withUnsafeBufferPointer { hay in
+            needle.withUnsafeBufferPointer { wanted in
+                let first = wanted[0]
+                let last = range.upperBound - wanted.count
+                var start = range.lowerBound
+                while start <= last {
+                    // The first byte alone rules out almost every place, without comparing the rest.
+                    if hay[start] == first {
+                        var matched = 1
+                        while matched < wanted.count, hay[start + matched] == wanted[matched] { matched += 1 }
+                        if matched == wanted.count { return start..<start + wanted.count }
+                    }
+                    start += 1
+                }
+                return nil
+            }
         }
-        return nil
     }
 }
