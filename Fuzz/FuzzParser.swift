@@ -199,13 +199,22 @@ private struct FuzzChecks {
         checkReparse(feed, "after append")
     }
 
-    /// `updatePost` on the first post with an ID gives it the new body and leaves the others alone.
+    /// `updatePost` on the first post with an ID gives it the new body and leaves the others alone (or is
+    /// refused, when another post shares the ID or its drawer has no `:END:`).
     func checkUpdate(_ original: Feed) {
         guard let index = original.posts.firstIndex(where: { $0.id != nil }), let id = original.posts[index].id
         else { return }
         var feed = original
         do {
             try feed.updatePost(id: id) { $0.body = editedBody }
+        } catch OrgSocialError.duplicatePostID(id, _) {
+            // Refused on purpose: an edit would not know which post is meant.
+            require(original.posts.filter { $0.id == id }.count > 1, "duplicatePostID for a unique ID")
+            return
+        } catch OrgSocialError.unclosedDrawer(id, _) {
+            // Refused on purpose: the post's properties cannot be told from its text.
+            require(original.posts[index].layout.drawer?.isClosed == false, "unclosedDrawer for a closed drawer")
+            return
         } catch {
             fatalError("updatePost threw for an existing ID: \(error)")
         }
@@ -218,7 +227,8 @@ private struct FuzzChecks {
         checkReparse(feed, "after updatePost")
     }
 
-    /// `deletePost` on the last post with an ID removes that post and only it.
+    /// `deletePost` on the last post with an ID removes that post and only it (or is refused, when another
+    /// post shares the ID).
     func checkDelete(_ original: Feed) {
         guard let id = original.posts.last(where: { $0.id != nil })?.id,
             let index = original.posts.firstIndex(where: { $0.id == id })
@@ -226,6 +236,10 @@ private struct FuzzChecks {
         var feed = original
         do {
             try feed.deletePost(id: id)
+        } catch OrgSocialError.duplicatePostID(id, _) {
+            // Refused on purpose: a deletion would not know which post is meant.
+            require(original.posts.filter { $0.id == id }.count > 1, "duplicatePostID for a unique ID")
+            return
         } catch {
             fatalError("deletePost threw for an existing ID: \(error)")
         }
