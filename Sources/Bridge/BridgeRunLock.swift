@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -22,16 +23,12 @@ import Synchronization
 public final class BridgeRunLock: Sendable {
     /// The lock file's path.
     public let path: String
-    /// The open descriptor holding the lock; `nil` once released.
-    private let descriptor: Mutex<Int32?>
+    /// The held lock (SystemSupport's one `flock` lock); `nil` once released.
+    private let lock: Mutex<FileLock?>
 
-    private init(path: String, descriptor: Int32) {
+    private init(path: String, lock: FileLock) {
         self.path = path
-        self.descriptor = Mutex(descriptor)
-    }
-
-    deinit {
-        release()
+        self.lock = Mutex(lock)
     }
 
     /// The lock file of a state file: `<state>.lock`.
@@ -52,57 +49,37 @@ public final class BridgeRunLock: Sendable {
         statePath: String, waitingUpTo wait: Duration = .zero, pollInterval: Duration = .milliseconds(100)
     ) async throws -> BridgeRunLock {
         let path = lockPath(forState: statePath)
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw BridgeError.cannotLock(lockPath: path, reason: String(cString: strerror(errno)))
-        }
         let clock = ContinuousClock()
         let deadline = clock.now + wait
+        // Tried once at a time, so that the wait is a task's sleep, which cancellation ends.
         while true {
-            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { break }
-            let failure = errno
-            guard failure == EWOULDBLOCK || failure == EINTR else {
-                close(descriptor)
-                throw BridgeError.cannotLock(lockPath: path, reason: String(cString: strerror(failure)))
-            }
-            guard clock.now < deadline else {
-                let holder = holderText(descriptor)
-                close(descriptor)
-                throw BridgeError.busy(lockPath: path, holder: holder, waited: wait)
-            }
             do {
-                try await Task.sleep(for: min(pollInterval, deadline - clock.now))
+                let lock = try FileLock.acquire(
+                    lockFile: path, permissions: 0o600, waitingAtMost: .zero, record: "\(getpid())")
+                return BridgeRunLock(path: path, lock: lock)
             } catch {
-                close(descriptor)
-                throw error
+                switch error {
+                case .system(let failure):
+                    throw BridgeError.cannotLock(lockPath: path, reason: failure.message)
+                case .timedOut(_, let holder, _):
+                    guard clock.now < deadline else {
+                        let pid = holder.isEmpty || !holder.allSatisfy(\.isNumber) ? nil : holder
+                        throw BridgeError.busy(lockPath: path, holder: pid, waited: wait)
+                    }
+                }
             }
+            try await Task.sleep(for: min(pollInterval, deadline - clock.now))
         }
-        let record = Array("\(getpid())\n".utf8)
-        if ftruncate(descriptor, 0) == 0 {
-            _ = record.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-        }
-        return BridgeRunLock(path: path, descriptor: descriptor)
     }
 
     /// Whether this object still holds the lock.
-    public var isHeld: Bool { descriptor.withLock { $0 != nil } }
+    public var isHeld: Bool { lock.withLock { $0 != nil } }
 
     /// Releases the lock; calling it again does nothing.
     public func release() {
-        descriptor.withLock { held in
-            guard let open = held else { return }
-            flock(open, LOCK_UN)
-            close(open)
+        lock.withLock { held in
+            held?.release()
             held = nil
         }
-    }
-
-    /// The process ID the current holder wrote into the file, if readable.
-    private static func holderText(_ descriptor: Int32) -> String? {
-        var buffer = [UInt8](repeating: 0, count: 32)
-        let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { return nil }
-        let text = String(decoding: buffer.prefix(count), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return text.isEmpty || !text.allSatisfy(\.isNumber) ? nil : text
     }
 }

@@ -64,29 +64,45 @@ package final class FileLock: Sendable {
     package static func acquire(for path: String, waitingAtMost wait: Duration, holder: String) throws(Failure)
         -> FileLock
     {
-        let lockPath = lockPath(for: path)
-        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw .system(SystemCallError(operation: "open", path: lockPath)) }
+        let since = ISO8601DateFormatter().string(from: Date())
+        return try acquire(
+            lockFile: lockPath(for: path), waitingAtMost: wait, record: "\(holder) (pid \(getpid()), since \(since))")
+    }
+
+    /// Takes the lock of the lock file `lockFile` itself (created with `permissions` when missing), waiting up to
+    /// `wait` while another holder has it, and writes `record` into it for the next one to quote.
+    /// - Parameters:
+    ///   - lockFile: the lock file.
+    ///   - permissions: the mode of a new lock file.
+    ///   - wait: how long to wait for another holder; zero tries once.
+    ///   - record: one line saying who holds it.
+    /// - Returns: the held lock.
+    /// - Throws: ``Failure``; `timedOut` quotes the holder's record.
+    package static func acquire(
+        lockFile: String, permissions: UInt16 = 0o644, waitingAtMost wait: Duration, record: String
+    ) throws(Failure) -> FileLock {
+        let descriptor = open(lockFile, O_RDWR | O_CREAT | O_CLOEXEC, mode_t(permissions))
+        guard descriptor >= 0 else { throw .system(SystemCallError(operation: "open", path: lockFile)) }
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: wait)
         var pauseMilliseconds: UInt32 = 5
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             guard code == EWOULDBLOCK || code == EINTR else {
-                let error = SystemCallError(operation: "flock", path: lockPath, code: code)
+                let error = SystemCallError(operation: "flock", path: lockFile, code: code)
                 close(descriptor)
                 throw .system(error)
             }
             guard clock.now < deadline else {
                 let holder = readHolder(descriptor)
                 close(descriptor)
-                throw .timedOut(lockPath: lockPath, holder: holder, waited: wait)
+                throw .timedOut(lockPath: lockFile, holder: holder, waited: wait)
             }
             usleep(pauseMilliseconds * 1000)
             pauseMilliseconds = min(pauseMilliseconds * 2, 100)
         }
-        let lock = FileLock(path: lockPath, descriptor: descriptor)
-        lock.recordHolder(holder)
+        let lock = FileLock(path: lockFile, descriptor: descriptor)
+        lock.write(record: record)
         return lock
     }
 
@@ -95,10 +111,9 @@ package final class FileLock: Sendable {
         flock(descriptor, LOCK_UN)
     }
 
-    /// Writes `holder (pid N, since TIME)` into the lock file; best effort.
-    private func recordHolder(_ holder: String) {
-        let formatter = ISO8601DateFormatter()
-        let line = Array("\(holder) (pid \(getpid()), since \(formatter.string(from: Date())))\n".utf8)
+    /// Writes `record` as the lock file's one line; best effort.
+    private func write(record: String) {
+        let line = Array((record + "\n").utf8)
         guard ftruncate(descriptor, 0) == 0 else { return }
         _ = line.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
     }

@@ -446,34 +446,34 @@ struct RelayEndToEndTests {
         }
     }
 
+    /// What a crawl-only worker on the testbed's database logs until `seen` holds of its lines.
+    private func crawlerLog(on bed: RelayTestbed, until seen: @escaping @Sendable ([String]) -> Bool) async throws
+        -> [String]
+    {
+        var configuration = bed.configuration
+        configuration.scanInterval = .seconds(3600)
+        let lines = LogLines()
+        configuration.log = lines.sink
+        let worker = try await RelayService(configuration: configuration)
+        let running = Task { try await worker.runCrawler() }
+        _ = await eventually { seen(lines.all) }
+        running.cancel()
+        try await running.value
+        return lines.all
+    }
+
     @Test func aSecondCrawlerOfOneSQLiteFileIsWarnedAboutAndNamesTheFirst() async throws {
         try await withTestbed(scanInterval: .seconds(3600)) { bed in
-            var configuration = bed.configuration
-            configuration.scanInterval = .seconds(3600)
-            let lines = LogLines()
-            configuration.log = lines.sink
-            let worker = try await RelayService(configuration: configuration)
-            let running = Task { try await worker.runCrawler() }
-            let warned = await eventually {
-                lines.all.contains { $0.contains("relay warning: another process already crawls") }
+            let lines = try await crawlerLog(on: bed) {
+                $0.contains { $0.contains("relay warning: another process already crawls") }
             }
-            running.cancel()
-            try await running.value
-            #expect(warned, "\(lines.all)")
-            #expect(lines.all.contains { $0.contains("(orgsocial relay serve (pid \(getpid())") })
+            #expect(lines.contains { $0.contains("relay warning: another process already crawls") }, "\(lines)")
+            #expect(lines.contains { $0.contains("(orgsocial relay serve (pid \(getpid())") })
         }
         // A serving relay that does not crawl leaves the crawl to the worker: no warning.
         try await withTestbed { bed in
-            var configuration = bed.configuration
-            configuration.scanInterval = .seconds(3600)
-            let lines = LogLines()
-            configuration.log = lines.sink
-            let worker = try await RelayService(configuration: configuration)
-            let running = Task { try await worker.runCrawler() }
-            _ = await eventually { lines.all.contains { $0.contains("relay crawler started") } }
-            running.cancel()
-            try await running.value
-            #expect(!lines.all.contains { $0.contains("relay warning") }, "\(lines.all)")
+            let lines = try await crawlerLog(on: bed) { $0.contains { $0.contains("relay crawler started") } }
+            #expect(!lines.contains { $0.contains("relay warning") }, "\(lines)")
         }
     }
 

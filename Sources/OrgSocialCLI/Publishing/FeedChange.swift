@@ -31,9 +31,8 @@ enum FeedChange {
         guard try publishing.isEnabled(in: context) else {
             return try FeedFile.modify(at: path, in: context, requiringFeed: !publishing.allowsAnyFile, change)
         }
-        let local = try FeedFile.read(at: path, in: context, requiringFeed: !publishing.allowsAnyFile)
         // Refuse before uploading, so that a read-only file is not left behind the published feed.
-        try AtomicFile.checkWritable(path)
+        try FeedFile.checkEditable(at: path, in: context, requiringFeed: !publishing.allowsAnyFile)
         let target: PublishDestination
         do {
             target = try PublishTarget.resolve(in: context, feedURLOption: feedURLOption)

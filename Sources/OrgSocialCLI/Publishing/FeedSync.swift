@@ -64,11 +64,7 @@ struct FeedSync {
     ///   ``CLIError`` for the local file, `OrgSocialClientError` for the server.
     func run(in context: CommandContext) async throws {
         let location = target.feedURL.absoluteString
-        let local = try FeedFile.readBytes(at: path, in: context)
-        if let reason = FeedFile.notAFeedReason(local) {
-            throw CLIError.notAFeed(path: path, reason: reason)
-        }
-        try AtomicFile.checkWritable(path)
+        try FeedFile.checkEditable(at: path, in: context, requiringFeed: true)
         let outcome: FeedSynchronizer.Outcome
         do {
             outcome = try await Self.synchronizer(path: path, target: target, in: context).sync(resolving: resolution)

@@ -64,6 +64,22 @@ enum FeedFile {
         return OrgSocialParser().parse(bytes: bytes)
     }
 
+    /// Checks, before a change is published, that the file can be read, is a feed (when `requiringFeed`)
+    /// and can be written afterwards; the change itself reads the file again under its lock.
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - context: provides standard input.
+    ///   - requiringFeed: whether to refuse a file that is not an Org Social feed (``notAFeedReason(_:)``).
+    /// - Throws: ``CLIError/cannotRead(path:reason:)``, ``CLIError/notAFeed(path:reason:)``,
+    ///   ``CLIError/readOnlyFile(path:)``.
+    static func checkEditable(at path: String, in context: CommandContext, requiringFeed: Bool) throws {
+        let bytes = try readBytes(at: path, in: context)
+        if requiringFeed, let reason = notAFeedReason(bytes) {
+            throw CLIError.notAFeed(path: path, reason: reason)
+        }
+        try AtomicFile.checkWritable(path)
+    }
+
     /// Reads a feed from a file, from standard input (`-`), or from an http(s) URL through the feed
     /// fetcher and its cache (`$XDG_CACHE_HOME/orgsocial/feeds`, conditional requests), as `fetch` does.
     /// - Parameters:

@@ -135,7 +135,10 @@ public struct FeedSynchronizer: Sendable {
             if merged.bytes != remote.feed.bytes, merged.hasSameContentIgnoringPostOrder(as: remote.feed) {
                 merged = remote.feed
             }
-            try checkNoErrorsArrive(in: merged, from: remote.feed, into: localFeed)
+            // Only what the merge took from the remote feed can bring errors in (two whole checks otherwise).
+            if !merge.changesFromTheirs.isEmpty {
+                try checkNoErrorsArrive(in: merged, into: localFeed)
+            }
             let uploads = merged.bytes != remote.feed.bytes
             if uploads {
                 do {
@@ -232,7 +235,7 @@ public struct FeedSynchronizer: Sendable {
     /// Throws ``FeedSyncError/remoteErrors(_:posts:url:)`` when `merged` has format errors `local` did not
     /// have: they came from the remote feed, and neither the file nor the upload should get them (a server
     /// that checks feeds would refuse the upload, and `check` of the file would show nothing).
-    private func checkNoErrorsArrive(in merged: Feed, from remote: Feed, into local: Feed) throws {
+    private func checkNoErrorsArrive(in merged: Feed, into local: Feed) throws {
         let validator = FeedValidator()
         let added = Diagnostic.added(before: validator.validate(local), after: validator.validate(merged))
             .filter { $0.severity == .error }
