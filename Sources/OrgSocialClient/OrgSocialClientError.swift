@@ -27,7 +27,9 @@ public enum OrgSocialClientError: Error, Sendable, Hashable, LocalizedError {
     case unauthorized(url: String, message: String?)
     /// The Org Social Host refused the vfile (401): it is malformed, unknown or its signature is wrong.
     case vfileRejected(url: String, message: String?)
-    /// Another writer kept changing the feed: every attempt got 412 Precondition Failed.
+    /// Another writer kept changing the feed: at every attempt the destination said it had changed since
+    /// it was read (412 Precondition Failed, a stale Git `sha`); nothing was written. `currentETag` is the
+    /// current version when the destination said.
     case conflict(url: String, attempts: Int, currentETag: String?)
     /// The server requires a conditional request (428) and none was sent.
     case preconditionRequired(url: String)
@@ -47,6 +49,11 @@ public enum OrgSocialClientError: Error, Sendable, Hashable, LocalizedError {
     case notAFeed(url: String, reason: String)
     /// The server did not finish answering within the total time allowed.
     case timedOut(url: String, after: Duration)
+    /// The forge limits how often it is asked and the wait (`retryAfter`) is longer than a write waits.
+    case rateLimited(url: String, retryAfter: Duration)
+    /// A forge answered 404 for the repository file: the repository, the branch or the folder does not
+    /// exist, or the token may not see it (private repositories answer 404, not 403).
+    case repositoryNotFound(url: String, repository: String, branch: String, path: String)
     /// An Org Social relay refused a request: an error envelope (`type: Error`, relay-api.md §1.2) or
     /// an HTTP error status, with the relay's messages exactly as it wrote them (may be empty).
     case relayError(url: String, statusCode: Int, messages: [String])
@@ -72,8 +79,13 @@ public enum OrgSocialClientError: Error, Sendable, Hashable, LocalizedError {
                 + "you got at sign-up; a lost vfile cannot be recovered."
         case .conflict(let url, let attempts, _):
             let tries = attempts == 1 ? "once" : "\(attempts) times"
-            return "The feed at \(url) changed while it was being updated (HTTP 412, tried \(tries)). "
-                + "Someone else is writing to it; try again in a moment."
+            return "The feed at \(url) changed elsewhere while it was being updated (tried \(tries)); nothing was "
+                + "uploaded. Someone else is writing to it; try again in a moment."
+        case .rateLimited(let url, let retryAfter):
+            return "\(url) limits how often it is asked: try again in \(retryAfter.components.seconds) s."
+        case .repositoryNotFound(let url, let repository, let branch, let path):
+            return "\(url) answered 404: the repository \(repository), its branch '\(branch)' or the folder of "
+                + "'\(path)' does not exist, or the token may not see the repository."
         case .preconditionRequired(let url):
             return "The server at \(url) only accepts conditional uploads (HTTP 428: If-Match or "
                 + "If-None-Match). This is a bug in the client; please report it."

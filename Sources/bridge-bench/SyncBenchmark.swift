@@ -42,7 +42,7 @@ enum SyncBenchmark {
         let client = base.configured(with: server).authorized(
             fake.issueToken(scopes: ["read", "write"], appName: BridgeIdentity.applicationName))
         let feed = PublishedBridgeFeed(
-            destination: PublishDestination(feedURL: feedURL, method: .put(token: token)),
+            destination: NodeDestination(feedURL: feedURL, token: token),
             publisher: FeedPublisher(transport: CurlTransport()))
         let options = PullOptions(start: .all, maxStatuses: statusCount, timeZone: TimeZone.gmt)
         // The push reads the feed through a fetcher with a cache, as the command line does: an unchanged feed is a 304.

@@ -123,7 +123,7 @@ import TootClient
                     """
                 try await withFeedNode(initial: initial) { node in
                     let feed = PublishedBridgeFeed(
-                        destination: PublishDestination(feedURL: node.feedURL, method: .put(token: node.token)),
+                        destination: NodeDestination(feedURL: node.feedURL, token: node.token),
                         publisher: FeedPublisher(transport: CurlTransport(timeout: .seconds(10))))
                     let cache = try TemporaryFolder()
                     let fetcher = FeedFetcher(

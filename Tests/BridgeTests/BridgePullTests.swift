@@ -247,7 +247,7 @@ import TootClient
                     }
                 }
                 let feed = PublishedBridgeFeed(
-                    destination: PublishDestination(feedURL: url, method: .put(token: token)),
+                    destination: NodeDestination(feedURL: url, token: token),
                     publisher: FeedPublisher(transport: transport, retryDelay: .milliseconds(1)))
                 let report = try await bed.pull(into: feed)
                 #expect(report.statuses.map(\.action) == [.added])

@@ -111,8 +111,9 @@ struct HostAPITests {
         try await FakeFeedServer.with { server in
             let publisher = makePublisher()
             let account = try await publisher.signup(host: server.url("/"), nick: "ana")
-            let etag = try await publisher.uploadViaHost(Array(sampleFeed.utf8), vfile: account.vfile)
-            #expect(etag == FakeFeedState.etag(Array(sampleFeed.utf8)))
+            let version = try await HostDestination(vfile: account.vfile, feedURL: account.publicURL).write(
+                Array(sampleFeed.utf8), precondition: .none, using: publisher.transport)
+            #expect(version == .written(.entityTag(FakeFeedState.etag(Array(sampleFeed.utf8)))))
             #expect(await server.state.text("/ana/social.org") == sampleFeed)
             let upload = try #require(await server.state.requests("POST").last)
             #expect(upload.headers["If-Match"] == nil)

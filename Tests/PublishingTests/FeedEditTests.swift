@@ -15,8 +15,8 @@ struct FeedEditTests {
         _ node: TestNode, token: String? = nil, transport: (any HTTPTransport)? = nil
     ) throws -> (FeedSynchronizer, String) {
         try node.root.write(emptyFeed(nick: "alice"), to: "alice/social.org")
-        let destination = PublishDestination(
-            feedURL: node.url("/alice/social.org"), method: .put(token: try token ?? node.issueToken(folder: "alice")))
+        let destination = NodeDestination(
+            feedURL: node.url("/alice/social.org"), token: try token ?? node.issueToken(folder: "alice"))
         let path = try node.root.write(emptyFeed(nick: "alice"), to: "local.org")
         let publisher = transport.map { FeedPublisher(transport: $0, retryDelay: .milliseconds(2)) } ?? makePublisher()
         let sync = FeedSynchronizer(

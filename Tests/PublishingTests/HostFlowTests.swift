@@ -50,7 +50,8 @@ struct HostFlowTests {
             #expect(moved.status == 301)
             #expect(moved.headers["Location"] == newURL)
             let refused = await #expect(throws: OrgSocialClientError.self) {
-                try await publisher.uploadViaHost(result.feed.bytes, vfile: account.vfile)
+                try await publisher.upload(
+                    result.feed.bytes, to: HostDestination(vfile: account.vfile, feedURL: account.publicURL), over: nil)
             }
             guard case .hostError(_, 400, let messages) = refused else {
                 Issue.record("expected hostError 400, got \(String(describing: refused))")
@@ -94,7 +95,9 @@ struct HostFlowTests {
             }
             let forged = try #require(components.url)
             let error = await #expect(throws: OrgSocialClientError.self) {
-                try await publisher.uploadViaHost(Array(emptyFeed(nick: "erin").utf8), vfile: forged)
+                try await publisher.upload(
+                    Array(emptyFeed(nick: "erin").utf8), to: HostDestination(vfile: forged, feedURL: account.publicURL),
+                    over: nil)
             }
             guard case .vfileRejected(_, let message) = error else {
                 Issue.record("expected vfileRejected, got \(String(describing: error))")

@@ -108,11 +108,12 @@ public struct LocalBridgeFeed: BridgeFeed {
     }
 }
 
-/// A feed published on a server: `PUT` with `If-Match` (an `orgsocial serve` node) or the Org Social Host
-/// API, through `FeedPublisher`, which reads the feed again and re-applies the edit on `412`.
+/// A feed published at a destination (a node, a host, a WebDAV share, a repository), through
+/// `FeedPublisher`'s write cycle, which reads the feed again and re-applies the edit when it changed
+/// elsewhere.
 public struct PublishedBridgeFeed: BridgeFeed {
     /// Where the feed is published and how.
-    public let destination: PublishDestination
+    public let destination: any PublishDestination
     /// The publisher.
     public let publisher: FeedPublisher
 
@@ -120,7 +121,7 @@ public struct PublishedBridgeFeed: BridgeFeed {
     /// - Parameters:
     ///   - destination: the feed's public URL and how it is written.
     ///   - publisher: the publisher (its transport and retry pause).
-    public init(destination: PublishDestination, publisher: FeedPublisher) {
+    public init(destination: any PublishDestination, publisher: FeedPublisher) {
         self.destination = destination
         self.publisher = publisher
     }
@@ -137,7 +138,7 @@ public struct PublishedBridgeFeed: BridgeFeed {
     /// Applies `edit` through the publisher, refusing it before anything is sent when it would add format
     /// errors.
     public func update<Value: Sendable>(_ edit: @Sendable (inout Feed) throws -> Value) async throws -> Value {
-        try await destination.publish(with: publisher, creating: nil) { feed in try feed.applyChecked(edit).result }
+        try await publisher.publish(to: destination, creating: nil) { feed in try feed.applyChecked(edit).result }
             .value
     }
 }

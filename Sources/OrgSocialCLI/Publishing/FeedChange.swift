@@ -33,7 +33,7 @@ enum FeedChange {
         }
         // Refuse before uploading, so that a read-only file is not left behind the published feed.
         try FeedFile.checkEditable(at: path, in: context, requiringFeed: !publishing.allowsAnyFile)
-        let target: PublishDestination
+        let target: any PublishDestination
         do {
             target = try PublishTarget.resolve(in: context, feedURLOption: feedURLOption)
         } catch let error as CLIError {

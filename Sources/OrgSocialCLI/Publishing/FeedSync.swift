@@ -14,12 +14,12 @@ struct FeedSync {
     /// The local feed file.
     let path: String
     /// Where and how the feed is published.
-    let target: PublishDestination
+    let target: any PublishDestination
     /// What to do with conflicts.
     let resolution: FeedMerge.Resolution
 
     /// The synchronizer for a file and its destination, with the bases of the command's environment.
-    static func synchronizer(path: String, target: PublishDestination, in context: CommandContext) throws
+    static func synchronizer(path: String, target: any PublishDestination, in context: CommandContext) throws
         -> FeedSynchronizer
     {
         FeedSynchronizer(

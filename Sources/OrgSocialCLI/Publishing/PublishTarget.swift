@@ -19,7 +19,7 @@ enum PublishTarget {
     /// - Returns: Where and how to publish.
     /// - Throws: ``CLIError/publishingNotConfigured(_:)`` saying what is missing, or
     ///   ``CLIError/invalidConfiguration(path:reason:)`` / ``CLIError/invalidEnvironment(name:value:reason:)``.
-    static func resolve(in context: CommandContext, feedURLOption: String?) throws -> PublishDestination {
+    static func resolve(in context: CommandContext, feedURLOption: String?) throws -> any PublishDestination {
         let environment = context.environment
         let settings = SettingResolver(environment: environment)
         let file = ConfigurationFile(environment: environment)
@@ -69,16 +69,14 @@ enum PublishTarget {
                         + "\(configPath).")
             }
             let publicURL = explicitURL ?? publishing?.publicURL ?? configuration.feedURL
-            return PublishDestination(
-                feedURL: try url(publicURL, configPath: configPath), method: .host(vfile: vfileURL))
+            return HostDestination(vfile: vfileURL, feedURL: try url(publicURL, configPath: configPath))
         }
         guard let token else {
             throw CLIError.publishingNotConfigured(
                 "No token to publish with. Set ORGSOCIAL_TOKEN (or \"publish.token\" in \(configPath)) to the token "
                     + "the server gave this feed.")
         }
-        return PublishDestination(
-            feedURL: try url(explicitURL ?? configuration.feedURL, configPath: configPath), method: .put(token: token))
+        return NodeDestination(feedURL: try url(explicitURL ?? configuration.feedURL, configPath: configPath), token: token)
     }
 
     private static func url(_ text: String?, configPath: String) throws -> URL {

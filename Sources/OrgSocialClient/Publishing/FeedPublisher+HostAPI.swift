@@ -45,17 +45,11 @@ extension FeedPublisher {
     // MARK: - Publishing
 
     /// Applies `edit` to the feed at `publicURL` and uploads the result through the Host API, retrying on
-    /// conflicts.
-    ///
-    /// Each attempt `GET`s the file from its public URL, runs `edit` on it, and `POST`s it to
-    /// `<scheme>://<host>[:port]/upload` as `multipart/form-data` with the fields `vfile` (the whole vfile
-    /// URL) and `file` (`social.org`, `text/plain; charset=utf-8`). The `ETag` of the `GET` is sent as
-    /// `If-Match`: an `orgsocial serve` node then refuses a stale upload with 412 and the attempt starts
-    /// over, while the reference Org Social Host ignores the header (there the last upload wins).
+    /// conflicts: ``publish(to:maxAttempts:creating:edit:)`` with a ``HostDestination``.
     /// - Parameters:
     ///   - vfile: the account's vfile URL.
     ///   - publicURL: where the feed is read (the `public-url` returned by sign-up).
-    ///   - maxAttempts: how many times to try in all; 5 by default.
+    ///   - maxAttempts: how many writes to try in all; 3 by default.
     ///   - newFeed: what to start from when the public URL has no file yet.
     ///   - edit: the change, run on fresh content at every attempt.
     /// - Returns: the feed as uploaded, the attempts used and the edit's result (`etag` when the host
@@ -64,65 +58,16 @@ extension FeedPublisher {
     ///   what `edit` throws.
     @discardableResult
     public func publishViaHost<Value: Sendable>(
-        vfile: URL, publicURL: URL, maxAttempts: Int = 5, creating newFeed: Feed? = nil,
+        vfile: URL, publicURL: URL, maxAttempts: Int = 3, creating newFeed: Feed? = nil,
         edit: @Sendable (inout Feed) throws -> Value
     ) async throws -> PublishResult<Value> {
-        let endpoint = try Self.endpoint("upload", on: vfile)
-        return try await run(
-            readingFrom: publicURL, maxAttempts: maxAttempts, creating: newFeed, requiresETag: false, edit: edit
-        ) { bytes, precondition in
-            try await hostUpload(bytes, vfile: vfile, endpoint: endpoint, precondition: precondition)
-        }
-    }
-
-    /// Uploads `bytes` as the whole feed through the Host API, once.
-    /// - Parameters:
-    ///   - bytes: the complete feed.
-    ///   - vfile: the account's vfile URL.
-    ///   - precondition: sent as `If-Match`/`If-None-Match` (honoured by `orgsocial serve`, ignored by the
-    ///     reference host).
-    /// - Returns: the new `ETag`, if the host sent one.
-    /// - Throws: ``OrgSocialClientError``: `conflict` (attempts 1) on 412, `vfileRejected`, `hostError`,
-    ///   `tooLarge`, `networkError`.
-    @discardableResult
-    public func uploadViaHost(
-        _ bytes: [UInt8], vfile: URL, precondition: WritePrecondition = .none
-    ) async throws -> String? {
-        let endpoint = try Self.endpoint("upload", on: vfile)
-        switch try await hostUpload(bytes, vfile: vfile, endpoint: endpoint, precondition: precondition) {
-        case .written(let etag):
-            return etag
-        case .conflict(let current):
-            throw OrgSocialClientError.conflict(url: endpoint.absoluteString, attempts: 1, currentETag: current)
-        }
-    }
-
-    // MARK: - Requests
-
-    private func hostUpload(
-        _ bytes: [UInt8], vfile: URL, endpoint: URL, precondition: WritePrecondition
-    ) async throws -> WriteOutcome {
-        var form = MultipartFormEncoder()
-        form.addField(name: "vfile", value: vfile.absoluteString)
-        form.addFile(name: "file", filename: "social.org", contentType: "text/plain; charset=utf-8", bytes: bytes)
-        var request = HTTPClientRequest(method: .post, url: endpoint, body: form.encoded())
-        request.headers["Content-Type"] = form.contentType
-        request.headers["Accept"] = "application/json"
-        Self.apply(precondition, to: &request)
-        let response = try await transport.exchange(request)
-        if response.status == 412 {
-            return .conflict(currentETag: response.headers["ETag"])
-        }
-        if response.status == 413 {
-            throw OrgSocialClientError.tooLarge(
-                url: endpoint.absoluteString, byteCount: bytes.count, message: Self.message(in: response.body))
-        }
-        _ = try Self.checkHostResponse(response, endpoint: endpoint)
-        return .written(etag: response.headers["ETag"])
+        try await publish(
+            to: HostDestination(vfile: vfile, feedURL: publicURL), maxAttempts: maxAttempts, creating: newFeed,
+            edit: edit)
     }
 
     /// The envelope of a successful answer; otherwise the matching error.
-    private static func checkHostResponse(_ response: HTTPClientResponse, endpoint: URL) throws -> HostEnvelope {
+    static func checkHostResponse(_ response: HTTPClientResponse, endpoint: URL) throws -> HostEnvelope {
         let url = endpoint.absoluteString
         let envelope = HostEnvelope(body: response.body)
         let messages = envelope.map { $0.errors.isEmpty ? ($0.message.map { [$0] } ?? []) : $0.errors } ?? []

@@ -4,13 +4,13 @@ import HTTPCore
 public import OrgSocial
 
 /// Publishes edits to a remote `social.org` without losing anyone's changes: it reads the feed and its
-/// `ETag`, applies an edit from the core library, and writes the result back only if nobody changed the
-/// feed meanwhile. When someone did (`412 Precondition Failed`), it reads the feed again, applies the
-/// same edit to the new content, and tries again, a bounded number of times.
+/// version, applies an edit from the core library, and writes the result back only if nobody changed the
+/// feed meanwhile. When someone did (HTTP 412, a stale Git `sha`), it reads the feed again, applies the
+/// same edit to the new content, and tries again, up to three writes.
 ///
 /// ```swift
 /// let publisher = FeedPublisher()
-/// let result = try await publisher.publish(to: feedURL, token: token) { feed in
+/// let result = try await publisher.publish(to: NodeDestination(feedURL: feedURL, token: token)) { feed in
 ///     feed.append(try PostDraft.post("Hello from Swift!"))
 /// }
 /// print(result.value.id ?? "", result.etag ?? "", result.attempts)
@@ -20,11 +20,9 @@ public import OrgSocial
 /// that is unique in the feed it finally lands in. Don't carry bytes from one attempt to the next inside
 /// it.
 ///
-/// Two ways to write are supported (see `org-social-spec.md` §10 and §11):
-/// - ``publish(to:token:maxAttempts:creating:edit:)``: `PUT` to the feed's own URL with
-///   `Authorization: Bearer <token>` and `If-Match` (an `orgsocial serve` node);
-/// - ``publishViaHost(vfile:publicURL:maxAttempts:creating:edit:)``: the Org Social Host API, a
-///   `multipart/form-data` upload with the vfile.
+/// The cycle is the same for every ``PublishDestination``: an `orgsocial serve` node (``NodeDestination``,
+/// `PUT` with a token), an Org Social Host (``HostDestination``, the vfile upload), a WebDAV share
+/// (``WebDAVDestination``), and a file in a GitHub or Forgejo repository (``RepositoryDestination``).
 public struct FeedPublisher: Sendable {
     /// Sends the requests.
     public let transport: any HTTPTransport
@@ -48,19 +46,35 @@ public struct FeedPublisher: Sendable {
     /// - Throws: ``OrgSocialClientError`` (`invalidURL`, `networkError`, `fetchFailed`, or
     ///   `invalidResponse` for an HTML page).
     public func fetch(_ feedURL: URL) async throws -> RemoteFeed? {
-        try Self.checkHTTPURL(feedURL)
-        let request = HTTPClientRequest(
-            url: feedURL,
+        try await Self.get(feedURL, credentials: .none, using: transport)
+    }
+
+    /// Reads the feed as `destination` stores it now.
+    /// - Parameter destination: where the feed is stored.
+    /// - Returns: the feed and its version, or `nil` when there is none yet.
+    /// - Throws: ``OrgSocialClientError``.
+    public func read(_ destination: any PublishDestination) async throws -> RemoteFeed? {
+        try await destination.read(using: transport)
+    }
+
+    /// A `GET` of a feed over plain HTTP (a node, a host's public URL, a WebDAV share), bypassing caches.
+    static func get(_ url: URL, credentials: HTTPCredentials, using transport: any HTTPTransport) async throws
+        -> RemoteFeed?
+    {
+        try checkHTTPURL(url)
+        var request = HTTPClientRequest(
+            url: url,
             headers: [
                 "Accept": "text/plain, text/*;q=0.9, */*;q=0.1", "Accept-Encoding": "identity",
                 "Cache-Control": "no-cache",
             ])
+        if let authorization = credentials.authorization { request.headers["Authorization"] = authorization }
         let response = try await transport.exchange(request)
         switch response.status {
         case 200:
             if let document = FeedFetcher.nonFeedDocument(response.body) {
                 throw OrgSocialClientError.invalidResponse(
-                    url: feedURL.absoluteString,
+                    url: url.absoluteString,
                     reason: "it is \(document), not a social.org file; check that the URL points at the raw file")
             }
             return RemoteFeed(
@@ -68,126 +82,145 @@ public struct FeedPublisher: Sendable {
                 lastModified: response.headers["Last-Modified"], url: response.url)
         case 404, 410:
             return nil
+        case 401,
+            403 where credentials != .none:
+            throw OrgSocialClientError.unauthorized(url: url.absoluteString, message: message(in: response.body))
         default:
-            throw OrgSocialClientError.fetchFailed(url: feedURL.absoluteString, statusCode: response.status)
+            throw OrgSocialClientError.fetchFailed(url: url.absoluteString, statusCode: response.status)
         }
     }
 
-    // MARK: - Publishing with PUT
+    // MARK: - The write cycle
 
-    /// Applies `edit` to the feed at `feedURL` and uploads the result with `PUT`, retrying on conflicts.
+    /// Applies `edit` to the feed at `destination` and writes the result on the condition that nobody
+    /// changed it meanwhile; when somebody did, reads it again and applies the same edit to the new
+    /// version, up to `maxAttempts` writes in all.
     ///
-    /// Each attempt (1) `GET`s the feed and its `ETag`, (2) parses it and runs `edit` on it, (3) `PUT`s
-    /// the bytes with `If-Match: <ETag>` and `Authorization: Bearer <token>`. A `412` answer means
-    /// another writer got in first: after a short jittered pause the next attempt starts again from (1),
-    /// so both writers' changes land. When the feed does not exist yet, `newFeed` (if given) is edited
-    /// instead and uploaded with `If-None-Match: *`. When the edit changes nothing, nothing is uploaded.
+    /// Each attempt (1) reads the feed and its version, (2) parses it and runs `edit` on it, (3) writes the
+    /// bytes naming that version (`If-Match`, a Git blob `sha`). When the destination answers that the
+    /// feed changed (412, 409, a stale `sha`), the next attempt starts again from (1) after a short
+    /// jittered pause, so both writers' changes land. When the server gives no version at all, the feed is
+    /// read again just before the write and written only if it still holds the bytes the edit started
+    /// from (a narrower guarantee: a write between that read and the upload is not seen). When the feed
+    /// does not exist yet, `newFeed` (if given) is edited instead and created only if there is still none.
+    /// When the edit changes nothing, nothing is written.
     ///
     /// - Parameters:
-    ///   - feedURL: the feed's URL, which is also where it is uploaded.
-    ///   - token: the bearer token for this feed.
-    ///   - maxAttempts: how many times to try in all (at least 1); 5 by default.
+    ///   - destination: where the feed is stored.
+    ///   - maxAttempts: how many writes to try in all (at least 1); 3 by default, as the official client.
     ///   - newFeed: what to start from when there is no feed yet; `nil` makes a missing feed an error.
     ///   - edit: the change, run on fresh content at every attempt; what it returns ends up in
     ///     ``PublishResult/value``.
-    /// - Returns: the new `ETag`, the feed as uploaded, the attempts used and the edit's result.
-    /// - Throws: ``OrgSocialClientError`` (`conflict` when every attempt met a 412, `unauthorized` for
-    ///   401/403, `rejected` for 422, `tooLarge` for 413, `notFound`, `networkError`, …), or what `edit`
-    ///   throws.
+    /// - Returns: the new version, the feed as written, the attempts used and the edit's result.
+    /// - Throws: ``OrgSocialClientError`` (`conflict` when every attempt found the feed changed, with
+    ///   nothing written; `unauthorized`, `rejected`, `tooLarge`, `notFound`, `networkError`, …), or what
+    ///   `edit` throws.
     @discardableResult
     public func publish<Value: Sendable>(
-        to feedURL: URL, token: String, maxAttempts: Int = 5, creating newFeed: Feed? = nil,
+        to destination: any PublishDestination, maxAttempts: Int = 3, creating newFeed: Feed? = nil,
         edit: @Sendable (inout Feed) throws -> Value
-    ) async throws -> PublishResult<Value> {
-        try await run(
-            readingFrom: feedURL, maxAttempts: maxAttempts, creating: newFeed, requiresETag: true, edit: edit
-        ) { bytes, precondition in
-            try await put(bytes, to: feedURL, token: token, precondition: precondition)
-        }
-    }
-
-    /// Uploads `bytes` as the whole feed with one `PUT`, without reading it first or retrying.
-    ///
-    /// Use it to publish a local file (`orgsocial publish`): read the remote ``fetch(_:)`` first, decide
-    /// whether replacing it is safe, and pass its `ETag` as the precondition.
-    /// - Parameters:
-    ///   - bytes: the complete feed.
-    ///   - feedURL: the feed's URL.
-    ///   - token: the bearer token.
-    ///   - precondition: `If-Match` or `If-None-Match: *`.
-    /// - Returns: the new `ETag`, if the server sent one.
-    /// - Throws: ``OrgSocialClientError``: `conflict` (attempts 1) when the feed changed since its `ETag`
-    ///   was read, and the same errors as ``publish(to:token:maxAttempts:creating:edit:)``.
-    @discardableResult
-    public func upload(
-        _ bytes: [UInt8], to feedURL: URL, token: String, precondition: WritePrecondition
-    ) async throws -> String? {
-        try Self.checkHTTPURL(feedURL)
-        switch try await put(bytes, to: feedURL, token: token, precondition: precondition) {
-        case .written(let etag):
-            return etag
-        case .conflict(let current):
-            throw OrgSocialClientError.conflict(url: feedURL.absoluteString, attempts: 1, currentETag: current)
-        }
-    }
-
-    // MARK: - The attempt loop
-
-    /// What one conditional write led to.
-    enum WriteOutcome: Sendable {
-        /// The server took it; its new `ETag`, if any.
-        case written(etag: String?)
-        /// `412`: the file changed; the server's current `ETag`, if it said.
-        case conflict(currentETag: String?)
-    }
-
-    /// Fetch, edit, write; again after a conflict, up to `maxAttempts` times.
-    func run<Value: Sendable>(
-        readingFrom url: URL, maxAttempts: Int, creating newFeed: Feed?, requiresETag: Bool,
-        edit: @Sendable (inout Feed) throws -> Value,
-        write: (_ bytes: [UInt8], _ precondition: WritePrecondition) async throws -> WriteOutcome
     ) async throws -> PublishResult<Value> {
         let allowed = max(1, maxAttempts)
         var attempt = 0
         while true {
             attempt += 1
+            let remote = try await destination.read(using: transport)
             var feed: Feed
-            let precondition: WritePrecondition
-            let remote = try await fetch(url)
             if let remote {
                 feed = remote.feed
-                if let etag = remote.etag {
-                    precondition = .matching(etag)
-                } else if requiresETag {
-                    throw OrgSocialClientError.invalidResponse(
-                        url: url.absoluteString,
-                        reason: "the server sent no ETag, so the feed cannot be replaced safely; publish to a "
-                            + "server that supports conditional uploads (such as an orgsocial node)")
-                } else {
-                    precondition = .none
-                }
             } else if let newFeed {
                 feed = newFeed
-                precondition = .noExistingFile
             } else {
-                throw OrgSocialClientError.notFound(url: url.absoluteString)
+                throw OrgSocialClientError.notFound(url: destination.location)
             }
             let before = feed.bytes
             let value = try edit(&feed)
             if let remote, feed.bytes == before {
-                return PublishResult(etag: remote.etag, feed: feed, attempts: attempt, value: value, didUpload: false)
+                return PublishResult(
+                    version: remote.version, feed: feed, attempts: attempt, value: value, didUpload: false)
             }
-            switch try await write(feed.bytes, precondition) {
-            case .written(let etag):
-                return PublishResult(etag: etag, feed: feed, attempts: attempt, value: value, didUpload: true)
-            case .conflict(let current):
+            switch try await write(feed.bytes, to: destination, over: remote) {
+            case .written(let version):
+                return PublishResult(version: version, feed: feed, attempts: attempt, value: value, didUpload: true)
+            case .changedElsewhere(let current):
                 guard attempt < allowed else {
                     throw OrgSocialClientError.conflict(
-                        url: url.absoluteString, attempts: attempt, currentETag: current)
+                        url: destination.location, attempts: attempt, currentETag: current?.description)
                 }
                 try await Task.sleep(for: pause(after: attempt))
             }
         }
+    }
+
+    /// Writes `bytes` once in place of `remote` (or as a new feed when `remote` is `nil`), on the
+    /// condition that the stored feed is still `remote`: its version when it has one, else its bytes,
+    /// read again just before the write.
+    /// - Parameters:
+    ///   - bytes: the complete feed.
+    ///   - destination: where it is stored.
+    ///   - remote: the feed as read, or `nil` to create it.
+    /// - Returns: whether it landed, or the feed had changed meanwhile.
+    /// - Throws: ``OrgSocialClientError``.
+    public func write(_ bytes: [UInt8], to destination: any PublishDestination, over remote: RemoteFeed?) async throws
+        -> DestinationWrite
+    {
+        guard let remote else {
+            return try await destination.write(bytes, precondition: .noExistingFile, using: transport)
+        }
+        if let version = remote.version {
+            return try await destination.write(bytes, precondition: .matching(version), using: transport)
+        }
+        guard let now = try await destination.read(using: transport) else {
+            return .changedElsewhere(current: nil)
+        }
+        guard now.version == nil, now.feed.bytes == remote.feed.bytes else {
+            return .changedElsewhere(current: now.version)
+        }
+        return try await destination.write(bytes, precondition: .none, using: transport)
+    }
+
+    /// Uploads `bytes` as the whole feed once, in place of `remote` (see ``write(_:to:over:)``), without
+    /// retrying.
+    /// - Parameters:
+    ///   - bytes: the complete feed.
+    ///   - destination: where it is stored.
+    ///   - remote: the feed as read, or `nil` to create it.
+    /// - Returns: the new version, if the destination said.
+    /// - Throws: ``OrgSocialClientError``: `conflict` (attempts 1) when the feed changed since it was read.
+    @discardableResult
+    public func upload(_ bytes: [UInt8], to destination: any PublishDestination, over remote: RemoteFeed?) async throws
+        -> FeedVersion?
+    {
+        switch try await write(bytes, to: destination, over: remote) {
+        case .written(let version):
+            return version
+        case .changedElsewhere(let current):
+            throw OrgSocialClientError.conflict(
+                url: destination.location, attempts: 1, currentETag: current?.description)
+        }
+    }
+
+    // MARK: - Publishing with PUT
+
+    /// Applies `edit` to the feed at `feedURL` and uploads the result with `PUT` and
+    /// `Authorization: Bearer <token>` (an `orgsocial serve` node): ``publish(to:maxAttempts:creating:edit:)``
+    /// with a ``NodeDestination``.
+    /// - Parameters:
+    ///   - feedURL: the feed's URL, which is also where it is uploaded.
+    ///   - token: the bearer token for this feed.
+    ///   - maxAttempts: how many writes to try in all; 3 by default.
+    ///   - newFeed: what to start from when there is no feed yet.
+    ///   - edit: the change, run on fresh content at every attempt.
+    /// - Returns: the new `ETag`, the feed as uploaded, the attempts used and the edit's result.
+    /// - Throws: ``OrgSocialClientError``, or what `edit` throws.
+    @discardableResult
+    public func publish<Value: Sendable>(
+        to feedURL: URL, token: String, maxAttempts: Int = 3, creating newFeed: Feed? = nil,
+        edit: @Sendable (inout Feed) throws -> Value
+    ) async throws -> PublishResult<Value> {
+        try await publish(
+            to: NodeDestination(feedURL: feedURL, token: token), maxAttempts: maxAttempts, creating: newFeed,
+            edit: edit)
     }
 
     /// The pause after the `attempt`-th conflict: ``retryDelay`` doubled per attempt, at most 2 s,
@@ -197,45 +230,33 @@ public struct FeedPublisher: Sendable {
         return base * Double.random(in: 0.5...1.5)
     }
 
-    // MARK: - PUT
-
-    private func put(
-        _ bytes: [UInt8], to feedURL: URL, token: String, precondition: WritePrecondition
-    ) async throws -> WriteOutcome {
-        var request = HTTPClientRequest(method: .put, url: feedURL, body: bytes)
-        request.headers["Authorization"] = "Bearer \(token)"
-        request.headers["Content-Type"] = "text/plain; charset=utf-8"
-        Self.apply(precondition, to: &request)
-        let response = try await transport.exchange(request)
-        let url = feedURL.absoluteString
+    /// The error of a write's failing answer, common to the HTTP destinations: 401/403, 413, 422, 428,
+    /// and any other status.
+    static func writeFailure(_ response: HTTPClientResponse, url: URL, byteCount: Int) -> OrgSocialClientError {
+        let url = url.absoluteString
         switch response.status {
-        case 200..<300:
-            return .written(etag: response.headers["ETag"])
-        case 412:
-            return .conflict(currentETag: response.headers["ETag"])
         case 401, 403:
-            throw OrgSocialClientError.unauthorized(url: url, message: Self.message(in: response.body))
+            return .unauthorized(url: url, message: message(in: response.body))
         case 413:
-            throw OrgSocialClientError.tooLarge(
-                url: url, byteCount: bytes.count, message: Self.message(in: response.body))
+            return .tooLarge(url: url, byteCount: byteCount, message: message(in: response.body))
         case 422:
             let (diagnostics, message) = RemoteDiagnostic.decode(from: response.body)
-            throw OrgSocialClientError.rejected(url: url, diagnostics: diagnostics, message: message)
+            return .rejected(url: url, diagnostics: diagnostics, message: message)
         case 428:
-            throw OrgSocialClientError.preconditionRequired(url: url)
+            return .preconditionRequired(url: url)
         default:
-            throw OrgSocialClientError.uploadFailed(
-                statusCode: response.status, url: url, message: Self.message(in: response.body))
+            return .uploadFailed(statusCode: response.status, url: url, message: message(in: response.body))
         }
     }
 
     // MARK: - Helpers
 
+    /// Sets `If-Match` (for an entity tag) or `If-None-Match: *` on an HTTP write.
     static func apply(_ precondition: WritePrecondition, to request: inout HTTPClientRequest) {
         switch precondition {
-        case .matching(let etag): request.headers["If-Match"] = etag
+        case .matching(.entityTag(let etag)): request.headers["If-Match"] = etag
         case .noExistingFile: request.headers["If-None-Match"] = "*"
-        case .none: break
+        case .matching(.blob), .none: break
         }
     }
 

@@ -67,7 +67,7 @@ extension FeedSynchronizer {
             if unpublished != .none {
                 throw FeedSyncError.unpublishedLocalChanges(url: url, agreedBefore: unpublished == .sinceLastAgreed)
             }
-            result = try await destination.publish(with: publisher, creating: Feed(bytes: local)) { feed in
+            result = try await publisher.publish(to: destination, creating: Feed(bytes: local)) { feed in
                 do {
                     return try feed.applyChecked(change)
                 } catch {

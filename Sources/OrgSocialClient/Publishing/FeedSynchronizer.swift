@@ -25,7 +25,7 @@ public struct FeedSynchronizer: Sendable {
     /// The local feed file's path.
     public var path: String { file.path }
     /// Where the feed is published.
-    public let destination: PublishDestination
+    public let destination: any PublishDestination
     /// The publisher that reads and writes it.
     public let publisher: FeedPublisher
     /// Where the bases are kept.
@@ -37,7 +37,7 @@ public struct FeedSynchronizer: Sendable {
     ///   - destination: where it is published.
     ///   - publisher: the publisher.
     ///   - bases: the merge bases.
-    public init(path: String, destination: PublishDestination, publisher: FeedPublisher, bases: MergeBaseStore) {
+    public init(path: String, destination: any PublishDestination, publisher: FeedPublisher, bases: MergeBaseStore) {
         self.init(file: LocalFeedFile(path: path), destination: destination, publisher: publisher, bases: bases)
     }
 
@@ -47,7 +47,9 @@ public struct FeedSynchronizer: Sendable {
     ///   - destination: where it is published.
     ///   - publisher: the publisher.
     ///   - bases: the merge bases.
-    public init(file: LocalFeedFile, destination: PublishDestination, publisher: FeedPublisher, bases: MergeBaseStore) {
+    public init(
+        file: LocalFeedFile, destination: any PublishDestination, publisher: FeedPublisher, bases: MergeBaseStore
+    ) {
         self.file = file
         self.destination = destination
         self.publisher = publisher
@@ -100,9 +102,9 @@ public struct FeedSynchronizer: Sendable {
         let url = destination.feedURL
         let local = try file.read()
         for attempt in 1...2 {
-            guard let remote = try await publisher.fetch(url) else {
+            guard let remote = try await publisher.read(destination) else {
                 do {
-                    try await destination.upload(local, precondition: .noExistingFile, with: publisher)
+                    try await publisher.upload(local, to: destination, over: nil)
                 } catch OrgSocialClientError.conflict where attempt == 1 {
                     continue
                 }
@@ -142,9 +144,7 @@ public struct FeedSynchronizer: Sendable {
             let uploads = merged.bytes != remote.feed.bytes
             if uploads {
                 do {
-                    try await destination.upload(
-                        merged.bytes, precondition: remote.etag.map(WritePrecondition.matching) ?? .none,
-                        with: publisher)
+                    try await publisher.upload(merged.bytes, to: destination, over: remote)
                 } catch OrgSocialClientError.conflict {
                     if attempt == 1 { continue }
                     throw FeedSyncError.remoteKeptChanging(url: url)
@@ -199,10 +199,10 @@ public struct FeedSynchronizer: Sendable {
     public func publish(_ local: [UInt8], force: Bool) async throws -> Outcome {
         let url = destination.feedURL
         let localFeed = Feed(bytes: local)
-        let precondition: WritePrecondition
         let before: Feed
         let creates: Bool
-        if let remote = try await publisher.fetch(url) {
+        let remote = try await publisher.read(destination)
+        if let remote {
             if remote.feed.bytes == local {
                 var outcome = Outcome(
                     bytes: local, createdRemote: false, uploaded: false, toRemote: FeedMerge.Changes(),
@@ -211,16 +211,14 @@ public struct FeedSynchronizer: Sendable {
                 return outcome
             }
             if !force { try checkReplaceable(remote.feed, with: localFeed) }
-            precondition = remote.etag.map(WritePrecondition.matching) ?? .none
             before = remote.feed
             creates = false
         } else {
-            precondition = .noExistingFile
             before = .empty
             creates = true
         }
         do {
-            try await destination.upload(local, precondition: precondition, with: publisher)
+            try await publisher.upload(local, to: destination, over: remote)
         } catch OrgSocialClientError.conflict {
             throw FeedSyncError.remoteKeptChanging(url: url)
         }
@@ -303,7 +301,7 @@ public struct FeedSynchronizer: Sendable {
     public func unpublishedChanges(in local: [UInt8]) async throws -> LocalChanges {
         let base = bases.base(ofFile: path, at: destination.feedURL)
         if base == local { return .none }
-        guard let remote = try await publisher.fetch(destination.feedURL), remote.feed.bytes != local else {
+        guard let remote = try await publisher.read(destination), remote.feed.bytes != local else {
             return .none
         }
         return base == nil ? .neverAgreed : .sinceLastAgreed

@@ -1,11 +1,11 @@
 public import OrgSocial
 
-/// What ``FeedPublisher`` achieved: the feed as the server now holds it, its new `ETag`, and how many
-/// attempts it took.
+/// What ``FeedPublisher`` achieved: the feed as the destination now holds it, its new version, and how
+/// many attempts it took.
 public struct PublishResult<Value: Sendable>: Sendable {
-    /// The new `ETag` the server returned (or the current one when nothing had to be uploaded); `nil`
-    /// when the server sent none.
-    public let etag: String?
+    /// The new version the destination returned (or the current one when nothing had to be written);
+    /// `nil` when it sent none.
+    public let version: FeedVersion?
     /// The feed as uploaded: the remote content with the edit applied on the last attempt.
     public let feed: Feed
     /// How many times the feed was fetched and the edit applied (1 unless another writer got in first).
@@ -15,28 +15,24 @@ public struct PublishResult<Value: Sendable>: Sendable {
     /// Whether anything was uploaded; `false` when the edit left the remote feed unchanged.
     public let didUpload: Bool
 
+    /// The new `ETag`, when the version is one.
+    public var etag: String? {
+        if case .entityTag(let tag) = version { return tag }
+        return nil
+    }
+
     /// Makes a result.
     /// - Parameters:
-    ///   - etag: the new `ETag`.
+    ///   - version: the new version.
     ///   - feed: the feed as uploaded.
     ///   - attempts: the attempts used.
     ///   - value: the edit's result.
     ///   - didUpload: whether anything was uploaded.
-    public init(etag: String?, feed: Feed, attempts: Int, value: Value, didUpload: Bool) {
-        self.etag = etag
+    public init(version: FeedVersion?, feed: Feed, attempts: Int, value: Value, didUpload: Bool) {
+        self.version = version
         self.feed = feed
         self.attempts = attempts
         self.value = value
         self.didUpload = didUpload
     }
-}
-
-/// The condition an upload puts on the file it replaces.
-public enum WritePrecondition: Sendable, Hashable {
-    /// Replace the file only if its `ETag` is still this one (`If-Match`).
-    case matching(String)
-    /// Create the file only if there is none yet (`If-None-Match: *`).
-    case noExistingFile
-    /// No condition: the upload replaces whatever is there. Only for hosts without `ETag`s.
-    case none
 }
