@@ -124,7 +124,7 @@ struct FeedEditTests {
         }
     }
 
-    @Test func aFileWithUnpublishedChangesIsNotReplacedButGetsTheChange() async throws {
+    @Test func changesMadeInTheFileSinceItLastPublishedGoUpWithTheNextEdit() async throws {
         try await withNode { node in
             let (sync, path) = try setUp(node)
             let published = try await sync.edit(post("Published"))
@@ -132,16 +132,67 @@ struct FeedEditTests {
             _ = edited.append(try PostDraft.post("Only here"), at: fixedDate.addingTimeInterval(60), timeZone: utc)
             try edited.text.write(toFile: path, atomically: true, encoding: .utf8)
             let outcome = try await sync.edit(post("Not lost"))
+            guard case .published = outcome.publication else {
+                Issue.record("outcome: \(outcome.publication)")
+                return
+            }
+            #expect(outcome.publishedEarlierChanges)
+            #expect(try fileBodies(path) == ["Published", "Only here", "Not lost"])
+            #expect(bodies(node.fileText("alice/social.org")) == ["Published", "Only here", "Not lost"])
+        }
+    }
+
+    @Test func aChangeSavedWhenItsUploadFailedGoesUpWithTheNextWriteExactlyOnce() async throws {
+        try await withNode { node in
+            let token = try node.issueToken(folder: "alice")
+            let transport = FailingWritesTransport(base: CurlTransport(), failing: 1)
+            let (sync, path) = try setUp(node, token: token, transport: transport)
+            let failed = try await sync.edit(post("Saved while offline"))
+            guard case .savedLocally(let reason) = failed.publication else {
+                Issue.record("outcome: \(failed.publication)")
+                return
+            }
+            #expect(reason is OrgSocialClientError)
+            #expect(try fileBodies(path) == ["Saved while offline"])
+            #expect(bodies(node.fileText("alice/social.org")).isEmpty)
+            // Meanwhile another client posts to the feed.
+            _ = try await makePublisher().publish(to: node.url("/alice/social.org"), token: token) { feed in
+                feed.append(try PostDraft.post("From the phone"), at: fixedDate.addingTimeInterval(30), timeZone: utc)
+            }
+            let next = try await sync.edit { feed in
+                feed.append(try PostDraft.post("Back online"), at: fixedDate.addingTimeInterval(90), timeZone: utc).id
+            }
+            guard case .published = next.publication else {
+                Issue.record("outcome: \(next.publication)")
+                return
+            }
+            #expect(next.publishedEarlierChanges)
+            let expected = ["Saved while offline", "From the phone", "Back online"]
+            #expect(bodies(node.fileText("alice/social.org")) == expected)
+            #expect(try fileBodies(path) == expected)
+            // Nothing is left to publish, and nothing goes up twice.
+            let again = try await sync.sync(resolving: .none)
+            #expect(!again.uploaded)
+            #expect(bodies(node.fileText("alice/social.org")) == expected)
+        }
+    }
+
+    @Test func aFileThatNeverAgreedWithTheFeedIsNotReplacedButGetsTheChange() async throws {
+        try await withNode { node in
+            let (sync, path) = try setUp(node)
+            var edited = Feed(bytes: Array(emptyFeed(nick: "alice").utf8))
+            _ = edited.append(try PostDraft.post("Only here"), at: fixedDate.addingTimeInterval(60), timeZone: utc)
+            try edited.text.write(toFile: path, atomically: true, encoding: .utf8)
+            try node.root.write(emptyFeed(nick: "alice") + "\n", to: "alice/social.org")
+            let outcome = try await sync.edit(post("Not lost"))
             guard case .savedLocally(let reason) = outcome.publication,
-                case .unpublishedLocalChanges(let url, let agreedBefore) = reason as? FeedSyncError
+                case .unpublishedLocalChanges(_, let agreedBefore) = reason as? FeedSyncError
             else {
                 Issue.record("outcome: \(outcome.publication)")
                 return
             }
-            #expect(url == node.url("/alice/social.org"))
-            #expect(agreedBefore)
-            #expect(try fileBodies(path) == ["Published", "Only here", "Not lost"])
-            #expect(bodies(node.fileText("alice/social.org")) == ["Published"])
+            #expect(!agreedBefore)
+            #expect(try fileBodies(path) == ["Only here", "Not lost"])
         }
     }
 

@@ -87,6 +87,40 @@ struct InterleavingTransport: HTTPTransport {
     }
 }
 
+/// Wraps a transport and answers its first `count` writes (`PUT`, `POST /upload`) with a network error,
+/// as a connection lost during the upload would, without sending them.
+struct FailingWritesTransport: HTTPTransport {
+    let base: any HTTPTransport
+    let failures: Countdown
+
+    init(base: any HTTPTransport, failing count: Int) {
+        self.base = base
+        failures = Countdown(count)
+    }
+
+    func send(_ request: HTTPClientRequest) async throws -> HTTPClientResponse {
+        let isWrite = request.method == .put || request.url.path == "/upload"
+        if isWrite, await failures.take() {
+            throw HTTPClientError.networkError(url: request.url.absoluteString, message: "Connection reset by peer")
+        }
+        return try await base.send(request)
+    }
+}
+
+/// A count that goes down to zero.
+actor Countdown {
+    private var left: Int
+
+    init(_ count: Int) { left = count }
+
+    /// `true` while the count was above zero, which it lowers by one.
+    func take() -> Bool {
+        guard left > 0 else { return false }
+        left -= 1
+        return true
+    }
+}
+
 /// A flag that can be set once.
 actor Flag {
     private var isSet = false

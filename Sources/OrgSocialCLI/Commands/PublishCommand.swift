@@ -36,13 +36,15 @@ struct PublishCommand: ParsableCommand {
                 .flag("force", help: "Replace the remote feed even if it changed elsewhere or is another feed."),
                 .flag("merge", help: "Merge the remote feed's changes into your file first (as 'orgsocial sync')."),
                 SyncCommand.oursOption, SyncCommand.theirsOption, ServerTimeout.option,
-            ])
+            ] + PublishTargetOptions.definitions)
     }
 
     /// `--file`, if given.
     var path: String?
     /// `--feed-url`, if given.
     var feedURLOption: String?
+    /// Where and how to publish, when given on the command line.
+    var targetOptions: PublishTargetOptions
     /// `--force`.
     var replacesRemoteChanges: Bool
     /// `--merge`.
@@ -53,6 +55,7 @@ struct PublishCommand: ParsableCommand {
     init(parsing arguments: ParsedArguments) throws {
         path = arguments.value("file")
         feedURLOption = arguments.value("feed-url")
+        targetOptions = PublishTargetOptions(parsing: arguments)
         replacesRemoteChanges = arguments.flag("force")
         merges = arguments.flag("merge")
         resolution = try SyncCommand.resolution(in: arguments)
@@ -77,7 +80,7 @@ struct PublishCommand: ParsableCommand {
 
     func run(in context: CommandContext) async throws {
         let path = try FeedFileOptions.path(option: path, in: context)
-        let target = try PublishTarget.resolve(in: context, feedURLOption: feedURLOption)
+        let target = try PublishTarget.resolve(in: context, feedURLOption: feedURLOption, options: targetOptions)
         if merges {
             try await FeedSync(path: path, target: target, resolution: resolution).run(in: context)
             return

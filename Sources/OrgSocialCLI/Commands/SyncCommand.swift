@@ -41,19 +41,22 @@ struct SyncCommand: ParsableCommand {
             options: [
                 PublishCommand.fileOption, FeedFileOptions.feedURLOption, oursOption, theirsOption,
                 ServerTimeout.option,
-            ])
+            ] + PublishTargetOptions.definitions)
     }
 
     /// `--file`, if given.
     var path: String?
     /// `--feed-url`, if given.
     var feedURLOption: String?
+    /// Where and how to publish, when given on the command line.
+    var targetOptions: PublishTargetOptions
     /// `--ours` / `--theirs`.
     var resolution: FeedMerge.Resolution
 
     init(parsing arguments: ParsedArguments) throws {
         path = arguments.value("file")
         feedURLOption = arguments.value("feed-url")
+        targetOptions = PublishTargetOptions(parsing: arguments)
         resolution = try Self.resolution(in: arguments)
     }
 
@@ -75,7 +78,7 @@ struct SyncCommand: ParsableCommand {
 
     func run(in context: CommandContext) async throws {
         let path = try FeedFileOptions.path(option: path, in: context)
-        let target = try PublishTarget.resolve(in: context, feedURLOption: feedURLOption)
+        let target = try PublishTarget.resolve(in: context, feedURLOption: feedURLOption, options: targetOptions)
         try await FeedSync(path: path, target: target, resolution: resolution).run(in: context)
     }
 }

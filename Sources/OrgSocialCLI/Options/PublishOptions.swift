@@ -12,7 +12,8 @@ struct PublishOptions: Sendable {
         "force", help: "Change the file even if it does not look like an Org Social feed.")
 
     /// The definitions, in help order.
-    static let definitions = [publishFlag, noPublishFlag, forceFlag, ServerTimeout.option]
+    static let definitions =
+        [publishFlag, noPublishFlag, forceFlag, ServerTimeout.option] + PublishTargetOptions.definitions
 
     /// What the command line asked for.
     enum Choice: Sendable {
@@ -28,6 +29,8 @@ struct PublishOptions: Sendable {
     var choice: Choice
     /// `--force`: edit the file even if it does not look like an Org Social feed.
     var allowsAnyFile: Bool
+    /// Where and how to publish, when given on the command line.
+    var target: PublishTargetOptions
     /// Whether both flags were given (a validation error).
     private var isContradictory = false
 
@@ -38,6 +41,7 @@ struct PublishOptions: Sendable {
         isContradictory = publish && localOnly
         choice = publish ? .publish : localOnly ? .localOnly : .configured
         allowsAnyFile = arguments.flag("force")
+        target = PublishTargetOptions(parsing: arguments)
     }
 
     /// Checks that the flags don't contradict each other.

@@ -24,11 +24,26 @@ import SystemSupport
 struct Configuration: Codable, Equatable {
     /// How to publish.
     struct Publishing: Codable, Equatable {
-        /// `put` (a node such as `orgsocial serve`: PUT with a bearer token) or `host` (the Org Social Host
-        /// API with a vfile); inferred from `token`/`vfile` when absent.
+        /// `put` (a node such as `orgsocial serve`: PUT with a bearer token), `host` (the Org Social Host
+        /// API with a vfile), `webdav`, `github` or `forgejo` (`codeberg`, `gitea`); inferred from
+        /// `token`/`vfile` when absent.
         var method: String?
-        /// The bearer token for `put`.
+        /// The bearer token for `put`, the password for `webdav`, the API token for `github` and `forgejo`.
         var token: String?
+        /// The WebDAV upload URL (the feed URL when absent).
+        var url: String?
+        /// The WebDAV user name.
+        var username: String?
+        /// The repository's owner, for `github` and `forgejo`.
+        var owner: String?
+        /// The repository, for `github` and `forgejo`.
+        var repo: String?
+        /// The file's path in the repository (`social.org` when absent).
+        var path: String?
+        /// The branch (`main` when absent).
+        var branch: String?
+        /// The forge's API base (`https://api.github.com`, `https://codeberg.org` when absent).
+        var instance: String?
         /// The vfile (secret upload URL) for `host`.
         var vfile: String?
         /// Where the feed is read for `host` (returned by sign-up).
@@ -45,6 +60,9 @@ struct Configuration: Codable, Equatable {
     var publish: Publishing?
     /// The relay the reading commands ask (`ORGSOCIAL_RELAY` overrides it).
     var relayURL: String?
+    /// The mirror told to read the feed again after each write, or `none` (`ORGSOCIAL_MIRROR` overrides
+    /// it).
+    var mirror: String?
     /// The language new posts get when `--lang` is not given (`ORGSOCIAL_LANG` overrides it).
     var language: String?
     /// The languages the timeline shows when `--lang` is not given; empty or absent shows all

@@ -1,5 +1,6 @@
 import Foundation
 import OrgSocial
+import OrgSocialClient
 
 /// One setting of `config.json` as `orgsocial config` names it: its key, the environment variable that
 /// overrides it, its default, how a value is checked, and how it is read from and written to a
@@ -16,8 +17,10 @@ struct ConfigurationKey: Sendable {
         case feedURL
         /// A file path.
         case path
-        /// `put` or `host`.
+        /// A publishing method: `put`, `host`, `webdav`, `github` or `forgejo` (and their aliases).
         case publishMethod
+        /// An http:// or https:// URL, or `none`.
+        case urlOrNone
         /// Any non-empty text (tokens).
         case text
         /// `true` or `false`.
@@ -61,8 +64,15 @@ struct ConfigurationKey: Sendable {
     /// - Parameter environment: the environment variables.
     /// - Returns: The default, or `nil` when the key has none.
     func defaultValue(environment: [String: String]) -> String? {
-        name == "relayURL" ? Self.defaultRelayURL(environment: environment) : nil
+        switch name {
+        case "relayURL": Self.defaultRelayURL(environment: environment)
+        case "mirror": Self.defaultMirrorURL
+        default: nil
+        }
     }
+
+    /// The mirror told about writes when none is configured: the official one.
+    static let defaultMirrorURL = "https://mirror.org-social.org/api"
 
     /// The value in effect and where it comes from: the environment, else the file, else the default
     /// (``SettingResolver``; an empty value counts as unset).
@@ -100,7 +110,14 @@ struct ConfigurationKey: Sendable {
                 return URL(fileURLWithPath: trimmed).standardizedFileURL.path
             }
         case .publishMethod:
-            guard trimmed == "put" || trimmed == "host" else { throw invalid("Give 'put' or 'host'.") }
+            guard PublishMethod(name: trimmed) != nil else {
+                throw invalid("Give one of " + PublishMethod.acceptedNames.joined(separator: ", ") + ".")
+            }
+            return trimmed.lowercased()
+        case .urlOrNone:
+            guard trimmed == "none" || OrgSyntax.isHTTPURL(trimmed) else {
+                throw invalid("Give an http:// or https:// URL, or 'none'.")
+            }
         case .boolean:
             guard trimmed == "true" || trimmed == "false" else { throw invalid("Give 'true' or 'false'.") }
         case .language:
@@ -139,7 +156,9 @@ struct ConfigurationKey: Sendable {
             "feed-url": "feedURL", "feed": "feedURL", "relay": "relayURL", "relay-url": "relayURL",
             "lang": "language", "blocklist": "block", "block-list": "block", "blocked": "block",
             "token": "publish.token", "vfile": "publish.vfile", "method": "publish.method",
-            "public-url": "publish.publicURL", "automatic": "publish.automatic",
+            "public-url": "publish.publicURL", "automatic": "publish.automatic", "username": "publish.username",
+            "user": "publish.username", "owner": "publish.owner", "repo": "publish.repo", "repository": "publish.repo",
+            "branch": "publish.branch", "instance": "publish.instance", "upload-url": "publish.url",
         ]
         let lowered = name.lowercased()
         let canonical = (aliases[lowered] ?? lowered).lowercased()
@@ -158,12 +177,14 @@ struct ConfigurationKey: Sendable {
             read: { $0.file }, write: { $0.file = $1 }),
         ConfigurationKey(
             name: "publish.method", environmentName: "ORGSOCIAL_PUBLISH_METHOD", kind: .publishMethod,
-            isSecret: false, summary: "How to publish: put (a node with a token) or host (a vfile).",
+            isSecret: false,
+            summary: "How to publish: put (a node with a token), host (a vfile), webdav, github or forgejo "
+                + "(codeberg, gitea).",
             read: { $0.publish?.method },
             write: { configuration, value in configuration.editPublishing { $0.method = value } }),
         ConfigurationKey(
             name: "publish.token", environmentName: "ORGSOCIAL_TOKEN", kind: .text, isSecret: true,
-            summary: "The bearer token for put.",
+            summary: "The bearer token for put, the password for webdav, the API token for github and forgejo.",
             read: { $0.publish?.token },
             write: { configuration, value in configuration.editPublishing { $0.token = value } }),
         ConfigurationKey(
@@ -171,6 +192,42 @@ struct ConfigurationKey: Sendable {
             summary: "The secret upload URL for host.",
             read: { $0.publish?.vfile },
             write: { configuration, value in configuration.editPublishing { $0.vfile = value } }),
+        ConfigurationKey(
+            name: "publish.url", environmentName: "ORGSOCIAL_PUBLISH_URL", kind: .url, isSecret: false,
+            summary: "The WebDAV upload URL (default: feedURL).",
+            read: { $0.publish?.url },
+            write: { configuration, value in configuration.editPublishing { $0.url = value } }),
+        ConfigurationKey(
+            name: "publish.username", environmentName: "ORGSOCIAL_PUBLISH_USERNAME", kind: .text, isSecret: false,
+            summary: "The WebDAV user name (with publish.token as the password, sent as HTTP Basic).",
+            read: { $0.publish?.username },
+            write: { configuration, value in configuration.editPublishing { $0.username = value } }),
+        ConfigurationKey(
+            name: "publish.owner", environmentName: "ORGSOCIAL_PUBLISH_OWNER", kind: .text, isSecret: false,
+            summary: "The repository's owner (a user or an organisation) for github and forgejo.",
+            read: { $0.publish?.owner },
+            write: { configuration, value in configuration.editPublishing { $0.owner = value } }),
+        ConfigurationKey(
+            name: "publish.repo", environmentName: "ORGSOCIAL_PUBLISH_REPO", kind: .text, isSecret: false,
+            summary: "The repository holding the feed, for github and forgejo.",
+            read: { $0.publish?.repo },
+            write: { configuration, value in configuration.editPublishing { $0.repo = value } }),
+        ConfigurationKey(
+            name: "publish.path", environmentName: "ORGSOCIAL_PUBLISH_PATH", kind: .text, isSecret: false,
+            summary: "The feed's path in the repository (default: social.org).",
+            read: { $0.publish?.path },
+            write: { configuration, value in configuration.editPublishing { $0.path = value } }),
+        ConfigurationKey(
+            name: "publish.branch", environmentName: "ORGSOCIAL_PUBLISH_BRANCH", kind: .text, isSecret: false,
+            summary: "The branch written to (default: main).",
+            read: { $0.publish?.branch },
+            write: { configuration, value in configuration.editPublishing { $0.branch = value } }),
+        ConfigurationKey(
+            name: "publish.instance", environmentName: "ORGSOCIAL_PUBLISH_INSTANCE", kind: .url, isSecret: false,
+            summary: "The forge's API base (default: https://api.github.com for github, https://codeberg.org for "
+                + "forgejo).",
+            read: { $0.publish?.instance },
+            write: { configuration, value in configuration.editPublishing { $0.instance = value } }),
         ConfigurationKey(
             name: "publish.publicURL", environmentName: nil, kind: .url, isSecret: false,
             summary: "Where a host-published feed is read.",
@@ -187,6 +244,11 @@ struct ConfigurationKey: Sendable {
             name: "relayURL", environmentName: "ORGSOCIAL_RELAY", kind: .url, isSecret: false,
             summary: "The relay the reading commands ask; with no feed set, timeline reads its public timeline.",
             read: { $0.relayURL }, write: { $0.relayURL = $1 }),
+        ConfigurationKey(
+            name: "mirror", environmentName: "ORGSOCIAL_MIRROR", kind: .urlOrNone, isSecret: false,
+            summary: "The mirror asked to read the feed again after each write, or none (default: "
+                + "https://mirror.org-social.org/api).",
+            read: { $0.mirror }, write: { $0.mirror = $1 }),
         ConfigurationKey(
             name: "language", environmentName: "ORGSOCIAL_LANG", kind: .language, isSecret: false,
             summary: "The language of new posts when --lang is not given.",

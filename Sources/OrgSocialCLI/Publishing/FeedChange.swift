@@ -11,8 +11,8 @@ enum FeedChange {
     /// Applies `change` to the feed file at `path`, publishing it when `publishing` (or the configuration's
     /// `publish.automatic`) says so.
     ///
-    /// When publishing, the local file must not hold unpublished changes (it is replaced by the published
-    /// feed). What the command prints comes from the attempt that landed, so a post ID is the one the
+    /// When publishing, changes the file holds since it last published (a change saved when an upload
+    /// failed) go up with this one; a file that never published and differs from the feed is not replaced. What the command prints comes from the attempt that landed, so a post ID is the one the
     /// server has.
     /// - Parameters:
     ///   - path: the local feed file.
@@ -35,7 +35,7 @@ enum FeedChange {
         try FeedFile.checkEditable(at: path, in: context, requiringFeed: !publishing.allowsAnyFile)
         let target: any PublishDestination
         do {
-            target = try PublishTarget.resolve(in: context, feedURLOption: feedURLOption)
+            target = try PublishTarget.resolve(in: context, feedURLOption: feedURLOption, options: publishing.target)
         } catch let error as CLIError {
             switch error {
             case .cannotRead, .cannotWrite, .readOnlyFile, .notAFeed: throw error
@@ -59,6 +59,9 @@ enum FeedChange {
             report(outcome.warnings, in: location, context: context)
             let retries = attempts > 1 ? " (after \(attempts - 1) conflicting edit(s) by others)" : ""
             context.report("Published to \(location)\(retries).")
+            if outcome.publishedEarlierChanges {
+                context.report("Also published the changes saved in '\(path)' earlier and not published then.")
+            }
         case .alreadyPublished:
             report(outcome.warnings, in: location, context: context)
             context.report("Nothing to publish: \(location) already has this change.")

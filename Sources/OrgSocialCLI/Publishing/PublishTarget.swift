@@ -8,56 +8,79 @@ import OrgSocialClient
 /// | Setting | Option | Environment | `config.json` |
 /// |---|---|---|---|
 /// | feed URL | `--feed-url` | `ORGSOCIAL_FEED_URL` | `feedURL` (`publish.publicURL` first for `host`) |
-/// | method | | `ORGSOCIAL_PUBLISH_METHOD` | `publish.method` (else inferred) |
-/// | token (`put`) | | `ORGSOCIAL_TOKEN` | `publish.token` |
+/// | method | `--publish-method` | `ORGSOCIAL_PUBLISH_METHOD` | `publish.method` (else inferred) |
+/// | token or password | `--publish-token` | `ORGSOCIAL_TOKEN` | `publish.token` |
 /// | vfile (`host`) | | `ORGSOCIAL_VFILE` | `publish.vfile` |
+/// | the others (`--publish-url`, …) | ``PublishTargetOptions`` | `ORGSOCIAL_PUBLISH_*` | `publish.*` |
 enum PublishTarget {
     /// Resolves the target of a command.
     /// - Parameters:
     ///   - context: the environment.
     ///   - feedURLOption: the command's `--feed-url`, if given.
+    ///   - options: the command's publishing options.
     /// - Returns: Where and how to publish.
     /// - Throws: ``CLIError/publishingNotConfigured(_:)`` saying what is missing, or
     ///   ``CLIError/invalidConfiguration(path:reason:)`` / ``CLIError/invalidEnvironment(name:value:reason:)``.
-    static func resolve(in context: CommandContext, feedURLOption: String?) throws -> any PublishDestination {
-        let environment = context.environment
-        let settings = SettingResolver(environment: environment)
-        let file = ConfigurationFile(environment: environment)
+    static func resolve(
+        in context: CommandContext, feedURLOption: String?, options: PublishTargetOptions = PublishTargetOptions()
+    ) throws -> any PublishDestination {
+        let settings = SettingResolver(environment: context.environment)
+        let file = ConfigurationFile(environment: context.environment)
         let configuration = try file?.load() ?? Configuration()
         let configPath = file?.path ?? "the configuration file"
-        let publishing = configuration.publish
-        if let file, publishing?.token != nil || publishing?.vfile != nil, file.isReadableByOthers {
+        if let file, configuration.publish?.token != nil || configuration.publish?.vfile != nil, file.isReadableByOthers {
             context.report("warning: \(file.path) holds a secret but others can read it; run 'chmod 600 \(file.path)'.")
         }
-        let token = try settings.resolve(
-            option: nil, variable: "ORGSOCIAL_TOKEN", configuration: ("publish.token", { publishing?.token }), as: .text
-        )?
-        .value
-        let vfile = try settings.resolve(
-            option: nil, variable: "ORGSOCIAL_VFILE", configuration: ("publish.vfile", { publishing?.vfile }), as: .text
-        )?
-        .value
+        /// A publishing setting: its option, else its variable, else the file.
+        func setting(_ key: String) throws -> String? {
+            guard let definition = ConfigurationKey.named(key) else { return nil }
+            let value = try settings.resolve(
+                option: options.values[key], synopsis: PublishTargetOptions.synopsis(of: key),
+                variable: definition.environmentName, configuration: (key, { definition.read(configuration) }),
+                as: .text)
+            guard let value else { return nil }
+            if key == "publish.token", value.value == "-" { return try readSecret(in: context, for: value.source) }
+            return value.value
+        }
+        let token = try setting("publish.token")
+        let vfile = try setting("publish.vfile")
 
-        let methodName: String
-        if let name = try settings.resolve(
-            option: nil, variable: "ORGSOCIAL_PUBLISH_METHOD",
-            configuration: ("publish.method", { publishing?.method }),
-            as: SettingResolver.Format(expected: "'put' or 'host'") { $0 == "put" || $0 == "host" ? $0 : nil })
-        {
-            methodName = name.value
+        let method: PublishMethod
+        if let name = try setting("publish.method") {
+            guard let named = PublishMethod(name: name) else {
+                throw CLIError.publishingNotConfigured(
+                    "The publishing method '\(name)' is not one of "
+                        + PublishMethod.acceptedNames.joined(separator: ", ")
+                        + "; check --publish-method, ORGSOCIAL_PUBLISH_METHOD and \"publish.method\" in \(configPath).")
+            }
+            method = named
         } else if vfile != nil {
-            methodName = "host"
+            method = .host
         } else if token != nil {
-            methodName = "put"
+            method = .put
         } else {
             throw CLIError.publishingNotConfigured(
                 "Publishing is not set up. Run 'orgsocial signup --host <url> --nick <nick>' to use an Org Social "
-                    + "Host, or set ORGSOCIAL_FEED_URL and ORGSOCIAL_TOKEN (or \"feedURL\" and \"publish.token\" in "
-                    + "\(configPath)) for a server that accepts PUT, such as 'orgsocial serve'.")
+                    + "Host; or set \"publish.method\" (put, webdav, github or forgejo) and its settings with "
+                    + "'orgsocial config set' (see docs/publishing.md), for example ORGSOCIAL_FEED_URL and "
+                    + "ORGSOCIAL_TOKEN for a server that accepts PUT, such as 'orgsocial serve'.")
         }
 
         let explicitURL = feedURLOption ?? settings.text(of: "ORGSOCIAL_FEED_URL")
-        if methodName == "host" {
+        let feedURL = { (fallback: String?) throws -> URL in
+            try url(explicitURL ?? fallback ?? configuration.feedURL, configPath: configPath)
+        }
+        func required(_ value: String?, _ key: String, _ what: String) throws -> String {
+            guard let value else {
+                let variable = ConfigurationKey.named(key)?.environmentName.map { ", \($0)" } ?? ""
+                throw CLIError.publishingNotConfigured(
+                    "Publishing with \(method.rawValue) needs \(what): give \(PublishTargetOptions.synopsis(of: key))"
+                        + "\(variable), or run 'orgsocial config set \(key) <value>'.")
+            }
+            return value
+        }
+        switch method {
+        case .host:
             guard let vfile else {
                 throw CLIError.publishingNotConfigured(
                     "No vfile to publish with. Run 'orgsocial signup --host <url> --nick <nick>', or set "
@@ -68,18 +91,55 @@ enum PublishTarget {
                     "The vfile is not an http:// or https:// URL; check ORGSOCIAL_VFILE or \"publish.vfile\" in "
                         + "\(configPath).")
             }
-            let publicURL = explicitURL ?? publishing?.publicURL ?? configuration.feedURL
-            return HostDestination(vfile: vfileURL, feedURL: try url(publicURL, configPath: configPath))
+            return HostDestination(vfile: vfileURL, feedURL: try feedURL(configuration.publish?.publicURL))
+        case .put:
+            guard let token else {
+                throw CLIError.publishingNotConfigured(
+                    "No token to publish with. Set ORGSOCIAL_TOKEN (or \"publish.token\" in \(configPath)) to the "
+                        + "token the server gave this feed.")
+            }
+            return NodeDestination(feedURL: try feedURL(nil), token: token)
+        case .webdav:
+            let publicURL = try feedURL(nil)
+            let fileURL = try setting("publish.url").map { try url($0, configPath: configPath, checkingFeed: false) }
+            let credentials: HTTPCredentials
+            switch (try setting("publish.username"), token) {
+            case (let user?, let password?): credentials = .basic(user: user, password: password)
+            case (nil, let token?): credentials = .bearer(token)
+            case (_?, nil):
+                _ = try required(nil, "publish.token", "a password for the user name")
+                credentials = .none
+            case (nil, nil): credentials = .none
+            }
+            return WebDAVDestination(feedURL: publicURL, fileURL: fileURL, credentials: credentials)
+        case .github, .forgejo:
+            let forge: RepositoryDestination.Forge = method == .github ? .github : .forgejo
+            let owner = try required(try setting("publish.owner"), "publish.owner", "the repository's owner")
+            let repository = try required(try setting("publish.repo"), "publish.repo", "the repository's name")
+            let token = try required(token, "publish.token", "a token allowed to write the repository")
+            let instance = try setting("publish.instance").map { try url($0, configPath: configPath, checkingFeed: false) }
+            return RepositoryDestination(
+                forge: forge, instance: instance, owner: owner, repository: repository,
+                path: try setting("publish.path") ?? "social.org", branch: try setting("publish.branch") ?? "main",
+                token: token, feedURL: try feedURL(nil))
         }
-        guard let token else {
-            throw CLIError.publishingNotConfigured(
-                "No token to publish with. Set ORGSOCIAL_TOKEN (or \"publish.token\" in \(configPath)) to the token "
-                    + "the server gave this feed.")
-        }
-        return NodeDestination(feedURL: try url(explicitURL ?? configuration.feedURL, configPath: configPath), token: token)
     }
 
-    private static func url(_ text: String?, configPath: String) throws -> URL {
+    /// Reads a secret given as `-` from standard input: its first line, without the line break.
+    /// - Throws: ``CLIError/publishingNotConfigured(_:)`` when standard input is empty.
+    private static func readSecret(in context: CommandContext, for source: SettingResolver.Source) throws -> String {
+        let line = String(decoding: try context.readStandardInput(), as: UTF8.self)
+            .split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let secret = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !secret.isEmpty else {
+            throw CLIError.publishingNotConfigured(
+                "The token is '-' (read from standard input), but standard input is empty; pipe the token in, for "
+                    + "example 'pass show feed-token | orgsocial post --publish-token - …'.")
+        }
+        return secret
+    }
+
+    private static func url(_ text: String?, configPath: String, checkingFeed: Bool = true) throws -> URL {
         guard let text else {
             throw CLIError.publishingNotConfigured(
                 "No feed URL to publish to. Pass --feed-url, or set ORGSOCIAL_FEED_URL (or \"feedURL\" in "
@@ -90,7 +150,7 @@ enum PublishTarget {
                 "The feed URL '\(text)' is not an http:// or https:// URL; check --feed-url, ORGSOCIAL_FEED_URL "
                     + "and \(configPath).")
         }
-        if let problem = FeedFileOptions.feedURLProblem(text) {
+        if checkingFeed, let problem = FeedFileOptions.feedURLProblem(text) {
             throw CLIError.publishingNotConfigured(
                 "The feed URL '\(text)' cannot be used: \(problem) Check --feed-url, ORGSOCIAL_FEED_URL and \(configPath)."
             )

@@ -30,6 +30,9 @@ extension FeedSynchronizer {
         public var localFile: LocalFeedFile.Replacement = .replaced
         /// Why the new merge base could not be saved, if it could not (worth a warning).
         public var baseNotSaved: MergeBaseStoreError?
+        /// Whether changes saved in the file earlier and not published then (an upload that failed, an edit
+        /// by hand) were published with this one.
+        public var publishedEarlierChanges = false
     }
 
     /// Applies an edit to the published feed first, then to the file, so that both hold the same bytes;
@@ -42,10 +45,12 @@ extension FeedSynchronizer {
     /// the upload (from another terminal) is merged with the result, never overwritten
     /// (``LocalFeedFile/replace(expecting:with:)``).
     ///
-    /// When the file holds changes the remote feed lacks (it would be replaced by the published feed),
-    /// or the remote feed cannot be read or written (the network, the server, the credentials, the task
-    /// cancelled), `change` is applied to the file alone and the outcome says why it was not published;
-    /// the next sync publishes it.
+    /// When the file holds changes made since it last agreed with the remote feed (a change saved when an
+    /// upload failed, an edit by hand), `change` is applied to the file and the file is synced: the earlier
+    /// changes go up with this one, each once (``EditOutcome/publishedEarlierChanges``). When the file never
+    /// agreed with the remote feed and differs from it, or the remote feed cannot be read or written (the
+    /// network, the server, the credentials, the task cancelled), `change` is applied to the file alone and
+    /// the outcome says why it was not published; the next write, `publish` or sync publishes it.
     ///
     /// ```swift
     /// let outcome = try await sync.edit { feed in feed.append(PostDraft(body: "Hello")) }
@@ -61,12 +66,22 @@ extension FeedSynchronizer {
     {
         let url = destination.feedURL
         let local = try file.read()
+        let unpublished: LocalChanges
+        do {
+            unpublished = try await unpublishedChanges(in: local)
+        } catch {
+            return try applyLocally(change, because: error)
+        }
+        switch unpublished {
+        case .none:
+            break
+        case .sinceLastAgreed:
+            return try await publishWithPendingChanges(change)
+        case .neverAgreed:
+            return try applyLocally(change, because: FeedSyncError.unpublishedLocalChanges(url: url, agreedBefore: false))
+        }
         let result: PublishResult<(Value, [Diagnostic])>
         do {
-            let unpublished = try await unpublishedChanges(in: local)
-            if unpublished != .none {
-                throw FeedSyncError.unpublishedLocalChanges(url: url, agreedBefore: unpublished == .sinceLastAgreed)
-            }
             result = try await publisher.publish(to: destination, creating: Feed(bytes: local)) { feed in
                 do {
                     return try feed.applyChecked(change)
@@ -77,6 +92,9 @@ extension FeedSynchronizer {
         } catch let failure as ChangeFailure {
             throw Self.refusal(failure.error, url: url)
         } catch {
+            // The file held what is published: keep that as its base, so that the next write (or sync) sees
+            // this change as the file's own and publishes it.
+            if bases.base(ofFile: path, at: url) == nil { _ = recordBase(local) }
             return try applyLocally(change, because: error)
         }
         let (value, warnings) = result.value
@@ -85,6 +103,32 @@ extension FeedSynchronizer {
             publication: result.didUpload ? .published(attempts: result.attempts) : .alreadyPublished)
         (outcome.localFile, outcome.baseNotSaved) = try writeLocal(result.feed.bytes, readAs: local)
         return outcome
+    }
+
+    /// Applies `change` to a file that holds changes not yet published (saved when an upload failed, or
+    /// made by hand), then syncs: the earlier changes and this one are merged into the remote feed and
+    /// uploaded together, each once. When the sync fails or is refused, the change stays saved in the file.
+    private func publishWithPendingChanges<Value: Sendable>(
+        _ change: @escaping @Sendable (inout Feed) throws -> Value
+    ) async throws -> EditOutcome<Value> {
+        let url = destination.feedURL
+        let saved = try applyLocally(change, because: FeedSyncError.unpublishedLocalChanges(url: url, agreedBefore: true))
+        do {
+            let synced = try await sync(resolving: .none)
+            var outcome = EditOutcome(
+                value: saved.value, warnings: saved.warnings, bytes: synced.bytes,
+                publication: synced.uploaded ? .published(attempts: 1) : .alreadyPublished)
+            outcome.publishedEarlierChanges = true
+            outcome.localFile = synced.localFile
+            outcome.baseNotSaved = synced.baseNotSaved
+            return outcome
+        } catch let error as LocalFeedFileError {
+            throw error
+        } catch {
+            return EditOutcome(
+                value: saved.value, warnings: saved.warnings, bytes: saved.bytes,
+                publication: .savedLocally(reason: error))
+        }
     }
 
     /// Applies `change` to the file alone (under its lock, to the file as it is then), after publishing
