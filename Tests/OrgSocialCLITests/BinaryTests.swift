@@ -15,7 +15,8 @@ struct BinaryTests {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(["ORGSOCIAL_DEFAULT_MIRROR": "none"]) { $1 }
+            .merging(environment) { $1 }
         let stdin = Pipe()
         let stdout = Pipe()
         let stderr = Pipe()

@@ -51,7 +51,7 @@ func runCLI(
     var output: [UInt8] = []
     var error: [UInt8] = []
     let context = CommandContext(
-        environment: environment,
+        environment: ["ORGSOCIAL_DEFAULT_MIRROR": "none"].merging(environment) { $1 },
         readStandardInput: { input },
         writeStandardOutput: { output += $0 },
         writeStandardError: { error += $0 },
@@ -100,7 +100,10 @@ func runCLIUntil(
 ) async -> LiveOutput {
     let live = LiveOutput()
     let context = CommandContext(
-        environment: ["ORGSOCIAL_NOW": "2026-01-02T03:04:05+0000", "TZ": "UTC", "PATH": "/usr/bin:/bin"]
+        environment: [
+            "ORGSOCIAL_NOW": "2026-01-02T03:04:05+0000", "TZ": "UTC", "PATH": "/usr/bin:/bin",
+            "ORGSOCIAL_DEFAULT_MIRROR": "none",
+        ]
             .merging(environment) { $1 },
         writeStandardOutput: { live.addOutput($0) },
         writeStandardError: { live.addError($0) },

@@ -22,7 +22,7 @@ func runCLIOverCurl(
         environment: [
             "ORGSOCIAL_NOW": "2026-01-02T03:04:05+0000", "TZ": "UTC",
             // Never the real default relay: a closed port on loopback unless a test serves one.
-            "ORGSOCIAL_DEFAULT_RELAY": "http://127.0.0.1:1",
+            "ORGSOCIAL_DEFAULT_RELAY": "http://127.0.0.1:1", "ORGSOCIAL_DEFAULT_MIRROR": "none",
         ].merging(environment) { $1 },
         writeStandardOutput: { output += $0 },
         writeStandardError: { error += $0 },

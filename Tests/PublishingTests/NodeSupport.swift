@@ -144,7 +144,9 @@ func runCLI(_ arguments: [String], environment: [String: String]) async -> CLIRe
     var output: [UInt8] = []
     var error: [UInt8] = []
     let context = CommandContext(
-        environment: ["ORGSOCIAL_NOW": "2026-01-02T03:04:05+0000", "TZ": "UTC"].merging(environment) { $1 },
+        environment: [
+            "ORGSOCIAL_NOW": "2026-01-02T03:04:05+0000", "TZ": "UTC", "ORGSOCIAL_DEFAULT_MIRROR": "none",
+        ].merging(environment) { $1 },
         writeStandardOutput: { output += $0 },
         writeStandardError: { error += $0 },
         makeTransport: { CurlTransport(timeout: .seconds(20)) })

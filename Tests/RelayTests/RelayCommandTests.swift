@@ -28,7 +28,8 @@ func runCLI(_ arguments: [String], environment: [String: String]) async -> CLIRe
     let output = OutputBox()
     let error = OutputBox()
     let context = CommandContext(
-        environment: environment, writeStandardOutput: { output.append($0) },
+        environment: ["ORGSOCIAL_DEFAULT_MIRROR": "none"].merging(environment) { $1 },
+        writeStandardOutput: { output.append($0) },
         writeStandardError: { error.append($0) })
     let status = await CLI.run(arguments, context: context)
     return CLIResult(status: status, output: output.text, error: error.text)

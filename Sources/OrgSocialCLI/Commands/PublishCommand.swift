@@ -36,6 +36,7 @@ struct PublishCommand: ParsableCommand {
                 .flag("force", help: "Replace the remote feed even if it changed elsewhere or is another feed."),
                 .flag("merge", help: "Merge the remote feed's changes into your file first (as 'orgsocial sync')."),
                 SyncCommand.oursOption, SyncCommand.theirsOption, ServerTimeout.option,
+                WriteAnnouncement.verboseOption,
             ] + PublishTargetOptions.definitions)
     }
 
@@ -45,6 +46,8 @@ struct PublishCommand: ParsableCommand {
     var feedURLOption: String?
     /// Where and how to publish, when given on the command line.
     var targetOptions: PublishTargetOptions
+    /// `--verbose`.
+    var verbose: Bool
     /// `--force`.
     var replacesRemoteChanges: Bool
     /// `--merge`.
@@ -56,6 +59,7 @@ struct PublishCommand: ParsableCommand {
         path = arguments.value("file")
         feedURLOption = arguments.value("feed-url")
         targetOptions = PublishTargetOptions(parsing: arguments)
+        verbose = arguments.flag("verbose")
         replacesRemoteChanges = arguments.flag("force")
         merges = arguments.flag("merge")
         resolution = try SyncCommand.resolution(in: arguments)
@@ -82,7 +86,7 @@ struct PublishCommand: ParsableCommand {
         let path = try FeedFileOptions.path(option: path, in: context)
         let target = try PublishTarget.resolve(in: context, feedURLOption: feedURLOption, options: targetOptions)
         if merges {
-            try await FeedSync(path: path, target: target, resolution: resolution).run(in: context)
+            try await FeedSync(path: path, target: target, resolution: resolution, verbose: verbose).run(in: context)
             return
         }
         let local = try FeedFile.readBytes(at: path, in: context)
@@ -113,5 +117,6 @@ struct PublishCommand: ParsableCommand {
         }
         FeedSync.reportLocal(
             outcome.localFile, baseNotSaved: outcome.baseNotSaved, path: path, location: location, in: context)
+        if outcome.uploaded { await WriteAnnouncement.announce(target.feedURL, verbose: verbose, in: context) }
     }
 }

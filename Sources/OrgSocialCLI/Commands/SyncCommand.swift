@@ -40,7 +40,7 @@ struct SyncCommand: ParsableCommand {
                 """,
             options: [
                 PublishCommand.fileOption, FeedFileOptions.feedURLOption, oursOption, theirsOption,
-                ServerTimeout.option,
+                ServerTimeout.option, WriteAnnouncement.verboseOption,
             ] + PublishTargetOptions.definitions)
     }
 
@@ -50,6 +50,8 @@ struct SyncCommand: ParsableCommand {
     var feedURLOption: String?
     /// Where and how to publish, when given on the command line.
     var targetOptions: PublishTargetOptions
+    /// `--verbose`.
+    var verbose: Bool
     /// `--ours` / `--theirs`.
     var resolution: FeedMerge.Resolution
 
@@ -57,6 +59,7 @@ struct SyncCommand: ParsableCommand {
         path = arguments.value("file")
         feedURLOption = arguments.value("feed-url")
         targetOptions = PublishTargetOptions(parsing: arguments)
+        verbose = arguments.flag("verbose")
         resolution = try Self.resolution(in: arguments)
     }
 
@@ -79,6 +82,6 @@ struct SyncCommand: ParsableCommand {
     func run(in context: CommandContext) async throws {
         let path = try FeedFileOptions.path(option: path, in: context)
         let target = try PublishTarget.resolve(in: context, feedURLOption: feedURLOption, options: targetOptions)
-        try await FeedSync(path: path, target: target, resolution: resolution).run(in: context)
+        try await FeedSync(path: path, target: target, resolution: resolution, verbose: verbose).run(in: context)
     }
 }

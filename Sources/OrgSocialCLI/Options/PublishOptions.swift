@@ -13,7 +13,8 @@ struct PublishOptions: Sendable {
 
     /// The definitions, in help order.
     static let definitions =
-        [publishFlag, noPublishFlag, forceFlag, ServerTimeout.option] + PublishTargetOptions.definitions
+        [publishFlag, noPublishFlag, forceFlag, ServerTimeout.option, WriteAnnouncement.verboseOption]
+        + PublishTargetOptions.definitions
 
     /// What the command line asked for.
     enum Choice: Sendable {
@@ -31,6 +32,8 @@ struct PublishOptions: Sendable {
     var allowsAnyFile: Bool
     /// Where and how to publish, when given on the command line.
     var target: PublishTargetOptions
+    /// `--verbose`: say whether the mirror and the relay were told about the write.
+    var verbose: Bool
     /// Whether both flags were given (a validation error).
     private var isContradictory = false
 
@@ -42,6 +45,7 @@ struct PublishOptions: Sendable {
         choice = publish ? .publish : localOnly ? .localOnly : .configured
         allowsAnyFile = arguments.flag("force")
         target = PublishTargetOptions(parsing: arguments)
+        verbose = arguments.flag("verbose")
     }
 
     /// Checks that the flags don't contradict each other.

@@ -66,13 +66,21 @@ struct ConfigurationKey: Sendable {
     func defaultValue(environment: [String: String]) -> String? {
         switch name {
         case "relayURL": Self.defaultRelayURL(environment: environment)
-        case "mirror": Self.defaultMirrorURL
+        case "mirror": Self.defaultMirror(environment: environment)
         default: nil
         }
     }
 
-    /// The mirror told about writes when none is configured: the official one.
-    static let defaultMirrorURL = "https://mirror.org-social.org/api"
+    /// The mirror told about writes when none is configured: `$ORGSOCIAL_DEFAULT_MIRROR` when it is an
+    /// http(s) URL or `none` (tests and private deployments), else the official mirror.
+    /// - Parameter environment: the environment variables.
+    /// - Returns: The default mirror, or `none`.
+    static func defaultMirror(environment: [String: String]) -> String {
+        if let value = environment["ORGSOCIAL_DEFAULT_MIRROR"], value == "none" || OrgSyntax.isHTTPURL(value) {
+            return value
+        }
+        return "https://mirror.org-social.org/api"
+    }
 
     /// The value in effect and where it comes from: the environment, else the file, else the default
     /// (``SettingResolver``; an empty value counts as unset).

@@ -80,6 +80,7 @@ enum FeedChange {
         }
         FeedSync.reportLocal(
             outcome.localFile, baseNotSaved: outcome.baseNotSaved, path: path, location: location, in: context)
+        await WriteAnnouncement.announce(target.feedURL, verbose: publishing.verbose, in: context)
         return outcome.value
     }
 

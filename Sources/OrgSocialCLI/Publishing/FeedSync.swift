@@ -17,6 +17,8 @@ struct FeedSync {
     let target: any PublishDestination
     /// What to do with conflicts.
     let resolution: FeedMerge.Resolution
+    /// `--verbose`: say whether the mirror and the relay were told.
+    var verbose = false
 
     /// The synchronizer for a file and its destination, with the bases of the command's environment.
     static func synchronizer(path: String, target: any PublishDestination, in context: CommandContext) throws
@@ -83,6 +85,7 @@ struct FeedSync {
         report(outcome, in: context)
         Self.reportLocal(
             outcome.localFile, baseNotSaved: outcome.baseNotSaved, path: path, location: location, in: context)
+        if outcome.uploaded { await WriteAnnouncement.announce(target.feedURL, verbose: verbose, in: context) }
     }
 
     /// What happened, on standard error.

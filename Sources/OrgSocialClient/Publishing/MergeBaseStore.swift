@@ -173,6 +173,14 @@ public struct MergeBaseStore: Sendable {
         return starting + "/" + SHA256.hexHash(Array(feedURL.absoluteString.utf8))
     }
 
+    /// `<folder>/registered/<hash of the feed and relay>`, the mark of a registration.
+    func registrationPath(_ feedURL: URL, _ relay: URL, creatingFolder: Bool = false) -> String? {
+        guard let folder else { return nil }
+        let registered = folder + "/registered"
+        if creatingFolder, !Self.createFolder(registered) { return nil }
+        return registered + "/" + SHA256.hexHash(Array((feedURL.absoluteString + "\n" + relay.absoluteString).utf8))
+    }
+
     private static func createFolder(_ folder: String) -> Bool {
         (try? FileManager.default.createDirectory(
             atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])) != nil
