@@ -87,7 +87,8 @@ struct ArgumentParsingTests {
             result.error == """
                 Error: Unknown option '--foo'. Did you mean '--file'?
                 Usage: orgsocial follow [--file <file>] [--label <label>] [--publish]
-                                        [--no-publish] [--force] [--timeout <seconds>] <url>
+                                        [--no-publish] [--force] [--timeout <seconds>]
+                                        [--verbose] [--publish-<setting> <value> ...] <url>
                   See 'orgsocial follow --help' for more information.
 
                 """)

@@ -111,7 +111,8 @@ struct ConfigurationTests {
         } throws: { error in
             (error as? CLIError)
                 == .invalidEnvironment(
-                    name: "ORGSOCIAL_PUBLISH_METHOD", value: "ftp", reason: "it must be 'put' or 'host', or unset.")
+                    name: "ORGSOCIAL_PUBLISH_METHOD", value: "ftp",
+                    reason: "it must be one of put, host, webdav, github, forgejo, codeberg, gitea, or unset.")
         }
     }
 

@@ -88,6 +88,7 @@ struct GroupCommandTests {
         #expect(
             result.error.contains(
                 "Usage: orgsocial group join [--file <file>] [--publish] [--no-publish] [--force]\n"
-                    + "                            [--timeout <seconds>] <name> <relay-url>\n"))
+                    + "                            [--timeout <seconds>] [--verbose]\n"
+                    + "                            [--publish-<setting> <value> ...] <name> <relay-url>\n"))
     }
 }

@@ -57,7 +57,8 @@ struct HelpTests {
 
         USAGE: orgsocial react [--file <file>] --post <post-url> --emoji <emoji>
                                [--feed-url <url>] [--publish] [--no-publish] [--force]
-                               [--timeout <seconds>]
+                               [--timeout <seconds>] [--verbose]
+                               [--publish-<setting> <value> ...]
 
         OPTIONS:
           -f, --file <file>       The social.org file to change (default:
@@ -78,6 +79,28 @@ struct HelpTests {
           --timeout <seconds>     Give up on a server that sends nothing, or has not
                                   sent a whole feed, within this many seconds
                                   ($ORGSOCIAL_TIMEOUT). (default: 10)
+          --verbose               Say whether the mirror and the relay were told about
+                                  the write.
+          --publish-method <method>
+                                  How to publish: put, host, webdav, github or forgejo
+                                  (codeberg and gitea are forgejo). (values: put, host,
+                                  webdav, github, forgejo, codeberg, gitea)
+          --publish-url <url>     The WebDAV upload URL (default: the feed URL).
+          --publish-username <name>
+                                  The WebDAV user name; the token is the password.
+          --publish-token <token>
+                                  The token (put, github, forgejo) or password (webdav);
+                                  '-' reads it from standard input.
+          --publish-owner <owner>
+                                  The repository's owner (github, forgejo).
+          --publish-repo <repo>   The repository holding the feed (github, forgejo).
+          --publish-path <path>   The feed's path in the repository (default:
+                                  social.org).
+          --publish-branch <branch>
+                                  The branch to commit to (default: main).
+          --publish-instance <url>
+                                  The forge's API base (default: https://api.github.com,
+                                  or https://codeberg.org for forgejo).
           -h, --help              Show help information.
 
         """

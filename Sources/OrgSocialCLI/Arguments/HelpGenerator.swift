@@ -58,7 +58,10 @@ struct HelpGenerator {
         if configuration.isGroup, !configuration.runsWithoutSubcommand {
             tokens.append("<subcommand>")
         } else {
-            tokens += configuration.options.map(\.usage)
+            for option in configuration.options {
+                let token = option.usageFamily ?? option.usage
+                if option.usageFamily == nil || !tokens.contains(token) { tokens.append(token) }
+            }
             tokens += configuration.arguments.map(\.usage)
         }
         return tokens

@@ -19,6 +19,9 @@ struct OptionDefinition {
     /// Other long names accepted for it (older spellings, without dashes); its value is read under
     /// ``name`` whichever is typed, and help lists them.
     var aliases: [String] = []
+    /// The one usage token that stands for this option and the others of its family (the publishing
+    /// settings: `[--publish-<setting> <value> ...]`), so usage lines stay short; `nil` shows its own.
+    var usageFamily: String?
 
     /// A flag: an option without a value.
     static func flag(_ name: String, short: Character? = nil, help: String) -> OptionDefinition {

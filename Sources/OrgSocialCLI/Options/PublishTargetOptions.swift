@@ -49,9 +49,11 @@ struct PublishTargetOptions: Sendable {
 
     /// The definitions, in help order.
     static let definitions: [OptionDefinition] = settings.map { setting in
-        .value(
+        var definition = OptionDefinition.value(
             setting.option, valueName: setting.valueName, help: setting.help,
             allowedValues: setting.key == "publish.method" ? PublishMethod.acceptedNames : [])
+        definition.usageFamily = "[--publish-<setting> <value> ...]"
+        return definition
     }
 
     /// The values given, by configuration key.

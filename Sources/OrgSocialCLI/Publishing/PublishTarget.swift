@@ -32,12 +32,12 @@ enum PublishTarget {
             context.report("warning: \(file.path) holds a secret but others can read it; run 'chmod 600 \(file.path)'.")
         }
         /// A publishing setting: its option, else its variable, else the file.
-        func setting(_ key: String) throws -> String? {
+        func setting(_ key: String, as format: SettingResolver.Format<String> = .text) throws -> String? {
             guard let definition = ConfigurationKey.named(key) else { return nil }
             let value = try settings.resolve(
                 option: options.values[key], synopsis: PublishTargetOptions.synopsis(of: key),
                 variable: definition.environmentName, configuration: (key, { definition.read(configuration) }),
-                as: .text)
+                as: format)
             guard let value else { return nil }
             if key == "publish.token", value.value == "-" { return try readSecret(in: context, for: value.source) }
             return value.value
@@ -46,13 +46,10 @@ enum PublishTarget {
         let vfile = try setting("publish.vfile")
 
         let method: PublishMethod
-        if let name = try setting("publish.method") {
-            guard let named = PublishMethod(name: name) else {
-                throw CLIError.publishingNotConfigured(
-                    "The publishing method '\(name)' is not one of "
-                        + PublishMethod.acceptedNames.joined(separator: ", ")
-                        + "; check --publish-method, ORGSOCIAL_PUBLISH_METHOD and \"publish.method\" in \(configPath).")
-            }
+        let methodFormat = SettingResolver.Format<String>(
+            expected: "one of " + PublishMethod.acceptedNames.joined(separator: ", ")
+        ) { PublishMethod(name: $0)?.rawValue }
+        if let name = try setting("publish.method", as: methodFormat), let named = PublishMethod(name: name) {
             method = named
         } else if vfile != nil {
             method = .host
