@@ -170,7 +170,7 @@ package struct ForgeCommit: Sendable, Equatable {
 /// How the fake hits a rate limit (``FakeForgeState/limitRate(_:requests:)``).
 package enum ForgeRateLimit: Sendable {
     /// The primary limit used up: `status` (403 or 429) with `x-ratelimit-remaining: 0` and
-    /// `x-ratelimit-reset` that many seconds from now.
+    /// `x-ratelimit-reset` that many seconds from now (the headers in the GitHub flavor only).
     case primary(status: Int, resetAfterSeconds: Int)
     /// A secondary limit: `status` (403 or 429) with `retry-after: <seconds>`.
     case secondary(status: Int, retryAfterSeconds: Int)
