@@ -17,19 +17,7 @@ package enum SHA256 {
     /// - Parameter bytes: The message; any collection of bytes (`[UInt8]`, `ArraySlice`, `String.UTF8View`).
     /// - Returns: The 32-byte digest.
     package static func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        let status = withContiguousBytes(of: bytes) { message in
-            digest.withUnsafeMutableBufferPointer { output in
-                EVP_Digest(message.baseAddress, message.count, output.baseAddress, &length, EVP_sha256(), nil)
-            }
-        }
-        // EVP_Digest with the built-in SHA-256 can only fail when OpenSSL cannot allocate a context.
-        precondition(
-            status == 1 && Int(length) == byteCount,
-            "[Crypto bug] EVP_Digest(SHA-256) failed: \(takeOpenSSLErrorMessage(fallback: "no OpenSSL error"))"
-        )
-        return Array(digest.prefix(byteCount))
+        evpDigest(bytes, algorithm: EVP_sha256(), byteCount: byteCount, name: "SHA-256")
     }
 
     /// Hashes `bytes` and returns the digest as 64 lowercase hexadecimal digits.
