@@ -65,7 +65,8 @@ struct BurstPostingTests {
         var output: [UInt8] = []
         var error: [UInt8] = []
         var context = CommandContext(
-            environment: ["TZ": "UTC", "ORGSOCIAL_DEFAULT_MIRROR": "none"], writeStandardOutput: { output += $0 }, writeStandardError: { error += $0 },
+            environment: ["TZ": "UTC", "ORGSOCIAL_DEFAULT_MIRROR": "none"], writeStandardOutput: { output += $0 },
+            writeStandardError: { error += $0 },
             clock: { clock.now })
         context.sleep = { clock.sleep($0) }
         let status = await CLI.run(arguments, context: context)

@@ -104,7 +104,7 @@ func runCLIUntil(
             "ORGSOCIAL_NOW": "2026-01-02T03:04:05+0000", "TZ": "UTC", "PATH": "/usr/bin:/bin",
             "ORGSOCIAL_DEFAULT_MIRROR": "none",
         ]
-            .merging(environment) { $1 },
+        .merging(environment) { $1 },
         writeStandardOutput: { live.addOutput($0) },
         writeStandardError: { live.addError($0) },
         makeTransport: { CurlTransport(timeout: .seconds(10)) })

@@ -47,7 +47,8 @@ struct InterruptionTests {
         process.arguments = arguments
         process.environment = [
             "HOME": folder.path, "TZ": "UTC", "ORGSOCIAL_NOW": "2026-01-02T03:04:05+0000",
-            "ORGSOCIAL_DEFAULT_RELAY": "http://127.0.0.1:1", "PATH": "/usr/bin:/bin", "ORGSOCIAL_DEFAULT_MIRROR": "none",
+            "ORGSOCIAL_DEFAULT_RELAY": "http://127.0.0.1:1", "PATH": "/usr/bin:/bin",
+            "ORGSOCIAL_DEFAULT_MIRROR": "none",
         ].merging(environment) { $1 }
         let stdout = Pipe()
         let stderr = Pipe()

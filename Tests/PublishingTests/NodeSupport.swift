@@ -140,13 +140,14 @@ struct CLIResult {
 }
 
 /// Runs `orgsocial <arguments>` in process with `environment` plus a fixed clock in UTC.
-func runCLI(_ arguments: [String], environment: [String: String]) async -> CLIResult {
+func runCLI(_ arguments: [String], environment: [String: String], input: [UInt8] = []) async -> CLIResult {
     var output: [UInt8] = []
     var error: [UInt8] = []
     let context = CommandContext(
         environment: [
             "ORGSOCIAL_NOW": "2026-01-02T03:04:05+0000", "TZ": "UTC", "ORGSOCIAL_DEFAULT_MIRROR": "none",
         ].merging(environment) { $1 },
+        readStandardInput: { input },
         writeStandardOutput: { output += $0 },
         writeStandardError: { error += $0 },
         makeTransport: { CurlTransport(timeout: .seconds(20)) })

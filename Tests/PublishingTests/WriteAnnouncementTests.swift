@@ -2,8 +2,8 @@ import Foundation
 import HTTPClient
 import OrgSocial
 import OrgSocialClient
-import Testing
 import TestSupport
+import Testing
 
 /// After a write the mirror is asked to read the feed again, every time, and the configured relay gets
 /// the feed once; neither can fail the write. Against a real node, with recording servers in place of
@@ -32,7 +32,8 @@ struct WriteAnnouncementTests {
                         ["post", "--file", file, "--text", "Two", "--publish"], environment: environment)
                     #expect(second.status == 0, "\(second.error)")
                     #expect(!second.error.contains("Mirror:"))
-                    #expect(await mirror.log.bodies(at: "/api/webhook/refresh/") == [["feed": feedURL], ["feed": feedURL]])
+                    #expect(
+                        await mirror.log.bodies(at: "/api/webhook/refresh/") == [["feed": feedURL], ["feed": feedURL]])
                     #expect(await relay.log.bodies(at: "/feeds/") == [["feed": feedURL]])
                     #expect(Feed(parsing: node.fileText("ana/social.org") ?? "").posts.map(\.body) == ["One", "Two"])
                 }

@@ -45,7 +45,8 @@ package final class RecordingServer: StoppableServer {
         router.post("/*") { request in
             let status = await log.record(request)
             return HTTPResponse(
-                status: HTTPStatus(code: status), headers: ["Content-Type": "application/json"], bytes: Array("{}".utf8))
+                status: HTTPStatus(code: status), headers: ["Content-Type": "application/json"], bytes: Array("{}".utf8)
+            )
         }
         daemon = try HTTPDaemon(configuration: .init(host: "127.0.0.1", port: 0), responder: router)
     }

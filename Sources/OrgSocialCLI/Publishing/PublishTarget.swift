@@ -28,7 +28,8 @@ enum PublishTarget {
         let file = ConfigurationFile(environment: context.environment)
         let configuration = try file?.load() ?? Configuration()
         let configPath = file?.path ?? "the configuration file"
-        if let file, configuration.publish?.token != nil || configuration.publish?.vfile != nil, file.isReadableByOthers {
+        if let file, configuration.publish?.token != nil || configuration.publish?.vfile != nil, file.isReadableByOthers
+        {
             context.report("warning: \(file.path) holds a secret but others can read it; run 'chmod 600 \(file.path)'.")
         }
         /// A publishing setting: its option, else its variable, else the file.
@@ -114,7 +115,9 @@ enum PublishTarget {
             let owner = try required(try setting("publish.owner"), "publish.owner", "the repository's owner")
             let repository = try required(try setting("publish.repo"), "publish.repo", "the repository's name")
             let token = try required(token, "publish.token", "a token allowed to write the repository")
-            let instance = try setting("publish.instance").map { try url($0, configPath: configPath, checkingFeed: false) }
+            let instance = try setting("publish.instance").map {
+                try url($0, configPath: configPath, checkingFeed: false)
+            }
             return RepositoryDestination(
                 forge: forge, instance: instance, owner: owner, repository: repository,
                 path: try setting("publish.path") ?? "social.org", branch: try setting("publish.branch") ?? "main",
@@ -125,7 +128,8 @@ enum PublishTarget {
     /// Reads a secret given as `-` from standard input: its first line, without the line break.
     /// - Throws: ``CLIError/publishingNotConfigured(_:)`` when standard input is empty.
     private static func readSecret(in context: CommandContext, for source: SettingResolver.Source) throws -> String {
-        let line = String(decoding: try context.readStandardInput(), as: UTF8.self)
+        let line =
+            String(decoding: try context.readStandardInput(), as: UTF8.self)
             .split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         let secret = line.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !secret.isEmpty else {

@@ -23,7 +23,8 @@ enum WriteAnnouncement {
         let configuration = (try? ConfigurationFile(environment: environment)?.load()) ?? Configuration()
         let settings = SettingResolver(environment: environment)
         let mirrorText =
-            settings.text(of: "ORGSOCIAL_MIRROR") ?? configuration.mirror ?? ConfigurationKey.defaultMirror(environment: environment)
+            settings.text(of: "ORGSOCIAL_MIRROR") ?? configuration.mirror
+            ?? ConfigurationKey.defaultMirror(environment: environment)
         let relayText = settings.text(of: "ORGSOCIAL_RELAY") ?? configuration.relayURL
         let mirror = mirrorText == "none" ? nil : URL(string: mirrorText)
         let relay = relayText.flatMap { OrgSyntax.isHTTPURL($0) ? URL(string: $0) : nil }

@@ -78,7 +78,8 @@ extension FeedSynchronizer {
         case .sinceLastAgreed:
             return try await publishWithPendingChanges(change)
         case .neverAgreed:
-            return try applyLocally(change, because: FeedSyncError.unpublishedLocalChanges(url: url, agreedBefore: false))
+            return try applyLocally(
+                change, because: FeedSyncError.unpublishedLocalChanges(url: url, agreedBefore: false))
         }
         let result: PublishResult<(Value, [Diagnostic])>
         do {
@@ -112,7 +113,8 @@ extension FeedSynchronizer {
         _ change: @escaping @Sendable (inout Feed) throws -> Value
     ) async throws -> EditOutcome<Value> {
         let url = destination.feedURL
-        let saved = try applyLocally(change, because: FeedSyncError.unpublishedLocalChanges(url: url, agreedBefore: true))
+        let saved = try applyLocally(
+            change, because: FeedSyncError.unpublishedLocalChanges(url: url, agreedBefore: true))
         do {
             let synced = try await sync(resolving: .none)
             var outcome = EditOutcome(
