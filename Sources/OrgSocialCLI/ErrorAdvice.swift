@@ -47,8 +47,20 @@ enum ErrorAdvice {
             "Add the missing ':END:' line in an editor ('orgsocial check' shows where), then try again."
         case OrgSocialError.invalidInput(field: "poll options", value: "", _):
             "Give each with --option."
+        case OrgSocialClientError.unauthorized(let url, _) where url.contains("/repos/"):
+            "The token comes from --publish-token, ORGSOCIAL_TOKEN or \"publish.token\" in the config; a GitHub "
+                + "token needs Contents: Read and write on the repository (a classic token: repo, or public_repo), a "
+                + "Codeberg or Forgejo token the write:repository scope."
         case OrgSocialClientError.unauthorized:
-            "The token comes from ORGSOCIAL_TOKEN or \"publish.token\" in the config."
+            "The token (a WebDAV password) comes from --publish-token, ORGSOCIAL_TOKEN or \"publish.token\" in the "
+                + "config; a WebDAV user name from --publish-username or \"publish.username\"."
+        case OrgSocialClientError.repositoryNotFound:
+            "Check --publish-owner, --publish-repo, --publish-branch and --publish-path (or \"publish.owner\", "
+                + "\"publish.repo\", \"publish.branch\", \"publish.path\"), and for a private repository that the "
+                + "token may read it."
+        case OrgSocialClientError.rateLimited:
+            "Nothing was uploaded; run the command again then (a change saved in the file goes up with the next "
+                + "write or 'orgsocial sync')."
         case OrgSocialClientError.vfileRejected:
             "The vfile comes from ORGSOCIAL_VFILE or \"publish.vfile\" in the config."
         case OrgSocialClientError.rejected:

@@ -108,7 +108,8 @@ struct PublishCommandTests {
                     "Error: The server at \(server.url("/social.org").absoluteString) refused the token"))
             #expect(
                 wrongToken.error.hasSuffix(
-                    "The token comes from ORGSOCIAL_TOKEN or \"publish.token\" in the config.\n"))
+                    "The token (a WebDAV password) comes from --publish-token, ORGSOCIAL_TOKEN or \"publish.token\" in "
+                        + "the config; a WebDAV user name from --publish-username or \"publish.username\".\n"))
 
             let unconfigured = await runCLIOverCurl(["publish", "--file", file], environment: home.homeEnvironment)
             #expect(unconfigured.status == 1)

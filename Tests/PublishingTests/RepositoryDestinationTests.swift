@@ -235,4 +235,33 @@ import Testing
             #expect(bodies(try home.text("social.org")) == ["From the terminal"])
         }
     }
+
+    @Test func theCommandLineSaysWhichTokenScopeAndSettingsToCheck() async throws {
+        try await withRepository(.github) { forge, _ in
+            await forge.state.setFile(owner: "ana", repo: "feed", path: "social.org", text: emptyFeed(nick: "ana"))
+            let home = try TemporaryFolder()
+            defer { home.remove() }
+            let file = try home.write(
+                emptyFeed(nick: "ana") + "\n** 2026-01-01T00:00:00+0000\nLocal.\n", to: "social.org")
+            var environment = [
+                "HOME": home.path, "ORGSOCIAL_FEED_URL": "https://ana.example/social.org",
+                "ORGSOCIAL_PUBLISH_METHOD": "github", "ORGSOCIAL_PUBLISH_OWNER": "ana",
+                "ORGSOCIAL_PUBLISH_REPO": "feed",
+                "ORGSOCIAL_PUBLISH_INSTANCE": forge.baseURL.absoluteString, "ORGSOCIAL_TOKEN": "read-only",
+            ]
+            let readOnly = await runCLI(["publish", "--force", "--file", file], environment: environment)
+            #expect(readOnly.status == 1)
+            #expect(readOnly.error.contains("Contents: Read and write"))
+            environment["ORGSOCIAL_TOKEN"] = "secret-token"
+            environment["ORGSOCIAL_PUBLISH_REPO"] = "missing"
+            let missing = await runCLI(["publish", "--force", "--file", file], environment: environment)
+            #expect(missing.status == 1)
+            #expect(missing.error.contains("the repository ana/missing"))
+            #expect(missing.error.contains("--publish-repo"))
+            environment["ORGSOCIAL_PUBLISH_REPO"] = nil
+            let incomplete = await runCLI(["publish", "--file", file], environment: environment)
+            #expect(incomplete.status != 0)
+            #expect(incomplete.error.contains("--publish-repo <repo>, ORGSOCIAL_PUBLISH_REPO"))
+        }
+    }
 }
