@@ -212,7 +212,8 @@ struct HostFlowTests {
                 environment: environment.merging(["ORGSOCIAL_TOKEN": "nope"]) { $1 })
             #expect(wrong.status == 1)
             #expect(wrong.error.contains("refused the token"))
-            #expect(wrong.error.contains("comes from --publish-token, ORGSOCIAL_TOKEN or \"publish.token\" in the config"))
+            #expect(
+                wrong.error.contains("comes from --publish-token, ORGSOCIAL_TOKEN or \"publish.token\" in the config"))
 
             // A stale copy elsewhere: `publish` refuses to overwrite the newer remote feed.
             let other = try home.write(emptyFeed(nick: "gina"), to: "other/social.org")
