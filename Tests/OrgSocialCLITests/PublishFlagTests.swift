@@ -56,7 +56,7 @@ struct PublishFlagTests {
         }
     }
 
-    @Test func aStaleLocalCopyCatchesUpButUnpublishedLocalChangesAreProtected() async throws {
+    @Test func aStaleLocalCopyCatchesUpAndUnpublishedLocalChangesGoUpWithTheNextWrite() async throws {
         try await FakeFeedServer.with { server in
             let (home, file, environment) = try await setUp(server)
             defer { home.remove() }
@@ -71,26 +71,19 @@ struct PublishFlagTests {
             #expect(remote.contains("Other device") && remote.contains("#+FOLLOW: https://bob.example.org/social.org"))
             #expect(try home.text("social.org") == remote)
 
-            // A local-only change, then --publish: not published (the file would lose the local change), but
-            // the new post is saved in the file, so typed text is never lost; the remote feed is untouched.
+            // A local-only change, then --publish: the earlier change goes up with the new one, each once.
             #expect(
                 await runCLIOverCurl(
                     ["post", "--file", file, "--text", "Draft", "--no-publish"], environment: environment
                 )
                 .status == 0)
-            let local = try home.text("social.org")
-            let refused = await runCLIOverCurl(
+            let published = await runCLIOverCurl(
                 ["post", "--file", file, "--text", "More", "--publish"], environment: environment)
-            #expect(refused.status == 1)
-            #expect(refused.error.contains("orgsocial sync --file \(file)"))
-            #expect(!refused.error.contains("orgsocial publish"))
-            #expect(refused.error.hasPrefix("Error: The change was saved in '\(file)' but not published"))
-            #expect(refused.error.contains("has other changes made since it was last published to"))
-            #expect(!refused.error.contains("was not published from here"))
-            #expect(
-                Feed(parsing: try home.text("social.org")).posts.map(\.body) == Feed(parsing: local).posts.map(\.body)
-                    + ["More"])
-            #expect(await server.state.text("/social.org") == remote)
+            #expect(published.status == 0, "\(published.error)")
+            #expect(published.error.contains("Also published the changes saved in '\(file)' earlier"))
+            let now = try #require(await server.state.text("/social.org"))
+            #expect(Feed(parsing: now).posts.map(\.body).suffix(2) == ["Draft", "More"])
+            #expect(try home.text("social.org") == now)
         }
     }
 

@@ -91,11 +91,11 @@ struct InterleavingTransport: HTTPTransport {
 /// as a connection lost during the upload would, without sending them.
 struct FailingWritesTransport: HTTPTransport {
     let base: any HTTPTransport
-    let failures: Countdown
+    let failures: Counter
 
     init(base: any HTTPTransport, failing count: Int) {
         self.base = base
-        failures = Countdown(count)
+        failures = Counter(count)
     }
 
     func send(_ request: HTTPClientRequest) async throws -> HTTPClientResponse {
@@ -107,17 +107,23 @@ struct FailingWritesTransport: HTTPTransport {
     }
 }
 
-/// A count that goes down to zero.
-actor Countdown {
-    private var left: Int
+/// A count shared by concurrent requests.
+actor Counter {
+    private var value: Int
 
-    init(_ count: Int) { left = count }
+    init(_ value: Int) { self.value = value }
 
     /// `true` while the count was above zero, which it lowers by one.
     func take() -> Bool {
-        guard left > 0 else { return false }
-        left -= 1
+        guard value > 0 else { return false }
+        value -= 1
         return true
+    }
+
+    /// Raises the count by one and returns it.
+    func increment() -> Int {
+        value += 1
+        return value
     }
 }
 

@@ -8,8 +8,9 @@ import HTTPCore
 /// A write names the version read: `If-Match: <ETag>`, or `If-None-Match: *` to create the file. Because
 /// some servers ignore `If-Match` on `PUT` (nginx's dav module), a write first asks whether the file still
 /// has that `ETag` (`GET` with `If-None-Match`, answered `304` when it does), so a change made since the
-/// read is found there at the latest. A server that sends no `ETag` at all is written after the
-/// publisher compared the bytes once more (``FeedPublisher/write(_:to:over:)``).
+/// read is found there at the latest. A weak `ETag` (Apache sends one for a second after each change)
+/// never matches `If-Match`, so then that check is the only condition. A server that sends no `ETag` at
+/// all is written after the publisher compared the bytes once more (``FeedPublisher/write(_:to:over:)``).
 public struct WebDAVDestination: PublishDestination, Hashable {
     /// The feed's public URL (what others follow).
     public let feedURL: URL
@@ -55,8 +56,12 @@ public struct WebDAVDestination: PublishDestination, Hashable {
                 throw FeedPublisher.writeFailure(response, url: fileURL, byteCount: bytes.count)
             }
         }
+        // A weak tag (Apache's for a second after a change) never matches `If-Match`, which compares
+        // strongly: the check above, which compares weakly, is the condition then.
+        var condition = precondition
+        if case .matching(.entityTag(let etag)) = precondition, etag.hasPrefix("W/") { condition = .none }
         return try await Self.put(
-            bytes, to: fileURL, credentials: credentials, precondition: precondition, using: transport)
+            bytes, to: fileURL, credentials: credentials, precondition: condition, using: transport)
     }
 
     /// One `PUT` of a whole feed, as a node and a WebDAV share take it: `text/plain; charset=utf-8`, the
