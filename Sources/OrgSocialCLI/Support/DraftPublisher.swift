@@ -40,62 +40,28 @@ enum DraftPublisher {
                 ? (try? PublishTarget.resolve(in: context, feedURLOption: options.feedURLOption))?.feedURL
                     .absoluteString
                 : nil)
-        let timeZone = context.timeZone
         let path = try options.path(in: context)
         // With "now" fixed by ORGSOCIAL_NOW, waiting would not move it: a taken second moves the ID forward.
-        var waits = context.environment[CommandContext.nowVariable] == nil ? Self.maximumWaits : 0
-        while true {
-            let now = try context.now()
-            let mayWait = waits > 0
-            do {
-                let id = try await FeedChange.apply(
-                    to: path, publishing: publishing, feedURLOption: options.feedURLOption, in: context
-                ) { feed in
-                    let draft = try makeDraft(feed, feedURL, now)
-                    let free = feed.firstFreeMoment(for: now, timeZone: timeZone)
-                    if mayWait, free > now, free.timeIntervalSince(now) <= Self.longestWait {
-                        throw SecondTaken(freeAt: free)
-                    }
-                    return feed.append(draft, at: now, timeZone: timeZone).id
-                        ?? feed.uniqueID(for: now, timeZone: timeZone)
-                }
-                context.writeLine(feedURL.map { "\($0)#\(id)" } ?? id)
-                return
-            } catch let taken as SecondTaken {
-                waits -= 1
-                try await waitForSecond(of: taken.freeAt, from: now, in: context)
+        let clock = PostClock(
+            now: { try context.now() }, sleep: { try await context.sleep($0) },
+            waitsForFreeSeconds: context.environment[CommandContext.nowVariable] == nil)
+        let id = try await clock.append(
+            in: context.timeZone, makeDraft: { feed, now in try makeDraft(feed, feedURL, now) },
+            waiting: { wait in
+                guard wait > Self.quietWait else { return }
+                context.report(
+                    "note: the post IDs of the next \(wait.components.seconds + 1) s are taken; waiting for a free one, "
+                        + "so that the post is not dated ahead of the clock (Ctrl-C to stop).")
             }
+        ) { change in
+            try await FeedChange.apply(
+                to: path, publishing: publishing, feedURLOption: options.feedURLOption, in: context, change)
         }
+        context.writeLine(feedURL.map { "\($0)#\(id)" } ?? id)
     }
 
-    /// The ID's second is taken by a post already in the feed: the post is written once the clock is in
-    /// the free second at `freeAt`, so that its ID is never ahead of the clock (a reader would hide it as
-    /// scheduled until then).
-    private struct SecondTaken: Error {
-        var freeAt: Date
-    }
-
-    /// How many times a post waits for a free second before its ID is moved ahead instead (another writer
-    /// may take each free second first).
-    static let maximumWaits = 5
-
-    /// The longest wait for a free second, in seconds: beyond it, the ID is moved ahead of the clock.
-    static let longestWait: TimeInterval = 60
-
-    /// How long a post waits silently, in seconds; a longer wait is announced on standard error.
-    static let quietWait: TimeInterval = 3
-
-    /// Sleeps until the clock reaches the second of `moment` (a whole number of seconds after `now`).
-    private static func waitForSecond(of moment: Date, from now: Date, in context: CommandContext) async throws {
-        let start = moment.timeIntervalSince1970.rounded(.down) - now.timeIntervalSince1970
-        let seconds = max(0, start)
-        if seconds > quietWait {
-            context.report(
-                "note: the post IDs of the next \(Int(seconds.rounded(.up))) s are taken; waiting for a free one, "
-                    + "so that the post is not dated ahead of the clock (Ctrl-C to stop).")
-        }
-        try await context.sleep(.milliseconds(Int((seconds * 1000).rounded(.up))))
-    }
+    /// How long a post waits silently for a free second; a longer wait is announced on standard error.
+    static let quietWait: Duration = .seconds(3)
 
     /// Reads a `<feed URL>#<post ID>` option value.
     /// - Parameters:
