@@ -36,11 +36,13 @@ struct PostClockTests {
     /// Appends through the clock to `start`, as a writer that reads `start` afresh at every call.
     private func append(to start: Feed, with clock: PostClock) async throws -> (id: String, writes: Int) {
         let writes = Mutex(0)
-        let id = try await clock.append(in: utc, makeDraft: { _, _ in PostDraft(body: "new") }) { change in
-            writes.withLock { $0 += 1 }
-            var feed = start
-            return try change(&feed)
-        }
+        let id = try await clock.append(
+            in: utc, makeDraft: { _, _ in PostDraft(body: "new") },
+            write: { change in
+                writes.withLock { $0 += 1 }
+                var feed = start
+                return try change(&feed)
+            })
         return (id, writes.withLock { $0 })
     }
 
@@ -64,15 +66,17 @@ struct PostClockTests {
         clock.maximumWaits = 2
         let shared = Mutex(feed(taking: [0]))
         let writes = Mutex(0)
-        let id = try await clock.append(in: utc, makeDraft: { _, _ in PostDraft(body: "new") }) { change in
-            let count = writes.withLock {
-                $0 += 1
-                return $0
-            }
-            var current = shared.withLock { $0 }
-            if count > 1 { _ = current.append(PostDraft(body: "other"), at: fake.now(), timeZone: utc) }
-            return try change(&current)
-        }
+        let id = try await clock.append(
+            in: utc, makeDraft: { _, _ in PostDraft(body: "new") },
+            write: { change in
+                let count = writes.withLock {
+                    $0 += 1
+                    return $0
+                }
+                var current = shared.withLock { $0 }
+                if count > 1 { _ = current.append(PostDraft(body: "other"), at: fake.now(), timeZone: utc) }
+                return try change(&current)
+            })
         #expect(writes.withLock { $0 } == 3)
         #expect(fake.sleeps.withLock { $0 } == [.seconds(1), .seconds(1)])
         #expect(id == "2026-01-02T03:04:08+0000")

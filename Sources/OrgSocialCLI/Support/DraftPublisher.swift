@@ -52,11 +52,11 @@ enum DraftPublisher {
                 context.report(
                     "note: the post IDs of the next \(wait.components.seconds + 1) s are taken; waiting for a free one, "
                         + "so that the post is not dated ahead of the clock (Ctrl-C to stop).")
-            }
-        ) { change in
-            try await FeedChange.apply(
-                to: path, publishing: publishing, feedURLOption: options.feedURLOption, in: context, change)
-        }
+            },
+            write: { change in
+                try await FeedChange.apply(
+                    to: path, publishing: publishing, feedURLOption: options.feedURLOption, in: context, change)
+            })
         context.writeLine(feedURL.map { "\($0)#\(id)" } ?? id)
     }
 
