@@ -1,17 +1,19 @@
+import Foundation
 import HTTPCore
 import OrgSocial
 
 /// Answers `PUT` to a feed's own URL: the safe way to publish, with no lost updates.
 ///
-/// The request must carry `Authorization: Bearer <token>` with one of the feed's tokens (see
-/// ``FeedTokenStore``), and a precondition: `If-Match: "<etag>"` with the ETag the client last read
+/// The request must carry one of the feed's tokens (see ``FeedTokenStore``), either as
+/// `Authorization: Bearer <token>` or, for WebDAV clients, as the password of HTTP Basic
+/// (`Authorization: Basic base64(<any user name>:<token>)`), and a precondition: `If-Match: "<etag>"` with the ETag the client last read
 /// (or `*`), or `If-None-Match: *` to create a feed that does not exist yet. The body is the whole new
 /// file, which must be UTF-8 and parse as an Org Social feed without errors (warnings are fine).
 ///
 /// | Outcome | Status |
 /// |---|---|
 /// | Saved; the response's `ETag` is the new version's | 200, or 201 when created |
-/// | Missing or wrong token | 401 with `WWW-Authenticate: Bearer` |
+/// | Missing or wrong token | 401 with two `WWW-Authenticate` fields, `Bearer` then `Basic` |
 /// | Not a feed path | 404 |
 /// | The account has a redirect (Host API) | 409 |
 /// | Body over the upload limit | 413 |
@@ -49,18 +51,21 @@ struct FeedWriteHandler: Sendable {
     /// of ``headRefusal(_:feed:)``.
     private func authorizedFeed(_ request: HTTPRequest, feed requested: FeedPath) -> Result<FeedPath, HostAPI.Refusal> {
         let feed = store.directory.realFeed(of: requested)
-        guard let feed, let token = Self.bearerToken(request.headers["Authorization"]),
+        guard let feed, let token = Self.presentedToken(request.headers["Authorization"]),
             tokens.isAuthorized(token, for: feed)
         else {
-            let challenge =
+            let bearer =
                 request.headers["Authorization"] == nil
                 ? "Bearer realm=\"orgsocial\"" : "Bearer realm=\"orgsocial\", error=\"invalid_token\""
             return .failure(
                 HostAPI.Refusal(
                     Envelope.error(
-                        "A valid bearer token for \(requested.relativePath) is required",
+                        "A valid token for \(requested.relativePath) is required (Authorization: Bearer <token>, "
+                            + "or Basic with the token as the password)",
                         status: .unauthorized,
-                        headers: ["WWW-Authenticate": challenge]
+                        headers: HTTPHeaders([
+                            ("WWW-Authenticate", bearer), ("WWW-Authenticate", "Basic realm=\"orgsocial\""),
+                        ])
                     )))
         }
         if let nick = feed.folder, accounts.account(nick: nick)?.redirectURL != nil {
@@ -138,12 +143,29 @@ struct FeedWriteHandler: Sendable {
         Envelope.error("File too large. Maximum size is \(maximumUploadBytes) bytes", status: .contentTooLarge)
     }
 
-    /// The token of an `Authorization: Bearer <token>` header (scheme compared case-insensitively).
-    static func bearerToken(_ header: String?) -> String? {
+    /// The token an `Authorization` header presents: the credentials of `Bearer <token>`, or the
+    /// password of `Basic base64(<user>:<password>)` (RFC 7617: the user name, which may be empty, is
+    /// ignored, and the password is everything after the first colon). `nil` for a missing header,
+    /// another scheme, an empty token, or Basic credentials that are not base64 of UTF-8 text with a
+    /// colon. The scheme is compared case-insensitively.
+    static func presentedToken(_ header: String?) -> String? {
         guard let header else { return nil }
         let parts = header.trimmingSpaces().split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = String(parts[1]).trimmingSpaces()
+        guard parts.count == 2 else { return nil }
+        let credentials = String(parts[1]).trimmingSpaces()
+        let token: String
+        switch parts[0].lowercased() {
+        case "bearer":
+            token = credentials
+        case "basic":
+            guard let decoded = Data(base64Encoded: credentials),
+                let pair = String(validating: Array(decoded), as: UTF8.self),
+                let colon = pair.firstIndex(of: ":")
+            else { return nil }
+            token = String(pair[pair.index(after: colon)...])
+        default:
+            return nil
+        }
         return token.isEmpty ? nil : token
     }
 

@@ -17,7 +17,7 @@ final class NodeMetrics: Sendable {
 
     /// A secret a client presents to write.
     enum Credential: String, Sendable {
-        /// `Authorization: Bearer` on `PUT`.
+        /// A feed token on `PUT`: `Authorization: Bearer`, or the password of `Authorization: Basic`.
         case bearerToken = "bearer_token"
         /// A Host API vfile.
         case vfile

@@ -103,8 +103,9 @@ struct NodeResponder: HTTPResponder {
         ]
     )
 
-    /// The secret a request presents, for the failure limit: a bearer token on `PUT` of a feed, a vfile on
-    /// the Host API's `POST /upload`, `/delete`, `/redirect` and `/remove-redirect`; `nil` for the rest.
+    /// The secret a request presents, for the failure limit: a token on `PUT` of a feed (Bearer, or the
+    /// password of Basic: both count as `bearer_token`), a vfile on the Host API's `POST /upload`,
+    /// `/delete`, `/redirect` and `/remove-redirect`; `nil` for the rest.
     static func credential(of request: HTTPRequest) -> NodeMetrics.Credential? {
         if request.method == .put, FeedPath(segments: request.pathSegments) != nil { return .bearerToken }
         if request.method == .post, request.pathSegments.count == 1,
