@@ -190,16 +190,42 @@ package final class WebDAVServer: StoppableServer {
         FileManager.default.contents(atPath: "\(servedFolder)/\(name)").map { Array($0) }
     }
 
-    /// Stops the server (SIGTERM, then SIGKILL after 15 s), waits for it and deletes its folder.
+    /// Stops the server (SIGTERM to every process of its configuration, then SIGKILL after a second),
+    /// waits for it and deletes its folder.
     package func terminate() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
-            let deadline = ContinuousClock.now + .seconds(15)
-            while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        // Apache's children (run as `nobody` under root) can outlive its parent: signal every process
+        // started with this server's configuration, then wait for the one we launched.
+        let configuration = folder.path("server.conf")
+        let signalAll = { (signal: Int32) -> Bool in
+            let pids = Self.processes(mentioning: configuration)
+            for pid in pids { kill(pid, signal) }
+            return !pids.isEmpty
+        }
+        if signalAll(SIGTERM) || process.isRunning {
+            // A second for a graceful stop (Apache's workers may not finish it), then SIGKILL.
+            let deadline = ContinuousClock.now + .seconds(1)
+            while !Self.processes(mentioning: configuration).isEmpty, ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            _ = signalAll(SIGKILL)
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
         process.waitUntilExit()
         folder.remove()
+    }
+
+    /// The live processes whose command line mentions `text` (from `/proc`), zombies left out.
+    static func processes(mentioning text: String) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry),
+                let command = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
+                String(decoding: command, as: UTF8.self).contains(text),
+                let status = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                !status.contains(") Z ")
+            else { return nil }
+            return pid
+        }
     }
 
     /// ``terminate()`` off the Swift pool.
