@@ -1,5 +1,6 @@
 import FeedHosting
 import Foundation
+import OrgSocial
 import TestSupport
 import Testing
 
@@ -16,7 +17,7 @@ private let engineRuns = OfficialEngine.testsRun(suite: "OfficialEngineNodeTests
     /// The answers of the engine to `initialize` with `upload`, then to `publish` with `text`, in order; every
     /// URL it is given is on 127.0.0.1 (the mirror it notifies after the write is the node itself, which
     /// answers 404; the engine ignores that outcome).
-    private static func initializeAndPublish(upload: [String: String], feed: String, mirror: String, text: String)
+    static func initializeAndPublish(upload: [String: String], feed: String, mirror: String, text: String)
         async throws -> (initialized: [String: Any], published: [String: Any])
     {
         let engine = try OfficialEngine.requirePath()
@@ -103,6 +104,50 @@ private let engineRuns = OfficialEngine.testsRun(suite: "OfficialEngineNodeTests
             #expect(error["code"] as? Int == -32002)
             #expect((error["message"] as? String)?.contains("401") == true, "\(error)")
             #expect(test.fileText("ana/social.org") == emptyFeed(nick: "ana"))
+        }
+    }
+
+    @Test func twoOrgsocialCopiesAndTheOfficialClientWritingAtOnceKeepEveryPost() async throws {
+        try await withNode { test in
+            try test.root.write(emptyFeed(nick: "ana"), to: "ana/social.org")
+            let token = try test.issueToken(folder: "ana")
+            let site = "http://127.0.0.1:\(test.node.port)"
+            let feed = "\(site)/ana/social.org"
+            let home = try TemporaryFolder()
+            defer { home.remove() }
+            let laptop = try home.write(emptyFeed(nick: "ana"), to: "laptop.org")
+            let desktop = try home.write(emptyFeed(nick: "ana"), to: "desktop.org")
+            let environment = ["HOME": home.path, "ORGSOCIAL_FEED_URL": feed, "ORGSOCIAL_TOKEN": token]
+            // One copy publishes with PUT, the other as a WebDAV client; the official engine as one too.
+            async let fromLaptop = [
+                await runCLI(["post", "--file", laptop, "--text", "Laptop 1", "--publish"], environment: environment),
+                await runCLI(["post", "--file", laptop, "--text", "Laptop 2", "--publish"], environment: environment),
+            ]
+            let webdav = ["--publish-method", "webdav", "--publish-username", "ana"]
+            async let fromDesktop = [
+                await runCLI(
+                    ["post", "--file", desktop, "--text", "Desktop 1", "--publish"] + webdav, environment: environment),
+                await runCLI(
+                    ["post", "--file", desktop, "--text", "Desktop 2", "--publish"] + webdav, environment: environment),
+            ]
+            async let fromEngine = Self.initializeAndPublish(
+                upload: ["method": "webdav", "url": feed, "username": "ana", "password": token], feed: feed,
+                mirror: "\(site)/api", text: "Official client")
+            let results = await fromLaptop + fromDesktop
+            let (_, engine) = try await fromEngine
+            for result in results { #expect(result.status == 0, "\(result.error)") }
+            var expected = ["Laptop 1", "Laptop 2", "Desktop 1", "Desktop 2"]
+            // The official client gives up after three stale writes (-32007, nothing uploaded); otherwise its
+            // post is there too.
+            if engine["result"] != nil {
+                expected.append("Official client")
+            } else {
+                let error = try #require(engine["error"] as? [String: Any], "\(engine)")
+                #expect(error["code"] as? Int == -32007, "\(engine)")
+            }
+            let bodies = Feed(parsing: try #require(test.fileText("ana/social.org"))).posts.map(\.body)
+            #expect(Set(bodies) == Set(expected))
+            #expect(bodies.count == expected.count)
         }
     }
 }
