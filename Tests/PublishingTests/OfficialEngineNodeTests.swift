@@ -135,7 +135,15 @@ private let engineRuns = OfficialEngine.testsRun(suite: "OfficialEngineNodeTests
                 mirror: "\(site)/api", text: "Official client")
             let results = await fromLaptop + fromDesktop
             let (_, engine) = try await fromEngine
-            for result in results { #expect(result.status == 0, "\(result.error)") }
+            // A copy that met three stale writes in a row keeps its post in its file and says so; a sync then
+            // publishes it.
+            for result in results where result.status != 0 {
+                #expect(result.error.contains("saved in"), "\(result.error)")
+            }
+            for file in [laptop, desktop] {
+                let synced = await runCLI(["sync", "--file", file], environment: environment)
+                #expect(synced.status == 0, "\(synced.error)")
+            }
             var expected = ["Laptop 1", "Laptop 2", "Desktop 1", "Desktop 2"]
             // The official client gives up after three stale writes (-32007, nothing uploaded); otherwise its
             // post is there too.
