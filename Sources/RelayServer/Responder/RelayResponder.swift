@@ -40,6 +40,8 @@ package import RelayCore
 package struct RelayResponder: HTTPResponder {
     private let readModel: any RelayReadModel
     private let readAPI: RelayReadAPI
+    /// The mirror API under `/api/`, over the same read model.
+    private let mirrorAPI: MirrorAPI
     private let gateway: any RelayFeedGateway
     private let configuration: Configuration
     private let tracker: RelayChangeTracker
@@ -63,6 +65,7 @@ package struct RelayResponder: HTTPResponder {
         self.bridges = bridges.map(RelayBridgeAPI.init(gateway:))
         self.readModel = readModel
         readAPI = RelayReadAPI(readModel: readModel)
+        mirrorAPI = MirrorAPI(readModel: readModel)
         self.gateway = gateway
         self.configuration = configuration
         tracker = RelayChangeTracker(maximumAge: configuration.changeCheckInterval)
@@ -128,6 +131,8 @@ package struct RelayResponder: HTTPResponder {
         case answer(HTTPResponse)
         /// An endpoint to run, with the indent the client asked for.
         case handle(RelayEndpoint, indent: Int?)
+        /// A request of the mirror API, under `/api/`.
+        case mirror
     }
 
     /// Routes a request as the reference's middleware and views do: `OPTIONS` first, then the URL table
@@ -136,6 +141,9 @@ package struct RelayResponder: HTTPResponder {
     private func plan(for request: HTTPRequest) -> Plan {
         if request.method == .options {
             return .answer(RelayResponses.preflight)
+        }
+        if MirrorAPI.serves(request.path) {
+            return .mirror
         }
         switch RelayRouteResolution(request) {
         case .notFound:
@@ -173,6 +181,8 @@ package struct RelayResponder: HTTPResponder {
         switch plan(for: request) {
         case .answer(let response):
             return response
+        case .mirror:
+            return nil
         case .handle(let endpoint, let indent):
             guard request.method == .get || request.method == .head,
                 let validators = tracker.recentValidators(from: readModel)
@@ -205,7 +215,15 @@ package struct RelayResponder: HTTPResponder {
         status: .ok, headers: ["Content-Type": RelayRootDocument.contentType], bytes: RelayRootDocument.bytes)
 
     private func fullResponse(to request: HTTPRequest) async -> HTTPResponse {
-        guard case .handle(let endpoint, let indent) = plan(for: request) else {
+        let routed = plan(for: request)
+        if case .mirror = routed {
+            let validators = await tracker.refresh(from: readModel, log: configuration.log)
+            let reply = await mirrorAPI.reply(
+                method: request.method, path: request.path, query: request.queryItems, now: Date())
+            let response = RelayResponses.json(reply.body, status: reply.status, indent: nil)
+            return finalize(response, validators: validators, request: request, conditional: reply.status == .ok)
+        }
+        guard case .handle(let endpoint, let indent) = routed else {
             // `immediateResponse` answers every other plan.
             return RelayResponses.serverErrorPage
         }
