@@ -21,8 +21,10 @@ extension RelayAPISuite {
             return (data, meta)
         }
 
-        @Test func allPostsComeInTheEnvelopeNewestFirstWithWholeSecondDates() async throws {
-            let relay = try await RelayServerHarness()
+        @Test(arguments: RelayStoreEngine.tested) func allPostsComeInTheEnvelopeNewestFirstWithWholeSecondDates(
+            engine: RelayStoreEngine
+        ) async throws {
+            let relay = try await RelayServerHarness(engine: engine)
             defer { Task { await relay.stop() } }
             let (data, meta) = try await Self.page(relay, "/api/posts/?scope=all&page=1&perPage=40&_t=1")
             #expect(meta == ["total": 8, "page": 1, "perPage": 40, "totalPages": 1])
@@ -49,8 +51,10 @@ extension RelayAPISuite {
             #expect((alice["content"] as? String)?.hasPrefix("Hello [[org-social:") == true)
         }
 
-        @Test func pagesNeitherRepeatNorSkipAPost() async throws {
-            let relay = try await RelayServerHarness()
+        @Test(arguments: RelayStoreEngine.tested) func pagesNeitherRepeatNorSkipAPost(engine: RelayStoreEngine)
+            async throws
+        {
+            let relay = try await RelayServerHarness(engine: engine)
             defer { Task { await relay.stop() } }
             let whole = try await Self.page(relay, "/api/posts/?scope=all&perPage=100").data.compactMap {
                 $0["uri"] as? String
@@ -70,8 +74,10 @@ extension RelayAPISuite {
             #expect(clamped.meta["perPage"] == 100)
         }
 
-        @Test func followingLanguageAndDaysFilterThePosts() async throws {
-            let relay = try await RelayServerHarness()
+        @Test(arguments: RelayStoreEngine.tested) func followingLanguageAndDaysFilterThePosts(engine: RelayStoreEngine)
+            async throws
+        {
+            let relay = try await RelayServerHarness(engine: engine)
             defer { Task { await relay.stop() } }
             let alice = RelayRoutingTests.encoded(RelayServerHarness.alice)
             let carol = RelayRoutingTests.encoded(RelayServerHarness.carol)
