@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCore
 import RelayTestFixtures
 import TestSupport
 import Testing
@@ -115,6 +116,28 @@ extension RelayAPISuite {
             let post = try await relay.send("POST", "/api/posts/")
             #expect(post.status == 405)
             #expect(post.json?["status"] as? Int == 405)
+        }
+
+        @Test func refreshRegistersTheFeedThroughTheGatewayWithinTheRateLimit() async throws {
+            let relay = try await RelayServerHarness {
+                $0.registrationRate = .init(requests: 2, per: .seconds(60))
+            }
+            defer { Task { await relay.stop() } }
+            let body = #"{"feed":"https:\/\/new.example\/social.org"}"#
+            let accepted = try await relay.post("/api/webhook/refresh/", contentType: "application/json", body: body)
+            #expect(accepted.status == 202)
+            #expect(accepted.json?["feed"] as? String == "https://new.example/social.org")
+            #expect(await relay.gateway.registered == ["https://new.example/social.org"])
+
+            let missing = try await relay.post("/api/webhook/refresh/", contentType: "application/json", body: "{}")
+            #expect(missing.status == 400)
+            #expect(missing.json?["status"] as? Int == 400)
+            #expect((missing.json?["detail"] as? String)?.isEmpty == false)
+
+            let throttled = try await relay.post("/api/webhook/refresh/", contentType: "application/json", body: body)
+            #expect(throttled.status == 429)
+            #expect(throttled.json?["status"] as? Int == 429)
+            #expect(await relay.gateway.registered.count == 1)
         }
     }
 }

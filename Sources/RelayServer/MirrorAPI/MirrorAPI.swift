@@ -31,6 +31,33 @@ package struct MirrorAPI: Sendable {
         path.hasPrefix(prefix) || path == String(prefix.dropLast())
     }
 
+    /// Whether `path` is `webhook/refresh/`, the one `POST` of the mirror API.
+    package static func isRefresh(_ path: String) -> Bool {
+        path.dropFirst(prefix.count).split(separator: "/") == ["webhook", "refresh"]
+    }
+
+    /// The answer to `POST webhook/refresh/` once the feed went through registration: `202 {"feed"}` for a
+    /// known or added feed, else a problem.
+    static func refreshReply(_ outcome: FeedRegistrationOutcome) -> RelayJSONReply {
+        switch outcome {
+        case .known(let feed), .added(let feed):
+            return RelayJSONReply(status: .accepted, body: .object([("feed", .string(feed))]))
+        case .bridge:
+            return MirrorProblem(
+                title: "Invalid feed", detail: "A bridge feed cannot be refreshed.", status: .badRequest
+            ).reply
+        case .invalid(let reason):
+            return MirrorProblem(
+                title: "Invalid feed", detail: "Invalid Org Social feed: \(reason)", status: .badRequest
+            ).reply
+        case .storageFailed:
+            return MirrorProblem(
+                title: "Server error", detail: "The crawl list could not be read or written.",
+                status: .internalServerError
+            ).reply
+        }
+    }
+
     /// Answers `method path?query`.
     ///
     /// - Parameters:
