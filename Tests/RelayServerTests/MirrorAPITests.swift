@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCore
+import RelayCore
 import RelayTestFixtures
 import TestSupport
 import Testing
@@ -97,6 +98,20 @@ extension RelayAPISuite {
             #expect(try await Self.page(relay, "/api/posts/?scope=all&sinceDays=1").meta["total"] == 0)
             #expect(try await Self.page(relay, "/api/posts/?scope=all&sinceDays=3650").meta["total"] == 8)
             #expect(try await Self.page(relay, "/api/posts/?scope=following").meta["total"] == 0)
+        }
+
+        @Test func feedsListTheCrawlListPaged() async throws {
+            let relay = try await RelayServerHarness()
+            defer { Task { await relay.stop() } }
+            let crawl = try await relay.store.feeds()
+            #expect(crawl.count >= 3)
+            var paged: [String] = []
+            for page in 1...crawl.count {
+                let (data, meta) = try await Self.page(relay, "/api/feeds/?page=\(page)&perPage=1&_t=5")
+                #expect(meta == ["total": crawl.count, "page": page, "perPage": 1, "totalPages": crawl.count])
+                paged += data.compactMap { $0["url"] as? String }
+            }
+            #expect(paged == crawl)
         }
 
         @Test func errorsAreProblemObjects() async throws {

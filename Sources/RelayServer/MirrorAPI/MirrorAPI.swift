@@ -76,6 +76,7 @@ package struct MirrorAPI: Sendable {
         do {
             switch name.map(String.init) {
             case ["posts"]: return try await posts(RelayParameters(query), now: now)
+            case ["feeds"]: return try await feeds(RelayParameters(query))
             default:
                 throw MirrorProblem(
                     title: "Not found", detail: "This relay does not serve \(path) of the mirror API.",
@@ -111,6 +112,17 @@ package struct MirrorAPI: Sendable {
         let query = PostListQuery(feeds: feeds, languages: languages, since: since, page: page, perPage: perPage)
         let result = try await readModel.posts(query)
         return Self.envelope(result.posts.map(MirrorJSON.post), total: result.total, page: page, perPage: perPage)
+    }
+
+    /// `GET /api/feeds/`: the crawl list in insertion order (bridges left out), paged, each feed as a
+    /// profile with only its `url` (the list holds no more).
+    func feeds(_ parameters: RelayParameters) async throws -> RelayJSONReply {
+        let page = try Self.positiveInteger("page", parameters) ?? 1
+        let perPage = min(Self.maximumPerPage, try Self.positiveInteger("perPage", parameters) ?? Self.defaultPerPage)
+        let feeds = try await readModel.feeds()
+        let start = min(feeds.count, (page - 1) * perPage)
+        let items = feeds[start..<min(feeds.count, start + perPage)].map { JSONValue.object([("url", .string($0))]) }
+        return Self.envelope(Array(items), total: feeds.count, page: page, perPage: perPage)
     }
 
     /// The value of `name` as an integer of at least 1, `nil` when absent or empty.
