@@ -68,6 +68,10 @@ package protocol RelayReadModel: Sendable {
     /// wins over `feed` (exact author feed).
     func rssItems(tag: String?, feed: String?, limit: Int) async throws -> [RelayRSSItem]
 
+    /// One page of the posts with non-blank content that `query` selects, newest first (the mirror API's
+    /// `posts/`).
+    func posts(_ query: PostListQuery) async throws -> PostListPage
+
     /// The current data generation and its time.
     func changeStamp() async throws -> RelayChangeStamp
 

@@ -87,6 +87,11 @@ extension RelaySQLReadModel {
     package func rssItems(tag: String?, feed: String?, limit: Int) async throws -> [RelayRSSItem] {
         try await ask { try $0.rssItems(tag: tag, feed: feed, limit: limit) }
     }
+
+    /// One page of the posts with non-blank content that `query` selects, newest first.
+    package func posts(_ query: PostListQuery) async throws -> PostListPage {
+        try await ask { try $0.posts(query) }
+    }
 }
 
 /// Reads the notification log (the `notifications` table the event streams tail).

@@ -40,6 +40,8 @@ package import RelayCore
 package struct RelayResponder: HTTPResponder {
     private let readModel: any RelayReadModel
     private let readAPI: RelayReadAPI
+    /// The mirror API under `/api/`, over the same read model.
+    private let mirrorAPI: MirrorAPI
     private let gateway: any RelayFeedGateway
     private let configuration: Configuration
     private let tracker: RelayChangeTracker
@@ -63,6 +65,7 @@ package struct RelayResponder: HTTPResponder {
         self.bridges = bridges.map(RelayBridgeAPI.init(gateway:))
         self.readModel = readModel
         readAPI = RelayReadAPI(readModel: readModel)
+        mirrorAPI = MirrorAPI(readModel: readModel)
         self.gateway = gateway
         self.configuration = configuration
         tracker = RelayChangeTracker(maximumAge: configuration.changeCheckInterval)
@@ -95,18 +98,26 @@ package struct RelayResponder: HTTPResponder {
         return finish(response, for: request, since: start)
     }
 
-    /// Refuses a `POST /feeds/` over the address's registration rate
+    /// Refuses a `POST /feeds/` (or the mirror's `POST /api/webhook/refresh/`) over the address's registration rate
     /// (``Configuration/registrationRate``) with DRF's throttling answer, 429 and `Retry-After`, before
     /// its body is read; `nil` for everything else.
     package func respondBeforeBody(to request: HTTPRequest) -> HTTPResponse? {
         guard request.method == .post, let registrations else { return nil }
         let start = ContinuousClock.now
-        guard case .handle(.feeds, let indent) = plan(for: request),
-            case .limited(let seconds) = registrations.admit(request.clientAddressKey)
-        else { return nil }
-        var response = RelayResponses.detail(
-            "Request was throttled. Expected available in \(seconds) seconds.", status: .tooManyRequests,
-            indent: indent)
+        let routed = plan(for: request)
+        let refresh = MirrorAPI.isRefresh(request.path)
+        var indent: Int?
+        switch routed {
+        case .handle(.feeds, let requested): indent = requested
+        case .mirror where refresh: break
+        default: return nil
+        }
+        guard case .limited(let seconds) = registrations.admit(request.clientAddressKey) else { return nil }
+        let detail = "Request was throttled. Expected available in \(seconds) seconds."
+        var response =
+            refresh
+            ? Self.problem(MirrorProblem(title: "Too many requests", detail: detail, status: .tooManyRequests))
+            : RelayResponses.detail(detail, status: .tooManyRequests, indent: indent)
         response.headers["Retry-After"] = "\(seconds)"
         return finish(response, for: request, since: start)
     }
@@ -128,6 +139,8 @@ package struct RelayResponder: HTTPResponder {
         case answer(HTTPResponse)
         /// An endpoint to run, with the indent the client asked for.
         case handle(RelayEndpoint, indent: Int?)
+        /// A request of the mirror API, under `/api/`.
+        case mirror
     }
 
     /// Routes a request as the reference's middleware and views do: `OPTIONS` first, then the URL table
@@ -136,6 +149,9 @@ package struct RelayResponder: HTTPResponder {
     private func plan(for request: HTTPRequest) -> Plan {
         if request.method == .options {
             return .answer(RelayResponses.preflight)
+        }
+        if MirrorAPI.serves(request.path) {
+            return .mirror
         }
         switch RelayRouteResolution(request) {
         case .notFound:
@@ -173,6 +189,8 @@ package struct RelayResponder: HTTPResponder {
         switch plan(for: request) {
         case .answer(let response):
             return response
+        case .mirror:
+            return nil
         case .handle(let endpoint, let indent):
             guard request.method == .get || request.method == .head,
                 let validators = tracker.recentValidators(from: readModel)
@@ -205,7 +223,18 @@ package struct RelayResponder: HTTPResponder {
         status: .ok, headers: ["Content-Type": RelayRootDocument.contentType], bytes: RelayRootDocument.bytes)
 
     private func fullResponse(to request: HTTPRequest) async -> HTTPResponse {
-        guard case .handle(let endpoint, let indent) = plan(for: request) else {
+        let routed = plan(for: request)
+        if case .mirror = routed {
+            if request.method == .post, MirrorAPI.isRefresh(request.path) {
+                return await refresh(request)
+            }
+            let validators = await tracker.refresh(from: readModel, log: configuration.log)
+            let reply = await mirrorAPI.reply(
+                method: request.method, path: request.path, query: request.queryItems, now: Date())
+            let response = RelayResponses.json(reply.body, status: reply.status, indent: nil)
+            return finalize(response, validators: validators, request: request, conditional: reply.status == .ok)
+        }
+        guard case .handle(let endpoint, let indent) = routed else {
             // `immediateResponse` answers every other plan.
             return RelayResponses.serverErrorPage
         }
@@ -314,6 +343,33 @@ package struct RelayResponder: HTTPResponder {
         let validators = await tracker.refresh(from: readModel, log: configuration.log)
         let response = RelayResponses.json(reply.body, status: reply.status, indent: indent)
         return finalize(response, validators: validators, request: request, conditional: false)
+    }
+
+    /// `POST /api/webhook/refresh/` with `{"feed": URL}` (`mirror-api.md` §3.13): the same registration as
+    /// `POST /feeds/` (address guard, validation fetch), answered `202 {"feed": URL}` or with a problem.
+    private func refresh(_ request: HTTPRequest) async -> HTTPResponse {
+        let submitted: String
+        switch RelayRegistrationForm(request) {
+        case .rejected(let status, let detail):
+            return Self.problem(MirrorProblem(title: "Invalid request", detail: detail, status: status))
+        case .notAString, .missing:
+            return Self.problem(
+                MirrorProblem(title: "Invalid request", detail: "feed must be a feed URL.", status: .badRequest))
+        case .feed(let feed):
+            submitted = feed.pythonStripped
+        }
+        guard !submitted.isEmpty else {
+            return Self.problem(
+                MirrorProblem(title: "Invalid request", detail: "feed must be a feed URL.", status: .badRequest))
+        }
+        let reply = MirrorAPI.refreshReply(await gateway.register(feed: submitted))
+        _ = await tracker.refresh(from: readModel, log: configuration.log)
+        return RelayResponses.json(reply.body, status: reply.status, indent: nil)
+    }
+
+    /// A mirror problem as a response.
+    private static func problem(_ problem: MirrorProblem) -> HTTPResponse {
+        RelayResponses.json(problem.reply.body, status: problem.reply.status, indent: nil)
     }
 
     /// The bridge endpoints (§2.20): JSON listings with the relay's validators, virtual feeds with their own.

@@ -35,6 +35,8 @@ final class CountingReadModel: RelayReadModel {
     /// The store's answer.
     func feeds() async throws -> [String] { try await store.feeds() }
     /// The store's answer.
+    func posts(_ query: PostListQuery) async throws -> PostListPage { try await store.posts(query) }
+    /// The store's answer.
     func feedChanges(after generation: Int, current: Int) async throws -> RelayFeedChanges {
         try await store.feedChanges(after: generation, current: current)
     }

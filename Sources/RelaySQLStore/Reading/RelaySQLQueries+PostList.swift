@@ -1,0 +1,46 @@
+import Foundation
+package import RelayCore
+
+extension RelaySQLQueries {
+    /// One page of the posts with non-blank content that `query` selects, newest first, in the order of
+    /// every other newest-first list (instant, then id, then URL), so pages neither repeat nor skip a post.
+    package func posts(_ query: PostListQuery) throws -> PostListPage {
+        var condition = SQLCondition("p.content <> ''")
+        if let feeds = query.feeds {
+            guard !feeds.isEmpty else { return PostListPage(posts: [], total: 0) }
+            let marks = Array(repeating: "?", count: feeds.count).joined(separator: ", ")
+            condition = condition.and(SQLCondition("f.feed IN (\(marks))", feeds.map { $0 }))
+        }
+        if !query.languages.isEmpty {
+            let marks = Array(repeating: "?", count: query.languages.count).joined(separator: ", ")
+            condition = condition.and(SQLCondition("p.lang IN (\(marks))", query.languages.map { $0 }))
+        }
+        if let since = query.since {
+            condition = condition.and(SQLCondition("p.created_at >= ?", [since.timeIntervalSince1970]))
+        }
+        let total =
+            try session.firstRow(
+                "SELECT count(*) FROM \(postsWithProfile) WHERE \(condition.sql)", condition.arguments)?
+            .int(at: 0) ?? 0
+        let offset = (query.page - 1) * query.perPage
+        guard offset < total else { return PostListPage(posts: [], total: total) }
+        let posts = try session.rows(
+            """
+            SELECT f.feed, p.post_id, f.nick, p.content, p.lang, p.tags, p.client, p.reply_to, p.mood,
+            p.group_slug, p.include, p.poll_end, p.poll_option, p.created_at FROM \(postsWithProfile)
+            WHERE \(condition.sql) ORDER BY \(newestFirst) LIMIT ? OFFSET ?
+            """,
+            condition.arguments + [query.perPage, offset]
+        ).map { row in
+            ListedPost(
+                feed: try row.string(at: 0), id: try row.string(at: 1), nick: try row.string(at: 2),
+                content: try row.string(at: 3), lang: try row.string(at: 4),
+                tags: try row.string(at: 5).split(whereSeparator: \.isWhitespace).map(String.init),
+                client: try row.string(at: 6), replyTo: try row.text(at: 7), mood: try row.string(at: 8),
+                group: try row.text(at: 9), include: try row.text(at: 10),
+                pollEnd: try row.real(at: 11).map { Date(timeIntervalSince1970: $0) },
+                pollOption: try row.text(at: 12), createdAt: Date(timeIntervalSince1970: try row.double(at: 13)))
+        }
+        return PostListPage(posts: posts, total: total)
+    }
+}
