@@ -66,7 +66,7 @@ import Testing
         }
     }
 
-    @Test func aWrongPasswordIs401AdvertisingBothSchemesAndNothingLands() async throws {
+    @Test func aWrongPasswordIs401OfferingBasicAgainAndNothingLands() async throws {
         try await withAna { node, root, token in
             let feed = sampleFeed(nick: "ana", text: "Changed")
             let wrong = try await Self.exchange(
@@ -80,11 +80,12 @@ import Testing
             let swapped = try await Self.exchange(
                 node, Self.put(authorization: Self.basic(token, "password"), body: feed))
             #expect(swapped.status == 401)
+            // Without credentials only Bearer is offered: URLSession on Linux hangs on a Basic challenge.
             let missing = try await Self.exchange(node, Self.put(authorization: nil, body: feed))
             #expect(missing.status == 401)
             #expect(
                 missing.headers.filter { $0.0.lowercased() == "www-authenticate" }.map(\.1) == [
-                    "Bearer realm=\"orgsocial\"", "Basic realm=\"orgsocial\"",
+                    "Bearer realm=\"orgsocial\""
                 ])
             #expect(root.bytes("ana/social.org") == Array(sampleFeed(nick: "ana").utf8))
         }

@@ -13,7 +13,7 @@ import OrgSocial
 /// | Outcome | Status |
 /// |---|---|
 /// | Saved; the response's `ETag` is the new version's | 200, or 201 when created |
-/// | Missing or wrong token | 401 with two `WWW-Authenticate` fields, `Bearer` then `Basic` |
+/// | Missing or wrong token | 401 with `WWW-Authenticate: Bearer` (and `Basic` after a Basic attempt) |
 /// | Not a feed path | 404 |
 /// | The account has a redirect (Host API) | 409 |
 /// | Body over the upload limit | 413 |
@@ -63,9 +63,7 @@ struct FeedWriteHandler: Sendable {
                         "A valid token for \(requested.relativePath) is required (Authorization: Bearer <token>, "
                             + "or Basic with the token as the password)",
                         status: .unauthorized,
-                        headers: HTTPHeaders([
-                            ("WWW-Authenticate", bearer), ("WWW-Authenticate", "Basic realm=\"orgsocial\""),
-                        ])
+                        headers: Self.challenges(bearer: bearer, answering: request.headers["Authorization"])
                     )))
         }
         if let nick = feed.folder, accounts.account(nick: nick)?.redirectURL != nil {
@@ -141,6 +139,16 @@ struct FeedWriteHandler: Sendable {
     /// 413 with the Host API's message.
     static func tooLarge(_ maximumUploadBytes: Int) -> HTTPResponse {
         Envelope.error("File too large. Maximum size is \(maximumUploadBytes) bytes", status: .contentTooLarge)
+    }
+
+    /// The `WWW-Authenticate` fields of a 401: Bearer, and Basic too when the request tried Basic. Basic is
+    /// not offered to the others, because Foundation's URLSession on Linux then waits on the challenge
+    /// forever instead of returning the 401 to its caller.
+    static func challenges(bearer: String, answering authorization: String?) -> HTTPHeaders {
+        let triedBasic = authorization?.trimmingSpaces().lowercased().hasPrefix("basic") ?? false
+        return triedBasic
+            ? HTTPHeaders([("WWW-Authenticate", bearer), ("WWW-Authenticate", "Basic realm=\"orgsocial\"")])
+            : HTTPHeaders([("WWW-Authenticate", bearer)])
     }
 
     /// The token an `Authorization` header presents: the credentials of `Bearer <token>`, or the
