@@ -38,13 +38,13 @@ package import RelayCore
 /// - Every non-`GET` method on the index, `/rss.xml` and the event stream gets DRF's JSON 405, and a
 ///   store failure gets Django's HTML 500 page.
 package struct RelayResponder: HTTPResponder {
-    private let readModel: any RelayReadModel
+    let readModel: any RelayReadModel
     private let readAPI: RelayReadAPI
     /// The mirror API under `/api/`, over the same read model.
     private let mirrorAPI: MirrorAPI
-    private let gateway: any RelayFeedGateway
-    private let configuration: Configuration
-    private let tracker: RelayChangeTracker
+    let gateway: any RelayFeedGateway
+    let configuration: Configuration
+    let tracker: RelayChangeTracker
     private let cache: RelayResponseCache
     private let hub: RelayNotificationHub
     private let registrations: TokenBucket?
@@ -322,56 +322,6 @@ package struct RelayResponder: HTTPResponder {
         }
     }
 
-    /// `POST /feeds/` (§2.3 step 1 here, steps 2–5 in the gateway).
-    private func register(_ request: HTTPRequest, indent: Int?) async -> HTTPResponse {
-        let feed: String
-        switch RelayRegistrationForm(request) {
-        case .rejected(let status, let detail):
-            return RelayResponses.detail(detail, status: status, indent: indent)
-        case .notAString:
-            return RelayResponses.envelopeError("Feed URL must be a string", status: .badRequest, indent: indent)
-        case .missing:
-            return RelayResponses.envelopeError("Feed URL is required", status: .badRequest, indent: indent)
-        case .feed(let submitted):
-            feed = submitted.pythonStripped
-        }
-        guard !feed.isEmpty else {
-            return RelayResponses.envelopeError("Feed URL is required", status: .badRequest, indent: indent)
-        }
-        let reply = RelayGatewayReplies.registration(await gateway.register(feed: feed))
-        // Read the stamp after the write, so the next `GET /feeds/` is not answered from the old cache.
-        let validators = await tracker.refresh(from: readModel, log: configuration.log)
-        let response = RelayResponses.json(reply.body, status: reply.status, indent: indent)
-        return finalize(response, validators: validators, request: request, conditional: false)
-    }
-
-    /// `POST /api/webhook/refresh/` with `{"feed": URL}` (`mirror-api.md` §3.13): the same registration as
-    /// `POST /feeds/` (address guard, validation fetch), answered `202 {"feed": URL}` or with a problem.
-    private func refresh(_ request: HTTPRequest) async -> HTTPResponse {
-        let submitted: String
-        switch RelayRegistrationForm(request) {
-        case .rejected(let status, let detail):
-            return Self.problem(MirrorProblem(title: "Invalid request", detail: detail, status: status))
-        case .notAString, .missing:
-            return Self.problem(
-                MirrorProblem(title: "Invalid request", detail: "feed must be a feed URL.", status: .badRequest))
-        case .feed(let feed):
-            submitted = feed.pythonStripped
-        }
-        guard !submitted.isEmpty else {
-            return Self.problem(
-                MirrorProblem(title: "Invalid request", detail: "feed must be a feed URL.", status: .badRequest))
-        }
-        let reply = MirrorAPI.refreshReply(await gateway.register(feed: submitted))
-        _ = await tracker.refresh(from: readModel, log: configuration.log)
-        return RelayResponses.json(reply.body, status: reply.status, indent: nil)
-    }
-
-    /// A mirror problem as a response.
-    private static func problem(_ problem: MirrorProblem) -> HTTPResponse {
-        RelayResponses.json(problem.reply.body, status: problem.reply.status, indent: nil)
-    }
-
     /// The bridge endpoints (§2.20): JSON listings with the relay's validators, virtual feeds with their own.
     private func bridge(
         _ endpoint: RelayEndpoint, api: RelayBridgeAPI, indent: Int?, request: HTTPRequest,
@@ -450,7 +400,7 @@ package struct RelayResponder: HTTPResponder {
 
     /// Adds the validators to a 2xx answer (or answers `304` when `conditional` and the client is up to
     /// date), and strips the body of a `HEAD` answer.
-    private func finalize(
+    func finalize(
         _ response: HTTPResponse, validators: RelayValidators?, request: HTTPRequest, conditional: Bool
     ) -> HTTPResponse {
         var result = response
