@@ -239,7 +239,7 @@ import TootClient
             try await withFeedNode(initial: initial) { node in
                 let url = node.feedURL
                 let token = node.token
-                let transport = InterleavingTransport(base: CurlTransport(timeout: .seconds(10))) {
+                let transport = InterposingTransport(base: CurlTransport(timeout: .seconds(10)), before: .firstWrite) {
                     // Another writer adds a post between the bridge's read and its upload.
                     let other = FeedPublisher(transport: CurlTransport(timeout: .seconds(10)))
                     try await other.publish(to: url, token: token) { feed in

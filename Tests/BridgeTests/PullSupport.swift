@@ -147,30 +147,6 @@ func withFeedNode(initial: String, _ body: (TestFeedNode) async throws -> Void) 
     }
 }
 
-/// Wraps a transport and, just before the first `PUT` it forwards, runs `interloper` (another writer), so
-/// that the wrapped upload meets a `412`.
-final class InterleavingTransport: HTTPTransport {
-    let base: any HTTPTransport
-    let interloper: @Sendable () async throws -> Void
-    let hasInterleaved = Mutex(false)
-
-    init(base: any HTTPTransport, interloper: @escaping @Sendable () async throws -> Void) {
-        self.base = base
-        self.interloper = interloper
-    }
-
-    func send(_ request: HTTPClientRequest) async throws -> HTTPClientResponse {
-        if request.method == .put {
-            let first = hasInterleaved.withLock { done in
-                defer { done = true }
-                return !done
-            }
-            if first { try await interloper() }
-        }
-        return try await base.send(request)
-    }
-}
-
 /// A feed that records, before each write, the pull cursor the state holds, then writes to `base`.
 final class CursorRecordingFeed: BridgeFeed {
     let base: LocalBridgeFeed

@@ -88,7 +88,8 @@ struct ArgumentParsingTests {
                 Error: Unknown option '--foo'. Did you mean '--file'?
                 Usage: orgsocial follow [--file <file>] [--label <label>] [--publish]
                                         [--no-publish] [--force] [--timeout <seconds>]
-                                        [--verbose] [--publish-<setting> <value> ...] <url>
+                                        [--verbose] [--json] [--publish-<setting> <value> ...]
+                                        <url>
                   See 'orgsocial follow --help' for more information.
 
                 """)

@@ -88,7 +88,7 @@ struct GroupCommandTests {
         #expect(
             result.error.contains(
                 "Usage: orgsocial group join [--file <file>] [--publish] [--no-publish] [--force]\n"
-                    + "                            [--timeout <seconds>] [--verbose]\n"
+                    + "                            [--timeout <seconds>] [--verbose] [--json]\n"
                     + "                            [--publish-<setting> <value> ...] <name> <relay-url>\n"))
     }
 }

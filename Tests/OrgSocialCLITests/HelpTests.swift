@@ -57,7 +57,7 @@ struct HelpTests {
 
         USAGE: orgsocial react [--file <file>] --post <post-url> --emoji <emoji>
                                [--feed-url <url>] [--publish] [--no-publish] [--force]
-                               [--timeout <seconds>] [--verbose]
+                               [--timeout <seconds>] [--verbose] [--json]
                                [--publish-<setting> <value> ...]
 
         OPTIONS:
@@ -81,6 +81,10 @@ struct HelpTests {
                                   ($ORGSOCIAL_TIMEOUT). (default: 10)
           --verbose               Say whether the mirror and the relay were told about
                                   the write.
+          --json                  Print the outcome as JSON: the post's address, the
+                                  file, where it was published and what the mirror and
+                                  the relay were told (with --everywhere, one object per
+                                  destination).
           --publish-method <method>
                                   How to publish: put, host, webdav, github or forgejo
                                   (codeberg and gitea are forgejo). (values: put, host,

@@ -61,7 +61,7 @@ struct FeedEditTests {
         try await withNode { node in
             let token = try node.issueToken(folder: "alice")
             let url = node.url("/alice/social.org")
-            let transport = InterleavingTransport(base: CurlTransport()) {
+            let transport = InterposingTransport(base: CurlTransport(), before: .firstWrite) {
                 _ = try await makePublisher().publish(to: url, token: token) { feed in
                     feed.append(try PostDraft.post("From the phone"), at: fixedDate, timeZone: utc)
                 }
@@ -83,7 +83,7 @@ struct FeedEditTests {
             let token = try node.issueToken(folder: "alice")
             let path = node.root.path + "/local.org"
             // Another terminal adds a post to the file while the upload is on its way.
-            let transport = InterleavingTransport(base: CurlTransport()) {
+            let transport = InterposingTransport(base: CurlTransport(), before: .firstWrite) {
                 _ = try LocalFeedFile(path: path).update { bytes in
                     var feed = Feed(bytes: bytes)
                     feed.append(

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPClient
+import HTTPCore
 import OrgSocial
 import OrgSocialClient
 import TestSupport
@@ -26,7 +27,7 @@ struct HostDestinationTests {
     @Test func anotherClientsPostIsKeptAndTheChangeAppliedAgain() async throws {
         try await withNode { node in
             let destination = try await account(node, "ana")
-            let transport = InterleavingTransport(base: CurlTransport()) {
+            let transport = InterposingTransport(base: CurlTransport(), before: .firstWrite) {
                 _ = try await makePublisher().publish(to: destination, edit: append("From the phone"))
             }
             let result = try await FeedPublisher(transport: transport, retryDelay: .milliseconds(2)).publish(
@@ -36,11 +37,33 @@ struct HostDestinationTests {
         }
     }
 
+    @Test func aHostThatAnswersTheVersionOnlyInTheEnvelopeIsTakenAtItsWord() async throws {
+        try await withNode { node in
+            let destination = try await account(node, "dee")
+            // The node answers both; this host keeps only `data.etag`, as some hosts do.
+            let transport = HeaderDroppingTransport(base: CurlTransport(), header: "ETag", onPath: "/upload")
+            let publisher = FeedPublisher(transport: transport)
+            let remote = try #require(try await publisher.read(destination))
+            var feed = remote.feed
+            feed.append(try PostDraft.post("Versioned"), at: fixedDate, timeZone: utc)
+            let written = try await publisher.upload(feed.bytes, to: destination, over: remote)
+            let current = try #require(try await makePublisher().read(destination))
+            #expect(written == current.version)
+            #expect(written != remote.version)
+            // That version is good for the next conditional upload.
+            var next = current.feed
+            next.append(try PostDraft.post("Next"), at: fixedDate.addingTimeInterval(60), timeZone: utc)
+            let over = RemoteFeed(feed: current.feed, version: written, url: current.url)
+            _ = try await publisher.upload(next.bytes, to: destination, over: over)
+            #expect(bodies(node.fileText("dee/social.org")) == ["Versioned", "Next"])
+        }
+    }
+
     @Test func aFeedThatKeepsChangingIsAConflictAfterThreeUploadsWithNothingOfOursUploaded() async throws {
         try await withNode { node in
             let destination = try await account(node, "bob")
             let count = Counter(0)
-            let transport = EveryUploadTransport(base: CurlTransport()) {
+            let transport = InterposingTransport(base: CurlTransport(), before: .everyWrite) {
                 let n = await count.increment()
                 _ = try await makePublisher().publish(
                     to: destination, edit: append("Elsewhere \(n)", seconds: Double(n)))
@@ -86,13 +109,15 @@ struct HostDestinationTests {
     }
 }
 
-/// Forwards requests, running `hook` before every `POST /upload` (another client uploading first).
-struct EveryUploadTransport: HTTPTransport {
+/// Forwards requests, dropping one header from the answers to requests for one path.
+struct HeaderDroppingTransport: HTTPTransport {
     let base: any HTTPTransport
-    let hook: @Sendable () async throws -> Void
+    let header: String
+    let onPath: String
 
     func send(_ request: HTTPClientRequest) async throws -> HTTPClientResponse {
-        if request.url.path == "/upload" { try await hook() }
-        return try await base.send(request)
+        var response = try await base.send(request)
+        if request.url.path == onPath { response.headers.remove(header) }
+        return response
     }
 }

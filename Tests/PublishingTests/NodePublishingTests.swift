@@ -51,7 +51,7 @@ struct NodePublishingTests {
             let token = try node.issueToken(folder: "alice")
             let url = node.url("/alice/social.org")
             let other = makePublisher()
-            let transport = InterleavingTransport(base: CurlTransport()) {
+            let transport = InterposingTransport(base: CurlTransport(), before: .firstWrite) {
                 _ = try await other.publish(to: url, token: token) { feed in
                     feed.append(try PostDraft.post("Got in first"), at: fixedDate, timeZone: utc)
                 }
@@ -68,7 +68,7 @@ struct NodePublishingTests {
 
             // With retries, the same race ends with both posts.
             let retrying = FeedPublisher(
-                transport: InterleavingTransport(base: CurlTransport()) {
+                transport: InterposingTransport(base: CurlTransport(), before: .firstWrite) {
                     _ = try await other.publish(to: url, token: token) { feed in
                         feed.append(try PostDraft.post("Also first"), at: fixedDate, timeZone: utc)
                     }

@@ -71,22 +71,6 @@ func makePublisher(retryDelay: Duration = .milliseconds(2)) -> FeedPublisher {
     FeedPublisher(transport: CurlTransport(timeout: .seconds(20)), retryDelay: retryDelay)
 }
 
-/// Wraps a transport and, just before the first `PUT` or `POST /upload` it forwards, runs `interloper`
-/// (another writer publishing), so that the wrapped client's upload is stale.
-struct InterleavingTransport: HTTPTransport {
-    let base: any HTTPTransport
-    let interloper: @Sendable () async throws -> Void
-    let hasInterleaved = Flag()
-
-    func send(_ request: HTTPClientRequest) async throws -> HTTPClientResponse {
-        let isWrite = request.method == .put || request.url.path == "/upload"
-        if isWrite, await hasInterleaved.setOnce() {
-            try await interloper()
-        }
-        return try await base.send(request)
-    }
-}
-
 /// Wraps a transport and answers its first `count` writes (`PUT`, `POST /upload`) with a network error,
 /// as a connection lost during the upload would, without sending them.
 struct FailingWritesTransport: HTTPTransport {
@@ -124,17 +108,6 @@ actor Counter {
     func increment() -> Int {
         value += 1
         return value
-    }
-}
-
-/// A flag that can be set once.
-actor Flag {
-    private var isSet = false
-
-    /// Sets the flag; `true` the first time only.
-    func setOnce() -> Bool {
-        defer { isSet = true }
-        return !isSet
     }
 }
 

@@ -60,8 +60,9 @@ import Testing
             try await Task.sleep(for: .milliseconds(1100))
             // Another writer saves the file after our read: before our check (nginx) or before our PUT
             // (Apache, which refuses the stale If-Match).
-            let transport = HookedTransport(base: CurlTransport(timeout: .seconds(20)), before: kind == .nginx ? 2 : 3)
-            {
+            let transport = InterposingTransport(
+                base: CurlTransport(timeout: .seconds(20)), before: .request(kind == .nginx ? 2 : 3)
+            ) {
                 try dav.replaceFile("social.org", with: feed(["Old", "From the phone"]))
             }
             let publisher = FeedPublisher(transport: transport, retryDelay: .milliseconds(2))
@@ -79,7 +80,7 @@ import Testing
             try await Task.sleep(for: .milliseconds(1100))
             let writes = Counter(0)
             // Before every check: the file changes each time (a post more, so the size changes too).
-            let transport = EveryOtherGetTransport(base: CurlTransport(timeout: .seconds(20))) {
+            let transport = InterposingTransport(base: CurlTransport(timeout: .seconds(20)), before: .everySecondGet) {
                 let count = await writes.increment()
                 try dav.replaceFile("social.org", with: feed(["Old"] + (1...count).map { "Elsewhere \($0)" }))
             }
@@ -160,31 +161,5 @@ import Testing
             #expect(bodies(dav.fileBytes("social.org")) == ["Over WebDAV"])
             #expect(try home.text("social.org") == String(decoding: dav.fileBytes("social.org") ?? [], as: UTF8.self))
         }
-    }
-}
-
-/// Forwards requests, running `hook` once just before the `before`-th request.
-struct HookedTransport: HTTPTransport {
-    let base: any HTTPTransport
-    let before: Int
-    let hook: @Sendable () async throws -> Void
-    let count = Counter(0)
-
-    func send(_ request: HTTPClientRequest) async throws -> HTTPClientResponse {
-        if await count.increment() == before { try await hook() }
-        return try await base.send(request)
-    }
-}
-
-/// Forwards requests, running `hook` before every second `GET` (the check just before each write, when
-/// the cycle reads then checks).
-struct EveryOtherGetTransport: HTTPTransport {
-    let base: any HTTPTransport
-    let hook: @Sendable () async throws -> Void
-    let gets = Counter(0)
-
-    func send(_ request: HTTPClientRequest) async throws -> HTTPClientResponse {
-        if request.method == .get, await gets.increment() % 2 == 0 { try await hook() }
-        return try await base.send(request)
     }
 }

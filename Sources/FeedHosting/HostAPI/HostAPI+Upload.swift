@@ -59,6 +59,7 @@ extension HostAPI {
                     .object([
                         ("message", "File uploaded successfully"),
                         ("public-url", .string(publicURL(nick: account.nick))),
+                        ("etag", .string(saved.entityTag)),
                     ]),
                     headers: ["ETag": saved.entityTag, "Last-Modified": saved.lastModified]
                 )

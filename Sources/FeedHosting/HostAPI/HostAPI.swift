@@ -21,7 +21,8 @@ import HTTPCore
 /// - **Protected when the client opts in:** an upload that carries `If-Match: "<etag>"` (the `ETag`
 ///   of the public file it edited, an extension of this node) is refused with 412 and the current
 ///   `ETag` if the feed changed in between, exactly like `PUT`; `If-None-Match: *` is honoured too.
-///   Successful uploads answer with the new `ETag` header, so a client can chain edits.
+///   Successful uploads answer with the new `ETag`, as a header and as `data.etag`, so a client can chain
+///   edits.
 /// - **Not protected:** a client that sends no precondition, as org-social.el does today, gets the
 ///   reference behaviour, last writer wins: if two devices read the same version and both upload, the
 ///   second upload silently replaces the first one's changes. Re-downloading right before each upload

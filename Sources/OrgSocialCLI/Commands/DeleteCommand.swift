@@ -34,8 +34,9 @@ struct DeleteCommand: ParsableCommand {
 
     func run(in context: CommandContext) async throws {
         let address = try feedOptions.address(ofPost: id, in: context)
+        let path = try feedOptions.path(in: context)
         let unpinned = try await FeedChange.apply(
-            to: try feedOptions.path(in: context), publishing: publishing, feedURLOption: feedOptions.feedURLOption,
+            to: path, publishing: publishing, feedURLOption: feedOptions.feedURLOption,
             in: context
         ) { feed in
             let wasPinned = feed.profile.pinned == id
@@ -43,7 +44,7 @@ struct DeleteCommand: ParsableCommand {
             if feed.profile.pinned == id { feed.unpin() }
             return wasPinned
         }
-        context.writeLine(address)
+        try publishing.output.finish(address: address, file: path, in: context)
         if unpinned {
             context.report("note: the deleted post was pinned; #+PINNED was removed from the header too.")
         }

@@ -86,8 +86,9 @@ struct EditCommand: ParsableCommand {
                 "The new text is empty; give some text, or delete the post with 'orgsocial delete'.")
         }
         let address = try feedOptions.address(ofPost: id, in: context)
+        let path = try feedOptions.path(in: context)
         try await FeedChange.apply(
-            to: try feedOptions.path(in: context), publishing: publishing, feedURLOption: feedOptions.feedURLOption,
+            to: path, publishing: publishing, feedURLOption: feedOptions.feedURLOption,
             in: context
         ) { feed in
             _ = try feed.existingPost(id: id)
@@ -111,6 +112,6 @@ struct EditCommand: ParsableCommand {
             }
             for key in removals { try feed.setProperty(key, to: nil, inPost: id) }
         }
-        context.writeLine(address)
+        try publishing.output.finish(address: address, file: path, in: context)
     }
 }

@@ -69,12 +69,13 @@ struct FollowCommand: ParsableCommand {
     }
 
     func run(in context: CommandContext) async throws {
+        let file = try FeedFileOptions.path(option: path, in: context)
         let followed = try await FeedChange.apply(
-            to: try FeedFileOptions.path(option: path, in: context), publishing: publishing, feedURLOption: nil,
+            to: file, publishing: publishing, feedURLOption: nil,
             in: context
         ) {
             try $0.follow(url, label: label)
         }
-        context.writeLine(followed)
+        try publishing.output.finish(address: followed, file: file, in: context)
     }
 }

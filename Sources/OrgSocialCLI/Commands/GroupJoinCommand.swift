@@ -50,6 +50,7 @@ struct GroupJoinCommand: ParsableCommand {
         try await FeedChange.apply(to: file, publishing: publishing, feedURLOption: nil, in: context) {
             try $0.joinGroup(group)
         }
+        try publishing.output.finish(address: nil, file: file, in: context)
         context.report(
             "note: the relay counts you as a member of \(group.name) once you post in it: orgsocial post --file "
                 + "\(file) --group \"\(group.name) \(group.relayURL)\" --text …")

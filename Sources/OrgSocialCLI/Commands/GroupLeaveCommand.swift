@@ -31,11 +31,13 @@ struct GroupLeaveCommand: ParsableCommand {
     }
 
     func run(in context: CommandContext) async throws {
+        let file = try FeedFileOptions.path(option: path, in: context)
         try await FeedChange.apply(
-            to: try FeedFileOptions.path(option: path, in: context), publishing: publishing, feedURLOption: nil,
+            to: file, publishing: publishing, feedURLOption: nil,
             in: context
         ) {
             try $0.leaveGroup(named: name)
         }
+        try publishing.output.finish(address: nil, file: file, in: context)
     }
 }

@@ -47,12 +47,13 @@ struct PinCommand: ParsableCommand {
             try await FeedChange.apply(to: path, publishing: publishing, feedURLOption: feedURLOption, in: context) {
                 $0.unpin()
             }
+            try publishing.output.finish(address: nil, file: path, in: context)
             return
         }
         let address = try feedOptions.address(ofPost: id, in: context)
         try await FeedChange.apply(to: path, publishing: publishing, feedURLOption: feedURLOption, in: context) {
             try $0.pin(postID: id)
         }
-        context.writeLine(address)
+        try publishing.output.finish(address: address, file: path, in: context)
     }
 }

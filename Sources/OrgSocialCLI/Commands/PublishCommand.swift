@@ -29,15 +29,14 @@ struct PublishCommand: ParsableCommand {
 
                 With --merge: \(SyncCommand.mergeDiscussion)
 
-                Prints the feed's URL.
+                Prints the feed's URL; with --json, one JSON object: the address, the file and where it was published.
                 """,
             options: [
                 fileOption, FeedFileOptions.feedURLOption,
                 .flag("force", help: "Replace the remote feed even if it changed elsewhere or is another feed."),
                 .flag("merge", help: "Merge the remote feed's changes into your file first (as 'orgsocial sync')."),
                 SyncCommand.oursOption, SyncCommand.theirsOption, ServerTimeout.option,
-                WriteAnnouncement.verboseOption,
-            ] + PublishTargetOptions.definitions)
+            ] + WriteReporter.definitions + PublishTargetOptions.definitions)
     }
 
     /// `--file`, if given.
@@ -46,8 +45,8 @@ struct PublishCommand: ParsableCommand {
     var feedURLOption: String?
     /// Where and how to publish, when given on the command line.
     var targetOptions: PublishTargetOptions
-    /// `--verbose`.
-    var verbose: Bool
+    /// `--verbose` and `--json`.
+    var output: WriteReporter
     /// `--force`.
     var replacesRemoteChanges: Bool
     /// `--merge`.
@@ -59,7 +58,7 @@ struct PublishCommand: ParsableCommand {
         path = arguments.value("file")
         feedURLOption = arguments.value("feed-url")
         targetOptions = PublishTargetOptions(parsing: arguments)
-        verbose = arguments.flag("verbose")
+        output = WriteReporter(parsing: arguments)
         replacesRemoteChanges = arguments.flag("force")
         merges = arguments.flag("merge")
         resolution = try SyncCommand.resolution(in: arguments)
@@ -86,7 +85,7 @@ struct PublishCommand: ParsableCommand {
         let path = try FeedFileOptions.path(option: path, in: context)
         let target = try PublishTarget.resolve(in: context, feedURLOption: feedURLOption, options: targetOptions)
         if merges {
-            try await FeedSync(path: path, target: target, resolution: resolution, verbose: verbose).run(in: context)
+            try await FeedSync(path: path, target: target, resolution: resolution, output: output).run(in: context)
             return
         }
         let local = try FeedFile.readBytes(at: path, in: context)
@@ -107,7 +106,6 @@ struct PublishCommand: ParsableCommand {
                 throw error  // only an edit (FeedSynchronizer.edit) throws these
             }
         }
-        context.writeLine(location)
         if !outcome.uploaded {
             context.report("Nothing to publish: \(location) already has this file.")
         } else {
@@ -117,6 +115,8 @@ struct PublishCommand: ParsableCommand {
         }
         FeedSync.reportLocal(
             outcome.localFile, baseNotSaved: outcome.baseNotSaved, path: path, location: location, in: context)
-        if outcome.uploaded { await WriteAnnouncement.announce(target.feedURL, verbose: verbose, in: context) }
+        output.published(to: location, uploaded: outcome.uploaded)
+        if outcome.uploaded { await output.announce(target.feedURL, in: context) }
+        try output.finish(address: location, file: path, in: context)
     }
 }

@@ -40,8 +40,8 @@ struct SyncCommand: ParsableCommand {
                 """,
             options: [
                 PublishCommand.fileOption, FeedFileOptions.feedURLOption, oursOption, theirsOption,
-                ServerTimeout.option, WriteAnnouncement.verboseOption,
-            ] + PublishTargetOptions.definitions)
+                ServerTimeout.option,
+            ] + WriteReporter.definitions + PublishTargetOptions.definitions)
     }
 
     /// `--file`, if given.
@@ -50,8 +50,8 @@ struct SyncCommand: ParsableCommand {
     var feedURLOption: String?
     /// Where and how to publish, when given on the command line.
     var targetOptions: PublishTargetOptions
-    /// `--verbose`.
-    var verbose: Bool
+    /// `--verbose` and `--json`.
+    var output: WriteReporter
     /// `--ours` / `--theirs`.
     var resolution: FeedMerge.Resolution
 
@@ -59,7 +59,7 @@ struct SyncCommand: ParsableCommand {
         path = arguments.value("file")
         feedURLOption = arguments.value("feed-url")
         targetOptions = PublishTargetOptions(parsing: arguments)
-        verbose = arguments.flag("verbose")
+        output = WriteReporter(parsing: arguments)
         resolution = try Self.resolution(in: arguments)
     }
 
@@ -82,6 +82,6 @@ struct SyncCommand: ParsableCommand {
     func run(in context: CommandContext) async throws {
         let path = try FeedFileOptions.path(option: path, in: context)
         let target = try PublishTarget.resolve(in: context, feedURLOption: feedURLOption, options: targetOptions)
-        try await FeedSync(path: path, target: target, resolution: resolution, verbose: verbose).run(in: context)
+        try await FeedSync(path: path, target: target, resolution: resolution, output: output).run(in: context)
     }
 }

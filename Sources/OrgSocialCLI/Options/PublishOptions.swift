@@ -1,4 +1,4 @@
-/// `--publish`, `--no-publish` and `--force`, shared by every command that edits a feed.
+/// `--publish`, `--no-publish`, `--force`, the destination's options, `--verbose` and `--json`, shared by every command that edits a feed.
 struct PublishOptions: Sendable {
     /// `--publish`.
     static let publishFlag = OptionDefinition.flag(
@@ -13,7 +13,7 @@ struct PublishOptions: Sendable {
 
     /// The definitions, in help order.
     static let definitions =
-        [publishFlag, noPublishFlag, forceFlag, ServerTimeout.option, WriteAnnouncement.verboseOption]
+        [publishFlag, noPublishFlag, forceFlag, ServerTimeout.option] + WriteReporter.definitions
         + PublishTargetOptions.definitions
 
     /// What the command line asked for.
@@ -32,8 +32,8 @@ struct PublishOptions: Sendable {
     var allowsAnyFile: Bool
     /// Where and how to publish, when given on the command line.
     var target: PublishTargetOptions
-    /// `--verbose`: say whether the mirror and the relay were told about the write.
-    var verbose: Bool
+    /// `--verbose` and `--json`: what the command reports, and how.
+    let output: WriteReporter
     /// Whether both flags were given (a validation error).
     private var isContradictory = false
 
@@ -45,7 +45,7 @@ struct PublishOptions: Sendable {
         choice = publish ? .publish : localOnly ? .localOnly : .configured
         allowsAnyFile = arguments.flag("force")
         target = PublishTargetOptions(parsing: arguments)
-        verbose = arguments.flag("verbose")
+        output = WriteReporter(parsing: arguments)
     }
 
     /// Checks that the flags don't contradict each other.

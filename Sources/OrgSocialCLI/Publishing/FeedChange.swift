@@ -56,6 +56,8 @@ enum FeedChange {
         }
         switch outcome.publication {
         case .published(let attempts):
+            publishing.output.published(
+                to: location, uploaded: true, earlierChanges: outcome.publishedEarlierChanges)
             report(outcome.warnings, in: location, context: context)
             let retries = attempts > 1 ? " (after \(attempts - 1) conflicting edit(s) by others)" : ""
             context.report("Published to \(location)\(retries).")
@@ -63,6 +65,7 @@ enum FeedChange {
                 context.report("Also published the changes saved in '\(path)' earlier and not published then.")
             }
         case .alreadyPublished:
+            publishing.output.published(to: location, uploaded: false)
             report(outcome.warnings, in: location, context: context)
             context.report("Nothing to publish: \(location) already has this change.")
         case .savedLocally(let reason):
@@ -80,7 +83,7 @@ enum FeedChange {
         }
         FeedSync.reportLocal(
             outcome.localFile, baseNotSaved: outcome.baseNotSaved, path: path, location: location, in: context)
-        await WriteAnnouncement.announce(target.feedURL, verbose: publishing.verbose, in: context)
+        await publishing.output.announce(target.feedURL, in: context)
         return outcome.value
     }
 

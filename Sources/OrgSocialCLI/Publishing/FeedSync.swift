@@ -17,8 +17,8 @@ struct FeedSync {
     let target: any PublishDestination
     /// What to do with conflicts.
     let resolution: FeedMerge.Resolution
-    /// `--verbose`: say whether the mirror and the relay were told.
-    var verbose = false
+    /// `--verbose` and `--json`.
+    var output = WriteReporter()
 
     /// The synchronizer for a file and its destination, with the bases of the command's environment.
     static func synchronizer(path: String, target: any PublishDestination, in context: CommandContext) throws
@@ -59,7 +59,8 @@ struct FeedSync {
         }
     }
 
-    /// Runs the sync; prints the feed's URL on standard output and what happened on standard error.
+    /// Runs the sync; prints the feed's URL (or with `--json` a ``WriteReport``) on standard output and what
+    /// happened on standard error.
     /// - Parameter context: the environment and streams.
     /// - Throws: ``CLIError/mergeConflicts(count:path:url:)`` after printing the conflicts,
     ///   ``CLIError/remoteKeptChanging(path:url:)`` when the remote feed changed twice during the sync,
@@ -81,11 +82,12 @@ struct FeedSync {
         } catch let error as LocalFeedFileError {
             throw FeedFile.cliError(error)
         }
-        context.writeLine(location)
         report(outcome, in: context)
         Self.reportLocal(
             outcome.localFile, baseNotSaved: outcome.baseNotSaved, path: path, location: location, in: context)
-        if outcome.uploaded { await WriteAnnouncement.announce(target.feedURL, verbose: verbose, in: context) }
+        output.published(to: location, uploaded: outcome.uploaded)
+        if outcome.uploaded { await output.announce(target.feedURL, in: context) }
+        try output.finish(address: location, file: path, in: context)
     }
 
     /// What happened, on standard error.

@@ -57,7 +57,7 @@ enum DraftPublisher {
                 try await FeedChange.apply(
                     to: path, publishing: publishing, feedURLOption: options.feedURLOption, in: context, change)
             })
-        context.writeLine(feedURL.map { "\($0)#\(id)" } ?? id)
+        try publishing.output.finish(address: feedURL.map { "\($0)#\(id)" } ?? id, file: path, in: context)
     }
 
     /// How long a post waits silently for a free second; a longer wait is announced on standard error.

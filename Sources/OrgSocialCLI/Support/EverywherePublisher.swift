@@ -2,25 +2,20 @@ import Bridge
 import Foundation
 import OrgSocial
 
-/// `--everywhere`, `--account`, `--json` and `--state` of `post`, `reply` and `poll`.
+/// `--everywhere`, `--account` and `--state` of `post`, `reply` and `poll` (their `--json`, a
+/// ``WriteReporter`` flag, prints each destination's outcome with `--everywhere`).
 struct EverywhereOptions {
     /// `--everywhere`.
     static let everywhereFlag = OptionDefinition.flag(
         "everywhere",
         help: "Also post to every bridge account (or --account), after checking the post fits each of them.")
-    /// `--json` (with `--everywhere`).
-    static let jsonFlag = OptionDefinition.flag(
-        "json", help: "With --everywhere: print each destination's outcome as JSON.")
-
     /// The definitions, in help order.
-    static let definitions = [everywhereFlag, BridgeOptions.accountOption, jsonFlag, BridgeOptions.stateOption]
+    static let definitions = [everywhereFlag, BridgeOptions.accountOption, BridgeOptions.stateOption]
 
     /// `--everywhere`.
     var isEnabled: Bool
     /// `--account`.
     var account: String?
-    /// `--json`.
-    var printsJSON: Bool
     /// `--state`.
     var statePath: String?
 
@@ -28,16 +23,14 @@ struct EverywhereOptions {
     init(parsing arguments: ParsedArguments) {
         isEnabled = arguments.flag("everywhere")
         account = arguments.value("account")
-        printsJSON = arguments.flag("json")
         statePath = arguments.value("state")
     }
 
-    /// `--account`, `--json` and `--state` mean something only with `--everywhere`.
+    /// `--account` and `--state` mean something only with `--everywhere`.
     /// - Throws: ``CLIError/validation(_:)``.
     func validate() throws {
-        if !isEnabled, account != nil || printsJSON || statePath != nil {
-            throw CLIError.validation(
-                "'--account', '--json' and '--state' go with '--everywhere'; add it or drop them.")
+        if !isEnabled, account != nil || statePath != nil {
+            throw CLIError.validation("'--account' and '--state' go with '--everywhere'; add it or drop them.")
         }
     }
 }
@@ -125,7 +118,7 @@ enum EverywherePublisher {
             }
             return (post, written)
         }
-        if everywhere.printsJSON {
+        if publishing.output.printsJSON {
             context.write(
                 try JSONOutput.text(
                     outcomes.map {
