@@ -108,27 +108,14 @@ package final class ScriptedHTTPServer: Sendable {
     /// - Throws: `POSIXError` when the socket cannot be bound.
     package init(handler: @escaping Handler) throws {
         self.handler = handler
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var yes: Int32 = 1
-        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        let listener: LoopbackListener
+        do {
+            listener = try LoopbackListener()
+        } catch {
+            throw POSIXError(.init(rawValue: error.errno) ?? .EIO)
         }
-        guard listener >= 0, bound == 0, listen(listener, 128) == 0 else {
-            throw POSIXError(.init(rawValue: errno) ?? .EIO)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-        }
-        self.listener = listener
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.listener = listener.descriptor
+        port = listener.port
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }

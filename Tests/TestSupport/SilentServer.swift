@@ -19,22 +19,9 @@ package final class SilentServer: Sendable {
 
     /// Listens on a free port of 127.0.0.1 and accepts on a thread of its own.
     package init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
-        }
-        let listening = bound == 0 && listen(descriptor, 16) == 0
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        self.descriptor = descriptor
-        port = Int(UInt16(bigEndian: address.sin_port))
-        guard listening else { throw SilentServerError() }
+        guard let listener = try? LoopbackListener(backlog: 16) else { throw SilentServerError() }
+        descriptor = listener.descriptor
+        port = listener.port
         let thread = Thread { [self] in acceptForever() }
         thread.start()
     }

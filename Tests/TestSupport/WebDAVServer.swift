@@ -143,7 +143,7 @@ package final class WebDAVServer: StoppableServer {
             serverUser = owner
             var lastFailure = StartFailure(description: "\(kind) did not start")
             for _ in 0..<5 {
-                let port = try Self.freePort()
+                let port = try LoopbackListener.freePort()
                 try Data(Self.configuration(kind, folder: folder, port: port, runsAs: owner).utf8)
                     .write(to: folder.url.appendingPathComponent("server.conf"))
                 let process = try Self.launch(kind, folder: folder)
@@ -350,7 +350,7 @@ package final class WebDAVServer: StoppableServer {
             case .nginx: ["-p", folder.path, "-c", configuration, "-e", folder.path("error.log")]
             }
         let output = folder.path("server.out")
-        FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         handle.seekToEndOfFile()
         process.standardInput = FileHandle.nullDevice
@@ -382,25 +382,5 @@ package final class WebDAVServer: StoppableServer {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         return .failure(StartFailure(description: "the server did not listen on 127.0.0.1:\(port) within 15 s"))
-    }
-
-    /// A port of 127.0.0.1 that was free a moment ago (bound to port 0, read back, closed).
-    private static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw StartFailure(description: "socket: \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
-        }
-        guard bound == 0 else { throw StartFailure(description: "bind: \(String(cString: strerror(errno)))") }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
