@@ -55,6 +55,9 @@ package struct ListedPost: Sendable, Hashable {
     /// The post's instant.
     package var createdAt: Date
 
+    /// The post's URL, `<feed>#<id>`.
+    package var url: String { feed + "#" + id }
+
     /// Makes a post.
     package init(
         feed: String, id: String, nick: String, content: String, lang: String = "", tags: [String] = [],
