@@ -9,10 +9,11 @@ extension RelaySQLQueries {
         p.include, p.poll_end, p.poll_option, p.created_at
         """
 
-    /// One page of the posts with non-blank content that `query` selects, newest first, in the order of
-    /// every other newest-first list (instant, then id, then URL), so pages neither repeat nor skip a post.
+    /// One page of the posts with non-blank content (or all, with `includesInteractions`) that `query`
+    /// selects, newest first, in the order of every other newest-first list (instant, then id, then URL), so
+    /// pages neither repeat nor skip a post.
     package func posts(_ query: PostListQuery) throws -> PostListPage {
-        var condition = SQLCondition("p.content <> ''")
+        var condition = SQLCondition(query.includesInteractions ? "TRUE" : "p.content <> ''")
         if let feeds = query.feeds {
             guard !feeds.isEmpty else { return PostListPage(posts: [], total: 0) }
             let marks = Array(repeating: "?", count: feeds.count).joined(separator: ", ")

@@ -126,17 +126,24 @@ package struct MirrorAPI: Sendable {
             now.addingTimeInterval(-Double($0) * 86_400)
         }
         let (page, perPage) = try Self.paging(parameters)
-        let query = PostListQuery(feeds: feeds, languages: languages, since: since, page: page, perPage: perPage)
+        let includesInteractions = try Self.flag("includeInteractions", parameters)
+        let query = PostListQuery(
+            feeds: feeds, languages: languages, since: since, page: page, perPage: perPage,
+            includesInteractions: includesInteractions)
         let result = try await readModel.posts(query)
         return Self.envelope(result.posts.map(MirrorJSON.post), total: result.total, page: page, perPage: perPage)
     }
 
-    /// `GET /api/feeds/`: the crawl list in insertion order (bridges left out), paged, each feed as a
-    /// profile with only its `url` (the list holds no more).
+    /// `GET /api/feeds/`: the crawl list in insertion order (bridges left out), paged, each feed as its
+    /// profile (as `profile/` gives it), or only its `url` while the relay has not read it.
     func feeds(_ parameters: RelayParameters) async throws -> RelayJSONReply {
         let (page, perPage) = try Self.paging(parameters)
         let feeds = try await readModel.feeds()
-        let items = Self.slice(feeds, page: page, perPage: perPage).map { JSONValue.object([("url", .string($0))]) }
+        var items: [JSONValue] = []
+        for feed in Self.slice(feeds, page: page, perPage: perPage) {
+            let profile = try await readModel.profile(of: feed)
+            items.append(profile.map(MirrorJSON.profile) ?? .object([("url", .string(feed))]))
+        }
         return Self.envelope(items, total: feeds.count, page: page, perPage: perPage)
     }
 
@@ -182,6 +189,16 @@ package struct MirrorAPI: Sendable {
     /// A single object, written bare (not in the envelope) as the engine reads `thread/`, `post/`, ….
     static func bare(_ object: JSONValue) -> RelayJSONReply {
         RelayJSONReply(body: object)
+    }
+
+    /// The value of `name` as a flag: `true`/`1` or `false`/`0` (any case), `false` when absent or empty.
+    static func flag(_ name: String, _ parameters: RelayParameters) throws -> Bool {
+        switch parameters.stripped(name)?.lowercased() {
+        case nil, "", "false", "0": return false
+        case "true", "1": return true
+        case let text?:
+            throw MirrorProblem.invalid(name, "\(name) must be true or false, not \"\(text)\".")
+        }
     }
 
     /// The value of `name` as an integer of at least 1, `nil` when absent or empty.

@@ -53,11 +53,13 @@ enum MirrorJSON {
     }
 
     /// The kind of a post, as the `type` the mirror sends (the engine ignores it): `reaction` (a mood
-    /// without text), `boost` (an include without text), `reply`, or `post`.
+    /// without text), `boost` (an include without text), `vote` (a poll option without text), `reply`, or
+    /// `post`.
     static func kind(of post: ListedPost) -> String {
         let blank = post.content.allSatisfy(\.isWhitespace)
         if blank, !post.mood.isEmpty { return "reaction" }
         if blank, post.include != nil { return "boost" }
+        if blank, post.pollOption != nil { return "vote" }
         return post.replyTo == nil ? "post" : "reply"
     }
 
