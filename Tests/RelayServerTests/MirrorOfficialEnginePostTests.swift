@@ -105,6 +105,13 @@ extension RelayAPISuite {
                 options.compactMap { $0["votes"] as? Int } == theirs.compactMap { ($0["votes"] as? [String])?.count })
             #expect(options.first?["voters"] as? [String] == [Self.bob])
             #expect(shown["total"] as? Int == 1)
+
+            // The poll itself, as the engine's `post` (and `vote`) read it from `post/`.
+            let post = try #require(try await engine.result("post", ["post": poll]) as? [String: Any])
+            let read = try #require(post["poll"] as? [String: Any])
+            #expect(read["options"] as? [String] == ["Emacs", "Vim", "Other"])
+            #expect(read["isOpen"] as? Bool == true)
+            #expect(post["pollEnd"] as? String == "2098-12-31T23:00:00Z")
         }
 
         @Test func theEngineShowsAProfileWithItsPostsAndCounts() async throws {

@@ -97,6 +97,10 @@ extension RelayAPISuite {
             let result = try #require(try await engine.result("discover", ["page": 1]) as? [String: Any])
             let accounts = try #require(result["accounts"] as? [[String: Any]])
             #expect(accounts.compactMap { ($0["profile"] as? [String: Any])?["feed"] as? String } == feeds)
+            #expect(
+                accounts.compactMap { ($0["profile"] as? [String: Any])?["nick"] as? String } == [
+                    "alice", "bob", "carol",
+                ])
             #expect(result["hasMore"] as? Bool == false)
         }
     }
