@@ -112,6 +112,32 @@ extension RelayAPISuite {
                 paged += data.compactMap { $0["url"] as? String }
             }
             #expect(paged == crawl)
+            // Each a profile as `profile/` has it; a feed not read yet only by its URL.
+            _ = try await relay.store.addFeed("https://unread.example/social.org", now: RelayServerHarness.now)
+            let (data, _) = try await Self.page(relay, "/api/feeds/?perPage=100")
+            #expect(data.first?["nick"] as? String == "alice")
+            #expect(data.first?["followingCount"] as? Int == 2)
+            let unread = try #require(data.last)
+            #expect(unread.count == 1)
+            #expect(unread["url"] as? String == "https://unread.example/social.org")
+        }
+
+        @Test(arguments: RelayStoreEngine.tested) func includeInteractionsListsThePostsWithoutTextToo(
+            engine: RelayStoreEngine
+        ) async throws {
+            let relay = try await RelayServerHarness(engine: engine)
+            defer { Task { await relay.stop() } }
+            let bob = RelayRoutingTests.encoded(RelayServerHarness.bob)
+            let asked = try await Self.page(relay, "/api/posts/?following=\(bob)&includeInteractions=true&perPage=100")
+            // bob's reaction without text, his poll vote and his boost, with his three posts with text.
+            #expect(asked.meta["total"] == 6)
+            let blank = asked.data.filter { ($0["content"] as? String)?.isEmpty == true }
+            #expect(blank.compactMap { $0["type"] as? String }.sorted() == ["boost", "reaction", "vote"])
+            #expect(blank.contains { $0["pollOption"] as? String == "Emacs" })
+            let plain = try await Self.page(relay, "/api/posts/?following=\(bob)&includeInteractions=false")
+            #expect(plain.meta["total"] == 3)
+            let wrong = try await relay.send("GET", "/api/posts/?scope=all&includeInteractions=maybe")
+            #expect(wrong.status == 400)
         }
 
         @Test func errorsAreProblemObjects() async throws {

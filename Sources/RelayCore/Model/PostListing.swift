@@ -13,12 +13,18 @@ package struct PostListQuery: Sendable, Hashable {
     package var page: Int
     /// The posts per page, at least 1.
     package var perPage: Int
+    /// Whether posts without text (reactions, boosts, poll votes) are listed too.
+    package var includesInteractions: Bool
 
     /// Makes a query.
-    package init(feeds: [String]?, languages: [String] = [], since: Date? = nil, page: Int = 1, perPage: Int = 20) {
+    package init(
+        feeds: [String]?, languages: [String] = [], since: Date? = nil, page: Int = 1, perPage: Int = 20,
+        includesInteractions: Bool = false
+    ) {
         self.feeds = feeds
         self.languages = languages
         self.since = since
+        self.includesInteractions = includesInteractions
         self.page = max(1, page)
         self.perPage = max(1, perPage)
     }
@@ -54,6 +60,9 @@ package struct ListedPost: Sendable, Hashable {
     package var pollOption: String?
     /// The post's instant.
     package var createdAt: Date
+
+    /// The post's URL, `<feed>#<id>`.
+    package var url: String { feed + "#" + id }
 
     /// Makes a post.
     package init(

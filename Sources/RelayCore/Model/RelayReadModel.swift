@@ -72,6 +72,13 @@ package protocol RelayReadModel: Sendable {
     /// `posts/`).
     func posts(_ query: PostListQuery) async throws -> PostListPage
 
+    /// The posts at `urls` (`<feed>#<id>`), whatever their content, in the order asked; URLs of no
+    /// indexed post are left out (the mirror API's posts behind the URLs the other questions answer).
+    func posts(at urls: [String]) async throws -> [ListedPost]
+
+    /// What the relay holds about `feed`'s author; `nil` when `feed` has no profile.
+    func profile(of feed: String) async throws -> FeedProfile?
+
     /// The current data generation and its time.
     func changeStamp() async throws -> RelayChangeStamp
 

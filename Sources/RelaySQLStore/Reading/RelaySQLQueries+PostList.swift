@@ -2,10 +2,18 @@ import Foundation
 package import RelayCore
 
 extension RelaySQLQueries {
-    /// One page of the posts with non-blank content that `query` selects, newest first, in the order of
-    /// every other newest-first list (instant, then id, then URL), so pages neither repeat nor skip a post.
+    /// The `SELECT` list (on `posts p` and its profile `f`) a ``RelayCore/ListedPost`` is read from by
+    /// ``listedPost(_:)``.
+    static let listedPostColumns = """
+        f.feed, p.post_id, f.nick, p.content, p.lang, p.tags, p.client, p.reply_to, p.mood, p.group_slug,
+        p.include, p.poll_end, p.poll_option, p.created_at
+        """
+
+    /// One page of the posts with non-blank content (or all, with `includesInteractions`) that `query`
+    /// selects, newest first, in the order of every other newest-first list (instant, then id, then URL), so
+    /// pages neither repeat nor skip a post.
     package func posts(_ query: PostListQuery) throws -> PostListPage {
-        var condition = SQLCondition("p.content <> ''")
+        var condition = SQLCondition(query.includesInteractions ? "TRUE" : "p.content <> ''")
         if let feeds = query.feeds {
             guard !feeds.isEmpty else { return PostListPage(posts: [], total: 0) }
             let marks = Array(repeating: "?", count: feeds.count).joined(separator: ", ")
@@ -26,21 +34,36 @@ extension RelaySQLQueries {
         guard offset < total else { return PostListPage(posts: [], total: total) }
         let posts = try session.rows(
             """
-            SELECT f.feed, p.post_id, f.nick, p.content, p.lang, p.tags, p.client, p.reply_to, p.mood,
-            p.group_slug, p.include, p.poll_end, p.poll_option, p.created_at FROM \(postsWithProfile)
+            SELECT \(Self.listedPostColumns) FROM \(postsWithProfile)
             WHERE \(condition.sql) ORDER BY \(newestFirst) LIMIT ? OFFSET ?
             """,
             condition.arguments + [query.perPage, offset]
-        ).map { row in
-            ListedPost(
-                feed: try row.string(at: 0), id: try row.string(at: 1), nick: try row.string(at: 2),
-                content: try row.string(at: 3), lang: try row.string(at: 4),
-                tags: try row.string(at: 5).split(whereSeparator: \.isWhitespace).map(String.init),
-                client: try row.string(at: 6), replyTo: try row.text(at: 7), mood: try row.string(at: 8),
-                group: try row.text(at: 9), include: try row.text(at: 10),
-                pollEnd: try row.real(at: 11).map { Date(timeIntervalSince1970: $0) },
-                pollOption: try row.text(at: 12), createdAt: Date(timeIntervalSince1970: try row.double(at: 13)))
-        }
+        ).map(listedPost)
         return PostListPage(posts: posts, total: total)
+    }
+
+    /// The posts at `urls`, whatever their content, in the order asked; unknown URLs left out. Each is one
+    /// lookup by the unique `(profile_id, post_id)`, on the read's one connection.
+    package func posts(at urls: [String]) throws -> [ListedPost] {
+        var found: [String: ListedPost] = [:]
+        for url in Set(urls) {
+            guard let row = try RelayPostURL.row(at: url, columns: Self.listedPostColumns, in: session) else {
+                continue
+            }
+            found[url] = try listedPost(row)
+        }
+        return urls.compactMap { found[$0] }
+    }
+
+    /// A post read from a row of ``listedPostColumns``.
+    func listedPost(_ row: any SQLRow) throws -> ListedPost {
+        ListedPost(
+            feed: try row.string(at: 0), id: try row.string(at: 1), nick: try row.string(at: 2),
+            content: try row.string(at: 3), lang: try row.string(at: 4),
+            tags: try row.string(at: 5).split(whereSeparator: \.isWhitespace).map(String.init),
+            client: try row.string(at: 6), replyTo: try row.text(at: 7), mood: try row.string(at: 8),
+            group: try row.text(at: 9), include: try row.text(at: 10),
+            pollEnd: try row.real(at: 11).map { Date(timeIntervalSince1970: $0) },
+            pollOption: try row.text(at: 12), createdAt: Date(timeIntervalSince1970: try row.double(at: 13)))
     }
 }

@@ -92,6 +92,12 @@ extension RelaySQLReadModel {
     package func posts(_ query: PostListQuery) async throws -> PostListPage {
         try await ask { try $0.posts(query) }
     }
+
+    /// The posts at `urls`, in the order asked, unknown ones left out.
+    package func posts(at urls: [String]) async throws -> [ListedPost] { try await ask { try $0.posts(at: urls) } }
+
+    /// What the relay holds about `feed`'s author.
+    package func profile(of feed: String) async throws -> FeedProfile? { try await ask { try $0.profile(of: feed) } }
 }
 
 /// Reads the notification log (the `notifications` table the event streams tail).

@@ -20,10 +20,17 @@ package struct MirrorAPI: Sendable {
 
     /// The storage the rows come from.
     let readModel: any RelayReadModel
+    /// This relay's public URL (`https://<site domain>`), the `relay` of its groups; `nil` leaves it out.
+    let relayURL: String?
 
     /// Makes the endpoints over a read model.
-    package init(readModel: any RelayReadModel) {
+    ///
+    /// - Parameters:
+    ///   - readModel: The storage the rows come from.
+    ///   - relayURL: This relay's public URL, the `relay` of its groups in `groups/`.
+    package init(readModel: any RelayReadModel, relayURL: String? = nil) {
         self.readModel = readModel
+        self.relayURL = relayURL
     }
 
     /// Whether `path` is under the mirror API's prefix (or is the prefix without its slash).
@@ -77,6 +84,17 @@ package struct MirrorAPI: Sendable {
             switch name.map(String.init) {
             case ["posts"]: return try await posts(RelayParameters(query), now: now)
             case ["feeds"]: return try await feeds(RelayParameters(query))
+            case ["thread"]: return try await thread(RelayParameters(query))
+            case ["interactions"]: return try await interactions(RelayParameters(query))
+            case ["post"]: return try await post(RelayParameters(query))
+            case ["polls", "votes"]: return try await pollVotes(RelayParameters(query))
+            case ["profile"]: return try await profile(RelayParameters(query))
+            case ["timeline"]: return try await timeline(RelayParameters(query))
+            case ["notifications"]: return try await notifications(RelayParameters(query))
+            case ["search"]: return try await search(RelayParameters(query))
+            case ["groups"]: return try await groups(RelayParameters(query))
+            case let parts where parts.count == 2 && parts[0] == "groups":
+                return try await groupPosts(slug: parts[1], RelayParameters(query))
             default:
                 throw MirrorProblem(
                     title: "Not found", detail: "This relay does not serve \(path) of the mirror API.",
@@ -107,22 +125,80 @@ package struct MirrorAPI: Sendable {
         let since = try Self.positiveInteger("sinceDays", parameters).map {
             now.addingTimeInterval(-Double($0) * 86_400)
         }
-        let page = try Self.positiveInteger("page", parameters) ?? 1
-        let perPage = min(Self.maximumPerPage, try Self.positiveInteger("perPage", parameters) ?? Self.defaultPerPage)
-        let query = PostListQuery(feeds: feeds, languages: languages, since: since, page: page, perPage: perPage)
+        let (page, perPage) = try Self.paging(parameters)
+        let includesInteractions = try Self.flag("includeInteractions", parameters)
+        let query = PostListQuery(
+            feeds: feeds, languages: languages, since: since, page: page, perPage: perPage,
+            includesInteractions: includesInteractions)
         let result = try await readModel.posts(query)
         return Self.envelope(result.posts.map(MirrorJSON.post), total: result.total, page: page, perPage: perPage)
     }
 
-    /// `GET /api/feeds/`: the crawl list in insertion order (bridges left out), paged, each feed as a
-    /// profile with only its `url` (the list holds no more).
+    /// `GET /api/feeds/`: the crawl list in insertion order (bridges left out), paged, each feed as its
+    /// profile (as `profile/` gives it), or only its `url` while the relay has not read it.
     func feeds(_ parameters: RelayParameters) async throws -> RelayJSONReply {
-        let page = try Self.positiveInteger("page", parameters) ?? 1
-        let perPage = min(Self.maximumPerPage, try Self.positiveInteger("perPage", parameters) ?? Self.defaultPerPage)
+        let (page, perPage) = try Self.paging(parameters)
         let feeds = try await readModel.feeds()
-        let start = min(feeds.count, (page - 1) * perPage)
-        let items = feeds[start..<min(feeds.count, start + perPage)].map { JSONValue.object([("url", .string($0))]) }
-        return Self.envelope(Array(items), total: feeds.count, page: page, perPage: perPage)
+        var items: [JSONValue] = []
+        for feed in Self.slice(feeds, page: page, perPage: perPage) {
+            let profile = try await readModel.profile(of: feed)
+            items.append(profile.map(MirrorJSON.profile) ?? .object([("url", .string(feed))]))
+        }
+        return Self.envelope(items, total: feeds.count, page: page, perPage: perPage)
+    }
+
+    /// The `page` (from 1) and `perPage` (at most `maximum`) asked for, `defaultPerPage` when absent.
+    static func paging(
+        _ parameters: RelayParameters, defaultPerPage: Int = defaultPerPage, maximum: Int = maximumPerPage
+    )
+        throws -> (page: Int, perPage: Int)
+    {
+        let page = try positiveInteger("page", parameters) ?? 1
+        return (page, min(maximum, try positiveInteger("perPage", parameters) ?? defaultPerPage))
+    }
+
+    /// The items of page `page` of `items`, `perPage` a page; none past the end.
+    static func slice<Item>(_ items: [Item], page: Int, perPage: Int) -> [Item] {
+        let start = min(items.count, (page - 1) * perPage)
+        return Array(items[start..<min(items.count, start + perPage)])
+    }
+
+    /// The post a request names in `post` (`<feed>#<id>`, split at its first `#`).
+    ///
+    /// - Throws: A 400 ``MirrorProblem`` when `post` is missing or has no `#`.
+    static func requirePost(_ parameters: RelayParameters) throws -> PostKey {
+        guard let value = parameters.value("post"), !value.isEmpty else {
+            throw MirrorProblem.invalid("post", "post is required: the post's URL, \"<feed-url>#<timestamp>\".")
+        }
+        guard let key = PostKey(url: value) else {
+            throw MirrorProblem.invalid("post", "post must be \"<feed-url>#<timestamp>\", not \"\(value)\".")
+        }
+        return key
+    }
+
+    /// The feed a request names in `feed`, trimmed.
+    ///
+    /// - Throws: A 400 ``MirrorProblem`` when `feed` is missing or empty.
+    static func requireFeed(_ parameters: RelayParameters) throws -> String {
+        guard let feed = parameters.stripped("feed"), !feed.isEmpty else {
+            throw MirrorProblem.invalid("feed", "feed is required: the URL of a social.org file.")
+        }
+        return feed
+    }
+
+    /// A single object, written bare (not in the envelope) as the engine reads `thread/`, `post/`, ….
+    static func bare(_ object: JSONValue) -> RelayJSONReply {
+        RelayJSONReply(body: object)
+    }
+
+    /// The value of `name` as a flag: `true`/`1` or `false`/`0` (any case), `false` when absent or empty.
+    static func flag(_ name: String, _ parameters: RelayParameters) throws -> Bool {
+        switch parameters.stripped(name)?.lowercased() {
+        case nil, "", "false", "0": return false
+        case "true", "1": return true
+        case let text?:
+            throw MirrorProblem.invalid(name, "\(name) must be true or false, not \"\(text)\".")
+        }
     }
 
     /// The value of `name` as an integer of at least 1, `nil` when absent or empty.
@@ -137,60 +213,14 @@ package struct MirrorAPI: Sendable {
     }
 
     /// A list page in the envelope `{"data": [...], "meta": {"total", "page", "perPage", "totalPages"}}`.
-    static func envelope(_ items: [JSONValue], total: Int, page: Int, perPage: Int) -> RelayJSONReply {
-        let totalPages = (total + perPage - 1) / perPage
+    /// `totalPages` is counted from `total` unless given.
+    static func envelope(_ items: [JSONValue], total: Int, page: Int, perPage: Int, totalPages: Int? = nil)
+        -> RelayJSONReply
+    {
+        let totalPages = totalPages ?? (total + perPage - 1) / perPage
         let meta: JSONValue = .object([
             ("total", .int(total)), ("page", .int(page)), ("perPage", .int(perPage)), ("totalPages", .int(totalPages)),
         ])
         return RelayJSONReply(body: .object([("data", .array(items)), ("meta", meta)]))
-    }
-}
-
-/// An error of the mirror API, written as the problem object `{"title", "detail", "status"}` the official
-/// engine shows the `detail` of.
-struct MirrorProblem: Error, Sendable {
-    /// A short summary.
-    var title: String
-    /// What went wrong with this request.
-    var detail: String
-    /// The status code.
-    var status: HTTPStatus
-
-    /// The reply.
-    var reply: RelayJSONReply {
-        RelayJSONReply(
-            status: status,
-            body: .object([("title", .string(title)), ("detail", .string(detail)), ("status", .int(status.code))]))
-    }
-}
-
-/// The JSON of the mirror API's objects.
-enum MirrorJSON {
-    /// A post as the engine's `MirrorPost`: `uri`, `feedUrl`, `id`, `createdAt` (UTC, whole seconds),
-    /// `type`, `author`, `content` (the Org text), `tags`, and the optional properties the post has.
-    static func post(_ post: ListedPost) -> JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("uri", .string(post.feed + "#" + post.id)), ("feedUrl", .string(post.feed)), ("id", .string(post.id)),
-            ("createdAt", .string(date(post.createdAt))), ("type", .string(post.replyTo == nil ? "post" : "reply")),
-            ("author", .object([("url", .string(post.feed)), ("nick", .string(post.nick))])),
-            ("content", .string(post.content)), ("tags", .array(post.tags.map { .string($0) })),
-        ]
-        let optional: [(String, String?)] = [
-            ("lang", post.lang), ("client", post.client), ("replyTo", post.replyTo), ("mood", post.mood),
-            ("group", post.group), ("include", post.include), ("pollEnd", post.pollEnd.map(date)),
-            ("pollOption", post.pollOption),
-        ]
-        for (key, value) in optional {
-            if let value, !value.isEmpty { members.append((key, .string(value))) }
-        }
-        return .object(members)
-    }
-
-    /// `date` as `YYYY-MM-DDTHH:MM:SSZ` in UTC, without fractional seconds (which the engine rejects).
-    static func date(_ date: Date) -> String {
-        let parts = RelayTimeFormat.utcParts(Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))
-        let pad = RelayTimeFormat.pad
-        return "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2))T"
-            + "\(pad(parts.hour, 2)):\(pad(parts.minute, 2)):\(pad(parts.second, 2))Z"
     }
 }

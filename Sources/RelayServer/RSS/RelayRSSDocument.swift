@@ -35,8 +35,7 @@ struct RelayRSSDocument: Sendable {
     /// The channel link: `https://<siteDomain>/rss.xml` (`http` for `localhost`/`127.` domains) with
     /// the filter's query, its value not encoded (as the reference does).
     var link: String {
-        let scheme = siteDomain.hasPrefix("localhost") || siteDomain.hasPrefix("127.") ? "http" : "https"
-        let base = "\(scheme)://\(siteDomain)/rss.xml"
+        let base = RelayResponder.Configuration.siteURL(of: siteDomain) + "/rss.xml"
         switch filter {
         case .none: return base
         case .tag(let tag): return base + "?tag=" + tag

@@ -6,6 +6,15 @@ extension RelayResponder {
         /// The public `host[:port]` of the relay (`SITE_DOMAIN`), used in `/rss.xml` channel links:
         /// `https://<siteDomain>/…`, or `http://` when it starts with `localhost` or `127.`.
         package var siteDomain: String = "localhost:8080"
+
+        /// The relay's public URL, `https://<siteDomain>` (`http` for `localhost`/`127.` domains).
+        package var siteURL: String { Self.siteURL(of: siteDomain) }
+
+        /// The public URL of a relay at `siteDomain`: `https://<siteDomain>`, `http` for `localhost`/`127.`.
+        static func siteURL(of siteDomain: String) -> String {
+            let scheme = siteDomain.hasPrefix("localhost") || siteDomain.hasPrefix("127.") ? "http" : "https"
+            return "\(scheme)://\(siteDomain)"
+        }
         /// How often an open Server-Sent Events stream gets `event: heartbeat` (30 s in the reference).
         package var heartbeatInterval: Duration = .seconds(30)
         /// How often the shared notification poller reads new entries of the notification log while at

@@ -65,7 +65,7 @@ package struct RelayResponder: HTTPResponder {
         self.bridges = bridges.map(RelayBridgeAPI.init(gateway:))
         self.readModel = readModel
         readAPI = RelayReadAPI(readModel: readModel)
-        mirrorAPI = MirrorAPI(readModel: readModel)
+        mirrorAPI = MirrorAPI(readModel: readModel, relayURL: configuration.siteURL)
         self.gateway = gateway
         self.configuration = configuration
         tracker = RelayChangeTracker(maximumAge: configuration.changeCheckInterval)

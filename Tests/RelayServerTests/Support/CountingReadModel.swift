@@ -37,6 +37,10 @@ final class CountingReadModel: RelayReadModel {
     /// The store's answer.
     func posts(_ query: PostListQuery) async throws -> PostListPage { try await store.posts(query) }
     /// The store's answer.
+    func posts(at urls: [String]) async throws -> [ListedPost] { try await store.posts(at: urls) }
+    /// The store's answer.
+    func profile(of feed: String) async throws -> FeedProfile? { try await store.profile(of: feed) }
+    /// The store's answer.
     func feedChanges(after generation: Int, current: Int) async throws -> RelayFeedChanges {
         try await store.feedChanges(after: generation, current: current)
     }
