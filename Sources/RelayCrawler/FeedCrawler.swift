@@ -41,6 +41,8 @@ package actor FeedCrawler {
     package private(set) var peerRelays: [String]
     /// The crawls of feeds just registered (``crawlSoon(_:)``), by an identity of their own.
     private var registrationCrawls: [UUID: Task<Void, Never>] = [:]
+    /// The feeds a refresh crawl runs for, each with whether another refresh was asked meanwhile.
+    private var refreshes: [String: Bool] = [:]
     /// Fetches the feeds just registered, within the crawler's download limits (shared by those crawls).
     private let registrationFetcher: FeedFetcher
 
@@ -220,6 +222,47 @@ package actor FeedCrawler {
         }
         registrationCrawls[id] = task
         return task
+    }
+
+    /// Reads a feed again at once, in the background, because its owner says it changed (the mirror API's
+    /// `webhook/refresh/`), whatever its crawl state: a whole `GET`, as for a feed just registered, within
+    /// the same limit of crawls at once. A refresh asked while one of the same feed runs is coalesced into
+    /// one more read after it, so a feed is never read by two refreshes at once nor more than once queued.
+    /// - Parameter url: the feed as stored in the crawl list.
+    /// - Returns: the crawl's task (tests wait for it), or `nil` when the feed is already being refreshed
+    ///   (it will be read once more) or waits for the next pass.
+    @discardableResult
+    package func refreshSoon(_ url: String) -> Task<Void, Never>? {
+        if refreshes[url] != nil {
+            refreshes[url] = true
+            return nil
+        }
+        guard registrationCrawls.count < max(1, configuration.maxConcurrentDownloads) else {
+            configuration.log("relay feed waits for the next pass url=\(url) reason=too many refreshes at once")
+            return nil
+        }
+        refreshes[url] = false
+        let id = UUID()
+        let task = Task {
+            repeat {
+                await self.crawlRegistered(url)
+            } while !Task.isCancelled && self.takeQueuedRefresh(of: url)
+            self.finishRefresh(of: url, crawl: id)
+        }
+        registrationCrawls[id] = task
+        return task
+    }
+
+    /// Whether another refresh of `url` was asked while it was read (and clears it).
+    private func takeQueuedRefresh(of url: String) -> Bool {
+        guard refreshes[url] == true else { return false }
+        refreshes[url] = false
+        return true
+    }
+
+    private func finishRefresh(of url: String, crawl id: UUID) {
+        refreshes[url] = nil
+        registrationCrawls[id] = nil
     }
 
     /// Cancels the crawls of feeds just registered and waits for them (the service is stopping; a

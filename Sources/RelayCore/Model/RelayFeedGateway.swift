@@ -6,9 +6,20 @@ package protocol RelayFeedGateway: Sendable {
     /// (bridge marker, known, validation fetch, added), plus the SSRF refusal.
     func register(feed: String) async -> FeedRegistrationOutcome
 
+    /// The mirror API's `webhook/refresh/`: registers `feed` as ``register(feed:)`` does and, for a relay
+    /// that crawls, reads it again soon even when it was known (its owner says it changed).
+    func refresh(feed: String) async -> FeedRegistrationOutcome
+
     /// The content of `feed` for `/feed-content/?feed=` (a stripped, non-blank `feed`): the stored file when
     /// fresh, else a live fetch.
     func feedContent(feed: String) async -> FeedContentOutcome
+}
+
+extension RelayFeedGateway {
+    /// A gateway that does not crawl registers the feed only; the next pass reads it.
+    package func refresh(feed: String) async -> FeedRegistrationOutcome {
+        await register(feed: feed)
+    }
 }
 
 /// What registering a feed did (`relay-api.md` §2.3).

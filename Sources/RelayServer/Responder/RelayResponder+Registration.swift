@@ -28,7 +28,8 @@ extension RelayResponder {
     }
 
     /// `POST /api/webhook/refresh/` with `{"feed": URL}` (`mirror-api.md` §3.13): the same registration as
-    /// `POST /feeds/` (address guard, validation fetch), answered `202 {"feed": URL}` or with a problem.
+    /// `POST /feeds/` (address guard, validation fetch, the address's rate), answered `202 {"feed": URL}` or
+    /// with a problem; a crawling relay then reads the feed again within seconds, known or new.
     func refresh(_ request: HTTPRequest) async -> HTTPResponse {
         let submitted: String
         switch RelayRegistrationForm(request) {
@@ -44,7 +45,7 @@ extension RelayResponder {
             return Self.problem(
                 MirrorProblem(title: "Invalid request", detail: "feed must be a feed URL.", status: .badRequest))
         }
-        let reply = MirrorAPI.refreshReply(await gateway.register(feed: submitted))
+        let reply = MirrorAPI.refreshReply(await gateway.refresh(feed: submitted))
         _ = await tracker.refresh(from: readModel, log: configuration.log)
         return RelayResponses.json(reply.body, status: reply.status, indent: nil)
     }
