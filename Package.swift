@@ -295,7 +295,7 @@ let package = Package(
             name: "RelayServerTests",
             dependencies: [
                 "RelayServer", "RelayCore", "RelayStore", "HTTPCore", "HTTPServer", "OrgSocial", "RelayTestFixtures",
-                "TestSupport",
+                "TestSupport", "Metrics",
             ],
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings

@@ -55,6 +55,10 @@ public struct RelayConfiguration: Sendable {
     /// How many `POST /feeds/` registrations one client address may make per hour (and at once); `nil`
     /// for no limit.
     public var registrationRate: TokenBucket.Rate? = TokenBucket.Rate(requests: 60, per: .seconds(3600))
+    /// The path prefix the mirror API (what the official Org Social apps read) is served under, `/api/` by
+    /// default; `nil` serves no mirror API. A prefix is one or more path segments whose first is not one of
+    /// the relay API's (checked when the service starts).
+    public var mirrorPrefix: String? = "/api/"
     /// Where the Prometheus metrics listener binds (`GET /metrics`), apart from the API; `nil` (the
     /// default) serves no metrics and counts nothing.
     public var metricsAddress: ListenAddress?

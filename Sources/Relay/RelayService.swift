@@ -47,6 +47,8 @@ public actor RelayService {
     private var daemon: HTTPDaemon?
     /// The metrics, when ``RelayConfiguration/metricsAddress`` is set.
     private let metrics: RelayMetrics?
+    /// Where the mirror API is served, checked; `nil` when it is off.
+    private let mirrorPrefix: String?
     private var metricsDaemon: HTTPDaemon?
     private var crawlTask: Task<Void, Never>?
     /// The lock that says this process crawls the SQLite file (``claimCrawl(as:)``).
@@ -68,9 +70,11 @@ public actor RelayService {
     ///     passes `false`, so that a mistyped path is an error rather than a new empty database.
     /// - Throws: ``RelayServiceError``: `.cannotOpenDatabase` when the file cannot be created or opened,
     ///   `.databaseMissing` when it does not exist and `createsDatabase` is `false`, `.cannotReadRelayList`
-    ///   when `--relay-list` names an unreadable file.
+    ///   when `--relay-list` names an unreadable file, `.invalidMirrorPrefix` for a mirror prefix that
+    ///   cannot be used.
     public init(configuration: RelayConfiguration, createsDatabase: Bool = true) async throws {
         let peerRelays = try configuration.resolvedPeerRelays()
+        mirrorPrefix = try Self.checkedMirrorPrefix(configuration.mirrorPrefix)
         if !createsDatabase, !configuration.usesPostgres,
             !FileManager.default.fileExists(atPath: configuration.databasePath)
         {
@@ -300,6 +304,17 @@ public actor RelayService {
         }
     }
 
+    /// The mirror API's prefix as given, checked (``RelayConfiguration/mirrorPrefix``).
+    /// - Throws: ``RelayServiceError/invalidMirrorPrefix(_:reason:)``.
+    public static func checkedMirrorPrefix(_ prefix: String?) throws -> String? {
+        guard let prefix else { return nil }
+        do {
+            return try MirrorAPI.checkedPrefix(prefix)
+        } catch {
+            throw RelayServiceError.invalidMirrorPrefix(prefix, reason: error.description)
+        }
+    }
+
     /// The API responder over this service's store, feed gateway and bridges.
     private func makeResponder(siteDomain: String) -> RelayResponder {
         let bridges = makeBridges(siteDomain: siteDomain)
@@ -307,6 +322,7 @@ public actor RelayService {
         var responderConfiguration = RelayResponder.Configuration()
         responderConfiguration.siteDomain = siteDomain
         responderConfiguration.registrationRate = configuration.registrationRate
+        responderConfiguration.mirrorPrefix = mirrorPrefix
         let log = configuration.log
         responderConfiguration.log = log
         responderConfiguration.metrics = metrics?.server

@@ -12,6 +12,8 @@ public enum RelayServiceError: Error, Sendable, Equatable, LocalizedError {
     case cannotReadRelayList(path: String, reason: String)
     /// The HTTP server could not start; `reason` is the server's own message (address in use, …).
     case cannotListen(host: String, port: Int, reason: String)
+    /// The mirror API's path prefix cannot be used; `reason` says why and what to give.
+    case invalidMirrorPrefix(String, reason: String)
 
     /// A sentence saying what failed and, where the fix is the file's, what to do about it.
     public var errorDescription: String? {
@@ -29,6 +31,8 @@ public enum RelayServiceError: Error, Sendable, Equatable, LocalizedError {
                 + "line."
         case .cannotListen(_, _, let reason):
             reason.hasSuffix(".") ? reason : reason + "."
+        case .invalidMirrorPrefix(_, let reason):
+            reason
         }
     }
 }

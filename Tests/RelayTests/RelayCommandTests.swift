@@ -512,6 +512,20 @@ struct RelayCommandTests {
         #expect(variable.error.contains("ORGSOCIAL_RELAY_METRICS_ADDRESS"))
     }
 
+    @Test func serveRefusesAMirrorPrefixThatWouldHideTheRelayAPI() async throws {
+        let home = try TemporaryFolder()
+        defer { home.remove() }
+        let option = await runCLI(["relay", "serve", "--mirror-prefix", "/feeds/"], environment: environment(home))
+        #expect(option.status == 2)
+        #expect(option.error.contains("is invalid for '--mirror-prefix <path>'. Give a path such as /api/"))
+        var variableEnvironment = environment(home)
+        variableEnvironment["ORGSOCIAL_RELAY_MIRROR_PREFIX"] = "/a b/"
+        variableEnvironment["ORGSOCIAL_RELAY_DB"] = "\(home.path)/relay.sqlite"
+        let variable = await runCLI(["relay", "serve", "--port", "0"], environment: variableEnvironment)
+        #expect(variable.status == 1)
+        #expect(variable.error.contains("ORGSOCIAL_RELAY_MIRROR_PREFIX"))
+    }
+
     @Test func serveHelpNamesTheClientLimitsAndTheirVariables() async {
         let help = await runCLI(["relay", "serve", "--help"], environment: [:]).output
         for name in [

@@ -55,6 +55,11 @@ struct RelayServeCommand: ParsableCommand {
                         + "'relay crawl' workers on one PostgreSQL database ($\(noCrawlVariable)=1)."),
                 RelayServiceOptions.relayListOption,
                 RelayServiceOptions.privateAddressesOption,
+                .value(
+                    "mirror-prefix", valueName: "path",
+                    help: "Where the mirror API the official Org Social apps read is served; 'none' turns it off "
+                        + "($\(mirrorPrefixVariable)).",
+                    defaultValue: "/api/"),
                 .flag(
                     "no-webmentions",
                     help: "Do not send outgoing Webmentions for the links of new posts (they are still queued) "
@@ -70,6 +75,9 @@ struct RelayServeCommand: ParsableCommand {
                 RelayServiceOptions.logFormatOption,
             ], handlesTerminationSignals: true)
     }
+
+    /// The variable of `--mirror-prefix`.
+    static let mirrorPrefixVariable = "ORGSOCIAL_RELAY_MIRROR_PREFIX"
 
     /// The variable of `--no-crawl`.
     static let noCrawlVariable = "ORGSOCIAL_RELAY_NO_CRAWL"
@@ -100,6 +108,8 @@ struct RelayServeCommand: ParsableCommand {
     var sendsWebmentions: Bool
     /// `--metrics-address`.
     var metrics: MetricsAddressOption
+    /// `--mirror-prefix`, when given (`.some(nil)` for `none`).
+    var mirrorPrefix: String??
 
     init(parsing arguments: ParsedArguments) throws {
         options = RelayServiceOptions(parsing: arguments)
@@ -116,6 +126,9 @@ struct RelayServeCommand: ParsableCommand {
         sendsWebmentions = !arguments.flag("no-webmentions")
         shutdownDeadline = try RelayShutdownDeadlineOption(parsing: arguments)
         metrics = try MetricsAddressOption(parsing: arguments)
+        mirrorPrefix = try arguments.value("mirror-prefix").map {
+            try SettingResolver.value($0, from: .option("--mirror-prefix <path>"), as: Self.mirrorPrefixFormat)
+        }
     }
 
     func validate() throws {
@@ -149,6 +162,8 @@ struct RelayServeCommand: ParsableCommand {
         configuration.shutdownDeadline = try shutdownDeadline.deadline(environment: environment)
         configuration.sendsWebmentions = try !RelayServiceOptions.isOn(
             !sendsWebmentions, variable: Self.noWebmentionsVariable, in: settings)
+        configuration.mirrorPrefix = try settings.value(
+            option: mirrorPrefix, variable: Self.mirrorPrefixVariable, default: "/api/", as: Self.mirrorPrefixFormat)
         configuration.metricsAddress = try metrics.resolved(variable: Self.metricsVariable, environment: environment)
         RelayServiceOptions.createDefaultFolders(for: configuration, environment: environment)
         let service = try await RelayService(configuration: configuration)
@@ -162,6 +177,15 @@ struct RelayServeCommand: ParsableCommand {
 
     /// A number of seconds (`--scan-interval` and the variables of seconds).
     static let secondsFormat: SettingResolver.Format<Int> = .integer(0...86_400, of: "seconds")
+
+    /// A mirror API prefix (`/api/`), or `none` for no mirror API.
+    static let mirrorPrefixFormat = SettingResolver.Format<String?>(
+        expected: "a path such as /api/ (segments of letters, digits, '-', '.', '_' or '~', the first not one of "
+            + "the relay API's, such as feeds or groups), or none"
+    ) { text in
+        if text == "none" { return .some(nil) }
+        return (try? RelayService.checkedMirrorPrefix(text)).map { .some($0) }
+    }
 
     /// A site domain: `host[:port]` without a scheme, path or spaces.
     static let siteDomainFormat = SettingResolver.Format(

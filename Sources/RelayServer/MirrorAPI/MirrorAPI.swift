@@ -11,8 +11,10 @@ package import RelayCore
 /// let reply = await api.reply(path: "/api/posts/", query: [HTTPQueryItem(name: "scope", value: "all")], now: Date())
 /// ```
 package struct MirrorAPI: Sendable {
-    /// The path prefix the mirror API is served under.
-    package static let prefix = "/api/"
+    /// The path prefix the mirror API is served under by default.
+    package static let defaultPrefix = "/api/"
+    /// The path prefix it is served under: `/`, segments, `/` (``checkedPrefix(_:)``).
+    package let prefix: String
     /// The page size when the request names none.
     static let defaultPerPage = 20
     /// The largest page size; larger requests are clamped to it, as the official engine clamps its own.
@@ -28,19 +30,62 @@ package struct MirrorAPI: Sendable {
     /// - Parameters:
     ///   - readModel: The storage the rows come from.
     ///   - relayURL: This relay's public URL, the `relay` of its groups in `groups/`.
-    package init(readModel: any RelayReadModel, relayURL: String? = nil) {
+    ///   - prefix: The path prefix, as ``checkedPrefix(_:)`` returns it.
+    package init(readModel: any RelayReadModel, relayURL: String? = nil, prefix: String = Self.defaultPrefix) {
         self.readModel = readModel
+        self.prefix = prefix
         self.relayURL = relayURL
     }
 
     /// Whether `path` is under the mirror API's prefix (or is the prefix without its slash).
-    package static func serves(_ path: String) -> Bool {
+    package func serves(_ path: String) -> Bool {
         path.hasPrefix(prefix) || path == String(prefix.dropLast())
     }
 
     /// Whether `path` is `webhook/refresh/`, the one `POST` of the mirror API.
-    package static func isRefresh(_ path: String) -> Bool {
+    package func isRefresh(_ path: String) -> Bool {
         path.dropFirst(prefix.count).split(separator: "/") == ["webhook", "refresh"]
+    }
+
+    /// The metrics label of a request under the prefix: the endpoint's pattern (`/api/groups/{slug}/`), or
+    /// `not_found` for a path the mirror API does not serve, so that the label's values are few.
+    package func metricLabel(of path: String) -> String {
+        let name = path.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        if name.count == 2, name[0] == "groups" { return prefix + "groups/{slug}/" }
+        if name == ["webhook", "refresh"] || name == ["polls", "votes"] {
+            return prefix + name.joined(separator: "/") + "/"
+        }
+        guard name.count == 1, Self.listNames.contains(name[0]) else { return "not_found" }
+        return prefix + name[0] + "/"
+    }
+
+    /// The endpoints of one path segment.
+    private static let listNames: Set = [
+        "posts", "feeds", "thread", "interactions", "post", "profile", "timeline", "notifications", "search", "groups",
+    ]
+
+    /// Checks a prefix asked for (`relay serve --mirror-prefix`): it must be a path of one or more segments
+    /// of unreserved characters whose first segment is not one of the relay API's (`/feeds/`, `/groups/`,
+    /// `/bridge/`, …), which it would hide.
+    /// - Parameter text: e.g. `/api/` or `/mirror/v1` (the slashes around it are added).
+    /// - Returns: the prefix with a leading and a trailing slash.
+    /// - Throws: ``MirrorPrefixError`` saying what is wrong.
+    package static func checkedPrefix(_ text: String) throws(MirrorPrefixError) -> String {
+        let segments = text.split(separator: "/", omittingEmptySubsequences: false).dropFirst(
+            text.hasPrefix("/") ? 1 : 0)
+        let trimmed = segments.last == "" ? segments.dropLast() : segments
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        guard let first = trimmed.first, !first.isEmpty,
+            trimmed.allSatisfy({
+                !$0.isEmpty && $0 != "." && $0 != ".." && $0.unicodeScalars.allSatisfy(allowed.contains)
+            })
+        else { throw .malformed(text) }
+        if RelayEndpoint(path: "/\(first)/") != nil || RelayEndpoint(path: "/\(first)/x/") != nil
+            || ["sse", "rss.xml", "bridge"].contains(first)
+        {
+            throw .hidesRelayAPI(text, segment: String(first))
+        }
+        return "/" + trimmed.joined(separator: "/") + "/"
     }
 
     /// The answer to `POST webhook/refresh/` once the feed went through registration: `202 {"feed"}` for a
@@ -74,7 +119,7 @@ package struct MirrorAPI: Sendable {
     ///   - now: The current time (`sinceDays`).
     /// - Returns: The status and the JSON body.
     package func reply(method: HTTPMethod, path: String, query: [HTTPQueryItem], now: Date) async -> RelayJSONReply {
-        let name = path.dropFirst(Self.prefix.count).split(separator: "/", omittingEmptySubsequences: true)
+        let name = path.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: true)
         guard method == .get || method == .head else {
             return MirrorProblem(
                 title: "Method not allowed", detail: "The mirror API answers GET here.", status: .methodNotAllowed
@@ -222,5 +267,23 @@ package struct MirrorAPI: Sendable {
             ("total", .int(total)), ("page", .int(page)), ("perPage", .int(perPage)), ("totalPages", .int(totalPages)),
         ])
         return RelayJSONReply(body: .object([("data", .array(items)), ("meta", meta)]))
+    }
+}
+
+/// A mirror API prefix that cannot be used.
+package enum MirrorPrefixError: Error, Hashable, CustomStringConvertible {
+    /// Not a path of segments of letters, digits, `-`, `.`, `_`, `~`.
+    case malformed(String)
+    /// Its first segment is one of the relay API's, whose endpoints it would hide.
+    case hidesRelayAPI(String, segment: String)
+
+    package var description: String {
+        switch self {
+        case .malformed(let text):
+            "'\(text)' is not a path prefix: give segments of letters, digits, '-', '.', '_' or '~' between slashes, "
+                + "e.g. /api/ or /mirror/v1/."
+        case .hidesRelayAPI(let text, let segment):
+            "'\(text)' would hide the relay API's /\(segment)/ endpoints; choose another first segment, e.g. /api/."
+        }
     }
 }

@@ -40,6 +40,9 @@ extension RelayResponder {
         /// `Retry-After`, before their body is read. `nil` (the default here; `orgsocial relay serve`
         /// turns it on) for no limit.
         package var registrationRate: TokenBucket.Rate?
+        /// Where the mirror API is served (``MirrorAPI/checkedPrefix(_:)``), `/api/` by default; `nil` turns
+        /// it off (its paths are then 404s like any unknown path).
+        package var mirrorPrefix: String? = MirrorAPI.defaultPrefix
         /// Receives log lines (store failures, and requests when `logsRequests` is on).
         package var log: @Sendable (String) -> Void = { _ in }
         /// Counts requests, their latency and the response cache's hits and misses; `nil` counts nothing.

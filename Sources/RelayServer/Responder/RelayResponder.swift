@@ -40,8 +40,8 @@ package import RelayCore
 package struct RelayResponder: HTTPResponder {
     let readModel: any RelayReadModel
     private let readAPI: RelayReadAPI
-    /// The mirror API under `/api/`, over the same read model.
-    private let mirrorAPI: MirrorAPI
+    /// The mirror API under its prefix (`/api/`), over the same read model; `nil` when turned off.
+    private let mirrorAPI: MirrorAPI?
     let gateway: any RelayFeedGateway
     let configuration: Configuration
     let tracker: RelayChangeTracker
@@ -65,7 +65,9 @@ package struct RelayResponder: HTTPResponder {
         self.bridges = bridges.map(RelayBridgeAPI.init(gateway:))
         self.readModel = readModel
         readAPI = RelayReadAPI(readModel: readModel)
-        mirrorAPI = MirrorAPI(readModel: readModel, relayURL: configuration.siteURL)
+        mirrorAPI = configuration.mirrorPrefix.map {
+            MirrorAPI(readModel: readModel, relayURL: configuration.siteURL, prefix: $0)
+        }
         self.gateway = gateway
         self.configuration = configuration
         tracker = RelayChangeTracker(maximumAge: configuration.changeCheckInterval)
@@ -105,7 +107,7 @@ package struct RelayResponder: HTTPResponder {
         guard request.method == .post, let registrations else { return nil }
         let start = ContinuousClock.now
         let routed = plan(for: request)
-        let refresh = MirrorAPI.isRefresh(request.path)
+        let refresh = mirrorAPI?.isRefresh(request.path) ?? false
         var indent: Int?
         switch routed {
         case .handle(.feeds, let requested): indent = requested
@@ -139,8 +141,8 @@ package struct RelayResponder: HTTPResponder {
         case answer(HTTPResponse)
         /// An endpoint to run, with the indent the client asked for.
         case handle(RelayEndpoint, indent: Int?)
-        /// A request of the mirror API, under `/api/`.
-        case mirror
+        /// A request of the mirror API, under its prefix.
+        case mirror(MirrorAPI)
     }
 
     /// Routes a request as the reference's middleware and views do: `OPTIONS` first, then the URL table
@@ -150,8 +152,8 @@ package struct RelayResponder: HTTPResponder {
         if request.method == .options {
             return .answer(RelayResponses.preflight)
         }
-        if MirrorAPI.serves(request.path) {
-            return .mirror
+        if let mirrorAPI, mirrorAPI.serves(request.path) {
+            return .mirror(mirrorAPI)
         }
         switch RelayRouteResolution(request) {
         case .notFound:
@@ -190,7 +192,12 @@ package struct RelayResponder: HTTPResponder {
         case .answer(let response):
             return response
         case .mirror:
-            return nil
+            guard request.method == .get || request.method == .head,
+                let validators = tracker.recentValidators(from: readModel),
+                let cached = cache.hit(
+                    Self.mirrorCacheKey(request), generation: validators.generation, versions: validators.versions)
+            else { return nil }
+            return finalize(cached, validators: validators, request: request, conditional: true)
         case .handle(let endpoint, let indent):
             guard request.method == .get || request.method == .head,
                 let validators = tracker.recentValidators(from: readModel)
@@ -203,6 +210,11 @@ package struct RelayResponder: HTTPResponder {
             else { return nil }
             return finalize(cached, validators: validators, request: request, conditional: true)
         }
+    }
+
+    /// The cache key of a mirror API `GET` (or `HEAD`, which gets the same answer without its body).
+    private static func mirrorCacheKey(_ request: HTTPRequest) -> String {
+        "mirror \(request.target)"
     }
 
     /// The cache key of a cacheable `GET`, or `nil` for endpoints that are never cached.
@@ -224,15 +236,25 @@ package struct RelayResponder: HTTPResponder {
 
     private func fullResponse(to request: HTTPRequest) async -> HTTPResponse {
         let routed = plan(for: request)
-        if case .mirror = routed {
-            if request.method == .post, MirrorAPI.isRefresh(request.path) {
+        if case .mirror(let mirrorAPI) = routed {
+            if request.method == .post, mirrorAPI.isRefresh(request.path) {
                 return await refresh(request)
             }
             let validators = await tracker.refresh(from: readModel, log: configuration.log)
-            let reply = await mirrorAPI.reply(
-                method: request.method, path: request.path, query: request.queryItems, now: Date())
-            let response = RelayResponses.json(reply.body, status: reply.status, indent: nil)
-            return finalize(response, validators: validators, request: request, conditional: reply.status == .ok)
+            let compute: @Sendable () async -> HTTPResponse = {
+                let reply = await mirrorAPI.reply(
+                    method: request.method, path: request.path, query: request.queryItems, now: Date())
+                return RelayResponses.json(reply.body, status: reply.status, indent: nil)
+            }
+            guard let validators, request.method == .get || request.method == .head else {
+                let response = await compute()
+                return finalize(response, validators: validators, request: request, conditional: false)
+            }
+            // Every mirror answer is cached for the data generation as a whole: most read past one feed.
+            let response = await cache.response(
+                for: Self.mirrorCacheKey(request), generation: validators.generation, versions: validators.versions,
+                dependency: .global, compute: compute)
+            return finalize(response, validators: validators, request: request, conditional: response.status == .ok)
         }
         guard case .handle(let endpoint, let indent) = routed else {
             // `immediateResponse` answers every other plan.
@@ -414,13 +436,20 @@ package struct RelayResponder: HTTPResponder {
     }
 
     /// Adds the headers every response carries and writes the access log line.
+    /// The request's endpoint as metrics label it: the mirror API's pattern under its prefix, else the
+    /// relay API's (``RelayRouteResolution/metricLabel``).
+    private func metricLabel(of request: HTTPRequest) -> String {
+        if let mirrorAPI, mirrorAPI.serves(request.path) { return mirrorAPI.metricLabel(of: request.path) }
+        return RelayRouteResolution(request).metricLabel
+    }
+
     private func finish(_ response: HTTPResponse, for request: HTTPRequest, since start: ContinuousClock.Instant)
         -> HTTPResponse
     {
         let finished = RelayResponses.addingCommonHeaders(to: response)
         if let metrics = configuration.metrics {
             metrics.record(
-                endpoint: RelayRouteResolution(request).metricLabel, status: finished.status,
+                endpoint: metricLabel(of: request), status: finished.status,
                 elapsed: ContinuousClock.now - start)
         }
         if configuration.logsRequests {
