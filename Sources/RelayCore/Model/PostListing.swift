@@ -87,16 +87,41 @@ package struct ListedPost: Sendable, Hashable {
     }
 }
 
-/// One page of a post list, newest first, with how many posts the whole list holds.
+/// One page of a post list, newest first, with how many posts the whole list holds: exactly up to
+/// ``SearchResults/exactTotalBound`` posts, estimated beyond (counting a list most of a million posts are
+/// in costs more than the page), as the search does.
 package struct PostListPage: Sendable, Hashable {
     /// The page's posts, newest first.
     package var posts: [ListedPost]
-    /// The number of posts in the whole list.
+    /// The number of posts in the whole list, or an estimate when ``totalIsEstimated``.
     package var total: Int
+    /// Whether ``total`` is an estimate (more than ``SearchResults/exactTotalBound`` posts).
+    package var totalIsEstimated: Bool
+    /// Whether a later page holds posts (known exactly either way).
+    package var hasMore: Bool
 
-    /// Makes a page.
+    /// Makes a page of an exactly counted list.
     package init(posts: [ListedPost], total: Int) {
         self.posts = posts
         self.total = total
+        totalIsEstimated = false
+        hasMore = false
+    }
+
+    /// Makes a page of a list counted past the bound.
+    package init(posts: [ListedPost], estimate: Int, hasMore: Bool) {
+        self.posts = posts
+        total = estimate
+        totalIsEstimated = true
+        self.hasMore = hasMore
+    }
+
+    /// The number of pages the envelope announces: counted from an exact total, else the next page while
+    /// one exists (an estimate cannot say where the pages end).
+    /// - Parameters:
+    ///   - page: this page's number, from 1.
+    ///   - perPage: the page size.
+    package func totalPages(page: Int, perPage: Int) -> Int {
+        totalIsEstimated ? (hasMore ? page + 1 : page) : (total + perPage - 1) / max(1, perPage)
     }
 }

@@ -26,20 +26,43 @@ extension RelaySQLQueries {
         if let since = query.since {
             condition = condition.and(SQLCondition("p.created_at >= ?", [since.timeIntervalSince1970]))
         }
-        let total =
+        // Counted up to the bound only: a list most posts are in would cost a scan of every post.
+        let bound = SearchResults.exactTotalBound
+        let counted =
             try session.firstRow(
-                "SELECT count(*) FROM \(postsWithProfile) WHERE \(condition.sql)", condition.arguments)?
+                "SELECT count(*) FROM (SELECT 1 FROM \(postsWithProfile) WHERE \(condition.sql) LIMIT ?) AS listed",
+                condition.arguments + [bound + 1])?
             .int(at: 0) ?? 0
         let offset = (query.page - 1) * query.perPage
-        guard offset < total else { return PostListPage(posts: [], total: total) }
-        let posts = try session.rows(
+        if counted <= bound, offset >= counted { return PostListPage(posts: [], total: counted) }
+        let rows = try session.rows(
             """
             SELECT \(Self.listedPostColumns) FROM \(postsWithProfile)
             WHERE \(condition.sql) ORDER BY \(newestFirst) LIMIT ? OFFSET ?
             """,
-            condition.arguments + [query.perPage, offset]
+            condition.arguments + [query.perPage + 1, offset]
         ).map(listedPost)
-        return PostListPage(posts: posts, total: total)
+        let posts = Array(rows.prefix(query.perPage))
+        guard counted > bound else { return PostListPage(posts: posts, total: counted) }
+        let estimate = try estimatedListTotal(feeds: query.feeds)
+        return PostListPage(
+            posts: posts, estimate: max(bound + 1, offset + posts.count, estimate), hasMore: rows.count > query.perPage)
+    }
+
+    /// About how many posts a list of more than the bound holds: every post of its feeds (or of the relay)
+    /// in `post_counts`, interactions included, so at most that many (language and date filters are not
+    /// counted).
+    private func estimatedListTotal(feeds: [String]?) throws -> Int {
+        var condition = SQLCondition("TRUE")
+        if let feeds {
+            let marks = Array(repeating: "?", count: feeds.count).joined(separator: ", ")
+            condition = condition.and(
+                SQLCondition("profile_id IN (SELECT id FROM profiles WHERE feed IN (\(marks)))", feeds.map { $0 }))
+        }
+        return try session.firstRow(
+            "SELECT CAST(coalesce(sum(total), 0) AS BIGINT) FROM post_counts WHERE \(condition.sql)",
+            condition.arguments)?
+            .int(at: 0) ?? 0
     }
 
     /// The posts at `urls`, whatever their content, in the order asked; unknown URLs left out. Each is one

@@ -23,7 +23,9 @@ extension MirrorAPI {
         let feed = try Self.requireFeed(parameters)
         let (page, perPage) = try Self.paging(parameters)
         let result = try await readModel.posts(PostListQuery(feeds: [feed], page: page, perPage: perPage))
-        return Self.envelope(result.posts.map(MirrorJSON.post), total: result.total, page: page, perPage: perPage)
+        return Self.envelope(
+            result.posts.map(MirrorJSON.post), total: result.total, page: page, perPage: perPage,
+            totalPages: result.totalPages(page: page, perPage: perPage))
     }
 
     /// `GET /api/notifications/?feed=[&type=]`: the mentions, reactions, replies and boosts of the feed's

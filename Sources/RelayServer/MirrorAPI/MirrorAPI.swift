@@ -176,7 +176,9 @@ package struct MirrorAPI: Sendable {
             feeds: feeds, languages: languages, since: since, page: page, perPage: perPage,
             includesInteractions: includesInteractions)
         let result = try await readModel.posts(query)
-        return Self.envelope(result.posts.map(MirrorJSON.post), total: result.total, page: page, perPage: perPage)
+        return Self.envelope(
+            result.posts.map(MirrorJSON.post), total: result.total, page: page, perPage: perPage,
+            totalPages: result.totalPages(page: page, perPage: perPage))
     }
 
     /// `GET /api/feeds/`: the crawl list in insertion order (bridges left out), paged, each feed as its
