@@ -1,5 +1,5 @@
-package import Foundation
-package import HTTPCore
+import Foundation
+import HTTPCore
 package import HTTPServer
 
 /// A server on 127.0.0.1 that answers every `POST` with one status (200 `{}` unless told otherwise) and
@@ -12,15 +12,20 @@ package final class RecordingServer: StoppableServer {
         package private(set) var requests: [RecordedRequest] = []
         /// The status every `POST` gets.
         package private(set) var status = 200
+        /// The JSON body every `POST` gets.
+        package private(set) var body = "{}"
 
-        /// Makes every later `POST` get `status`.
-        package func answer(_ status: Int) { self.status = status }
+        /// Makes every later `POST` get `status` and `body`.
+        package func answer(_ status: Int, body: String = "{}") {
+            self.status = status
+            self.body = body
+        }
 
-        fileprivate func record(_ request: HTTPRequest) -> Int {
+        fileprivate func record(_ request: HTTPRequest) -> (status: Int, body: String) {
             requests.append(
                 RecordedRequest(
                     method: request.method.rawValue, path: request.path, headers: request.headers, body: request.body))
-            return status
+            return (status, body)
         }
 
         /// The JSON bodies of the `POST`s to `path`, as string dictionaries.
@@ -43,9 +48,9 @@ package final class RecordingServer: StoppableServer {
         self.log = log
         var router = Router()
         router.post("/*") { request in
-            let status = await log.record(request)
+            let (status, body) = await log.record(request)
             return HTTPResponse(
-                status: HTTPStatus(code: status), headers: ["Content-Type": "application/json"], bytes: Array("{}".utf8)
+                status: HTTPStatus(code: status), headers: ["Content-Type": "application/json"], bytes: Array(body.utf8)
             )
         }
         daemon = try HTTPDaemon(configuration: .init(host: "127.0.0.1", port: 0), responder: router)

@@ -9,7 +9,8 @@ struct HostEnvelope {
     var errors: [String]
     /// The `data` member, as decoded by `JSONSerialization`.
     var data: Any?
-    /// A `message` member at the top level, if any (some servers put it there).
+    /// A `message` member at the top level, if any (some servers put it there), else `error` or a problem
+    /// object's `detail`.
     var message: String?
 
     /// Decodes an envelope; `nil` when the body is not a JSON object.
@@ -21,7 +22,7 @@ struct HostEnvelope {
             (object["errors"] as? [Any])?.compactMap { $0 as? String } ?? (object["errors"] as? String).map { [$0] }
             ?? []
         data = object["data"]
-        message = object["message"] as? String ?? object["error"] as? String
+        message = object["message"] as? String ?? object["error"] as? String ?? object["detail"] as? String
     }
 
     /// Whether the server said it failed.

@@ -100,7 +100,13 @@ public struct WriteAnnouncer: Sendable {
         request.timeout = timeout
         do {
             let response = try await transport.send(request)
-            return response.isSuccess ? .done : .failed("\(url.absoluteString) answered HTTP \(response.status)")
+            if response.isSuccess { return .done }
+            // What the server said: an envelope's `errors` (the relay API), a problem's `detail` (the mirror).
+            let said = HostEnvelope(body: response.body).flatMap {
+                $0.errors.isEmpty ? $0.message : $0.errors.joined(separator: "; ")
+            }
+            let reason = said.map { ": " + String($0.prefix(300)) } ?? ""
+            return .failed("\(url.absoluteString) answered HTTP \(response.status)\(reason)")
         } catch {
             return .failed(error.localizedDescription)
         }
@@ -124,6 +130,6 @@ extension MergeBaseStore {
     ///   - relay: the relay.
     public func recordRegistration(of feedURL: URL, with relay: URL) {
         guard let path = registrationPath(feedURL, relay, creatingFolder: true) else { return }
-        FileManager.default.createFile(atPath: path, contents: Data("\(relay.absoluteString)\n".utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data("\(relay.absoluteString)\n".utf8))
     }
 }
