@@ -121,6 +121,7 @@ package struct PostListPage: Sendable, Hashable {
     /// - Parameters:
     ///   - page: this page's number, from 1.
     ///   - perPage: the page size.
+    /// - Returns: the `totalPages` of the envelope.
     package func totalPages(page: Int, perPage: Int) -> Int {
         totalIsEstimated ? (hasMore ? page + 1 : page) : (total + perPage - 1) / max(1, perPage)
     }
