@@ -55,4 +55,43 @@ import Testing
             #expect(past.meta["totalPages"] == 121, "\(path)")
         }
     }
+
+    /// Another feed whose 3,000 posts have the instants of the crowd's newest 3,000 (ties at every one).
+    static let noise = "\(RelayFixtureDatabase.base)/noise/social.org"
+
+    @Test(arguments: RelayStoreEngine.tested) func aFollowedFeedAmongOthersIsPagedAsTheFullSortWouldPageIt(
+        engine: RelayStoreEngine
+    ) async throws {
+        let h = try await RelaySearchEstimateTests.loaded(engine)
+        let count = RelaySearchEstimateTests.postCount
+        var text = "#+TITLE: noise\n#+NICK: noise\n\n* Posts\n"
+        for n in (count - 3_000)..<count {
+            text += "** \(RelaySearchEstimateTests.id(n))\n\nnoise \(n)\n\n"
+        }
+        try await h.index(Self.noise, text)
+        // Only the crowd: the newest posts of the relay are half noise, which the page must skip.
+        for page in [1, 3, 40] {
+            let crowd = try await Self.list(
+                h, "/api/posts/", [("following", Self.crowd), ("page", "\(page)"), ("perPage", "20")])
+            #expect(crowd.ids == Self.expected(page, perPage: 20), "page \(page)")
+        }
+        // Both: at each instant the noise post comes first (its URL is the greater one).
+        let both = (0..<count).reversed().flatMap { n -> [String] in
+            let id = RelaySearchEstimateTests.id(n)
+            return n >= count - 3_000 ? [Self.noise + "#" + id, Self.crowd + "#" + id] : [Self.crowd + "#" + id]
+        }
+        for page in [1, 2, 100] {
+            let reply = await MirrorAPI(readModel: h.store).reply(
+                method: .get, path: "/api/posts/",
+                query: [
+                    HTTPQueryItem(name: "following", value: Self.crowd),
+                    HTTPQueryItem(name: "following", value: Self.noise),
+                    HTTPQueryItem(name: "page", value: "\(page)"), HTTPQueryItem(name: "perPage", value: "25"),
+                ], now: RelayFixtureDatabase.now)
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(reply.body.text().utf8)) as? [String: Any])
+            let uris = (object["data"] as? [[String: Any]] ?? []).compactMap { $0["uri"] as? String }
+            #expect(uris == Array(both.dropFirst((page - 1) * 25).prefix(25)), "page \(page)")
+        }
+    }
 }
