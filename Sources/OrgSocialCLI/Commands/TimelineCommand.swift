@@ -221,12 +221,15 @@ struct TimelineCommand: ParsableCommand {
             + "failed), \(bytes) bytes downloaded, \(String(format: "%.2f", seconds)) s"
     }
 
-    /// The `source` of the JSON output: `relay`, `follows` or `follows-after-relay-failure`.
+    /// The `source` of the JSON output: `relay`, `follows`, `follows-after-relay-failure`, `mirror` or
+    /// `follows-after-mirror-failure`.
     static func sourceName(_ source: TimelineSource) -> String {
         switch source {
         case .relay: "relay"
         case .follows: "follows"
         case .followsAfterRelayFailure: "follows-after-relay-failure"
+        case .mirror: "mirror"
+        case .followsAfterMirrorFailure: "follows-after-mirror-failure"
         }
     }
 }

@@ -28,6 +28,9 @@ public struct TimelineFetcher: Sendable {
     public let fetcher: FeedFetcher
     /// The relay client to list feeds with; when `nil`, one is made from ``TimelineOptions/relayURL``.
     public let relayClient: RelayClient?
+    /// The mirror to read the followed feeds' posts from, in one request instead of a download per feed;
+    /// when set, the relay is not asked.
+    public let mirrorClient: MirrorClient?
 
     /// Makes a timeline fetcher.
     /// - Parameters:
@@ -36,11 +39,15 @@ public struct TimelineFetcher: Sendable {
     ///   - fetcher: the feed fetcher to use; by default one over `CurlTransport` without a cache.
     ///   - relayClient: the relay to list feeds from in relay mode; by default one for
     ///     ``TimelineOptions/relayURL``.
+    ///   - mirrorClient: the mirror to read the followed feeds' posts from, if any (the relay is then not
+    ///     asked; ``fetchTimeline(ownFeedURL:ownFeed:extraFeeds:progress:)`` tells how it went).
     public init(
-        options: TimelineOptions = TimelineOptions(), fetcher: FeedFetcher? = nil, relayClient: RelayClient? = nil
+        options: TimelineOptions = TimelineOptions(), fetcher: FeedFetcher? = nil, relayClient: RelayClient? = nil,
+        mirrorClient: MirrorClient? = nil
     ) {
         self.options = options
         self.relayClient = relayClient
+        self.mirrorClient = mirrorClient
         self.fetcher =
             fetcher
             ?? FeedFetcher(
@@ -50,7 +57,9 @@ public struct TimelineFetcher: Sendable {
     }
 
     /// Reads the own feed (from `ownFeedURL`, unless `ownFeed` is given) and the feeds it follows, and
-    /// builds the timeline.
+    /// builds the timeline. With a ``mirrorClient``, the followed feeds' posts come from the mirror
+    /// (``TimelineSource/mirror(url:feedsReadDirectly:)``), and the feeds themselves are read when it
+    /// fails (``TimelineSource/followsAfterMirrorFailure(mirrorURL:reason:)``).
     /// - Parameters:
     ///   - ownFeedURL: the reader's feed URL (needed for `VISIBILITY: mention` and to read the feed).
     ///   - ownFeed: the reader's feed when it is already at hand (a local file); read from `ownFeedURL`
@@ -64,8 +73,29 @@ public struct TimelineFetcher: Sendable {
         ownFeedURL: String?, ownFeed: Feed? = nil, extraFeeds: [String] = [],
         progress: (@Sendable (TimelineProgress) -> Void)? = nil
     ) async throws -> Timeline {
-        let (feeds, statuses, source) = try await fetchFeeds(
-            ownFeedURL: ownFeedURL, ownFeed: ownFeed, extraFeeds: extraFeeds, progress: progress)
+        var failedMirror: (url: String, reason: String)?
+        if let mirrorClient {
+            switch try await fetchFromMirror(
+                mirrorClient, ownFeedURL: ownFeedURL, ownFeed: ownFeed, extraFeeds: extraFeeds, progress: progress)
+            {
+            case .success(let timeline): return timeline
+            case .failure(let failure): failedMirror = (mirrorClient.baseURL.absoluteString, failure.reason)
+            }
+        }
+        var (feeds, statuses, source) = try await fetchFeeds(
+            ownFeedURL: ownFeedURL, ownFeed: ownFeed, extraFeeds: extraFeeds, usesRelay: mirrorClient == nil,
+            progress: progress)
+        if let failedMirror {
+            source = .followsAfterMirrorFailure(mirrorURL: failedMirror.url, reason: failedMirror.reason)
+        }
+        return timeline(feeds: feeds, statuses: statuses, source: source, ownFeedURL: ownFeedURL)
+    }
+
+    /// The timeline of feeds read: their posts the options show, newest first.
+    func timeline(
+        feeds: [FetchedFeed], statuses: [FeedStatus], source: TimelineSource, ownFeedURL: String?,
+        more: [TimelinePost] = []
+    ) -> Timeline {
         let filter = TimelineFilter(options: options, userFeedURL: ownFeedURL, now: options.now ?? Date())
         var shown: [TimelinePost] = []
         for fetched in feeds {
@@ -74,6 +104,11 @@ public struct TimelineFetcher: Sendable {
             for post in fetched.feed.posts where filter.exclusion(of: post, inFeed: fetched.url) == nil {
                 if let entry = TimelinePost(post: post, author: author) { shown.append(entry) }
             }
+        }
+        // A mirror's posts, when one was read: filtered alike, each post once (a feed read directly wins).
+        var urls = Set(shown.map(\.url))
+        for entry in more where filter.exclusion(of: entry.post, inFeed: entry.author.feedURL) == nil {
+            if urls.insert(entry.url).inserted { shown.append(entry) }
         }
         return Timeline(posts: Self.sortedNewestFirst(shown), statuses: statuses, feeds: feeds, source: source)
     }
@@ -94,10 +129,11 @@ public struct TimelineFetcher: Sendable {
     // MARK: - Reading the feeds
 
     private func fetchFeeds(
-        ownFeedURL: String?, ownFeed: Feed?, extraFeeds: [String],
+        ownFeedURL: String?, ownFeed: Feed?, extraFeeds: [String], usesRelay: Bool,
         progress: (@Sendable (TimelineProgress) -> Void)?
     ) async throws -> ([FetchedFeed], [FeedStatus], TimelineSource) {
-        let relayURL = options.useRelay ? options.relayURL ?? relayClient?.baseURL.absoluteString : nil
+        let relayURL =
+            options.useRelay && usesRelay ? options.relayURL ?? relayClient?.baseURL.absoluteString : nil
         guard ownFeedURL != nil || ownFeed != nil || relayURL != nil || !extraFeeds.isEmpty else {
             throw OrgSocialClientError.invalidOptions(
                 "a timeline needs your own feed (its URL or its content) to know whom you follow, a relay, or "
@@ -169,14 +205,14 @@ public struct TimelineFetcher: Sendable {
 
     /// One feed as read: the feed (when it could be read), its status, and the URL it was finally read
     /// from, after redirects.
-    private struct Read: Sendable {
+    struct Read: Sendable {
         var fetched: FetchedFeed?
         var status: FeedStatus
         var finalURL: String?
     }
 
     /// Reads one feed; never throws.
-    private func read(_ url: String) async -> Read {
+    func read(_ url: String) async -> Read {
         guard let parsed = URL(string: url) else {
             return Read(status: FeedStatus(url: url, outcome: .error("'\(url)' is not a URL")))
         }
