@@ -31,6 +31,7 @@ struct TimelineCommand: ParsableCommand {
                 standard error and is tried again; Ctrl-C ends it (exit status 130).
                 """,
             options: ReadingOptions.definitions + [
+                MirrorOptions.option,
                 .value("days", valueName: "n", help: "Only posts from the last <n> days."),
                 .value(
                     "lang", valueName: "codes",
@@ -130,10 +131,11 @@ struct TimelineCommand: ParsableCommand {
 
     func run(in context: CommandContext) async throws {
         let now = try context.now()
-        var relayURL = try reading.relayURL(in: context)
-        if relayURL == nil, !reading.usesNoRelay, try reading.ownFeedPath(in: context) == nil,
-            try reading.ownFeedURL(in: context) == nil
-        {
+        let hasNoFeed = try reading.ownFeedPath(in: context) == nil && reading.ownFeedURL(in: context) == nil
+        // --follow reads the feeds (or the relay) again and again, with conditional requests.
+        let mirror = follows ? nil : try reading.mirror(hasDefaultRelay: hasNoFeed, in: context)
+        var relayURL = mirror == nil ? try reading.relayURL(in: context) : nil
+        if mirror == nil, relayURL == nil, !reading.usesNoRelay, hasNoFeed {
             let publicRelay = ConfigurationKey.defaultRelayURL(environment: context.environment)
             relayURL = publicRelay
             context.report(
@@ -145,17 +147,19 @@ struct TimelineCommand: ParsableCommand {
         let settings = try ConfigurationFile.readingSettings(in: context)
         options.blockedFeeds = Set(settings.blockedFeeds)
         options.languageFilter = languages ?? settings.languages
+        // Enough of the mirror's newest posts for the page asked for.
+        let limit = Int(limitText) ?? 50
+        let page = pageText.flatMap { Int($0) } ?? 1
+        options.mirrorPostCount = before == nil ? page * limit + 1 : max(1_000, page * limit + 1)
         if follows {
             try await follow(options: options, in: context)
             return
         }
         let started = ContinuousClock.now
-        let (timeline, _) = try await reading.fetchTimeline(options: options, in: context)
+        let (timeline, _) = try await reading.fetchTimeline(options: options, mirror: mirror, in: context)
         if printsStatistics {
             context.report(Self.statistics(of: timeline.statuses, elapsed: ContinuousClock.now - started))
         }
-        let limit = Int(limitText) ?? 50
-        let page = pageText.flatMap { Int($0) } ?? 1
         var candidates = timeline.posts[...]
         if let before, let instant = Self.instant(before: before) {
             // After the post itself when it is shown (posts of the same second after it stay), else by time.

@@ -333,6 +333,12 @@ public struct MirrorProfile: Sendable, Hashable, Decodable {
     /// How many feeds it follows, if the mirror said.
     public var followingCount: Int?
 
+    /// Whether the profile is that of a feed the mirror has read: it has a title, a nick or posts (a mirror
+    /// may know a feed's URL from another feed's `#+FOLLOW:` line only).
+    public var describesAFeedRead: Bool {
+        title != nil || nick != nil || (postCount ?? 0) > 0
+    }
+
     private enum CodingKeys: String, CodingKey {
         case url, title, nick, description, avatar, location, birthday, pinned, links, languages, contacts
         case follows, postCount, followerCount, followingCount

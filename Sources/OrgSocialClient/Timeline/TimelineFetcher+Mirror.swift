@@ -49,12 +49,12 @@ extension TimelineFetcher {
             }
         }
         // A followed feed with no post in the answer may have none lately, or be unknown to the mirror:
-        // its profile tells.
+        // its profile tells (a mirror may know a followed feed's URL without having read it).
         let answered = Set(posts.map { FeedURL.normalized($0.author.feedURL) })
         let unanswered = follows.filter { !answered.contains($0) }
         let lacking = await withTaskGroup(of: String?.self) { group in
             for feed in unanswered {
-                group.addTask { (try? await mirror.profile(of: feed)) == nil ? feed : nil }
+                group.addTask { (try? await mirror.profile(of: feed))?.describesAFeedRead == true ? nil : feed }
             }
             var lacking: Set<String> = []
             for await feed in group { if let feed { lacking.insert(feed) } }
@@ -100,7 +100,8 @@ extension TimelineFetcher {
         while true {
             let answer = try await mirror.posts(
                 scope, sinceDays: options.maxPostAgeDays, page: page, perPage: 100)
-            for item in answer.items {
+            // A group post is shown in its group, not in the timeline (whatever the mirror says its group is).
+            for item in answer.items where item.group == nil {
                 guard let entry = item.entry else { continue }
                 if let ownFeedURL, FeedURL.same(entry.author.feedURL, ownFeedURL) { continue }
                 posts.append(entry)

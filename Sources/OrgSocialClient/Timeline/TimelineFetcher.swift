@@ -82,6 +82,12 @@ public struct TimelineFetcher: Sendable {
             case .failure(let failure): failedMirror = (mirrorClient.baseURL.absoluteString, failure.reason)
             }
         }
+        if let failedMirror, ownFeedURL == nil, ownFeed == nil, extraFeeds.isEmpty {
+            // Nothing to fall back to: the public timeline was the mirror's.
+            return Timeline(
+                posts: [], statuses: [], feeds: [],
+                source: .followsAfterMirrorFailure(mirrorURL: failedMirror.url, reason: failedMirror.reason))
+        }
         var (feeds, statuses, source) = try await fetchFeeds(
             ownFeedURL: ownFeedURL, ownFeed: ownFeed, extraFeeds: extraFeeds, usesRelay: mirrorClient == nil,
             progress: progress)
