@@ -297,4 +297,49 @@ struct MirrorReadingTests {
             #expect(text.output.hasPrefix("Emacs: 1 member"))
         }
     }
+
+    @Test func aProfileThroughTheMirror() async throws {
+        try await withMirror { farm, me, environment, mirror in
+            let result = await runCLIOverCurl(
+                ["profile", me, "--json", "--mirror", mirror.mirrorURL], environment: environment)
+            #expect(result.status == 0)
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+            #expect(object["feed"] as? String == me)
+            #expect(object["nick"] as? String == "me")
+            #expect(object["postCount"] as? Int == 2)
+            #expect(
+                object["follows"] as? [String] == [farm.url("/ana.org"), farm.url("/bob.org"), farm.url("/gone.org")])
+            let text = await runCLIOverCurl(["profile", me, "--mirror", mirror.mirrorURL], environment: environment)
+            #expect(text.output.hasPrefix("\(me)\n  me\n  followers: 0\n  posts: 2\n  follows: 3\n"))
+        }
+    }
+
+    /// A mirror given as an option that fails: the relay configured in the environment (our relay's own API
+    /// here) is asked instead, after one line on standard error.
+    @Test func searchGroupsProfileAndNotificationsFallBackWhenTheMirrorFails() async throws {
+        try await withMirror { farm, me, environment, mirror in
+            let relay = String(mirror.mirrorURL.dropLast("/api".count))
+            let environment = environment.merging(["ORGSOCIAL_RELAY": relay]) { $1 }
+            let down = "http://127.0.0.1:1/api"
+            let commands: [[String]] = [
+                ["search", "reply"], ["groups"], ["groups", "Emacs"], ["profile", me],
+                ["notifications", "--feed-url", me, "--type", "reply"],
+            ]
+            for command in commands {
+                let result = await runCLIOverCurl(command + ["--mirror", down], environment: environment)
+                #expect(result.status == 0, "\(command)")
+                let notes = result.error.split(separator: "\n").filter { $0.contains("the mirror \(down)") }
+                #expect(notes.count == 1, "\(command)")
+                #expect(notes.first?.hasPrefix("note: the mirror \(down) could not be used (") == true, "\(command)")
+            }
+            let search = await runCLIOverCurl(["search", "reply", "--mirror", down], environment: environment)
+            #expect(search.output.contains("A reply from ana."))
+            let notifications = await runCLIOverCurl(
+                ["notifications", "--feed-url", me, "--type", "reply", "--mirror", down], environment: environment)
+            #expect(notifications.output.contains("A reply from ana."))
+            #expect(notifications.error.contains("computing notifications from the feeds you follow instead."))
+            #expect(await !farm.state.requests(for: "/me.org").isEmpty)
+        }
+    }
 }
