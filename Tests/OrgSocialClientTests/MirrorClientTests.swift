@@ -59,6 +59,35 @@ struct MirrorClientTests {
         }
     }
 
+    @Test func oneFeedsPostsWithTextAndAnUnknownFeedsNone() async throws {
+        try await withMirror { mirror in
+            let page = try await mirror.timeline(of: carol)
+            #expect(page.items.map(\.url) == ["\(carol)#2025-02-04T18:00:00-0500", carolsReply])
+            #expect(page.items.allSatisfy { $0.feedURL == carol })
+            let none = try await mirror.timeline(of: "http://127.0.0.1:8801/nobody/social.org")
+            #expect(none.items.isEmpty)
+            #expect(!none.hasMore)
+        }
+    }
+
+    @Test func aThreadAsALocalIndexTreeAndAGroupAsTrees() async throws {
+        try await withMirror { mirror in
+            let found = try #require(try await mirror.thread(of: welcome).localThread(asking: welcome))
+            #expect(found.parents.isEmpty)
+            #expect(found.thread.entry.url == welcome)
+            // Replies only, oldest first: the reactions are not nodes, the reply with a mood and text is.
+            #expect(found.thread.replies.map(\.entry.url) == [bobsReply, "\(bob)#2025-02-05T09:00:00+0100"])
+            #expect(found.thread.replies.first?.replies.map(\.entry.url) == [carolsReply])
+            let emacs = try #require(try await mirror.groups().first)
+            let (messages, entries) = try await mirror.messages(in: emacs)
+            #expect(messages.group == "Emacs")
+            #expect(messages.members == [bob, alice])
+            #expect(messages.posts.map(\.post) == ["\(alice)#2025-02-03T12:00:00+0100"])
+            #expect(messages.posts.first?.children.map(\.post) == ["\(bob)#2025-02-03T13:00:00+0100"])
+            #expect(entries["\(bob)#2025-02-03T13:00:00+0100"]?.post.body == "I will be there")
+        }
+    }
+
     @Test func aThreadGivesTheAncestorsAndTheRepliesOfThePostAsked() async throws {
         try await withMirror { mirror in
             let thread = try await mirror.thread(of: bobsReply)

@@ -39,11 +39,23 @@ public struct TimelineFetcher: Sendable {
     ///   - fetcher: the feed fetcher to use; by default one over `CurlTransport` without a cache.
     ///   - relayClient: the relay to list feeds from in relay mode; by default one for
     ///     ``TimelineOptions/relayURL``.
+    public init(
+        options: TimelineOptions = TimelineOptions(), fetcher: FeedFetcher? = nil, relayClient: RelayClient? = nil
+    ) {
+        self.init(options: options, fetcher: fetcher, relayClient: relayClient, mirrorClient: nil)
+    }
+
+    /// Makes a timeline fetcher that reads the followed feeds' posts from a mirror.
+    /// - Parameters:
+    ///   - options: the options; their concurrency limits configure the fetcher made when `fetcher` is
+    ///     `nil`.
+    ///   - fetcher: the feed fetcher to use; by default one over `CurlTransport` without a cache.
+    ///   - relayClient: the relay to list feeds from in relay mode when there is no mirror.
     ///   - mirrorClient: the mirror to read the followed feeds' posts from, if any (the relay is then not
     ///     asked; ``fetchTimeline(ownFeedURL:ownFeed:extraFeeds:progress:)`` tells how it went).
     public init(
         options: TimelineOptions = TimelineOptions(), fetcher: FeedFetcher? = nil, relayClient: RelayClient? = nil,
-        mirrorClient: MirrorClient? = nil
+        mirrorClient: MirrorClient?
     ) {
         self.options = options
         self.relayClient = relayClient
