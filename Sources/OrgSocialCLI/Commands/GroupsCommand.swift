@@ -68,15 +68,10 @@ struct GroupsCommand: ParsableCommand {
         if let mirror = try MirrorOptions.client(
             option: mirrorOption, relayOption: relayOption, hasDefaultRelay: true, in: context)
         {
-            do {
-                try await show(from: Self.source(mirror), in: context)
-                return
-            } catch let error as OrgSocialClientError {
-                if case .mirrorError(_, 404, _) = error, name != nil { throw error }
-                ReadingOptions.reportMirrorFailure(
-                    mirror.baseURL.absoluteString, reason: error.localizedDescription,
-                    instead: "asking the relay instead.", in: context)
-            }
+            let shown = try await MirrorOptions.read(
+                mirror, instead: "asking the relay instead.", in: context,
+                { try await show(from: Self.source($0), in: context) })
+            if shown != nil { return }
         }
         let client = try RelayOptions.makeClient(option: relayOption, in: context)
         try await show(from: Self.source(client), in: context)

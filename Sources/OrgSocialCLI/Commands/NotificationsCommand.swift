@@ -96,19 +96,17 @@ struct NotificationsCommand: ParsableCommand {
         }
         let mirror = try reading.mirror(in: context)
         if type != "vote", let mirror {
-            do {
-                let page = try await mirror.notifications(
-                    for: ownFeedURL, type: type.map(RelayNotificationType.init(rawValue:)))
+            let kind = type.map(RelayNotificationType.init(rawValue:))
+            if let page = try await MirrorOptions.read(
+                mirror, instead: "computing notifications from the feeds you follow instead.", in: context,
+                { try await $0.notifications(for: ownFeedURL, type: kind) })
+            {
                 let items = page.items.filter { !options.blocks(postURL: $0.post.url) }
                 let lookups = items.map { $0.post.lookedUpEntry.map(PostLookup.Outcome.found) }
                 try Self.write(
                     zip(items, lookups).map { Self.item(for: $0.0, lookup: $0.1) }, lookups: lookups, in: context,
                     asJSON: printsJSON, pager: pager, now: now)
                 return
-            } catch let error as OrgSocialClientError {
-                ReadingOptions.reportMirrorFailure(
-                    mirror.baseURL.absoluteString, reason: error.localizedDescription,
-                    instead: "computing notifications from the feeds you follow instead.", in: context)
             }
         }
         if mirror == nil, type != "vote", let relayURL = try reading.relayURL(in: context),

@@ -43,13 +43,11 @@ struct ProfileCommand: ParsableCommand {
         if let mirror = try MirrorOptions.client(
             option: mirrorOption, relayOption: relayOption, hasDefaultRelay: true, in: context)
         {
-            do {
-                try show(try await mirror.profile(of: feedURL), in: context)
+            if let profile = try await MirrorOptions.read(
+                mirror, instead: "asking the relay instead.", in: context, { try await $0.profile(of: feedURL) })
+            {
+                try show(profile, in: context)
                 return
-            } catch let error as OrgSocialClientError {
-                ReadingOptions.reportMirrorFailure(
-                    mirror.baseURL.absoluteString, reason: error.localizedDescription,
-                    instead: "asking the relay instead.", in: context)
             }
         }
         let client = try RelayOptions.makeClient(option: relayOption, in: context)

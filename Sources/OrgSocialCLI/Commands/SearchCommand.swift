@@ -92,7 +92,11 @@ struct SearchCommand: ParsableCommand {
         var found: [String: PostLookup.Outcome] = [:]
         let mirror = try MirrorOptions.client(
             option: mirrorOption, relayOption: relayOption, hasDefaultRelay: true, in: context)
-        if let mirror, let answer = await Self.search(query, page: page, perPage: perPage, on: mirror, in: context) {
+        if let mirror,
+            let answer = try await MirrorOptions.read(
+                mirror, instead: "asking the relay instead.", in: context,
+                { try await $0.search(query, page: page, perPage: perPage).searchPage(asked: page, perPage: perPage) })
+        {
             (result, found) = answer
         } else {
             let client = try RelayOptions.makeClient(option: relayOption, in: context)
@@ -142,21 +146,5 @@ struct SearchCommand: ParsableCommand {
         let more = result.hasNext ? " (more: --page \(result.page + 1))" : ""
         let hiddenNote = hidden == 0 ? "" : ", \(hidden) from blocked feeds not shown"
         context.report("\(result.total) found, page \(result.page)\(hiddenNote)\(more).")
-    }
-
-    /// The mirror's page of results as the relay's, with each post found in the answer; `nil` (after a note
-    /// on standard error) when the mirror fails.
-    static func search(
-        _ query: RelaySearchQuery, page: Int, perPage: Int, on mirror: MirrorClient, in context: CommandContext
-    ) async -> (RelaySearchPage, [String: PostLookup.Outcome])? {
-        do {
-            let answer = try await mirror.search(query, page: page, perPage: perPage)
-            return answer.searchPage(asked: page, perPage: perPage)
-        } catch {
-            ReadingOptions.reportMirrorFailure(
-                mirror.baseURL.absoluteString, reason: error.localizedDescription, instead: "asking the relay instead.",
-                in: context)
-            return nil
-        }
     }
 }

@@ -44,22 +44,15 @@ struct ThreadCommand: ParsableCommand {
     func run(in context: CommandContext) async throws {
         let now = try context.now()
         if let mirror = try input.reading.mirror(in: context) {
-            do {
-                let blocked = try ReadingOptions.directOptions(now: now, in: context)
-                if let found = try await mirror.thread(of: postURL).localThread(asking: postURL),
-                    !blocked.blocks(postURL: found.thread.entry.url)
-                {
-                    let thread = found.thread.removingReplies(blockedBy: blocked)
-                    try show(parents: found.parents, thread: thread, now: now, in: context)
-                    return
-                }
-                ReadingOptions.reportMirrorFailure(
-                    mirror.baseURL.absoluteString, reason: "its answer has no readable post \(postURL)",
-                    instead: "reading the feeds instead.", in: context)
-            } catch let error as OrgSocialClientError {
-                ReadingOptions.reportMirrorFailure(
-                    mirror.baseURL.absoluteString, reason: error.localizedDescription,
-                    instead: "reading the feeds instead.", in: context)
+            let blocked = try ReadingOptions.directOptions(now: now, in: context)
+            if let found = try await MirrorOptions.read(
+                mirror, instead: "reading the feeds instead.", in: context,
+                { try await $0.thread(of: postURL).localThread(asking: postURL) }),
+                !blocked.blocks(postURL: found.thread.entry.url)
+            {
+                let thread = found.thread.removingReplies(blockedBy: blocked)
+                try show(parents: found.parents, thread: thread, now: now, in: context)
+                return
             }
         }
         let (index, timeline) = try await input.fetchIndex(now: now, relayLookup: .thread, in: context)

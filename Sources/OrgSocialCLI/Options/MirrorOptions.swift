@@ -68,6 +68,35 @@ enum MirrorOptions {
         }
     }
 
+    /// What `read` gets from the mirror; when the mirror fails, one line on standard error (`note: the mirror
+    /// URL could not be used (why); <instead>`) and `nil`, so that the command reads elsewhere.
+    /// - Parameters:
+    ///   - mirror: the mirror.
+    ///   - instead: what the command does instead, e.g. "asking the relay instead.".
+    ///   - context: the command's context.
+    ///   - read: what to ask the mirror; `nil` when its answer cannot be used.
+    /// - Returns: The answer, or `nil` when the mirror failed.
+    /// - Throws: What `read` throws other than ``OrgSocialClientError`` (cancellation, output errors).
+    static func read<Value>(
+        _ mirror: MirrorClient, instead: String, in context: CommandContext,
+        _ read: (MirrorClient) async throws -> Value?
+    ) async throws -> Value? {
+        let reason: String
+        do {
+            if let value = try await read(mirror) { return value }
+            reason = "its answer has nothing readable"
+        } catch let error as OrgSocialClientError {
+            reason = error.localizedDescription
+        }
+        reportFailure(mirror.baseURL.absoluteString, reason: reason, instead: instead, in: context)
+        return nil
+    }
+
+    /// Says on standard error, in one line, that the mirror could not be used and what is done instead.
+    static func reportFailure(_ mirrorURL: String, reason: String, instead: String, in context: CommandContext) {
+        context.report("note: the mirror \(mirrorURL) could not be used (\(reason)); \(instead)")
+    }
+
     /// The mirror a reading command reads from, or `nil` when it asks the relay or reads the feeds.
     /// - Parameters:
     ///   - option: the `--mirror` value, if given.

@@ -128,11 +128,6 @@ struct ReadingOptions {
             in: context)
     }
 
-    /// Says on standard error, in one line, that the mirror could not be used and what is read instead.
-    static func reportMirrorFailure(_ mirrorURL: String, reason: String, instead: String, in context: CommandContext) {
-        context.report("note: the mirror \(mirrorURL) could not be used (\(reason)); \(instead)")
-    }
-
     /// The feeds in the "block" setting (`$ORGSOCIAL_BLOCK` over the configuration file). Every reading
     /// command leaves their posts out and never downloads them, through ``TimelineOptions/blocks(feedURL:)``.
     /// - Throws: ``CLIError`` for an unreadable configuration.
@@ -235,7 +230,7 @@ struct ReadingOptions {
                         + "--feed-url URL, or --file social.org).")
                 throw CLIError.exit(1)
             }
-            Self.reportMirrorFailure(
+            MirrorOptions.reportFailure(
                 mirrorURL, reason: reason, instead: "reading the feeds you follow instead.", in: context)
         case .mirror(let mirrorURL, let direct) where !direct.isEmpty:
             let feeds = direct.count == 1 ? "1 feed" : "\(direct.count) feeds"

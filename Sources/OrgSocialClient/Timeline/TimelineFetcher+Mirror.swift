@@ -10,26 +10,19 @@ extension TimelineFetcher {
     /// The most pages of a mirror's `posts/` one timeline reads.
     static let mirrorPageLimit = 20
 
-    /// The timeline through a mirror: the own feed as given (or read from its URL), the followed feeds'
+    /// The timeline through a mirror: the own feed (already read), the followed feeds'
     /// posts from the mirror's `posts/` (`scope=all` without an own feed), page by page until
     /// ``TimelineOptions/mirrorPostCount`` posts are shown or the mirror has no more, and the followed
     /// feeds the mirror does not have (no post in its answer, and `profile/` fails for them) read
     /// directly, with `extraFeeds`.
     /// - Returns: The timeline, or why the mirror could not be used (its `posts/` failed).
     func fetchFromMirror(
-        _ mirror: MirrorClient, ownFeedURL: String?, ownFeed: Feed?, extraFeeds: [String],
+        _ mirror: MirrorClient, ownFeedURL: String?, own ownRead: OwnFeed, extraFeeds: [String],
         progress: (@Sendable (TimelineProgress) -> Void)?
     ) async throws -> Result<Timeline, MirrorFailure> {
         var feeds: [FetchedFeed] = []
-        var statuses: [FeedStatus] = []
-        var own = ownFeed
-        if own == nil, let ownFeedURL {
-            progress?(.started(total: 1))
-            let result = await read(ownFeedURL)
-            statuses.append(result.status)
-            progress?(.feedFinished(result.status, completed: 1, total: 1))
-            own = result.fetched?.feed
-        }
+        var statuses = ownRead.statuses
+        let own = ownRead.feed
         if let own, let ownFeedURL { feeds.append(FetchedFeed(url: ownFeedURL, feed: own)) }
         var follows: [String] = []
         var seen: Set<String> = ownFeedURL.map { [FeedURL.normalized($0)] } ?? []
@@ -65,19 +58,7 @@ extension TimelineFetcher {
         for url in extraFeeds.map(FeedURL.normalized) where seen.insert(url).inserted && !options.blocks(feedURL: url) {
             sources.append(url)
         }
-        progress?(.started(total: sources.count))
-        let results = await withTaskGroup(of: (Int, Read).self) { group in
-            for (index, url) in sources.enumerated() {
-                group.addTask { (index, await read(url)) }
-            }
-            var collected: [(Int, Read)] = []
-            for await result in group {
-                collected.append(result)
-                progress?(.feedFinished(result.1.status, completed: collected.count, total: sources.count))
-            }
-            return collected.sorted { $0.0 < $1.0 }.map(\.1)
-        }
-        for result in results {
+        for result in await read(sources, progress: progress) {
             statuses.append(result.status)
             if let fetched = result.fetched { feeds.append(fetched) }
         }

@@ -85,10 +85,18 @@ public struct TimelineFetcher: Sendable {
         ownFeedURL: String?, ownFeed: Feed? = nil, extraFeeds: [String] = [],
         progress: (@Sendable (TimelineProgress) -> Void)? = nil
     ) async throws -> Timeline {
+        let relayURL = options.useRelay ? options.relayURL ?? relayClient?.baseURL.absoluteString : nil
+        guard ownFeedURL != nil || ownFeed != nil || relayURL != nil || mirrorClient != nil || !extraFeeds.isEmpty
+        else {
+            throw OrgSocialClientError.invalidOptions(
+                "a timeline needs your own feed (its URL or its content) to know whom you follow, a relay, or "
+                    + "feeds to read.")
+        }
+        let own = await readOwnFeed(ownFeedURL: ownFeedURL, given: ownFeed, progress: progress)
         var failedMirror: (url: String, reason: String)?
         if let mirrorClient {
             switch try await fetchFromMirror(
-                mirrorClient, ownFeedURL: ownFeedURL, ownFeed: ownFeed, extraFeeds: extraFeeds, progress: progress)
+                mirrorClient, ownFeedURL: ownFeedURL, own: own, extraFeeds: extraFeeds, progress: progress)
             {
             case .success(let timeline): return timeline
             case .failure(let failure): failedMirror = (mirrorClient.baseURL.absoluteString, failure.reason)
@@ -100,9 +108,9 @@ public struct TimelineFetcher: Sendable {
                 posts: [], statuses: [], feeds: [],
                 source: .followsAfterMirrorFailure(mirrorURL: failedMirror.url, reason: failedMirror.reason))
         }
-        var (feeds, statuses, source) = try await fetchFeeds(
-            ownFeedURL: ownFeedURL, ownFeed: ownFeed, extraFeeds: extraFeeds, usesRelay: mirrorClient == nil,
-            progress: progress)
+        var (feeds, statuses, source) = await fetchFeeds(
+            ownFeedURL: ownFeedURL, own: own, extraFeeds: extraFeeds,
+            relayURL: mirrorClient == nil ? relayURL : nil, progress: progress)
         if let failedMirror {
             source = .followsAfterMirrorFailure(mirrorURL: failedMirror.url, reason: failedMirror.reason)
         }
@@ -146,27 +154,30 @@ public struct TimelineFetcher: Sendable {
 
     // MARK: - Reading the feeds
 
+    /// The own feed as given, or read from its URL (with its status) when it is not.
+    struct OwnFeed {
+        var feed: Feed?
+        var statuses: [FeedStatus]
+    }
+
+    /// The own feed: `given`, else read from `ownFeedURL`.
+    private func readOwnFeed(
+        ownFeedURL: String?, given: Feed?, progress: (@Sendable (TimelineProgress) -> Void)?
+    ) async -> OwnFeed {
+        guard given == nil, let ownFeedURL else { return OwnFeed(feed: given, statuses: []) }
+        progress?(.started(total: 1))
+        let result = await read(ownFeedURL)
+        progress?(.feedFinished(result.status, completed: 1, total: 1))
+        return OwnFeed(feed: result.fetched?.feed, statuses: [result.status])
+    }
+
     private func fetchFeeds(
-        ownFeedURL: String?, ownFeed: Feed?, extraFeeds: [String], usesRelay: Bool,
+        ownFeedURL: String?, own ownRead: OwnFeed, extraFeeds: [String], relayURL: String?,
         progress: (@Sendable (TimelineProgress) -> Void)?
-    ) async throws -> ([FetchedFeed], [FeedStatus], TimelineSource) {
-        let relayURL =
-            options.useRelay && usesRelay ? options.relayURL ?? relayClient?.baseURL.absoluteString : nil
-        guard ownFeedURL != nil || ownFeed != nil || relayURL != nil || !extraFeeds.isEmpty else {
-            throw OrgSocialClientError.invalidOptions(
-                "a timeline needs your own feed (its URL or its content) to know whom you follow, a relay, or "
-                    + "feeds to read.")
-        }
+    ) async -> ([FetchedFeed], [FeedStatus], TimelineSource) {
         var feeds: [FetchedFeed] = []
-        var statuses: [FeedStatus] = []
-        var own = ownFeed
-        if own == nil, let ownFeedURL {
-            progress?(.started(total: 1))
-            let result = await read(ownFeedURL)
-            statuses.append(result.status)
-            progress?(.feedFinished(result.status, completed: 1, total: 1))
-            own = result.fetched?.feed
-        }
+        var statuses = ownRead.statuses
+        let own = ownRead.feed
         if let own, let ownFeedURL { feeds.append(FetchedFeed(url: ownFeedURL, feed: own)) }
         let follows = own?.profile.follows.map(\.url) ?? []
         var candidates = follows
@@ -191,18 +202,7 @@ public struct TimelineFetcher: Sendable {
         where seen.insert(url).inserted && !options.blocks(feedURL: url) {
             sources.append(url)
         }
-        progress?(.started(total: sources.count))
-        let results = await withTaskGroup(of: (Int, Read).self) { group in
-            for (index, url) in sources.enumerated() {
-                group.addTask { (index, await read(url)) }
-            }
-            var collected: [(Int, Read)] = []
-            for await result in group {
-                collected.append(result)
-                progress?(.feedFinished(result.1.status, completed: collected.count, total: sources.count))
-            }
-            return collected.sorted { $0.0 < $1.0 }.map(\.1)
-        }
+        let results = await read(sources, progress: progress)
         // One feed, one copy: a URL that redirects to a feed read under its own URL here (or to the own
         // feed, or to another redirecting URL already kept) is that feed, and a blocked new home stays blocked.
         var kept: Set<String> = Set(feeds.map { FeedURL.normalized($0.url) })
@@ -227,6 +227,23 @@ public struct TimelineFetcher: Sendable {
         var fetched: FetchedFeed?
         var status: FeedStatus
         var finalURL: String?
+    }
+
+    /// Reads `sources` concurrently (through the fetcher's limits), reporting progress as each finishes.
+    /// - Returns: One read per source, in the order of `sources`.
+    func read(_ sources: [String], progress: (@Sendable (TimelineProgress) -> Void)?) async -> [Read] {
+        progress?(.started(total: sources.count))
+        return await withTaskGroup(of: (Int, Read).self) { group in
+            for (index, url) in sources.enumerated() {
+                group.addTask { (index, await read(url)) }
+            }
+            var collected: [(Int, Read)] = []
+            for await result in group {
+                collected.append(result)
+                progress?(.feedFinished(result.1.status, completed: collected.count, total: sources.count))
+            }
+            return collected.sorted { $0.0 < $1.0 }.map(\.1)
+        }
     }
 
     /// Reads one feed; never throws.
