@@ -102,6 +102,26 @@ struct MirrorReadingTests {
         }
     }
 
+    @Test func pagesThroughTheMirrorAreThePagesOfTheFeeds() async throws {
+        try await withMirror { _, me, environment, mirror in
+            for paging in [["--limit", "1", "--page", "2"], ["--limit", "2", "--page", "2"], ["--limit", "3"]] {
+                let arguments = ["timeline", "--feed-url", me, "--json"] + paging
+                let direct = await runCLIOverCurl(arguments, environment: environment)
+                let mirrored = await runCLIOverCurl(
+                    arguments + ["--mirror", mirror.mirrorURL], environment: environment)
+                func page(_ result: CLIResult) throws -> [String] {
+                    let object = try #require(
+                        try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+                    let posts = try #require(object["posts"] as? [[String: Any]])
+                    return posts.compactMap { $0["url"] as? String } + (object["next"] as? [String] ?? ["last"])
+                }
+                let shown = try page(mirrored)
+                #expect(shown.count > 1, "\(paging)")
+                #expect(try shown == page(direct), "\(paging)")
+            }
+        }
+    }
+
     @Test func theMirrorSettingIsReadAndNoneTurnsItOff() async throws {
         try await withMirror { _, me, environment, mirror in
             let set = await runCLIOverCurl(

@@ -69,7 +69,8 @@ extension TimelineFetcher {
                 ownFeedURL: ownFeedURL, more: posts))
     }
 
-    /// The mirror's posts for `scope`, page after page (100 a page) until enough are shown, newest first;
+    /// The mirror's posts for `scope`, page after page (of ``TimelineOptions/mirrorPostCount`` posts, at
+    /// most 100) until enough are shown, newest first;
     /// the own feed's posts are left out (they come from the own feed).
     private func mirrorPosts(_ mirror: MirrorClient, scope: MirrorPostScope, ownFeedURL: String?) async throws
         -> [TimelinePost]
@@ -78,9 +79,11 @@ extension TimelineFetcher {
         var posts: [TimelinePost] = []
         var shown = 0
         var page = 1
+        // Pages of the size wanted, up to the 100 a mirror allows.
+        let perPage = min(100, max(1, options.mirrorPostCount))
         while true {
             let answer = try await mirror.posts(
-                scope, sinceDays: options.maxPostAgeDays, page: page, perPage: 100)
+                scope, sinceDays: options.maxPostAgeDays, page: page, perPage: perPage)
             // A group post is shown in its group, not in the timeline (whatever the mirror says its group is).
             for item in answer.items where item.group == nil {
                 guard let entry = item.entry else { continue }
