@@ -20,6 +20,12 @@ struct TimelineCommand: ParsableCommand {
                 With no feed and no relay configured, shows the public timeline of the default relay \
                 (https://relay.org-social.org; $ORGSOCIAL_DEFAULT_RELAY overrides it).
 
+                With a mirror (--mirror, $ORGSOCIAL_MIRROR, "mirror" in the configuration, or the default mirror \
+                https://mirror.org-social.org/api when no relay is given) the followed feeds' posts come from the \
+                mirror in one request, your own from your feed; a followed feed the mirror lacks is read \
+                directly, and when the mirror fails the feeds are read instead, with one line on standard error. \
+                --mirror none turns it off.
+
                 Pages: --limit posts at a time; when there are more, a last line on standard error gives \
                 the option that shows the next page (--before <URL of the last post shown>, or --page <n+1>), \
                 and --json gives it as "next" (e.g. ["--before", "<URL>"]; absent on the last page). \
