@@ -71,6 +71,8 @@ let package = Package(
             dependencies: [
                 "OrgSocialCLI", "OrgSocial", "OrgSocialClient", "HTTPClient", "HTTPCore", "HTTPServer", "TestSupport",
                 "SystemSupport", "Bridge", "FakeMastodon", "TootClient", "Relay",
+                // `--mirror` reads are checked against our relay's mirror API in process.
+                "RelayServer", "RelayCore", "RelayStore", "RelayTestFixtures",
             ],
             swiftSettings: strictSettings),
         // libmicrohttpd, as a C module: a modulemap and a shim.h. Only HTTPServer imports it.

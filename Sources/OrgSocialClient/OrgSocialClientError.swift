@@ -57,6 +57,9 @@ public enum OrgSocialClientError: Error, Sendable, Hashable, LocalizedError {
     /// An Org Social relay refused a request: an error envelope (`type: Error`, relay-api.md §1.2) or
     /// an HTTP error status, with the relay's messages exactly as it wrote them (may be empty).
     case relayError(url: String, statusCode: Int, messages: [String])
+    /// An Org Social mirror answered an HTTP error status, with its problem object's `detail` (else its
+    /// `title`) when it sent one.
+    case mirrorError(url: String, statusCode: Int, message: String?)
 
     /// What failed, where, and what to do about it.
     public var errorDescription: String? {
@@ -121,6 +124,12 @@ public enum OrgSocialClientError: Error, Sendable, Hashable, LocalizedError {
             let detail = messages.isEmpty ? "no details" : Self.joined(messages)
             return "The relay answered HTTP \(statusCode) for \(url): \(detail). "
                 + Self.relayAdvice(statusCode: statusCode, messages: messages)
+        case .mirrorError(let url, let statusCode, let message):
+            let detail = message.map { Self.joined([$0]) }.flatMap { $0.isEmpty ? nil : $0 } ?? "no details"
+            return "The mirror answered HTTP \(statusCode) for \(url): \(detail). "
+                + (statusCode == 404
+                    ? "The mirror does not have what was asked for; check the URL, or read the feeds directly."
+                    : "Try again later, or give another mirror (--mirror URL, or --mirror none).")
         }
     }
 

@@ -122,11 +122,19 @@ package final class RelayFixtureDatabase: Sendable {
     ///
     /// - Throws: `StoreError` when the index cannot be written.
     package func loadFixtures() async throws {
-        for (url, text) in RelayFixtures.validFeeds(base: Self.base) {
+        try await load(RelayFixtures.validFeeds(base: Self.base))
+    }
+
+    /// Registers, indexes and records the follows of `feeds`, in order.
+    ///
+    /// - Parameter feeds: Each feed's URL and text.
+    /// - Throws: `StoreError` when the index cannot be written.
+    package func load(_ feeds: [(url: String, text: String)]) async throws {
+        for (url, text) in feeds {
             _ = try await store.addFeed(url, now: Self.now)
             _ = try await store.index(feedURL: url, feed: Feed(parsing: text), now: Self.now)
         }
-        for (url, text) in RelayFixtures.validFeeds(base: Self.base) {
+        for (url, text) in feeds {
             let follows = Feed(parsing: text).profile.follows.map { RelayFollow(nickname: $0.label, url: $0.url) }
             try await store.recordFollows(follower: url, follows: follows, now: Self.now)
         }

@@ -69,6 +69,9 @@ package actor FeedFarmState {
     /// Stores a file.
     package func set(_ path: String, _ text: String) { files[path] = Array(text.utf8) }
 
+    /// The text of the file stored at `path`, if any.
+    package func text(_ path: String) -> String? { files[path].map { String(decoding: $0, as: UTF8.self) } }
+
     /// Stores raw bytes.
     package func setBytes(_ path: String, _ bytes: [UInt8]) { files[path] = bytes }
 

@@ -108,7 +108,8 @@ struct ManPageEnvironment {
             + "scripts and tests.",
         "ORGSOCIAL_DEFAULT_RELAY": "The relay used when none is configured (default: https://relay.org-social.org).",
         "ORGSOCIAL_DEFAULT_MIRROR":
-            "The mirror told about writes when none is configured, or none (default: https://mirror.org-social.org/api).",
+            "The mirror read and told about writes when none is configured, or none (default: "
+            + "https://mirror.org-social.org/api).",
         "TZ": "The time zone of new post IDs and of the times shown.",
         "PAGER": "The pager of long output on a terminal (default: less -FRX).",
         "HOME": "The home folder, where the default configuration, data and cache folders are.",

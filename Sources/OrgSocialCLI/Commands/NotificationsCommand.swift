@@ -19,8 +19,14 @@ struct NotificationsCommand: ParsableCommand {
                 notifications go through $PAGER (default: less -FRX) unless --no-pager. With --follow the command \
                 keeps listening to the relay's event stream and prints each new notification as it arrives, \
                 reconnecting whenever the relay is lost, until Ctrl-C; --exec and --notify act on each one.
+
+                With a mirror (--mirror, $ORGSOCIAL_MIRROR, "mirror" in the configuration, or the default mirror \
+                when no relay is given) the mirror's notifications are listed the same way, each with its post \
+                in the same answer (no feed is read; a mirror lists no votes: 'orgsocial poll-results' counts \
+                them); when the mirror fails, they are computed from the feeds, with a note on standard error.
                 """,
             options: ReadingOptions.definitions + [
+                MirrorOptions.option,
                 .value(
                     "type", valueName: "type", help: "Only this kind of notification.",
                     allowedValues: LocalIndex.Notification.Kind.allCases.map(\.rawValue)),
@@ -88,7 +94,24 @@ struct NotificationsCommand: ParsableCommand {
             try await follow(ownFeedURL, options: options, in: context)
             return
         }
-        if type != "vote", let relayURL = try reading.relayURL(in: context), let base = URL(string: relayURL) {
+        let mirror = try reading.mirror(in: context)
+        if type != "vote", let mirror {
+            let kind = type.map(RelayNotificationType.init(rawValue:))
+            if let page = try await MirrorOptions.read(
+                mirror, instead: "computing notifications from the feeds you follow instead.", in: context,
+                { try await $0.notifications(for: ownFeedURL, type: kind) })
+            {
+                let items = page.items.filter { !options.blocks(postURL: $0.post.url) }
+                let lookups = items.map { $0.post.lookedUpEntry.map(PostLookup.Outcome.found) }
+                try Self.write(
+                    zip(items, lookups).map { Self.item(for: $0.0, lookup: $0.1) }, lookups: lookups, in: context,
+                    asJSON: printsJSON, pager: pager, now: now)
+                return
+            }
+        }
+        if mirror == nil, type != "vote", let relayURL = try reading.relayURL(in: context),
+            let base = URL(string: relayURL)
+        {
             do {
                 let relay = RelayClient(baseURL: base, transport: context.makeTransport())
                 var result = try await relay.notifications(
@@ -200,7 +223,18 @@ struct NotificationsCommand: ParsableCommand {
     ) async throws {
         let found = await PostLookup(fetcher: ReadingOptions.makeFetcher(in: context))
             .posts(at: result.items.map(\.post))
-        let items = result.items.map { item(for: $0, lookup: found[$0.post]) }
+        try write(
+            result.items.map { item(for: $0, lookup: found[$0.post]) }, lookups: result.items.map { found[$0.post] },
+            votes: votes, in: context, asJSON: asJSON, pager: pager, now: now)
+    }
+
+    /// Prints notifications already read (`lookups` says how reading each one's post went, in the same
+    /// order), then the computed `votes`: a block each, or JSON `[{type, post, target?, emoji?, nick?, text?,
+    /// error?}]`, through `pager`.
+    static func write(
+        _ items: [Item], lookups: [PostLookup.Outcome?], votes: [LocalIndex.Notification] = [],
+        in context: CommandContext, asJSON: Bool, pager: Pager, now: Date
+    ) throws {
         if asJSON {
             context.write(try JSONOutput.text(items + votes.map(item(for:))))
             return
@@ -211,8 +245,8 @@ struct NotificationsCommand: ParsableCommand {
         }
         let renderer = TimelineRenderer(usesColor: TimelineRenderer.usesColor(in: context), now: now)
         var text = ""
-        for (item, notification) in zip(items, result.items) {
-            text += render(item, lookup: found[notification.post], with: renderer, now: now)
+        for (item, lookup) in zip(items, lookups) {
+            text += render(item, lookup: lookup, with: renderer, now: now)
         }
         pager.show(text + votes.map { render($0, with: renderer, now: now) }.joined(), in: context)
     }
@@ -230,6 +264,20 @@ struct NotificationsCommand: ParsableCommand {
             item.error = reason
         case nil:
             break
+        }
+        return item
+    }
+
+    /// A mirror's notification, its author and text from the post in the answer.
+    static func item(for notification: MirrorNotification, lookup: PostLookup.Outcome?) -> Item {
+        var item = Item(
+            type: notification.type.rawValue, post: notification.post.url, target: notification.target,
+            emoji: notification.post.mood)
+        if case .found(let entry) = lookup {
+            item.nick = entry.author.displayName
+            item.text = entry.post.body
+        } else {
+            item.error = "the mirror's post has no readable ID"
         }
         return item
     }

@@ -15,6 +15,10 @@ struct SearchCommand: ParsableCommand {
                 post URL and why). Text matches a post's content or tags (case-insensitive); --tag matches \
                 one whole tag. Posts from feeds in the "block" setting are left out, and their feeds are not read. \
                 On a terminal the posts go through $PAGER (default: less -FRX) unless --no-pager.
+
+                With a mirror given (--mirror, $ORGSOCIAL_MIRROR or "mirror" in the configuration, unless a relay \
+                is given as strongly) the mirror's search/ answers, with each post's author and text in one \
+                request; when it fails, the relay is asked, with a note on standard error.
                 """,
             arguments: [ArgumentDefinition(name: "text", help: "The text to look for.", isOptional: true)],
             options: [
@@ -23,7 +27,7 @@ struct SearchCommand: ParsableCommand {
                 .value(
                     "per-page", valueName: "n", help: "Posts per page (the relay allows up to 50).",
                     defaultValue: "10"),
-                RelayOptions.relayOption, ServerTimeout.option, RefreshOption.option,
+                RelayOptions.relayOption, MirrorOptions.option, ServerTimeout.option, RefreshOption.option,
                 .flag("json", help: "Print the page as JSON."),
                 Pager.option,
             ])
@@ -34,6 +38,8 @@ struct SearchCommand: ParsableCommand {
     var pageText: String
     var perPageText: String
     var relayOption: String?
+    /// `--mirror`.
+    var mirrorOption: String?
     var printsJSON: Bool
     /// `--no-pager`.
     var pager: Pager
@@ -45,10 +51,12 @@ struct SearchCommand: ParsableCommand {
         pageText = arguments.value("page") ?? "1"
         perPageText = arguments.value("per-page") ?? "10"
         relayOption = arguments.value("relay")
+        mirrorOption = arguments.value("mirror")
         printsJSON = arguments.flag("json")
     }
 
     func validate() throws {
+        try MirrorOptions.validate(mirrorOption, relayOption: relayOption)
         switch ((text ?? "").isEmpty, (tag ?? "").isEmpty) {
         case (true, true):
             throw CLIError.validation(
@@ -77,14 +85,30 @@ struct SearchCommand: ParsableCommand {
     }
 
     func run(in context: CommandContext) async throws {
-        let client = try RelayOptions.makeClient(option: relayOption, in: context)
         let query: RelaySearchQuery = tag.map { .tag($0) } ?? .text(text ?? "")
-        var result = try await client.search(query, page: Int(pageText) ?? 1, perPage: Int(perPageText) ?? 10)
+        let page = Int(pageText) ?? 1
+        let perPage = Int(perPageText) ?? 10
+        var result: RelaySearchPage
+        var found: [String: PostLookup.Outcome] = [:]
+        let mirror = try MirrorOptions.client(
+            option: mirrorOption, relayOption: relayOption, hasDefaultRelay: true, in: context)
+        if let mirror,
+            let answer = try await MirrorOptions.read(
+                mirror, instead: "asking the relay instead.", in: context,
+                { try await $0.search(query, page: page, perPage: perPage).searchPage(asked: page, perPage: perPage) })
+        {
+            (result, found) = answer
+        } else {
+            let client = try RelayOptions.makeClient(option: relayOption, in: context)
+            result = try await client.search(query, page: page, perPage: perPage)
+        }
         let blocked = TimelineOptions(blockedFeeds: try ReadingOptions.blockedFeeds(in: context))
         let listed = result.posts.count
         result.posts.removeAll { blocked.blocks(postURL: $0) }
         let hidden = listed - result.posts.count
-        let found = await PostLookup(fetcher: ReadingOptions.makeFetcher(in: context)).posts(at: result.posts)
+        if mirror == nil || found.isEmpty {
+            found = await PostLookup(fetcher: ReadingOptions.makeFetcher(in: context)).posts(at: result.posts)
+        }
         if printsJSON {
             struct Item: Encodable {
                 var url: String

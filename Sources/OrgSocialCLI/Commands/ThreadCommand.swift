@@ -15,9 +15,15 @@ struct ThreadCommand: ParsableCommand {
                 the feeds of every post the relay places in the thread are read too. Without a feed of your \
                 own, only the post's feed and those the relay names are read. Feeds in the "block" setting are \
                 never read. On a terminal the thread goes through $PAGER (default: less -FRX) unless --no-pager.
+
+                With a mirror (--mirror, $ORGSOCIAL_MIRROR, "mirror" in the configuration, or the default mirror \
+                when no relay is given) the thread is the mirror's, in one request; when the mirror fails, the \
+                feeds are read as above, with a note on standard error.
                 """,
             arguments: [ArgumentDefinition(name: "post-url", help: "The post's URL, <feed URL>#<ID>.")],
-            options: ReadingOptions.definitions + [.flag("json", help: "Print the thread as JSON."), Pager.option])
+            options: ReadingOptions.definitions + [
+                MirrorOptions.option, .flag("json", help: "Print the thread as JSON."), Pager.option,
+            ])
     }
 
     var input: PostURLInput
@@ -37,12 +43,30 @@ struct ThreadCommand: ParsableCommand {
 
     func run(in context: CommandContext) async throws {
         let now = try context.now()
+        if let mirror = try input.reading.mirror(in: context) {
+            let blocked = try ReadingOptions.directOptions(now: now, in: context)
+            if let found = try await MirrorOptions.read(
+                mirror, instead: "reading the feeds instead.", in: context,
+                { try await $0.thread(of: postURL).localThread(asking: postURL) }),
+                !blocked.blocks(postURL: found.thread.entry.url)
+            {
+                let thread = found.thread.removingReplies(blockedBy: blocked)
+                try show(parents: found.parents, thread: thread, now: now, in: context)
+                return
+            }
+        }
         let (index, timeline) = try await input.fetchIndex(now: now, relayLookup: .thread, in: context)
         guard let thread = index.thread(for: postURL) else {
             try input.failNotFound(
                 in: timeline, notFound: "the post \(postURL) was not found in its feed.", in: context)
         }
-        let parents = index.parentChain(of: postURL).reversed()
+        try show(parents: Array(index.parentChain(of: postURL).reversed()), thread: thread, now: now, in: context)
+    }
+
+    /// Prints the thread: the ancestors (oldest first), then the post and its replies, indented by depth.
+    private func show(
+        parents: [TimelinePost], thread: LocalIndex.ThreadNode, now: Date, in context: CommandContext
+    ) throws {
         if printsJSON {
             struct Node: Encodable {
                 var post: PostJSON

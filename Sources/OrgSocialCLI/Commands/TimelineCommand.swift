@@ -20,6 +20,12 @@ struct TimelineCommand: ParsableCommand {
                 With no feed and no relay configured, shows the public timeline of the default relay \
                 (https://relay.org-social.org; $ORGSOCIAL_DEFAULT_RELAY overrides it).
 
+                With a mirror (--mirror, $ORGSOCIAL_MIRROR, "mirror" in the configuration, or the default mirror \
+                https://mirror.org-social.org/api when no relay is given) the followed feeds' posts come from the \
+                mirror in one request, your own from your feed; a followed feed the mirror lacks is read \
+                directly, and when the mirror fails the feeds are read instead, with one line on standard error. \
+                --mirror none turns it off.
+
                 Pages: --limit posts at a time; when there are more, a last line on standard error gives \
                 the option that shows the next page (--before <URL of the last post shown>, or --page <n+1>), \
                 and --json gives it as "next" (e.g. ["--before", "<URL>"]; absent on the last page). \
@@ -31,6 +37,7 @@ struct TimelineCommand: ParsableCommand {
                 standard error and is tried again; Ctrl-C ends it (exit status 130).
                 """,
             options: ReadingOptions.definitions + [
+                MirrorOptions.option,
                 .value("days", valueName: "n", help: "Only posts from the last <n> days."),
                 .value(
                     "lang", valueName: "codes",
@@ -130,10 +137,11 @@ struct TimelineCommand: ParsableCommand {
 
     func run(in context: CommandContext) async throws {
         let now = try context.now()
-        var relayURL = try reading.relayURL(in: context)
-        if relayURL == nil, !reading.usesNoRelay, try reading.ownFeedPath(in: context) == nil,
-            try reading.ownFeedURL(in: context) == nil
-        {
+        let hasNoFeed = try reading.ownFeedPath(in: context) == nil && reading.ownFeedURL(in: context) == nil
+        // --follow reads the feeds (or the relay) again and again, with conditional requests.
+        let mirror = follows ? nil : try reading.mirror(hasDefaultRelay: hasNoFeed, in: context)
+        var relayURL = mirror == nil ? try reading.relayURL(in: context) : nil
+        if mirror == nil, relayURL == nil, !reading.usesNoRelay, hasNoFeed {
             let publicRelay = ConfigurationKey.defaultRelayURL(environment: context.environment)
             relayURL = publicRelay
             context.report(
@@ -145,17 +153,19 @@ struct TimelineCommand: ParsableCommand {
         let settings = try ConfigurationFile.readingSettings(in: context)
         options.blockedFeeds = Set(settings.blockedFeeds)
         options.languageFilter = languages ?? settings.languages
+        // Enough of the mirror's newest posts for the page asked for.
+        let limit = Int(limitText) ?? 50
+        let page = pageText.flatMap { Int($0) } ?? 1
+        options.mirrorPostCount = before == nil ? page * limit + 1 : max(1_000, page * limit + 1)
         if follows {
             try await follow(options: options, in: context)
             return
         }
         let started = ContinuousClock.now
-        let (timeline, _) = try await reading.fetchTimeline(options: options, in: context)
+        let (timeline, _) = try await reading.fetchTimeline(options: options, mirror: mirror, in: context)
         if printsStatistics {
             context.report(Self.statistics(of: timeline.statuses, elapsed: ContinuousClock.now - started))
         }
-        let limit = Int(limitText) ?? 50
-        let page = pageText.flatMap { Int($0) } ?? 1
         var candidates = timeline.posts[...]
         if let before, let instant = Self.instant(before: before) {
             // After the post itself when it is shown (posts of the same second after it stay), else by time.
@@ -221,12 +231,15 @@ struct TimelineCommand: ParsableCommand {
             + "failed), \(bytes) bytes downloaded, \(String(format: "%.2f", seconds)) s"
     }
 
-    /// The `source` of the JSON output: `relay`, `follows` or `follows-after-relay-failure`.
+    /// The `source` of the JSON output: `relay`, `follows`, `follows-after-relay-failure`, `mirror` or
+    /// `follows-after-mirror-failure`.
     static func sourceName(_ source: TimelineSource) -> String {
         switch source {
         case .relay: "relay"
         case .follows: "follows"
         case .followsAfterRelayFailure: "follows-after-relay-failure"
+        case .mirror: "mirror"
+        case .followsAfterMirrorFailure: "follows-after-mirror-failure"
         }
     }
 }

@@ -44,6 +44,8 @@ struct ReadingOptions {
     var isVerbose: Bool
     /// `--no-relay`.
     var usesNoRelay: Bool
+    /// `--mirror`, for the commands that read a mirror (``MirrorOptions``).
+    var mirrorOption: String?
 
     /// Reads the shared options.
     init(parsing arguments: ParsedArguments) {
@@ -52,6 +54,7 @@ struct ReadingOptions {
         relayURL = arguments.value("relay")
         isVerbose = arguments.flag("verbose")
         usesNoRelay = arguments.flag("no-relay")
+        mirrorOption = arguments.value("mirror")
     }
 
     /// Checks the URL, and refuses `--relay` for the commands that do not use a relay yet.
@@ -59,6 +62,11 @@ struct ReadingOptions {
     /// - Throws: ``CLIError`` usage errors.
     func validate(allowsRelay: Bool = false) throws {
         try FeedFileOptions.checkFeedURLOption(feedURLOption)
+        try MirrorOptions.validate(mirrorOption, relayOption: relayURL)
+        if let mirrorOption, mirrorOption != "none", usesNoRelay {
+            throw CLIError.validation(
+                "Give either --mirror or --no-relay, not both: --no-relay reads the feeds themselves.")
+        }
         if let relayURL, allowsRelay {
             if usesNoRelay {
                 throw CLIError.invalidValue(
@@ -107,6 +115,19 @@ struct ReadingOptions {
         usesNoRelay ? nil : try RelayOptions.relayURL(option: relayURL, in: context)
     }
 
+    /// The mirror to read from (``MirrorOptions/client(option:relayOption:readsFeeds:hasDefaultRelay:in:)``):
+    /// `nil` with `--no-relay`, or when a relay given as strongly or more wins.
+    /// - Parameters:
+    ///   - hasDefaultRelay: whether the command asks the default relay when none is configured.
+    ///   - context: the command's context.
+    /// - Returns: A client for the mirror, or `nil`.
+    /// - Throws: ``CLIError`` for a malformed environment or configuration.
+    func mirror(hasDefaultRelay: Bool = false, in context: CommandContext) throws -> MirrorClient? {
+        try MirrorOptions.client(
+            option: mirrorOption, relayOption: relayURL, readsFeeds: usesNoRelay, hasDefaultRelay: hasDefaultRelay,
+            in: context)
+    }
+
     /// The feeds in the "block" setting (`$ORGSOCIAL_BLOCK` over the configuration file). Every reading
     /// command leaves their posts out and never downloads them, through ``TimelineOptions/blocks(feedURL:)``.
     /// - Throws: ``CLIError`` for an unreadable configuration.
@@ -152,13 +173,13 @@ struct ReadingOptions {
     /// - Throws: ``CLIError/exit(_:)`` when nothing is there to read or the reader's own feed cannot be
     ///   read.
     func fetchTimeline(
-        options: TimelineOptions, extraFeeds: [String] = [], in context: CommandContext
+        options: TimelineOptions, extraFeeds: [String] = [], mirror: MirrorClient? = nil, in context: CommandContext
     ) async throws -> (timeline: Timeline, ownFeedURL: String?) {
         let ownFeedURL = try self.ownFeedURL(in: context)
         let ownFeedPath = try self.ownFeedPath(in: context)
         let ownFeed = try ownFeedPath.map { try FeedFile.read(at: $0, in: context) }
         let readsARelay = options.useRelay && options.relayURL != nil
-        guard ownFeedURL != nil || ownFeed != nil || readsARelay || !extraFeeds.isEmpty else {
+        guard ownFeedURL != nil || ownFeed != nil || readsARelay || mirror != nil || !extraFeeds.isEmpty else {
             context.report(Self.notConfiguredMessage)
             throw CLIError.exit(1)
         }
@@ -170,7 +191,8 @@ struct ReadingOptions {
         let relayClient = options.useRelay ? options.relayURL.flatMap { URL(string: $0) } : nil
         let fetcher = TimelineFetcher(
             options: options, fetcher: Self.makeFetcher(in: context),
-            relayClient: relayClient.map { RelayClient(baseURL: $0, transport: context.makeTransport()) })
+            relayClient: relayClient.map { RelayClient(baseURL: $0, transport: context.makeTransport()) },
+            mirrorClient: mirror)
         let showsProgress = context.isStandardErrorTerminal
         let writer = ProgressWriter(context.writeStandardError)
         let progress: @Sendable (TimelineProgress) -> Void = { event in
@@ -197,6 +219,25 @@ struct ReadingOptions {
             }
             context.report(
                 "note: the relay \(relayURL) could not be used (\(reason)); reading the feeds you follow instead.")
+        }
+        switch timeline.source {
+        case .followsAfterMirrorFailure(let mirrorURL, let reason):
+            if ownFeedURL == nil, ownFeed == nil {
+                context.report(
+                    "Error: cannot read the public timeline: the mirror \(mirrorURL) could not be used (\(reason)). "
+                        + "Check your network connection and try again, or give another mirror with --mirror URL, "
+                        + "or read the feeds you follow instead: set up your feed with 'orgsocial signup' (or give "
+                        + "--feed-url URL, or --file social.org).")
+                throw CLIError.exit(1)
+            }
+            MirrorOptions.reportFailure(
+                mirrorURL, reason: reason, instead: "reading the feeds you follow instead.", in: context)
+        case .mirror(let mirrorURL, let direct) where !direct.isEmpty:
+            let feeds = direct.count == 1 ? "1 feed" : "\(direct.count) feeds"
+            context.report(
+                "note: the mirror \(mirrorURL) does not have \(feeds) you follow; read from the feed itself: "
+                    + direct.joined(separator: ", "))
+        default: break
         }
         reportFailures(timeline.statuses, in: context)
         return (timeline, ownFeedURL)

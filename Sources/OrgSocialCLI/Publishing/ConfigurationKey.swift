@@ -254,7 +254,8 @@ struct ConfigurationKey: Sendable {
             read: { $0.relayURL }, write: { $0.relayURL = $1 }),
         ConfigurationKey(
             name: "mirror", environmentName: "ORGSOCIAL_MIRROR", kind: .urlOrNone, isSecret: false,
-            summary: "The mirror asked to read the feed again after each write, or none (default: "
+            summary: "The mirror read by the reading commands and asked to read the feed again after each write, or "
+                + "none (default: "
                 + "https://mirror.org-social.org/api).",
             read: { $0.mirror }, write: { $0.mirror = $1 }),
         ConfigurationKey(

@@ -66,11 +66,8 @@ final class WriteReporter: Sendable {
         let environment = context.environment
         let configuration = (try? ConfigurationFile(environment: environment)?.load()) ?? Configuration()
         let settings = SettingResolver(environment: environment)
-        let mirrorText =
-            settings.text(of: "ORGSOCIAL_MIRROR") ?? configuration.mirror
-            ?? ConfigurationKey.defaultMirror(environment: environment)
         let relayText = settings.text(of: "ORGSOCIAL_RELAY") ?? configuration.relayURL
-        let mirror = mirrorText == "none" ? nil : URL(string: mirrorText)
+        let mirror = MirrorOptions.mirror(option: nil, environment: environment, configuration: configuration).url
         let relay = relayText.flatMap { OrgSyntax.isHTTPURL($0) ? URL(string: $0) : nil }
         let announcer = WriteAnnouncer(
             mirror: mirror, relay: relay, remembering: MergeBaseStore(environment: environment),

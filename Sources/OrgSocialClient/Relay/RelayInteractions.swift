@@ -65,6 +65,12 @@ public struct RelayThreadNode: Sendable, Hashable, Decodable {
         moods = container.lenient(.moods, [])
     }
 
+    init(post: String, children: [RelayThreadNode], moods: [RelayMood] = []) {
+        self.post = post
+        self.children = children
+        self.moods = moods
+    }
+
     /// This post, the reactions to it, and every reply below it with its own reactions, depth first.
     public var allPosts: [String] {
         [post] + moods.flatMap(\.posts) + children.flatMap(\.allPosts)

@@ -214,3 +214,17 @@ public struct LocalIndex: Sendable {
         return PollResults(poll: poll, counts: counts, votes: votes, closesAt: closesAt)
     }
 }
+
+extension LocalIndex.ThreadNode {
+    /// The tree without the replies from blocked feeds (``TimelineOptions/blocks(postURL:)``), each with
+    /// the replies below it.
+    /// - Parameter options: the options whose block list applies.
+    /// - Returns: The tree, pruned.
+    public func removingReplies(blockedBy options: TimelineOptions) -> LocalIndex.ThreadNode {
+        LocalIndex.ThreadNode(
+            entry: entry,
+            replies: replies.filter { !options.blocks(postURL: $0.entry.url) }.map {
+                $0.removingReplies(blockedBy: options)
+            })
+    }
+}

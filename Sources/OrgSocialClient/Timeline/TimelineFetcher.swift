@@ -28,6 +28,9 @@ public struct TimelineFetcher: Sendable {
     public let fetcher: FeedFetcher
     /// The relay client to list feeds with; when `nil`, one is made from ``TimelineOptions/relayURL``.
     public let relayClient: RelayClient?
+    /// The mirror to read the followed feeds' posts from, in one request instead of a download per feed;
+    /// when set, the relay is not asked.
+    public let mirrorClient: MirrorClient?
 
     /// Makes a timeline fetcher.
     /// - Parameters:
@@ -39,8 +42,24 @@ public struct TimelineFetcher: Sendable {
     public init(
         options: TimelineOptions = TimelineOptions(), fetcher: FeedFetcher? = nil, relayClient: RelayClient? = nil
     ) {
+        self.init(options: options, fetcher: fetcher, relayClient: relayClient, mirrorClient: nil)
+    }
+
+    /// Makes a timeline fetcher that reads the followed feeds' posts from a mirror.
+    /// - Parameters:
+    ///   - options: the options; their concurrency limits configure the fetcher made when `fetcher` is
+    ///     `nil`.
+    ///   - fetcher: the feed fetcher to use; by default one over `CurlTransport` without a cache.
+    ///   - relayClient: the relay to list feeds from in relay mode when there is no mirror.
+    ///   - mirrorClient: the mirror to read the followed feeds' posts from, if any (the relay is then not
+    ///     asked; ``fetchTimeline(ownFeedURL:ownFeed:extraFeeds:progress:)`` tells how it went).
+    public init(
+        options: TimelineOptions = TimelineOptions(), fetcher: FeedFetcher? = nil, relayClient: RelayClient? = nil,
+        mirrorClient: MirrorClient?
+    ) {
         self.options = options
         self.relayClient = relayClient
+        self.mirrorClient = mirrorClient
         self.fetcher =
             fetcher
             ?? FeedFetcher(
@@ -50,7 +69,9 @@ public struct TimelineFetcher: Sendable {
     }
 
     /// Reads the own feed (from `ownFeedURL`, unless `ownFeed` is given) and the feeds it follows, and
-    /// builds the timeline.
+    /// builds the timeline. With a ``mirrorClient``, the followed feeds' posts come from the mirror
+    /// (``TimelineSource/mirror(url:feedsReadDirectly:)``), and the feeds themselves are read when it
+    /// fails (``TimelineSource/followsAfterMirrorFailure(mirrorURL:reason:)``).
     /// - Parameters:
     ///   - ownFeedURL: the reader's feed URL (needed for `VISIBILITY: mention` and to read the feed).
     ///   - ownFeed: the reader's feed when it is already at hand (a local file); read from `ownFeedURL`
@@ -64,8 +85,43 @@ public struct TimelineFetcher: Sendable {
         ownFeedURL: String?, ownFeed: Feed? = nil, extraFeeds: [String] = [],
         progress: (@Sendable (TimelineProgress) -> Void)? = nil
     ) async throws -> Timeline {
-        let (feeds, statuses, source) = try await fetchFeeds(
-            ownFeedURL: ownFeedURL, ownFeed: ownFeed, extraFeeds: extraFeeds, progress: progress)
+        let relayURL = options.useRelay ? options.relayURL ?? relayClient?.baseURL.absoluteString : nil
+        guard ownFeedURL != nil || ownFeed != nil || relayURL != nil || mirrorClient != nil || !extraFeeds.isEmpty
+        else {
+            throw OrgSocialClientError.invalidOptions(
+                "a timeline needs your own feed (its URL or its content) to know whom you follow, a relay, or "
+                    + "feeds to read.")
+        }
+        let own = await readOwnFeed(ownFeedURL: ownFeedURL, given: ownFeed, progress: progress)
+        var failedMirror: (url: String, reason: String)?
+        if let mirrorClient {
+            switch try await fetchFromMirror(
+                mirrorClient, ownFeedURL: ownFeedURL, own: own, extraFeeds: extraFeeds, progress: progress)
+            {
+            case .success(let timeline): return timeline
+            case .failure(let failure): failedMirror = (mirrorClient.baseURL.absoluteString, failure.reason)
+            }
+        }
+        if let failedMirror, ownFeedURL == nil, ownFeed == nil, extraFeeds.isEmpty {
+            // Nothing to fall back to: the public timeline was the mirror's.
+            return Timeline(
+                posts: [], statuses: [], feeds: [],
+                source: .followsAfterMirrorFailure(mirrorURL: failedMirror.url, reason: failedMirror.reason))
+        }
+        var (feeds, statuses, source) = await fetchFeeds(
+            ownFeedURL: ownFeedURL, own: own, extraFeeds: extraFeeds,
+            relayURL: mirrorClient == nil ? relayURL : nil, progress: progress)
+        if let failedMirror {
+            source = .followsAfterMirrorFailure(mirrorURL: failedMirror.url, reason: failedMirror.reason)
+        }
+        return timeline(feeds: feeds, statuses: statuses, source: source, ownFeedURL: ownFeedURL)
+    }
+
+    /// The timeline of feeds read: their posts the options show, newest first.
+    func timeline(
+        feeds: [FetchedFeed], statuses: [FeedStatus], source: TimelineSource, ownFeedURL: String?,
+        more: [TimelinePost] = []
+    ) -> Timeline {
         let filter = TimelineFilter(options: options, userFeedURL: ownFeedURL, now: options.now ?? Date())
         var shown: [TimelinePost] = []
         for fetched in feeds {
@@ -74,6 +130,11 @@ public struct TimelineFetcher: Sendable {
             for post in fetched.feed.posts where filter.exclusion(of: post, inFeed: fetched.url) == nil {
                 if let entry = TimelinePost(post: post, author: author) { shown.append(entry) }
             }
+        }
+        // A mirror's posts, when one was read: filtered alike, each post once (a feed read directly wins).
+        var urls = Set(shown.map(\.url))
+        for entry in more where filter.exclusion(of: entry.post, inFeed: entry.author.feedURL) == nil {
+            if urls.insert(entry.url).inserted { shown.append(entry) }
         }
         return Timeline(posts: Self.sortedNewestFirst(shown), statuses: statuses, feeds: feeds, source: source)
     }
@@ -93,26 +154,30 @@ public struct TimelineFetcher: Sendable {
 
     // MARK: - Reading the feeds
 
+    /// The own feed as given, or read from its URL (with its status) when it is not.
+    struct OwnFeed {
+        var feed: Feed?
+        var statuses: [FeedStatus]
+    }
+
+    /// The own feed: `given`, else read from `ownFeedURL`.
+    private func readOwnFeed(
+        ownFeedURL: String?, given: Feed?, progress: (@Sendable (TimelineProgress) -> Void)?
+    ) async -> OwnFeed {
+        guard given == nil, let ownFeedURL else { return OwnFeed(feed: given, statuses: []) }
+        progress?(.started(total: 1))
+        let result = await read(ownFeedURL)
+        progress?(.feedFinished(result.status, completed: 1, total: 1))
+        return OwnFeed(feed: result.fetched?.feed, statuses: [result.status])
+    }
+
     private func fetchFeeds(
-        ownFeedURL: String?, ownFeed: Feed?, extraFeeds: [String],
+        ownFeedURL: String?, own ownRead: OwnFeed, extraFeeds: [String], relayURL: String?,
         progress: (@Sendable (TimelineProgress) -> Void)?
-    ) async throws -> ([FetchedFeed], [FeedStatus], TimelineSource) {
-        let relayURL = options.useRelay ? options.relayURL ?? relayClient?.baseURL.absoluteString : nil
-        guard ownFeedURL != nil || ownFeed != nil || relayURL != nil || !extraFeeds.isEmpty else {
-            throw OrgSocialClientError.invalidOptions(
-                "a timeline needs your own feed (its URL or its content) to know whom you follow, a relay, or "
-                    + "feeds to read.")
-        }
+    ) async -> ([FetchedFeed], [FeedStatus], TimelineSource) {
         var feeds: [FetchedFeed] = []
-        var statuses: [FeedStatus] = []
-        var own = ownFeed
-        if own == nil, let ownFeedURL {
-            progress?(.started(total: 1))
-            let result = await read(ownFeedURL)
-            statuses.append(result.status)
-            progress?(.feedFinished(result.status, completed: 1, total: 1))
-            own = result.fetched?.feed
-        }
+        var statuses = ownRead.statuses
+        let own = ownRead.feed
         if let own, let ownFeedURL { feeds.append(FetchedFeed(url: ownFeedURL, feed: own)) }
         let follows = own?.profile.follows.map(\.url) ?? []
         var candidates = follows
@@ -137,18 +202,7 @@ public struct TimelineFetcher: Sendable {
         where seen.insert(url).inserted && !options.blocks(feedURL: url) {
             sources.append(url)
         }
-        progress?(.started(total: sources.count))
-        let results = await withTaskGroup(of: (Int, Read).self) { group in
-            for (index, url) in sources.enumerated() {
-                group.addTask { (index, await read(url)) }
-            }
-            var collected: [(Int, Read)] = []
-            for await result in group {
-                collected.append(result)
-                progress?(.feedFinished(result.1.status, completed: collected.count, total: sources.count))
-            }
-            return collected.sorted { $0.0 < $1.0 }.map(\.1)
-        }
+        let results = await read(sources, progress: progress)
         // One feed, one copy: a URL that redirects to a feed read under its own URL here (or to the own
         // feed, or to another redirecting URL already kept) is that feed, and a blocked new home stays blocked.
         var kept: Set<String> = Set(feeds.map { FeedURL.normalized($0.url) })
@@ -169,14 +223,31 @@ public struct TimelineFetcher: Sendable {
 
     /// One feed as read: the feed (when it could be read), its status, and the URL it was finally read
     /// from, after redirects.
-    private struct Read: Sendable {
+    struct Read: Sendable {
         var fetched: FetchedFeed?
         var status: FeedStatus
         var finalURL: String?
     }
 
+    /// Reads `sources` concurrently (through the fetcher's limits), reporting progress as each finishes.
+    /// - Returns: One read per source, in the order of `sources`.
+    func read(_ sources: [String], progress: (@Sendable (TimelineProgress) -> Void)?) async -> [Read] {
+        progress?(.started(total: sources.count))
+        return await withTaskGroup(of: (Int, Read).self) { group in
+            for (index, url) in sources.enumerated() {
+                group.addTask { (index, await read(url)) }
+            }
+            var collected: [(Int, Read)] = []
+            for await result in group {
+                collected.append(result)
+                progress?(.feedFinished(result.1.status, completed: collected.count, total: sources.count))
+            }
+            return collected.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+    }
+
     /// Reads one feed; never throws.
-    private func read(_ url: String) async -> Read {
+    func read(_ url: String) async -> Read {
         guard let parsed = URL(string: url) else {
             return Read(status: FeedStatus(url: url, outcome: .error("'\(url)' is not a URL")))
         }

@@ -128,6 +128,8 @@ public struct TimelineFollower: AsyncSequence, Sendable {
             switch timeline.source {
             case .followsAfterRelayFailure(let relayURL, let reason): failing[relayURL] = reason
             case .relay(let relayURL): read.insert(relayURL)
+            case .followsAfterMirrorFailure(let mirrorURL, let reason): failing[mirrorURL] = reason
+            case .mirror(let mirrorURL, _): read.insert(mirrorURL)
             case .follows: break
             }
             for (url, reason) in failing.sorted(by: { $0.key < $1.key }) where lost.insert(url).inserted {

@@ -37,6 +37,9 @@ public struct TimelineOptions: Sendable, Hashable {
     private var blockedKeys: Set<String>
     /// "Now", for the age limit and for hiding scheduled posts; the current time when `nil`.
     public var now: Date?
+    /// How many posts to read from a mirror (``TimelineFetcher/mirrorClient``): its pages are read until
+    /// this many are shown or it has no more; 200 by default.
+    public var mirrorPostCount = 200
 
     /// Makes options; every field has a default.
     /// - Parameters:

@@ -203,6 +203,11 @@ public enum TimelineSource: Sendable, Hashable, Codable {
     case follows
     /// The own feed's `#+FOLLOW:` list, because the relay could not be used.
     case followsAfterRelayFailure(relayURL: String, reason: String)
+    /// A mirror's posts of the followed feeds (`GET posts/`), the own posts from the own feed, and the
+    /// followed feeds the mirror does not have (`feedsReadDirectly`) read from their URLs.
+    case mirror(url: String, feedsReadDirectly: [String])
+    /// The own feed's `#+FOLLOW:` list read feed by feed, because the mirror could not be used.
+    case followsAfterMirrorFailure(mirrorURL: String, reason: String)
 
     /// Whether the relay's list was used.
     public var usedRelay: Bool {
