@@ -80,6 +80,7 @@ extension RelaySQLQueries {
     ///   - limit: the rows wanted.
     ///   - offset: the rows skipped.
     /// - Returns: `limit` rows, or `nil`.
+    /// - Throws: what the store throws.
     private func newestRows(of feeds: [String], filters: SQLCondition, share: Int, limit: Int, offset: Int) throws
         -> [ListedPost]?
     {
