@@ -1,4 +1,5 @@
 import Foundation
+import RelayCore
 import RelayTestFixtures
 import TestSupport
 import Testing
@@ -117,9 +118,15 @@ extension RelayAPISuite {
         @Test func feedErrorsAreProblemObjectsWithTheirStatus() async throws {
             let relay = try await RelayServerHarness()
             defer { Task { await relay.stop() } }
+            // A feed the relay knows only from a follow line has a row but was never read: 404 too.
+            let stranger = "https://stranger.example/social.org"
+            try await relay.store.recordFollows(
+                follower: Self.alice, follows: [RelayFollow(nickname: nil, url: stranger)], now: RelayServerHarness.now)
+            #expect(try await relay.store.hasProfile(stranger))
             for (target, status) in [
                 ("/api/profile/", 400), ("/api/profile/?feed=%20", 400),
                 ("/api/profile/?\(Self.feed("https://nobody.example/social.org"))", 404),
+                ("/api/profile/?\(Self.feed(stranger))", 404),
                 ("/api/timeline/", 400), ("/api/timeline/?\(Self.feed(Self.bob))&page=0", 400),
                 ("/api/notifications/", 400), ("/api/notifications/?\(Self.feed(Self.bob))&type=like", 400),
                 ("/api/notifications/?\(Self.feed(Self.bob))&perPage=-1", 400),

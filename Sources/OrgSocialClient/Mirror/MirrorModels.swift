@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import OrgSocial
 
 /// One page of a mirror's list (`{"data": [...], "meta": {"total", "page", "perPage", "totalPages"}}`).

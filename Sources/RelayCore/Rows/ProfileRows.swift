@@ -30,6 +30,13 @@ package struct FeedProfile: Sendable, Hashable {
     /// The feeds known to follow it.
     package var followerCount: Int
 
+    /// Whether the relay knows the feed only by name (another feed's `#+FOLLOW:` line made its row): no
+    /// header field, link, contact, follow or post was ever read from it.
+    package var isKnownOnlyByName: Bool {
+        title.isEmpty && nick.isEmpty && description.isEmpty && avatar.isEmpty && links.isEmpty && contacts.isEmpty
+            && follows.isEmpty && postCount == 0
+    }
+
     /// Makes a profile.
     package init(
         feed: String, title: String = "", nick: String = "", description: String = "", avatar: String = "",

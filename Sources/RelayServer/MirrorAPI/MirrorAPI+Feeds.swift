@@ -11,7 +11,7 @@ extension MirrorAPI {
     /// `GET /api/profile/?feed=`: the feed's profile, bare; a 404 problem for a feed the relay has not read.
     func profile(_ parameters: RelayParameters) async throws -> RelayJSONReply {
         let feed = try Self.requireFeed(parameters)
-        guard let profile = try await readModel.profile(of: feed) else {
+        guard let profile = try await readModel.profile(of: feed), !profile.isKnownOnlyByName else {
             throw MirrorProblem.notFound("Profile", "The relay has not read the feed \(feed).")
         }
         return Self.bare(MirrorJSON.profile(profile))
