@@ -7,7 +7,7 @@ import Testing
 /// Request framing that could smuggle a second request or hang a connection (RFC 9112, section 6.3),
 /// over raw sockets on 127.0.0.1 (issue 49, items 4 and 5): every request whose body has no single length
 /// is answered with exactly one 400 and its connection closed, and nothing after it is run.
-@Suite struct HTTPDaemonFramingTests {
+@Suite(.serialized) struct HTTPDaemonFramingTests {
     /// Everything the server sends for `request` until it closes the connection (within 5 s), and how long
     /// that took.
     private static func exchange(_ server: HTTPDaemon, _ request: String) async throws -> (
