@@ -64,6 +64,12 @@ let package = Package(
             dependencies: ["EngineProtocol", "OrgSocial", "OrgSocialClient", "HTTPClient", "HTTPCore"],
             swiftSettings: strictSettings),
         .executableTarget(name: "orgsocial-engine", dependencies: ["Engine"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "EngineTests",
+            dependencies: [
+                "Engine", "EngineProtocol", "OrgSocial", "HTTPCore", "HTTPServer", "Crypto", "TestSupport",
+            ],
+            swiftSettings: strictSettings),
         // The `orgsocial` binary: one entry point that hands over to OrgSocialCLI.
         .executableTarget(name: "orgsocial", dependencies: ["OrgSocialCLI"], swiftSettings: strictSettings),
         // Parser/serializer benchmark, and with --text the text converters' (run it in release mode).

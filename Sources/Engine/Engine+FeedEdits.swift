@@ -21,15 +21,23 @@ extension Engine {
         let body = PostComposition.body(text, mentions: mentions)
         try await write { feed in
             guard feed.post(withID: id) != nil else { throw EngineErrors.postNotFound }
+            var edited = PostDraft(try feed.existingPost(id: id))
+            edited.body = body
+            if let lang { edited.language = lang.isEmpty ? nil : lang }
+            if let tags { edited.tags = PostComposition.tags(tags) }
+            if let mood { edited.mood = mood.isEmpty ? nil : mood }
+            if let visibility { edited.visibility = visibility == .mention ? .mention : nil }
+            if edited.visibility == .mention, !body.contains("[[org-social:") {
+                throw RPCError.invalidParams("a mention-only post needs at least one mention")
+            }
+            // As the official engine writes it: the editable properties after all the others.
             try feed.updatePost(id: id) { draft in
-                draft.body = body
-                if let lang { draft.language = lang.isEmpty ? nil : lang }
-                if let tags { draft.tags = PostComposition.tags(tags) }
-                if let mood { draft.mood = mood.isEmpty ? nil : mood }
-                if let visibility { draft.visibility = visibility == .mention ? .mention : nil }
-                if draft.visibility == .mention, !body.contains("[[org-social:") {
-                    throw RPCError.invalidParams("a mention-only post needs at least one mention")
-                }
+                (draft.language, draft.tags, draft.mood, draft.visibility) = (nil, [], nil, nil)
+            }
+            try feed.updatePost(id: id) { draft in
+                draft.body = edited.body
+                (draft.language, draft.tags) = (edited.language, edited.tags)
+                (draft.mood, draft.visibility) = (edited.mood, edited.visibility)
             }
         }
         return .object([])
@@ -48,7 +56,11 @@ extension Engine {
         let id = try params.requiredString("timestamp")
         try await write { feed in
             guard feed.post(withID: id) != nil else { throw EngineErrors.postNotFound }
-            try feed.pin(postID: id)
+            if feed.profile.pinned == nil {
+                try feed.addKeywordAtHeaderEnd("PINNED", value: id)
+            } else {
+                try feed.pin(postID: id)
+            }
         }
         return .object([])
     }
@@ -67,11 +79,8 @@ extension Engine {
             throw .invalidParams("you can't follow yourself")
         }
         try await write { feed in
-            do {
-                try feed.follow(url, label: nick)
-            } catch OrgSocialError.alreadyFollowing {
-                return
-            }
+            guard !feed.profile.follows.contains(where: { FeedURL.same($0.url, url) }) else { return }
+            try feed.addKeywordAtHeaderEnd("FOLLOW", value: nick.map { "\($0) \(url)" } ?? url)
         }
         return .object([])
     }
@@ -97,7 +106,7 @@ extension Engine {
         try await write { feed in
             if joining {
                 guard !feed.profile.groups.contains(group) else { return }
-                try feed.addKeyword("GROUP", value: group.value)
+                try feed.addKeywordAtHeaderEnd("GROUP", value: group.value)
             } else {
                 feed.removeKeywords("GROUP") { GroupReference(parsing: $0) == group }
             }

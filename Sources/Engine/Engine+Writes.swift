@@ -30,7 +30,16 @@ extension Engine {
     /// Appends `draft` at `date` (now by default) and answers `{timestamp, url}`.
     func append(_ draft: PostDraft, at date: Date? = nil) async throws(RPCError) -> JSONValue {
         guard let feed = await state.account.feed else { throw RPCError.notConfigured }
-        let id = try await write { feedContent in feedContent.append(draft, at: date ?? Date()).id ?? "" }
+        let id = try await write { feedContent in
+            let moment = date ?? Date()
+            // The official engine leaves a blank line under a bare `* Posts` before the first post.
+            if feedContent.posts.isEmpty, feedContent.hasPostsSection, feedContent.text.hasSuffix("* Posts\n") {
+                let id = feedContent.uniqueID(for: moment)
+                feedContent = Feed(bytes: feedContent.bytes + Array(("\n" + draft.render(id: id)).utf8))
+                return id
+            }
+            return feedContent.append(draft, at: moment).id ?? ""
+        }
         return .object([("timestamp", .string(id)), ("url", .string("\(feed)#\(id)"))])
     }
 

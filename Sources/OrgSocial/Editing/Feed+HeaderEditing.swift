@@ -53,9 +53,9 @@ extension Feed {
         self = applying([keywordInsertion(upper, value)])
     }
 
-    /// Adds a `#+NAME: value` line after the header's last keyword line, whatever its keyword (the official
-    /// engine's placement for profile fields it adds), or where ``addKeyword(_:value:)`` would put it when
-    /// the header has no keyword yet.
+    /// Adds a `#+NAME: value` line after the last line of the same keyword, else after the header's last
+    /// keyword line whatever its keyword (the official engine's placement), or where
+    /// ``addKeyword(_:value:)`` would put it when the header has no keyword yet.
     /// - Parameters:
     ///   - name: the keyword without `#+`.
     ///   - value: the value.
@@ -66,7 +66,7 @@ extension Feed {
         guard !value.isEmpty else {
             throw OrgSocialError.invalidInput(field: "#+\(upper)", value: "", reason: "the value is empty.")
         }
-        guard let last = profile.locations.last else {
+        guard let last = profile.locations.last, !profile.keywords.contains(where: { $0.hasName(upper) }) else {
             self = applying([keywordInsertion(upper, value)])
             return
         }

@@ -1,0 +1,76 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The same JSON-RPC script against the official engine and ours, each on a fresh local host on
+/// 127.0.0.1: the feeds they leave behind (post IDs aside) and the error codes and kinds they answer
+/// must be the same.
+@Suite(
+    .enabled(if: EngineClient.isBuilt && OfficialEngine.testsRun(suite: "EngineDifferentialTests")),
+    .timeLimit(.minutes(2)))
+struct EngineDifferentialTests {
+    /// One step: a method and its params.
+    typealias Step = (method: String, params: [String: Any])
+
+    /// Runs `steps` on a fresh host with `executable`; returns the feed left behind with its post IDs
+    /// replaced by their order, and each answer's error code and kind (or `ok`).
+    func run(_ executable: URL, arguments: [String], _ steps: [Step]) async throws -> (feed: String, answers: [String])
+    {
+        try await withServer(try PeerHost()) { host in
+            let engine = try EngineClient(executable: executable, arguments: arguments)
+            defer { engine.close() }
+            _ = try await engine.result("initialize", host.account)
+            var answers: [String] = []
+            var ids: [String] = []
+            for step in steps {
+                var params = step.params
+                if let index = params["timestamp"] as? Int { params["timestamp"] = ids[index] }
+                let answer = try await engine.call(step.method, params)
+                if let result = answer["result"] as? [String: Any], let id = result["timestamp"] as? String {
+                    ids.append(id)
+                }
+                if let error = answer["error"] as? [String: Any] {
+                    answers.append("\(error["code"] ?? "") \((error["data"] as? [String: Any])?["kind"] ?? "")")
+                } else {
+                    answers.append("ok")
+                }
+            }
+            var feed = await host.state.content
+            for (index, id) in ids.enumerated() { feed = feed.replacingOccurrences(of: id, with: "<id \(index)>") }
+            return (feed, answers)
+        }
+    }
+
+    @Test func theOfficialEngineAndOursLeaveTheSameFeedAndAnswerTheSameErrors() async throws {
+        let official = URL(fileURLWithPath: try OfficialEngine.requirePath())
+        let steps: [Step] = [
+            (
+                "publish",
+                [
+                    "text": "Hi @bob, welcome\n* not a heading", "lang": "es", "tags": "#emacs, org",
+                    "mentions": ["bob": "https://bob.example/social.org"], "mood": "🙂",
+                ]
+            ),
+            ("react", ["post": PeerHost.bobPost, "emoji": "🎉"]),
+            ("boost", ["post": PeerHost.bobPost]),
+            ("publish", ["text": "   "]),
+            ("publish", ["text": "x", "visibility": "mention"]),
+            ("publish", ["text": "poll", "poll": ["options": ["A", "A"], "endsAt": "2099-01-01T00:00:00Z"]]),
+            ("publish", ["text": "Which?", "poll": ["options": ["Emacs", "Vim"], "endsAt": "2099-01-01T00:00:00Z"]]),
+            ("pin", ["timestamp": 0]),
+            ("pin", ["timestamp": "2001-01-01T00:00:00+0000"]),
+            ("edit", ["timestamp": 0, "text": "Edited", "lang": ""]),
+            ("delete", ["timestamp": 1]),
+            ("follow", ["feed": "https://ana.example/social.org", "nick": "ana"]),
+            ("unfollow", ["feed": "https://bob.example/social.org"]),
+            ("joinGroup", ["name": "Emacs", "relay": "https://relay.org-social.org"]),
+            ("updateProfile", ["title": "New title", "description": "Hello", "links": ["https://a.example"]]),
+            ("timeline", [:]),
+            ("nope", [:]),
+        ]
+        let theirs = try await run(official, arguments: [], steps)
+        let ours = try await run(EngineClient.orgsocial, arguments: ["engine"], steps)
+        #expect(ours.answers == theirs.answers)
+        #expect(ours.feed == theirs.feed)
+    }
+}

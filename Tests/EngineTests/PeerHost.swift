@@ -1,0 +1,120 @@
+import Crypto
+import Foundation
+import HTTPCore
+import HTTPServer
+import TestSupport
+
+/// A server on 127.0.0.1 that plays the feed host (`GET`/`PUT /social.org` with a strong `ETag` and
+/// `If-Match`), the mirror (`/api/posts/`, `/api/groups/`, 404 for the rest) and its webhook, and the
+/// relay's registration: the roles an engine talks to in a write cycle.
+final class PeerHost: StoppableServer {
+    /// The file, what the engine was told to do, and the switches a test turns.
+    actor State {
+        var content: String
+        var refreshes: [String] = []
+        var registrations: [String] = []
+        /// Another client changes the feed before each of the next N uploads.
+        var foreignWrites = 0
+        /// Uploads fail with 500.
+        var failPuts = false
+        /// The mirror's posts.
+        var mirrorPosts: [[String: Any]] {
+            [
+                [
+                    "uri": PeerHost.bobPost, "createdAt": "2026-01-10T10:00:00+02:00",
+                    "author": ["url": "https://bob.example/social.org", "nick": "bob"], "content": "Hello from bob",
+                ]
+            ]
+        }
+
+        init(content: String) { self.content = content }
+
+        func set(foreignWrites: Int) { self.foreignWrites = foreignWrites }
+        func set(failPuts: Bool) { self.failPuts = failPuts }
+        func set(content: String) { self.content = content }
+
+        fileprivate func handle(_ request: HTTPRequest) -> HTTPResponse {
+            let path = request.path
+            switch (request.method, path) {
+            case (.get, "/social.org"):
+                return HTTPResponse(
+                    headers: ["Content-Type": "text/plain; charset=utf-8", "ETag": PeerHost.etag(content)],
+                    bytes: Array(content.utf8))
+            case (.put, "/social.org"):
+                if failPuts { return HTTPResponse(status: HTTPStatus(code: 500), bytes: Array("down".utf8)) }
+                if foreignWrites > 0 {
+                    content +=
+                        "\n** 2026-01-0\(foreignWrites)T10:00:00+0000\n:PROPERTIES:\n:CLIENT: emacs\n:END:\n\n"
+                        + "Written from Emacs \(foreignWrites)\n"
+                    foreignWrites -= 1
+                }
+                if let tag = request.headers["If-Match"], tag != PeerHost.etag(content) {
+                    return HTTPResponse(status: HTTPStatus(code: 412), bytes: [])
+                }
+                content = String(decoding: request.body, as: UTF8.self)
+                return HTTPResponse(status: HTTPStatus(code: 201), headers: ["ETag": PeerHost.etag(content)], bytes: [])
+            case (.get, _) where path.hasPrefix("/api/posts"):
+                return json(["data": mirrorPosts, "meta": ["total": 1]])
+            case (.get, _) where path.hasPrefix("/api/groups"):
+                return json(["data": [["name": "Emacs", "slug": "emacs", "count": 3]], "meta": ["total": 1]])
+            case (.post, _) where path.hasPrefix("/api/webhook/refresh"):
+                refreshes.append(PeerHost.feed(in: request.body))
+                return json(["type": "Success", "data": [:]])
+            case (.post, "/relay/feeds/"):
+                registrations.append(PeerHost.feed(in: request.body))
+                return json(["type": "Success", "data": [:]])
+            default:
+                return HTTPResponse(status: HTTPStatus(code: 404), bytes: Array("not found".utf8))
+            }
+        }
+
+        private func json(_ object: [String: Any]) -> HTTPResponse {
+            let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data()
+            return HTTPResponse(headers: ["Content-Type": "application/json"], bytes: Array(data))
+        }
+    }
+
+    /// A post of bob's that the mirror serves.
+    static let bobPost = "https://bob.example/social.org#2026-01-10T10:00:00+0200"
+    /// The feed every test starts from.
+    static let initialFeed =
+        "#+TITLE: Test feed\n#+NICK: tester\n#+FOLLOW: bob https://bob.example/social.org\n\n* Posts\n"
+
+    let daemon: HTTPDaemon
+    let state: State
+
+    /// Starts a server holding `content` as the feed.
+    init(content: String = PeerHost.initialFeed) throws {
+        let state = State(content: content)
+        self.state = state
+        var router = Router()
+        router.get("/*") { await state.handle($0) }
+        router.put("/*") { await state.handle($0) }
+        router.post("/*") { await state.handle($0) }
+        daemon = try HTTPDaemon(configuration: .init(host: "127.0.0.1", port: 0), responder: router)
+    }
+
+    /// `http://127.0.0.1:<port>`.
+    var base: String { "http://127.0.0.1:\(daemon.port)" }
+    /// The feed's URL.
+    var feed: String { base + "/social.org" }
+
+    /// `initialize`'s params for this host: the mirror, the relay, the feed and WebDAV upload.
+    var account: [String: Any] {
+        [
+            "mirror": base + "/api", "relay": base + "/relay", "feed": feed,
+            "upload": ["method": "webdav", "url": feed], "client": "engine-tests",
+        ]
+    }
+
+    func stop() async { await daemon.stop(gracePeriod: .seconds(2)) }
+
+    /// The quoted first 16 hex digits of the content's SHA-256.
+    static func etag(_ content: String) -> String {
+        "\"" + String(Hex.encode(SHA256.hash(Array(content.utf8))).prefix(16)) + "\""
+    }
+
+    static func feed(in body: [UInt8]) -> String {
+        ((try? JSONSerialization.jsonObject(with: Data(body))) as? [String: String])?["feed"] ?? ""
+    }
+}
