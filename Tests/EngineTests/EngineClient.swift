@@ -1,6 +1,10 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// An engine binary spawned with pipes, driven with JSON lines: ``call(_:_:)`` sends a request and waits
 /// for the answer with its id; ``send(line:)`` sends raw bytes.
 final class EngineClient: Sendable {
@@ -20,15 +24,17 @@ final class EngineClient: Sendable {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["TZ"] = "UTC"
-        process.environment = environment
+        // Only these variables: no proxy setting may send the engine's requests anywhere but 127.0.0.1.
+        process.environment = ["HOME": NSTemporaryDirectory(), "TZ": "UTC", "PATH": "/usr/bin:/bin"]
         let stdin = Pipe()
         let stdout = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
         try process.run()
+        // A stuck engine fails its test instead of hanging the run.
+        let pid = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60) { kill(pid, SIGKILL) }
         self.process = process
         input = stdin.fileHandleForWriting
         let output = stdout.fileHandleForReading

@@ -6,7 +6,7 @@ struct EngineCommand: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             name: "engine",
-            abstract: "Serve the Org Social client-core protocol on stdin/stdout (for ORG_SOCIAL_ENGINE).",
+            abstract: "Serve the official apps' engine protocol on stdio.",
             discussion: """
                 Reads JSON-RPC 2.0 requests, one per line, and answers each by id; writes to the feed run \
                 one at a time in order. It stops once standard input ends and every request has been \
