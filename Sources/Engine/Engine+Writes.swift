@@ -122,23 +122,7 @@ extension Engine {
     func vote(_ params: RPCParams) async throws(RPCError) -> JSONValue {
         let target = try Self.postReference(params, "post")
         let option = try params.requiredString("option")
-        let account = await state.account
-        let (options, endsAt): ([String], Date?)
-        if let own = account.feed, FeedURL.same(own, target.feedURL) {
-            let feed = try await store().read()
-            guard let poll = feed.post(withID: target.postID) else {
-                throw RPCError(.notFound, "Poll not found: \(target)")
-            }
-            (options, endsAt) = (poll.pollOptions, poll.pollEnd?.sortInstant)
-        } else {
-            guard let answer = try? await mirror().get("post", [("post", target.description)]) else {
-                throw RPCError(.notFound, "Poll not found: \(target)")
-            }
-            var item = answer.data
-            if case .object(let members) = answer.data, let post = members["post"] { item = post }
-            guard let poll = PostJSON.mirror(item) else { throw RPCError(.notFound, "Poll not found: \(target)") }
-            (options, endsAt) = (poll.pollOptions, poll.pollEnd)
-        }
+        let (options, endsAt) = try await pollOptions(target)
         guard let endsAt, !options.isEmpty else { throw .invalidParams("the post is not a poll") }
         guard Date() < endsAt else { throw .invalidParams("the poll is closed") }
         let wanted = option.trimmingCharacters(in: .whitespaces).lowercased()

@@ -3,7 +3,7 @@ import Foundation
 package import HTTPClient
 package import HTTPCore
 import OrgSocial
-package import OrgSocialClient
+import OrgSocialClient
 
 /// The engine's state: the account `initialize` set, and whether a local save still waits for its upload.
 actor EngineState {
@@ -53,7 +53,7 @@ package struct Engine: RPCHandler {
     /// The methods that change the feed: they run one at a time, in arrival order.
     static let writeMethods: Set<String> = [
         "publish", "react", "boost", "vote", "edit", "delete", "pin", "unpin", "follow", "unfollow", "joinGroup",
-        "leaveGroup", "updateProfile", "migrate", "applyMigration", "refresh",
+        "leaveGroup", "updateProfile", "migrate", "applyMigration",
     ]
 
     package func isWrite(_ method: String) -> Bool { Self.writeMethods.contains(method) }
@@ -70,6 +70,16 @@ package struct Engine: RPCHandler {
         case "groups": return try await groups()
         case "follows": return try await follows()
         case "ownFeed": return try await ownFeed()
+        case "search": return try await search(params)
+        case "groupPosts": return try await groupPosts(params)
+        case "thread": return try await thread(params)
+        case "interactions": return try await interactions(params)
+        case "notifications": return try await notifications()
+        case "pollResults": return try await pollResults(params)
+        case "scheduled": return try await scheduled()
+        case "share": return try await share(params)
+        case "migrate": return try await migrate(params)
+        case "applyMigration": return try await applyMigration(params)
         case "publish": return try await publish(params)
         case "react": return try await react(params)
         case "boost": return try await boost(params)

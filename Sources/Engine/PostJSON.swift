@@ -85,13 +85,7 @@ package struct PostJSON: Sendable {
         var members: [(String, JSONValue)] = [
             ("url", .string(url)), ("timestamp", .string(timestamp)), ("date", .string(Self.utc(date))),
             ("author", .object(author)), ("text", .string(text)),
-            (
-                "body",
-                .object([
-                    ("spans", .array(text.isEmpty ? [] : [.object([("text", .string(text))])])),
-                    ("blocks", .array([])), ("images", .array([])), ("mentions", .array(mentionValues)),
-                ])
-            ),
+            ("body", Self.body(text, mentions: mentionValues)),
             ("tags", .array(tags.map(JSONValue.string))), ("isSimpleBoost", .bool(isSimpleBoost)),
             ("interactionTarget", .string(isSimpleBoost ? include ?? url : url)), ("isOwn", .bool(isOwn)),
             ("isPinned", .bool(isPinned)),
@@ -108,7 +102,7 @@ package struct PostJSON: Sendable {
                     "poll",
                     .object([
                         ("options", .array(pollOptions.map(JSONValue.string))), ("endsAt", .string(Self.utc(pollEnd))),
-                        ("isOpen", .bool(Date() < pollEnd)),
+                        ("isOpen", .bool(Date() < pollEnd)), ("question", Self.body(pollQuestion, mentions: [])),
                     ])
                 ))
         }
@@ -123,6 +117,21 @@ package struct PostJSON: Sendable {
             members.append(("viewer", .object(fields)))
         }
         return .object(members)
+    }
+
+    /// A poll's question: its text without the option lines.
+    var pollQuestion: String {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { PollOptionLine.option(in: $0) == nil }.joined(separator: "\n")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// A BodyDTO: the text as one span (Org markup is not parsed yet), no blocks or images.
+    static func body(_ text: String, mentions: [JSONValue]) -> JSONValue {
+        .object([
+            ("spans", .array(text.isEmpty ? [] : [.object([("text", .string(text))])])),
+            ("blocks", .array([])), ("images", .array([])), ("mentions", .array(mentions)),
+        ])
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ`.

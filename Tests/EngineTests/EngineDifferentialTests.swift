@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import TestSupport
 import Testing
 
@@ -72,5 +73,47 @@ struct EngineDifferentialTests {
         let ours = try await run(EngineClient.orgsocial, arguments: ["engine"], steps)
         #expect(ours.answers == theirs.answers)
         #expect(ours.feed == theirs.feed)
+    }
+}
+
+/// The read methods against the official engine and ours on the same mirror answers: the results must be
+/// the same JSON.
+@Suite(
+    .enabled(if: EngineClient.isBuilt && OfficialEngine.testsRun(suite: "EngineReadDifferentialTests")),
+    .timeLimit(.minutes(2)))
+struct EngineReadDifferentialTests {
+    /// Each call's answer, as JSON text with sorted keys.
+    func answers(_ executable: URL, arguments: [String], _ calls: [(String, [String: Any])]) async throws -> [String] {
+        try await withServer(try PeerHost()) { host in
+            let engine = try EngineClient(executable: executable, arguments: arguments)
+            defer { engine.close() }
+            _ = try await engine.result("initialize", host.account)
+            var texts: [String] = []
+            for (method, params) in calls {
+                var answer = try await engine.call(method, params)
+                answer["id"] = nil
+                let data = try JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys])
+                texts.append(
+                    method + " "
+                        + String(decoding: data, as: UTF8.self).replacingOccurrences(
+                            of: "127.0.0.1:\(host.daemon.port)", with: "<host>"))
+            }
+            return texts
+        }
+    }
+
+    @Test(
+        arguments: [
+            ("thread", ["post": PeerHost.bobPost]), ("interactions", ["post": PeerHost.bobPost]),
+            ("notifications", [:]), ("search", ["query": "hello"]), ("search", ["query": "#emacs"]),
+            ("groupPosts", ["slug": "emacs"]), ("pollResults", ["post": PeerHost.bobPoll]),
+            ("post", ["post": PeerHost.bobPoll]), ("share", ["post": PeerHost.bobPost]), ("groups", [:]),
+            ("follows", [:]), ("scheduled", [:]), ("timeline", ["scope": "all"]),
+        ] as [(String, [String: String])])
+    func bothEnginesAnswerTheSame(method: String, params: [String: String]) async throws {
+        let official = URL(fileURLWithPath: try OfficialEngine.requirePath())
+        let theirs = try await answers(official, arguments: [], [(method, params)])
+        let ours = try await answers(EngineClient.orgsocial, arguments: ["engine"], [(method, params)])
+        #expect(ours == theirs)
     }
 }

@@ -55,6 +55,8 @@ final class PeerHost: StoppableServer {
                 return HTTPResponse(status: HTTPStatus(code: 201), headers: ["ETag": PeerHost.etag(content)], bytes: [])
             case (.get, _) where path.hasPrefix("/api/posts"):
                 return json(["data": mirrorPosts, "meta": ["total": 1]])
+            case (.get, _) where path.hasPrefix("/api/") && PeerHost.mirrorReads[path] != nil:
+                return json(PeerHost.mirrorReads[path] ?? [:])
             case (.get, _) where path.hasPrefix("/api/groups"):
                 return json(["data": [["name": "Emacs", "slug": "emacs", "count": 3]], "meta": ["total": 1]])
             case (.post, _) where path.hasPrefix("/api/webhook/refresh"):
@@ -73,6 +75,56 @@ final class PeerHost: StoppableServer {
             return HTTPResponse(headers: ["Content-Type": "application/json"], bytes: Array(data))
         }
     }
+
+    /// A poll of bob's that the mirror serves at `post/`.
+    static let bobPoll = "https://bob.example/social.org#2026-01-11T10:00:00+0000"
+
+    /// The mirror's other answers, by path: a thread, interactions, notifications, a search, a group's
+    /// posts, a poll and its votes (mirror-api.md §3).
+    nonisolated(unsafe) static let mirrorReads: [String: [String: Any]] = {
+        let ana = "https://ana.example/social.org"
+        let reply: [String: Any] = [
+            "uri": "\(ana)#2026-01-10T11:00:00+0000", "author": ["nick": "ana"], "content": "Hi bob",
+            "replyTo": bobPost,
+        ]
+        let reaction: [String: Any] = [
+            "uri": "\(ana)#2026-01-10T12:00:00+0000", "content": "", "mood": "❤", "replyTo": bobPost,
+        ]
+        let bob: [String: Any] = [
+            "uri": bobPost, "author": ["nick": "bob"], "content": "Hello from bob", "tags": ["emacs"], "lang": "en",
+        ]
+        return [
+            "/api/thread/": ["thread": ["post": bob, "replies": [["post": reply], ["post": reaction]]]],
+            "/api/interactions/": [
+                "replies": [reply],
+                // Counts differ: the official engine orders equal counts differently from run to run.
+                "reactions": [
+                    ["uri": "https://erin.example/social.org#2026-01-10T12:30:00+0000", "mood": "👍"], reaction,
+                    ["uri": "https://carl.example/social.org#2026-01-10T13:00:00+0000", "mood": "👍"],
+                ],
+                "boosts": [["uri": "https://dave.example/social.org#2026-01-10T14:00:00+0000"]],
+            ],
+            "/api/notifications/": [
+                "data": [["type": "reply", "post": reply], ["type": "reaction", "post": reaction]]
+            ],
+            "/api/search/": ["data": [bob, reply], "meta": ["page": 1, "totalPages": 2]],
+            "/api/groups/emacs/": [
+                "data": [
+                    [
+                        "uri": "https://carl.example/social.org#2026-01-09T10:00:00+0000", "content": "In the group",
+                        "group": "Emacs https://relay.org-social.org",
+                    ]
+                ]
+            ],
+            "/api/post/": [
+                "uri": bobPoll, "author": ["nick": "bob"], "content": "Which?\n\n- [ ] Emacs\n- [ ] Vim",
+                "pollEnd": "2099-01-01T00:00:00Z",
+            ],
+            "/api/polls/votes/": [
+                "options": [["option": "Emacs", "voters": [ana]], ["option": "Vim", "count": 1]]
+            ],
+        ]
+    }()
 
     /// A post of bob's that the mirror serves.
     static let bobPost = "https://bob.example/social.org#2026-01-10T10:00:00+0200"
