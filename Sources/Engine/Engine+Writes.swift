@@ -16,6 +16,7 @@ extension Engine {
         let account = await state.account
         guard await state.canWrite, let feedURL = account.feedURL else { throw RPCError.notConfigured }
         let result = try await store().write(change)
+        await state.setLastWritten(result.feed)
         switch result.upload {
         case .failed(let reason):
             await state.setUploadPending(true)
@@ -30,6 +31,13 @@ extension Engine {
     /// Appends `draft` at `date` (now by default) and answers `{timestamp, url}`.
     func append(_ draft: PostDraft, at date: Date? = nil) async throws(RPCError) -> JSONValue {
         guard let feed = await state.account.feed else { throw RPCError.notConfigured }
+        // As the official engine does, a post is never dated ahead of the clock: when this second's ID is
+        // taken (by the post just written), wait for the next free one.
+        if date == nil, let last = await state.lastWritten {
+            let now = Date()
+            let free = last.firstFreeMoment(for: now)
+            if free > now { try? await Task.sleep(for: .seconds(free.timeIntervalSince(Date()))) }
+        }
         let id = try await write { feedContent in
             let moment = date ?? Date()
             // The official engine leaves a blank line under a bare `* Posts` before the first post.

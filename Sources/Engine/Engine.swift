@@ -10,12 +10,17 @@ actor EngineState {
     var account = EngineAccount()
     var canWrite = false
     var uploadPending = false
+    /// The own feed as the last write left it: where a new post's ID is first looked for.
+    var lastWritten: Feed?
 
     func configure(_ account: EngineAccount, canWrite: Bool) {
         self.account = account
         self.canWrite = canWrite
         uploadPending = false
+        lastWritten = nil
     }
+
+    func setLastWritten(_ feed: Feed) { lastWritten = feed }
 
     func setFilters(blocked: [String]?, mutedWords: [String]?) {
         if let blocked { account.blocked = blocked }

@@ -26,6 +26,12 @@ struct EngineDifferentialTests {
             for step in steps {
                 var params = step.params
                 if let index = params["timestamp"] as? Int { params["timestamp"] = ids[index] }
+                if let index = params["post"] as? Int { params["post"] = "\(host.feed)#\(ids[index])" }
+                for (key, value) in params {
+                    if let text = value as? String {
+                        params[key] = text.replacingOccurrences(of: "<feed>", with: host.feed)
+                    }
+                }
                 let answer = try await engine.call(step.method, params)
                 if let result = answer["result"] as? [String: Any], let id = result["timestamp"] as? String {
                     ids.append(id)
@@ -36,7 +42,7 @@ struct EngineDifferentialTests {
                     answers.append("ok")
                 }
             }
-            var feed = await host.state.content
+            var feed = await host.state.content.replacingOccurrences(of: host.base, with: "<host>")
             for (index, id) in ids.enumerated() { feed = feed.replacingOccurrences(of: id, with: "<id \(index)>") }
             return (feed, answers)
         }
@@ -66,6 +72,16 @@ struct EngineDifferentialTests {
             ("unfollow", ["feed": "https://bob.example/social.org"]),
             ("joinGroup", ["name": "Emacs", "relay": "https://relay.org-social.org"]),
             ("updateProfile", ["title": "New title", "description": "Hello", "links": ["https://a.example"]]),
+            ("vote", ["post": 3, "option": "vim"]),
+            ("vote", ["post": 3, "option": "Nano"]),
+            ("follow", ["feed": "https://carl.example/social.org"]),
+            ("follow", ["feed": "<feed>"]),
+            ("applyMigration", ["from": "https://ana.example/social.org", "to": "https://ana.example/new.org"]),
+            ("applyMigration", ["from": "https://zed.example/social.org", "to": "https://ana.example/new.org"]),
+            ("migrate", ["from": "<feed>", "to": "https://me.example/social.org"]),
+            ("migrate", ["from": "https://other.example/social.org", "to": "https://me.example/social.org"]),
+            ("leaveGroup", ["name": "Emacs", "relay": "https://relay.org-social.org"]),
+            ("unpin", [:]),
             ("timeline", [:]),
             ("nope", [:]),
         ]
