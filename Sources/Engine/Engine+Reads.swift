@@ -137,20 +137,13 @@ extension Engine {
         let ownFeed: Feed? = account.feed == nil ? nil : try? await store().read()
         let timeline = try await mirror().get("timeline", [("feed", feed), ("page", String(page)), ("perPage", "40")])
         let posts = mirrorPosts(timeline.data, account: account, ownFeed: ownFeed)
-        var profile: [(String, JSONValue)] = [("feed", .string(feed))]
-        if case .object(let fields)? = try? await mirror().get("profile", [("feed", feed)]).data {
-            for key in ["nick", "title", "description", "avatar", "location", "birthday", "pinned"] {
-                if case .string(let value)? = fields[key] { profile.append((key, .string(value))) }
-            }
-        }
-        profile += [
-            ("links", .array([])), ("languages", .array([])), ("contacts", .array([])), ("follows", .array([])),
-            ("followCount", .int(0)), ("groups", .array([])),
-        ]
+        var fields: [String: RPCValue] = [:]
+        if case .object(let members) = try await mirror().get("profile", [("feed", feed)]).data { fields = members }
+        let profile = ProfileJSON.mirror(fields, feed: feed)
         let followed = ownFeed?.profile.follows.contains { FeedURL.same($0.url, feed) } ?? false
         guard case .object(var members) = Self.page(posts, hasMore: timeline.hasMore, viewers: ViewerIndex(ownFeed))
         else { return .null }
-        members.insert(("profile", .object(profile)), at: 0)
+        members.insert(("profile", profile), at: 0)
         members += [("isFollowed", .bool(followed)), ("isOwn", .bool(false))]
         return .object(members)
     }

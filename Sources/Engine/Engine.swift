@@ -85,6 +85,8 @@ package struct Engine: RPCHandler {
         case "share": return try await share(params)
         case "migrate": return try await migrate(params)
         case "applyMigration": return try await applyMigration(params)
+        case "discover": return try await discover(params)
+        case "signup": return try await signup(params)
         case "publish": return try await publish(params)
         case "react": return try await react(params)
         case "boost": return try await boost(params)

@@ -106,6 +106,9 @@ struct EngineReadDifferentialTests {
             _ = try await engine.result("initialize", host.account)
             var texts: [String] = []
             for (method, params) in calls {
+                let params = params.mapValues { value -> Any in
+                    (value as? String)?.replacingOccurrences(of: "<base>", with: host.base) ?? value
+                }
                 var answer = try await engine.call(method, params)
                 answer["id"] = nil
                 let data = try JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys])
@@ -124,7 +127,9 @@ struct EngineReadDifferentialTests {
             ("notifications", [:]), ("search", ["query": "hello"]), ("search", ["query": "#emacs"]),
             ("groupPosts", ["slug": "emacs"]), ("pollResults", ["post": PeerHost.bobPoll]),
             ("post", ["post": PeerHost.bobPoll]), ("share", ["post": PeerHost.bobPost]), ("groups", [:]),
-            ("follows", [:]), ("scheduled", [:]), ("timeline", ["scope": "all"]),
+            ("follows", [:]), ("scheduled", [:]), ("timeline", ["scope": "all"]), ("discover", [:]),
+            ("profile", ["feed": "https://ana.example/social.org"]), ("signup", ["nick": "ana", "host": "<base>"]),
+            ("signup", ["nick": "taken", "host": "<base>"]), ("signup", ["nick": "two words"]),
         ] as [(String, [String: String])])
     func bothEnginesAnswerTheSame(method: String, params: [String: String]) async throws {
         let official = URL(fileURLWithPath: try OfficialEngine.requirePath())

@@ -62,6 +62,16 @@ final class PeerHost: StoppableServer {
             case (.post, _) where path.hasPrefix("/api/webhook/refresh"):
                 refreshes.append(PeerHost.feed(in: request.body))
                 return json(["type": "Success", "data": [:]])
+            case (.post, "/signup"):
+                let nick = PeerHost.field("nick", in: request.body)
+                let base = "http://" + (request.headers["Host"] ?? "127.0.0.1")
+                guard nick != "taken" else {
+                    return json(["type": "Error", "errors": ["Nickname 'taken' is already taken"]], status: 400)
+                }
+                return json([
+                    "type": "Success",
+                    "data": ["vfile": "\(base)/vfile?token=t", "public-url": "\(base)/\(nick)/social.org"],
+                ])
             case (.post, "/relay/feeds/"):
                 registrations.append(PeerHost.feed(in: request.body))
                 return json(["type": "Success", "data": [:]])
@@ -70,9 +80,10 @@ final class PeerHost: StoppableServer {
             }
         }
 
-        private func json(_ object: [String: Any]) -> HTTPResponse {
+        private func json(_ object: [String: Any], status: Int = 200) -> HTTPResponse {
             let data = (try? JSONSerialization.data(withJSONObject: object)) ?? Data()
-            return HTTPResponse(headers: ["Content-Type": "application/json"], bytes: Array(data))
+            return HTTPResponse(
+                status: HTTPStatus(code: status), headers: ["Content-Type": "application/json"], bytes: Array(data))
         }
     }
 
@@ -83,6 +94,7 @@ final class PeerHost: StoppableServer {
     /// posts, a poll and its votes (mirror-api.md §3).
     nonisolated(unsafe) static let mirrorReads: [String: [String: Any]] = {
         let ana = "https://ana.example/social.org"
+        let bobFeed = "https://bob.example/social.org"
         let reply: [String: Any] = [
             "uri": "\(ana)#2026-01-10T11:00:00+0000", "author": ["nick": "ana"], "content": "Hi bob",
             "replyTo": bobPost,
@@ -120,6 +132,20 @@ final class PeerHost: StoppableServer {
                 "uri": bobPoll, "author": ["nick": "bob"], "content": "Which?\n\n- [ ] Emacs\n- [ ] Vim",
                 "pollEnd": "2099-01-01T00:00:00Z",
             ],
+            "/api/feeds/": [
+                "data": [
+                    [
+                        "url": ana, "nick": "ana", "title": "Ana",
+                        "follows": [["name": "bob", "url": bobFeed], ["name": "x"]],
+                        "groups": ["Emacs https://relay.org-social.org"], "postCount": 3,
+                        "links": ["https://ana.example"],
+                    ],
+                    ["nick": "no url"],
+                ],
+                "meta": ["page": 1, "totalPages": 2],
+            ],
+            "/api/profile/": ["url": ana, "nick": "ana", "description": "Hi", "languages": ["es"], "followerCount": 2],
+            "/api/timeline/": ["data": [reply, reaction]],
             "/api/polls/votes/": [
                 "options": [["option": "Emacs", "voters": [ana]], ["option": "Vim", "count": 1]]
             ],
@@ -166,7 +192,9 @@ final class PeerHost: StoppableServer {
         "\"" + String(Hex.encode(SHA256.hash(Array(content.utf8))).prefix(16)) + "\""
     }
 
-    static func feed(in body: [UInt8]) -> String {
-        ((try? JSONSerialization.jsonObject(with: Data(body))) as? [String: String])?["feed"] ?? ""
+    static func feed(in body: [UInt8]) -> String { field("feed", in: body) }
+
+    static func field(_ name: String, in body: [UInt8]) -> String {
+        ((try? JSONSerialization.jsonObject(with: Data(body))) as? [String: String])?[name] ?? ""
     }
 }
