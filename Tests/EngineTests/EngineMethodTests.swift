@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The methods of `orgsocial engine` against a local feed host and mirror on 127.0.0.1.
-@Suite(.enabled(if: EngineClient.isBuilt), .timeLimit(.minutes(1)))
+@Suite(.enabled(if: EngineClient.isBuilt), .serialized, .timeLimit(.minutes(1)))
 struct EngineMethodTests {
     /// An engine initialized on a fresh host.
     func withEngine(_ body: (EngineClient, PeerHost) async throws -> Void) async throws {
@@ -11,7 +11,7 @@ struct EngineMethodTests {
             let engine = try EngineClient()
             defer { engine.close() }
             let account = try await engine.result("initialize", host.account)
-            #expect(account["canWrite"] as? Bool == true)
+            try #require(account["canWrite"] as? Bool == true, "\(account)")
             #expect(account["protocolVersion"] as? Int == 1)
             try await body(engine, host)
         }

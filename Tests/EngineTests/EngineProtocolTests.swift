@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The framing and the request checks of `orgsocial engine` (engine-protocol.md §2, §3), over real pipes.
-@Suite(.enabled(if: EngineClient.isBuilt), .timeLimit(.minutes(1)))
+@Suite(.enabled(if: EngineClient.isBuilt), .serialized, .timeLimit(.minutes(1)))
 struct EngineProtocolTests {
     @Test func aLineThatIsNotJSONIsAParseErrorWithANullID() async throws {
         let engine = try EngineClient()
