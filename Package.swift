@@ -71,7 +71,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         // The `orgsocial` binary: one entry point that hands over to OrgSocialCLI.
-        .executableTarget(name: "orgsocial", dependencies: ["OrgSocialCLI"], swiftSettings: strictSettings),
+        .executableTarget(name: "orgsocial", dependencies: ["OrgSocialCLI", "Engine"], swiftSettings: strictSettings),
         // Parser/serializer benchmark, and with --text the text converters' (run it in release mode).
         .executableTarget(
             name: "orgsocial-bench", dependencies: ["OrgSocial", "OrgSocialText"], swiftSettings: strictSettings),

@@ -18,6 +18,17 @@ struct EngineProtocolTests {
         #expect(first["id"] is NSNull)
     }
 
+    @Test func theOrgsocialBinaryNamedOrgsocialEngineIsTheEngine() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let link = folder.path("orgsocial-engine")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: EngineClient.orgsocial.path)
+        let engine = try EngineClient(executable: URL(fileURLWithPath: link), arguments: [])
+        defer { engine.close() }
+        let error = try await engine.error("nope")
+        #expect(error["code"] as? Int == -32601)
+    }
+
     @Test func anUnknownMethodIsMethodNotFound() async throws {
         let engine = try EngineClient()
         defer { engine.close() }
