@@ -222,11 +222,12 @@ extension Engine {
         .object([("content", .string(try await store().read().text))])
     }
 
-    /// A `post`, `replyTo` or `include` param: `<feed-url>#<timestamp>`.
+    /// A `post`, `replyTo` or `include` param: `<feed-url>#<timestamp>` (the message says `post` for all
+    /// three, as the official engine's does).
     static func postReference(_ params: RPCParams, _ name: String) throws(RPCError) -> PostReference {
         let text = try params.requiredString(name)
         guard let reference = PostReference(parsing: text), !text.contains(" ") else {
-            throw .invalidParams("\(name) must be \"<feed-url>#<timestamp>\"")
+            throw .invalidParams("post must be \"<feed-url>#<timestamp>\"")
         }
         return reference
     }

@@ -117,7 +117,8 @@ package struct Engine: RPCHandler {
     // MARK: - Account
 
     func initialize(_ params: RPCParams) async throws(RPCError) -> JSONValue {
-        let account = try EngineAccount(params: params, workingDirectory: workingDirectory)
+        let account = try EngineAccount(
+            params: params, workingDirectory: workingDirectory, previous: await state.account)
         var members: [(String, JSONValue)] = [
             ("protocolVersion", .int(Self.protocolVersion)), ("engineVersion", .string(Self.engineVersion)),
             ("mirror", .string(account.mirrorAsSent)),

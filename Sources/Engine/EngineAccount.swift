@@ -42,8 +42,15 @@ package struct EngineAccount: Sendable {
     /// - Parameters:
     ///   - params: the params.
     ///   - workingDirectory: what a relative `file` is resolved against.
+    ///   - previous: the account before: its mirror stays when none is given (as the official engine
+    ///     keeps it).
     /// - Throws: ``RPCError`` `invalid_params`.
-    package init(params: RPCParams, workingDirectory: String) throws(RPCError) {
+    package init(params: RPCParams, workingDirectory: String, previous: EngineAccount = EngineAccount())
+        throws(RPCError)
+    {
+        if !params.has("mirror") {
+            (mirror, mirrorAsSent) = (previous.mirror, previous.mirrorAsSent)
+        }
         if let mirror = try params.string("mirror"), !mirror.isEmpty {
             try Self.checkHTTP(mirror, "mirror")
             mirrorAsSent = mirror

@@ -8,7 +8,7 @@ import Testing
 /// must be the same.
 @Suite(
     .enabled(if: EngineClient.isBuilt && OfficialEngine.testsRun(suite: "EngineDifferentialTests")),
-    .timeLimit(.minutes(2)))
+    .serialized, .timeLimit(.minutes(3)))
 struct EngineDifferentialTests {
     /// One step: a method and its params.
     typealias Step = (method: String, params: [String: Any])
@@ -96,7 +96,7 @@ struct EngineDifferentialTests {
 /// the same JSON.
 @Suite(
     .enabled(if: EngineClient.isBuilt && OfficialEngine.testsRun(suite: "EngineReadDifferentialTests")),
-    .timeLimit(.minutes(2)))
+    .serialized, .timeLimit(.minutes(3)))
 struct EngineReadDifferentialTests {
     /// Each call's answer, as JSON text with sorted keys.
     func answers(_ executable: URL, arguments: [String], _ calls: [(String, [String: Any])]) async throws -> [String] {
@@ -106,9 +106,7 @@ struct EngineReadDifferentialTests {
             _ = try await engine.result("initialize", host.account)
             var texts: [String] = []
             for (method, params) in calls {
-                let params = params.mapValues { value -> Any in
-                    (value as? String)?.replacingOccurrences(of: "<base>", with: host.base) ?? value
-                }
+                let params = Self.replacingBase(params, with: host.base)
                 var answer = try await engine.call(method, params)
                 answer["id"] = nil
                 let data = try JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys])
@@ -118,6 +116,15 @@ struct EngineReadDifferentialTests {
                             of: "127.0.0.1:\(host.daemon.port)", with: "<host>"))
             }
             return texts
+        }
+    }
+
+    /// `params` with `<base>` in its strings (nested ones too) replaced by `base`.
+    static func replacingBase(_ params: [String: Any], with base: String) -> [String: Any] {
+        params.mapValues { value -> Any in
+            if let text = value as? String { return text.replacingOccurrences(of: "<base>", with: base) }
+            if let object = value as? [String: Any] { return replacingBase(object, with: base) }
+            return value
         }
     }
 
@@ -135,6 +142,44 @@ struct EngineReadDifferentialTests {
         let official = URL(fileURLWithPath: try OfficialEngine.requirePath())
         let theirs = try await answers(official, arguments: [], [(method, params)])
         let ours = try await answers(EngineClient.orgsocial, arguments: ["engine"], [(method, params)])
+        #expect(ours == theirs)
+    }
+
+    /// Params as JSON text (nested objects), for calls whose params are not all strings.
+    @Test(
+        arguments: [
+            #"{"file": "x.org"}"#, #"{"feed": "<base>/social.org", "upload": {"method": "ftp"}}"#,
+            #"{"feed": "<base>/social.org", "upload": {"method": "webdav"}}"#,
+            #"{"feed": "<base>/social.org", "upload": {"url": "<base>/social.org"}}"#,
+            #"{"feed": "<base>/social.org", "upload": {"method": "codeberg", "token": "t"}}"#,
+            #"{"feed": "<base>/social.org", "upload": {"method": "github"}}"#, #"{"mirror": "ftp://x"}"#,
+            #"{"feed": "not a url"}"#, #"{"blocked": "x"}"#, #"{"feed": "<base>/missing.org"}"#,
+            #"{"feed": "<base>/social.org", "file": "/nonexistent/social.org"}"#,
+        ])
+    func bothEnginesAnswerInitializeTheSame(json: String) async throws {
+        let params = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let official = URL(fileURLWithPath: try OfficialEngine.requirePath())
+        let theirs = try await answers(official, arguments: [], [("initialize", params)])
+        let ours = try await answers(EngineClient.orgsocial, arguments: ["engine"], [("initialize", params)])
+        #expect(ours == theirs)
+    }
+
+    @Test(
+        arguments: [
+            #"{"text": "x", "lang": "english!"}"#, #"{"text": "x", "visibility": "friends"}"#,
+            #"{"text": "x", "replyTo": "nope"}"#, #"{"text": "x", "group": "Emacs"}"#,
+            #"{"text": "x", "group": {"name": " ", "relay": "https://r.example"}}"#,
+            #"{"text": "x", "group": {"name": "Emacs"}}"#, #"{"text": "x", "mentions": {"bob": "bob"}}"#,
+            #"{"text": "q", "poll": {"options": ["a"], "endsAt": "2099-01-01T00:00:00Z"}}"#,
+            #"{"text": "q", "poll": {"options": ["a", "b"]}}"#,
+            #"{"text": "q", "poll": {"options": ["a", "b"], "endsAt": "2001-01-01T00:00:00Z"}}"#,
+            #"{"text": "x", "scheduledAt": "yesterday"}"#, #"{"text": 5}"#, #"{}"#,
+        ])
+    func bothEnginesRefusePublishTheSame(json: String) async throws {
+        let params = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let official = URL(fileURLWithPath: try OfficialEngine.requirePath())
+        let theirs = try await answers(official, arguments: [], [("publish", params)])
+        let ours = try await answers(EngineClient.orgsocial, arguments: ["engine"], [("publish", params)])
         #expect(ours == theirs)
     }
 }
