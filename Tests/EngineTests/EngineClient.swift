@@ -18,6 +18,7 @@ final class EngineClient: Sendable {
     private let input: FileHandle
     private let lines = Mutex<[String]>([])
     private let nextID = Mutex(0)
+    private let outputEnded = Mutex(false)
 
     /// Starts `executable` with `arguments` (our `orgsocial engine` by default).
     init(executable: URL = EngineClient.orgsocial, arguments: [String] = ["engine"]) throws {
@@ -50,6 +51,7 @@ final class EngineClient: Sendable {
                     buffer.removeSubrange(...end)
                 }
             }
+            self.outputEnded.withLock { $0 = true }
         }
         thread.start()
     }
@@ -108,12 +110,14 @@ final class EngineClient: Sendable {
         return error
     }
 
-    /// Closes the engine's input and waits for it to exit.
+    /// Closes the engine's input, waits for it to exit and for its output to be read.
     /// - Returns: its exit status.
     @discardableResult
     func close() -> Int32 {
         try? input.close()
         process.waitUntilExit()
+        // The engine's last lines are read by the reader thread: wait (a little) for its end of file.
+        for _ in 0..<500 where !outputEnded.withLock({ $0 }) { usleep(10_000) }
         return process.terminationStatus
     }
 

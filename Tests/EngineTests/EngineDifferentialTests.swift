@@ -183,3 +183,45 @@ struct EngineReadDifferentialTests {
         #expect(ours == theirs)
     }
 }
+
+/// The framing of both engines on the same raw lines (engine-protocol.md §2): ids of every type, batches,
+/// malformed messages, a byte order mark, `\r`, blank lines. The answers, order aside, must be the same.
+@Suite(
+    .enabled(if: EngineClient.isBuilt && OfficialEngine.testsRun(suite: "EngineFramingDifferentialTests")),
+    .timeLimit(.minutes(1)))
+struct EngineFramingDifferentialTests {
+    static let lines = [
+        #"{"jsonrpc":"2.0","id":"s","method":"nope"}"#, #"{"jsonrpc":"2.0","id":null,"method":"nope"}"#,
+        #"{"jsonrpc":"2.0","id":2.0,"method":"nope"}"#, #"{"jsonrpc":"2.0","id":1.5,"method":"nope"}"#,
+        #"{"jsonrpc":"2.0","id":-3,"method":"nope"}"#, #"{"jsonrpc":"2.0","id":true,"method":"nope"}"#,
+        #"{"jsonrpc":"2.0","id":99999999999999999999,"method":"nope"}"#, "[]",
+        #"[{"jsonrpc":"2.0","id":10,"method":"nope"},{"jsonrpc":"2.0","id":11,"method":"setFilters"}]"#, "5",
+        #"{"jsonrpc":"2.0","id":12}"#, #"{"id":16,"method":"nope"}"#,
+        #"{"jsonrpc":"2.0","id":13,"method":"timeline","params":[1]}"#,
+        "\u{FEFF}" + #"{"jsonrpc":"2.0","id":14,"method":"nope"}"#, "", "   ",
+        #"{"jsonrpc":"2.0","id":15,"method":"nope"}"# + "\r", #"{"a":1}{"b":2}"#, "{",
+        #"{"jsonrpc":"2.0","method":"nope"}"#,
+    ]
+
+    /// The answers of `executable` to ``lines``, each as JSON text with sorted keys, sorted.
+    func answers(_ executable: URL, arguments: [String]) async throws -> [String] {
+        let engine = try EngineClient(executable: executable, arguments: arguments)
+        for line in Self.lines { engine.send(line: line) }
+        #expect(engine.close() == 0)
+        return try engine.output.map { line in
+            let value = try JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed])
+            return String(
+                decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]), as: UTF8.self)
+        }
+        .sorted()
+    }
+
+    @Test func bothEnginesAnswerTheSameLines() async throws {
+        let official = URL(fileURLWithPath: try OfficialEngine.requirePath())
+        let theirs = try await answers(official, arguments: [])
+        let ours = try await answers(EngineClient.orgsocial, arguments: ["engine"])
+        // Every line but the blank ones and the notification is answered; the batch with one array.
+        #expect(theirs.count == Self.lines.count - 3)
+        #expect(ours == theirs)
+    }
+}
