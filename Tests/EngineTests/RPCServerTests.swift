@@ -30,7 +30,8 @@ struct RPCServerTests {
         }
     }
 
-    /// Serves `lines` (then the end of input) and returns the answers in the order they were written.
+    /// Serves `lines` (then the end of input) and returns the answers in the order they were written; the
+    /// gate opens once `answers` answers are out, or after 200 ms for 0.
     func serve(_ lines: [String], table: Table, openGateAfter answers: Int = 0) async -> [String] {
         let output = Mutex<[String]>([])
         let (stream, continuation) = AsyncStream<[UInt8]>.makeStream()
@@ -44,7 +45,13 @@ struct RPCServerTests {
             }
             if count >= answers { table.gate.open() }
         }
-        if answers == 0 { table.gate.open() }
+        if answers == 0 {
+            // Long enough for writes that did not wait their turn to finish first.
+            Task {
+                try? await Task.sleep(for: .milliseconds(200))
+                table.gate.open()
+            }
+        }
         await served
         return output.withLock { $0 }
     }
