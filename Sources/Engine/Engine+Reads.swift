@@ -6,12 +6,13 @@ import OrgSocial
 /// The read methods (engine-protocol.md §9.4–9.15).
 extension Engine {
     /// Own posts shown in lists: no reactions, boosts, votes, group posts or scheduled posts, newest first.
-    static func ownListed(_ feed: Feed, feedURL: String, now: Date = Date()) -> [PostJSON] {
-        feed.posts.compactMap { post -> PostJSON? in
-            guard ![.reaction, .boost, .vote].contains(post.kind), post.group == nil,
-                let json = PostJSON.own(post, in: feed, feedURL: feedURL), json.date <= now
+    /// Only their dates are worked out for every post; the JSON is made for the ones shown.
+    static func ownListed(_ feed: Feed, now: Date = Date()) -> [(post: Post, date: Date)] {
+        feed.posts.compactMap { post -> (post: Post, date: Date)? in
+            guard post.id != nil, let date = post.instant, date <= now, post.group == nil,
+                ![.reaction, .boost, .vote].contains(post.kind)
             else { return nil }
-            return json
+            return (post, date)
         }
         .sorted { $0.date > $1.date }
     }
@@ -65,9 +66,10 @@ extension Engine {
             let newest = posts.map(\.date).max()
             let since = Date().addingTimeInterval(-Double(sinceDays) * 86_400)
             let seen = Set(posts.map(\.url))
-            posts += Self.ownListed(ownFeed, feedURL: own).filter { post in
-                !seen.contains(post.url) && post.date >= since && (newest.map { post.date > $0 } ?? true)
+            posts += Self.ownListed(ownFeed).prefix { own in
+                own.date >= since && (newest.map { own.date > $0 } ?? true)
             }
+            .compactMap { PostJSON.own($0.post, in: ownFeed, feedURL: own) }.filter { !seen.contains($0.url) }
         }
         return Self.page(posts, hasMore: answer.hasMore, viewers: ViewerIndex(ownFeed))
     }
@@ -117,8 +119,10 @@ extension Engine {
                 }
                 profile = .object(members)
             }
-            let posts = Self.ownListed(ownFeed, feedURL: own)
-            let slice = Array(posts.dropFirst((page - 1) * 40).prefix(40))
+            let posts = Self.ownListed(ownFeed)
+            let slice = posts.dropFirst((page - 1) * 40).prefix(40).compactMap {
+                PostJSON.own($0.post, in: ownFeed, feedURL: own)
+            }
             let viewers = ViewerIndex(ownFeed)
             return .object([
                 ("profile", profile),

@@ -53,17 +53,25 @@ package struct OwnFeedStore: Sendable {
     /// - Returns: the feed.
     /// - Throws: ``RPCError`` `file` when it is missing, unreadable or not UTF-8.
     package static func readFile(_ path: String) throws(RPCError) -> Feed {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw RPCError(.file, "The file \(path) does not exist.")
-        }
-        guard !isFolder.boolValue, let data = FileManager.default.contents(atPath: path) else {
+        try checkFile(path)
+        guard let data = FileManager.default.contents(atPath: path) else {
             throw RPCError(.file, "Could not read \(path).")
         }
         guard String(data: data, encoding: .utf8) != nil else {
             throw RPCError(.file, "The file \(path) is not UTF-8 text.")
         }
         return Feed(bytes: Array(data))
+    }
+
+    /// Checks that the local feed file is there and is a file.
+    /// - Parameter path: the file.
+    /// - Throws: ``RPCError`` `file`.
+    package static func checkFile(_ path: String) throws(RPCError) {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw RPCError(.file, "The file \(path) does not exist.")
+        }
+        guard !isFolder.boolValue else { throw RPCError(.file, "Could not read \(path).") }
     }
 
     /// What a write did besides applying the change.
@@ -88,10 +96,13 @@ package struct OwnFeedStore: Sendable {
     {
         guard account.hasWriteTarget else { throw RPCError.notConfigured }
         if let file = account.file {
-            _ = try Self.readFile(file)
+            try Self.checkFile(file)
             let result: (Value, Feed)
             do {
                 result = try LocalFeedFile(path: file, holder: "orgsocial engine").update { bytes in
+                    guard String(validating: bytes, as: UTF8.self) != nil else {
+                        throw RPCError(.file, "The file \(file) is not UTF-8 text.")
+                    }
                     var feed = Feed(bytes: bytes)
                     let value = try change(&feed)
                     return ((value, feed), feed.bytes)
