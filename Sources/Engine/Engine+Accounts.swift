@@ -52,4 +52,30 @@ extension Engine {
             throw EngineErrors.rpc(error)
         }
     }
+
+    func deleteAccount(_ params: RPCParams) async throws(RPCError) -> JSONValue {
+        let vfile = try EngineAccount.checkHTTP(try params.requiredString("vfile"), "vfile")
+        do {
+            try await FeedPublisher(transport: transport).deleteAccount(vfile: vfile)
+            return .object([])
+        } catch OrgSocialClientError.vfileRejected(_, let message) {
+            throw Self.hostRefusal(message.map { [$0] } ?? [], status: 401)
+        } catch OrgSocialClientError.hostError(_, let status, let messages) {
+            throw Self.hostRefusal(messages, status: status)
+        } catch {
+            throw EngineErrors.rpc(error)
+        }
+    }
+
+    /// A refusal of `deleteAccount` as the official engine words it, from the host's first message.
+    static func hostRefusal(_ messages: [String], status: Int) -> RPCError {
+        guard let first = messages.first else { return RPCError(.network, "HTTP \(status) from the host.") }
+        if first.localizedCaseInsensitiveContains("invalid") && first.localizedCaseInsensitiveContains("token") {
+            return .invalidParams("Invalid vfile token.")
+        }
+        if first.localizedCaseInsensitiveContains("not found") {
+            return RPCError(.notFound, "Account not found on the host.")
+        }
+        return RPCError(.network, first)
+    }
 }

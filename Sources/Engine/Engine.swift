@@ -87,6 +87,7 @@ package struct Engine: RPCHandler {
         case "applyMigration": return try await applyMigration(params)
         case "discover": return try await discover(params)
         case "signup": return try await signup(params)
+        case "deleteAccount": return try await deleteAccount(params)
         case "publish": return try await publish(params)
         case "react": return try await react(params)
         case "boost": return try await boost(params)

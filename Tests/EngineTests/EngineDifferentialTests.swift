@@ -137,6 +137,11 @@ struct EngineReadDifferentialTests {
             ("follows", [:]), ("scheduled", [:]), ("timeline", ["scope": "all"]), ("discover", [:]),
             ("profile", ["feed": "https://ana.example/social.org"]), ("signup", ["nick": "ana", "host": "<base>"]),
             ("signup", ["nick": "taken", "host": "<base>"]), ("signup", ["nick": "two words"]),
+            ("deleteAccount", ["vfile": "<base>/vfile?token=good"]),
+            ("deleteAccount", ["vfile": "<base>/vfile?token=bad"]),
+            ("deleteAccount", ["vfile": "<base>/vfile?token=gone"]),
+            ("deleteAccount", ["vfile": "<base>/vfile?token=odd"]),
+            ("deleteAccount", ["vfile": "<base>/vfile?token=down"]), ("deleteAccount", ["vfile": "nope"]),
         ] as [(String, [String: String])])
     func bothEnginesAnswerTheSame(method: String, params: [String: String]) async throws {
         let official = URL(fileURLWithPath: try OfficialEngine.requirePath())

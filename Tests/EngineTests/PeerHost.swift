@@ -72,6 +72,22 @@ final class PeerHost: StoppableServer {
                     "type": "Success",
                     "data": ["vfile": "\(base)/vfile?token=t", "public-url": "\(base)/\(nick)/social.org"],
                 ])
+            case (.post, "/delete"):
+                // The vfile's token says how the host answers.
+                let vfile = PeerHost.field("vfile", in: request.body)
+                if vfile.hasSuffix("token=bad") {
+                    return json(["type": "Error", "errors": ["Invalid token"]], status: 401)
+                }
+                if vfile.hasSuffix("token=gone") {
+                    return json(["type": "Error", "errors": ["File not found"]], status: 404)
+                }
+                if vfile.hasSuffix("token=odd") {
+                    return json(["type": "Error", "errors": ["Disk full"]], status: 200)
+                }
+                if vfile.hasSuffix("token=down") {
+                    return HTTPResponse(status: HTTPStatus(code: 503), bytes: Array("down".utf8))
+                }
+                return json(["type": "Success", "data": [:]])
             case (.post, "/relay/feeds/"):
                 registrations.append(PeerHost.feed(in: request.body))
                 return json(["type": "Success", "data": [:]])
