@@ -26,6 +26,8 @@ let package = Package(
         .library(name: "Relay", targets: ["Relay"]),
         .executable(name: "orgsocial", targets: ["orgsocial"]),
         .executable(name: "orgsocial-bench", targets: ["orgsocial-bench"]),
+        // The engine the official apps run through ORG_SOCIAL_ENGINE (`orgsocial engine` runs the same).
+        .executable(name: "orgsocial-engine", targets: ["orgsocial-engine"]),
     ],
     targets: [
         // Pure model, lossless parser/serializer, editor, composers and validator. Foundation only, no I/O.
@@ -48,12 +50,28 @@ let package = Package(
             dependencies: [
                 "OrgSocial", "FeedHosting", "OrgSocialClient", "HTTPClient", "Crypto", "Relay", "RelayCore", "HTTPCore",
                 "HTTPServer",
-                "SystemSupport", "OrgSocialHTML", "OrgSocialText", "Bridge", "TootClient", "Metrics",
+                "SystemSupport", "OrgSocialHTML", "OrgSocialText", "Bridge", "TootClient", "Metrics", "Engine",
             ],
             swiftSettings: strictSettings
         ),
+        // The official apps' client-core protocol: JSON-RPC 2.0 over lines (values, params, errors and their
+        // kinds, requests run concurrently, writes one at a time in order). No Org Social knowledge.
+        .target(name: "EngineProtocol", dependencies: ["HTTPCore"], swiftSettings: strictSettings),
+        // The engine's methods over the libraries: the own feed's write cycle (local file, destinations,
+        // WriteAnnouncer), the mirror's reads, the protocol's post and profile JSON.
+        .target(
+            name: "Engine",
+            dependencies: ["EngineProtocol", "OrgSocial", "OrgSocialClient", "HTTPClient", "HTTPCore"],
+            swiftSettings: strictSettings),
+        .executableTarget(name: "orgsocial-engine", dependencies: ["Engine"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "EngineTests",
+            dependencies: [
+                "Engine", "EngineProtocol", "OrgSocial", "HTTPCore", "HTTPServer", "Crypto", "TestSupport",
+            ],
+            swiftSettings: strictSettings),
         // The `orgsocial` binary: one entry point that hands over to OrgSocialCLI.
-        .executableTarget(name: "orgsocial", dependencies: ["OrgSocialCLI"], swiftSettings: strictSettings),
+        .executableTarget(name: "orgsocial", dependencies: ["OrgSocialCLI", "Engine"], swiftSettings: strictSettings),
         // Parser/serializer benchmark, and with --text the text converters' (run it in release mode).
         .executableTarget(
             name: "orgsocial-bench", dependencies: ["OrgSocial", "OrgSocialText"], swiftSettings: strictSettings),
@@ -220,7 +238,8 @@ let package = Package(
         // The relay's storage logic written once for both engines, against a small SQL-session protocol, with
         // each engine's differences in one dialect type (so far: meta, the notification log, pending mentions
         // and the Webmention queue).
-        .target(name: "RelaySQLStore", dependencies: ["RelayCore", "OrgSocial", "Gzip"], swiftSettings: strictSettings),
+        .target(
+            name: "RelaySQLStore", dependencies: ["RelayCore", "OrgSocial", "Gzip"], swiftSettings: strictSettings),
         // The relay's SQLite index: schema, incremental indexer and the read model's typed queries.
         .target(
             name: "RelayStore", dependencies: ["RelayCore", "RelaySQLStore", "OrgSocial", "SQLiteStore"],

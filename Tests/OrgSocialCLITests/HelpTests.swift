@@ -34,6 +34,7 @@ struct HelpTests {
           signup                  Sign up on an Org Social Host and keep the vfile.
           publish                 Upload the feed file to its server.
           sync                    Merge the remote feed into your file, then publish.
+          engine                  Serve the official apps' engine protocol on stdio.
           timeline                Show the posts of the feeds you follow, newest first.
           fetch                   Download one feed through the cache and summarise it.
           thread                  Show a post, the posts it answers, and its replies.

@@ -61,6 +61,19 @@ struct HostFlowTests {
         }
     }
 
+    @Test func deletingTheAccountRemovesTheFeedAndTheVfileStopsWorking() async throws {
+        try await withNode { node in
+            let publisher = makePublisher()
+            let account = try await publisher.signup(host: node.url("/"), nick: "dora")
+            #expect(try await publisher.fetch(account.publicURL) != nil)
+            try await publisher.deleteAccount(vfile: account.vfile)
+            #expect(try await publisher.fetch(account.publicURL) == nil)
+            await #expect(throws: OrgSocialClientError.self) {
+                try await publisher.deleteAccount(vfile: account.vfile)
+            }
+        }
+    }
+
     @Test func concurrentHostUploadsAreGuardedByIfMatchOnTheNode() async throws {
         try await withNode { node in
             let account = try await makePublisher().signup(host: node.url("/"), nick: "dave")

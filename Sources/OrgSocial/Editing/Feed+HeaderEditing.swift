@@ -53,6 +53,26 @@ extension Feed {
         self = applying([keywordInsertion(upper, value)])
     }
 
+    /// Adds a `#+NAME: value` line after the last line of the same keyword, else after the header's last
+    /// keyword line whatever its keyword (the official engine's placement), or where
+    /// ``addKeyword(_:value:)`` would put it when the header has no keyword yet.
+    /// - Parameters:
+    ///   - name: the keyword without `#+`.
+    ///   - value: the value.
+    /// - Throws: ``OrgSocialError/invalidInput(field:value:reason:)``.
+    package mutating func addKeywordAtHeaderEnd(_ name: String, value: String) throws {
+        let upper = try Self.checkedKeywordName(name)
+        let value = try Check.singleLine(value.trimmingSpacesAndTabs(), field: "#+\(upper)")
+        guard !value.isEmpty else {
+            throw OrgSocialError.invalidInput(field: "#+\(upper)", value: "", reason: "the value is empty.")
+        }
+        guard let last = profile.locations.last, !profile.keywords.contains(where: { $0.hasName(upper) }) else {
+            self = applying([keywordInsertion(upper, value)])
+            return
+        }
+        self = applying([insertion(at: last.lineEnd, "#+\(upper): \(value)\n")])
+    }
+
     /// Removes the lines of a keyword whose value satisfies `matches`.
     /// - Parameters:
     ///   - name: the keyword without `#+`.

@@ -9,7 +9,7 @@ struct RootCommand: CommandGroup {
                 ReactCommand.self, BoostCommand.self, PollCommand.self, VoteCommand.self, EditCommand.self,
                 DeleteCommand.self, PinCommand.self, FollowCommand.self, UnfollowCommand.self, GroupCommand.self,
                 MigrateCommand.self, ServeCommand.self, SignupCommand.self, PublishCommand.self,
-                SyncCommand.self,
+                SyncCommand.self, EngineCommand.self,
                 TimelineCommand.self, FetchCommand.self, ThreadCommand.self, NotificationsCommand.self,
                 PollResultsCommand.self, SearchCommand.self, ProfileCommand.self, GroupsCommand.self,
                 RelayCommand.self, BridgeCommand.self, ConfigCommand.self, CompletionCommand.self,

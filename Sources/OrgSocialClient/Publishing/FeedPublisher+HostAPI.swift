@@ -42,6 +42,27 @@ extension FeedPublisher {
         return (vfile, publicURL)
     }
 
+    // MARK: - Deleting the account
+
+    /// Deletes the hosted account of `vfile`: `POST <scheme://host:port of vfile>/delete` with
+    /// `{"vfile": …}` (the Org Social Host API). The feed and the vfile stop working.
+    ///
+    /// A 2xx answer is success, even without a JSON body; an error envelope is a failure whatever its
+    /// status.
+    /// - Parameter vfile: the account's vfile URL.
+    /// - Throws: ``OrgSocialClientError`` (`vfileRejected` for 401/403, `hostError` with the host's
+    ///   messages, `networkError`).
+    package func deleteAccount(vfile: URL) async throws {
+        let endpoint = try Self.endpoint("delete", on: vfile)
+        let body = try JSONSerialization.data(withJSONObject: ["vfile": vfile.absoluteString])
+        let request = HTTPClientRequest(
+            method: .post, url: endpoint, headers: ["Content-Type": "application/json", "Accept": "application/json"],
+            body: Array(body))
+        let response = try await transport.exchange(request)
+        if response.isSuccess, !(HostEnvelope(body: response.body)?.isError ?? false) { return }
+        _ = try Self.checkHostResponse(response, endpoint: endpoint)
+    }
+
     // MARK: - Publishing
 
     /// Applies `edit` to the feed at `publicURL` and uploads the result through the Host API, retrying on
