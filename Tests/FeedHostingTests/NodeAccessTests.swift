@@ -19,18 +19,6 @@ import Testing
             + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
     }
 
-    /// One request over a fresh connection from `source` (a loopback address), off the Swift pool.
-    private static func exchange(_ node: FeedNode, _ request: String, from source: String? = nil) async throws
-        -> RawResponse
-    {
-        try await offPool {
-            let connection = try RawConnection(port: node.port, sourceAddress: source)
-            defer { connection.close() }
-            try connection.send(request)
-            return try connection.readResponse()
-        }
-    }
-
     private static func vfile(of response: RawResponse) throws -> String {
         let object = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
         return try #require((object?["data"] as? [String: Any])?["vfile"] as? String)
@@ -40,27 +28,27 @@ import Testing
 
     @Test func deletingAnAccountRevokesThePutTokensOfItsFeed() async throws {
         try await withNode { node, root in
-            let first = try await Self.exchange(node, Self.post("/signup", json: #"{"nick":"ana"}"#), from: "127.0.7.2")
+            let first = try await node.exchange(Self.post("/signup", json: #"{"nick":"ana"}"#), from: "127.0.7.2")
             #expect(first.status == 200)
             let oldToken = try FeedTokenStore(path: node.tokenFilePath).issueToken(
                 for: try FeedPath(validating: "ana/social.org"))
-            let written = try await Self.exchange(
-                node, Self.put("/ana/social.org", token: oldToken, body: sampleFeed(nick: "ana")))
+            let written = try await node.exchange(
+                Self.put("/ana/social.org", token: oldToken, body: sampleFeed(nick: "ana")))
             #expect(written.status == 200)
 
             let vfile = try Self.vfile(of: first)
-            let deleted = try await Self.exchange(node, Self.post("/delete", json: #"{"vfile":"\#(vfile)"}"#))
+            let deleted = try await node.exchange(Self.post("/delete", json: #"{"vfile":"\#(vfile)"}"#))
             #expect(deleted.status == 200)
             #expect(
                 try FeedTokenStore(path: node.tokenFilePath).tokenCount(for: try FeedPath(validating: "ana/social.org"))
                     == 0)
 
             // Someone else signs the nick up; the old owner's token no longer writes it.
-            let second = try await Self.exchange(
-                node, Self.post("/signup", json: #"{"nick":"ana"}"#), from: "127.0.7.3")
+            let second = try await node.exchange(
+                Self.post("/signup", json: #"{"nick":"ana"}"#), from: "127.0.7.3")
             #expect(second.status == 200)
-            let stale = try await Self.exchange(
-                node, Self.put("/ana/social.org", token: oldToken, body: sampleFeed(nick: "ana", text: "Taken over")))
+            let stale = try await node.exchange(
+                Self.put("/ana/social.org", token: oldToken, body: sampleFeed(nick: "ana", text: "Taken over")))
             #expect(stale.status == 401)
             #expect(
                 root.bytes("ana/social.org").map { String(decoding: $0, as: UTF8.self) }?.contains("#+NICK: ana")
@@ -72,10 +60,10 @@ import Testing
     @Test func aNickWhosePathStillHasTokensIsNotHandedOut() async throws {
         try await withNode { node, _ in
             _ = try FeedTokenStore(path: node.tokenFilePath).issueToken(for: try FeedPath(validating: "bob/social.org"))
-            let refused = try await Self.exchange(node, Self.post("/signup", json: #"{"nick":"bob"}"#))
+            let refused = try await node.exchange(Self.post("/signup", json: #"{"nick":"bob"}"#))
             #expect(refused.status == 400)
             #expect(refused.text.contains("Nickname 'bob' is already taken"))
-            #expect(try await Self.exchange(node, Self.post("/signup", json: #"{"nick":"carol"}"#)).status == 200)
+            #expect(try await node.exchange(Self.post("/signup", json: #"{"nick":"carol"}"#)).status == 200)
         }
     }
 }
@@ -88,7 +76,7 @@ extension NodeAccessTests {
             try root.write(sampleFeed(nick: "ana"), to: "ana/social.org")
             let state = "\(root.path)/.orgsocial"
             // An account, so that accounts.json exists; then links to every state file from feed paths.
-            #expect(try await Self.exchange(node, Self.post("/signup", json: #"{"nick":"bob"}"#)).status == 200)
+            #expect(try await node.exchange(Self.post("/signup", json: #"{"nick":"bob"}"#)).status == 200)
             _ = try FeedTokenStore(path: node.tokenFilePath).issueToken(for: try FeedPath(validating: "ana/social.org"))
             let links = [
                 "tokens": "../.orgsocial/tokens.json", "secret": "\(state)/host-secret",
@@ -125,17 +113,17 @@ extension NodeAccessTests {
             let stateToken = try tokens.issueToken(for: try FeedPath(validating: "state/social.org"))
             let anaToken = try tokens.issueToken(for: try FeedPath(validating: "ana/social.org"))
 
-            let borrowed = try await Self.exchange(
-                node, Self.put("/alias/social.org", token: aliasToken, body: sampleFeed(nick: "ana", text: "Borrowed")))
+            let borrowed = try await node.exchange(
+                Self.put("/alias/social.org", token: aliasToken, body: sampleFeed(nick: "ana", text: "Borrowed")))
             #expect(borrowed.status == 401)
-            let intoState = try await Self.exchange(
-                node, Self.put("/state/social.org", token: stateToken, body: sampleFeed(nick: "state")))
+            let intoState = try await node.exchange(
+                Self.put("/state/social.org", token: stateToken, body: sampleFeed(nick: "state")))
             #expect(intoState.status == 401)
             #expect(root.bytes(".orgsocial/social.org") == nil)
             #expect(!String(decoding: root.bytes("ana/social.org") ?? [], as: UTF8.self).contains("Borrowed"))
             // The real feed's own token writes it, whichever path names it.
-            let owned = try await Self.exchange(
-                node, Self.put("/alias/social.org", token: anaToken, body: sampleFeed(nick: "ana", text: "Owned")))
+            let owned = try await node.exchange(
+                Self.put("/alias/social.org", token: anaToken, body: sampleFeed(nick: "ana", text: "Owned")))
             #expect(owned.status == 200)
             #expect(String(decoding: root.bytes("ana/social.org") ?? [], as: UTF8.self).contains("Owned"))
             // Only the real folder is listed.
@@ -150,12 +138,12 @@ extension NodeAccessTests {
 extension NodeAccessTests {
     @Test func aRedirectIsStoredOnlyWhenItIsAURL() async throws {
         try await withNode { node, _ in
-            let signup = try await Self.exchange(node, Self.post("/signup", json: #"{"nick":"ana"}"#))
+            let signup = try await node.exchange(Self.post("/signup", json: #"{"nick":"ana"}"#))
             let vfile = try Self.vfile(of: signup)
             func redirect(_ url: String) async throws -> RawResponse {
                 let body = try JSONSerialization.data(withJSONObject: ["vfile": vfile, "new-url": url])
-                return try await Self.exchange(
-                    node, Self.post("/redirect", json: String(decoding: body, as: UTF8.self)))
+                return try await node.exchange(
+                    Self.post("/redirect", json: String(decoding: body, as: UTF8.self)))
             }
             let hostile = [
                 "https://a.example/x\r\nSet-Cookie: stolen=1", "https://a.example/\"onmouseover=\"alert(1)",
@@ -201,18 +189,18 @@ extension NodeAccessTests {
             for index in 0..<8 {
                 let wrong = String(repeating: "\(index % 10)", count: 64)
                 guesses.append(
-                    try await Self.exchange(
-                        node, Self.put("/ana/social.org", token: wrong, body: "x"), from: "127.0.8.2"))
+                    try await node.exchange(
+                        Self.put("/ana/social.org", token: wrong, body: "x"), from: "127.0.8.2"))
             }
             #expect(guesses.map(\.status) == [401, 401, 401, 401, 401, 429, 429, 429])
             let retryAfter = try #require(guesses[5].header("Retry-After").flatMap(Int.init))
             #expect((600...720).contains(retryAfter))
             // Even the right token waits on that address; another address is not affected.
-            let blocked = try await Self.exchange(
-                node, Self.put("/ana/social.org", token: token, body: sampleFeed(nick: "ana")), from: "127.0.8.2")
+            let blocked = try await node.exchange(
+                Self.put("/ana/social.org", token: token, body: sampleFeed(nick: "ana")), from: "127.0.8.2")
             #expect(blocked.status == 429)
-            let other = try await Self.exchange(
-                node, Self.put("/ana/social.org", token: token, body: sampleFeed(nick: "ana")), from: "127.0.8.3")
+            let other = try await node.exchange(
+                Self.put("/ana/social.org", token: token, body: sampleFeed(nick: "ana")), from: "127.0.8.3")
             #expect(other.status == 200)
 
             // Vfiles: a well-formed one that names no account, then the limit.
@@ -221,8 +209,8 @@ extension NodeAccessTests {
             var vfileAnswers: [Int] = []
             for _ in 0..<7 {
                 vfileAnswers.append(
-                    try await Self.exchange(
-                        node, Self.post("/delete", json: #"{"vfile":"\#(vfile)"}"#), from: "127.0.8.4"
+                    try await node.exchange(
+                        Self.post("/delete", json: #"{"vfile":"\#(vfile)"}"#), from: "127.0.8.4"
                     )
                     .status)
             }
@@ -242,8 +230,8 @@ extension NodeAccessTests {
             var statuses: [Int] = []
             for _ in 0..<22 {
                 statuses.append(
-                    try await Self.exchange(
-                        node, Self.put("/ana/social.org", token: "nope", body: "x"), from: "127.0.8.5"
+                    try await node.exchange(
+                        Self.put("/ana/social.org", token: "nope", body: "x"), from: "127.0.8.5"
                     )
                     .status)
             }

@@ -21,18 +21,6 @@ import Testing
             + "If-Match: *\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
     }
 
-    /// One request over a fresh connection from `source` (a loopback address), off the Swift pool.
-    private static func exchange(_ node: FeedNode, _ request: String, from source: String? = nil) async throws
-        -> RawResponse
-    {
-        try await offPool {
-            let connection = try RawConnection(port: node.port, sourceAddress: source)
-            defer { connection.close() }
-            try connection.send(request)
-            return try connection.readResponse()
-        }
-    }
-
     /// Starts a node whose `ana/social.org` exists and has a token; passes the token.
     private func withAna(
         configure: (inout FeedNode.Configuration) -> Void = { _ in },
@@ -50,8 +38,8 @@ import Testing
     func basicWithTheTokenAsPasswordLandsAPutWhateverTheUserName(user: String) async throws {
         try await withAna { node, root, token in
             let feed = sampleFeed(nick: "ana", text: "Sent by a WebDAV client")
-            let response = try await Self.exchange(
-                node, Self.put(authorization: Self.basic(user, token), body: feed))
+            let response = try await node.exchange(
+                Self.put(authorization: Self.basic(user, token), body: feed))
             #expect(response.status == 200, "\(response.text)")
             #expect(root.bytes("ana/social.org") == Array(feed.utf8))
         }
@@ -60,7 +48,7 @@ import Testing
     @Test func bearerKeepsWorking() async throws {
         try await withAna { node, root, token in
             let feed = sampleFeed(nick: "ana", text: "Sent with a bearer token")
-            let response = try await Self.exchange(node, Self.put(authorization: "Bearer \(token)", body: feed))
+            let response = try await node.exchange(Self.put(authorization: "Bearer \(token)", body: feed))
             #expect(response.status == 200, "\(response.text)")
             #expect(root.bytes("ana/social.org") == Array(feed.utf8))
         }
@@ -69,19 +57,19 @@ import Testing
     @Test func aWrongPasswordIs401OfferingBasicAgainAndNothingLands() async throws {
         try await withAna { node, root, token in
             let feed = sampleFeed(nick: "ana", text: "Changed")
-            let wrong = try await Self.exchange(
-                node, Self.put(authorization: Self.basic("ana", String(token.reversed())), body: feed))
+            let wrong = try await node.exchange(
+                Self.put(authorization: Self.basic("ana", String(token.reversed())), body: feed))
             #expect(wrong.status == 401)
             #expect(
                 wrong.headers.filter { $0.0.lowercased() == "www-authenticate" }.map(\.1) == [
                     "Bearer realm=\"orgsocial\", error=\"invalid_token\"", "Basic realm=\"orgsocial\"",
                 ])
             // The token as the user name and something else as the password is wrong too.
-            let swapped = try await Self.exchange(
-                node, Self.put(authorization: Self.basic(token, "password"), body: feed))
+            let swapped = try await node.exchange(
+                Self.put(authorization: Self.basic(token, "password"), body: feed))
             #expect(swapped.status == 401)
             // Without credentials only Bearer is offered: URLSession on Linux hangs on a Basic challenge.
-            let missing = try await Self.exchange(node, Self.put(authorization: nil, body: feed))
+            let missing = try await node.exchange(Self.put(authorization: nil, body: feed))
             #expect(missing.status == 401)
             #expect(
                 missing.headers.filter { $0.0.lowercased() == "www-authenticate" }.map(\.1) == [
@@ -105,12 +93,12 @@ import Testing
     @Test(arguments: malformedCredentials)
     func malformedBasicCredentialsAre401AndTheNodeKeepsServing(authorization: String) async throws {
         try await withAna { node, root, _ in
-            let response = try await Self.exchange(
-                node, Self.put(authorization: authorization, body: sampleFeed(nick: "ana", text: "Changed")))
+            let response = try await node.exchange(
+                Self.put(authorization: authorization, body: sampleFeed(nick: "ana", text: "Changed")))
             #expect(response.status == 401)
             #expect(root.bytes("ana/social.org") == Array(sampleFeed(nick: "ana").utf8))
-            let read = try await Self.exchange(
-                node, "GET /ana/social.org HTTP/1.1\r\nHost: node.test\r\nConnection: close\r\n\r\n")
+            let read = try await node.exchange(
+                "GET /ana/social.org HTTP/1.1\r\nHost: node.test\r\nConnection: close\r\n\r\n")
             #expect(read.status == 200)
         }
     }
@@ -133,12 +121,12 @@ import Testing
             for index in 0..<4 {
                 let wrong = Self.basic("ana", String(repeating: "\(index)", count: 64))
                 statuses.append(
-                    try await Self.exchange(node, Self.put(authorization: wrong, body: "x"), from: "127.0.9.2").status)
+                    try await node.exchange(Self.put(authorization: wrong, body: "x"), from: "127.0.9.2").status)
             }
             #expect(statuses == [401, 401, 401, 429])
             // The right password waits on that address too.
-            let blocked = try await Self.exchange(
-                node, Self.put(authorization: Self.basic("ana", token), body: sampleFeed(nick: "ana")),
+            let blocked = try await node.exchange(
+                Self.put(authorization: Self.basic("ana", token), body: sampleFeed(nick: "ana")),
                 from: "127.0.9.2")
             #expect(blocked.status == 429)
         }

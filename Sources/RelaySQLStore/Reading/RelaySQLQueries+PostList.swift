@@ -114,10 +114,7 @@ extension RelaySQLQueries {
                     "profile_id IN (SELECT id FROM profiles WHERE feed IN (\(Self.marks(feeds.count))))",
                     feeds.map { $0 }))
         }
-        return try session.firstRow(
-            "SELECT CAST(coalesce(sum(total), 0) AS BIGINT) FROM post_counts WHERE \(condition.sql)",
-            condition.arguments)?
-            .int(at: 0) ?? 0
+        return try countedPosts(where: condition)
     }
 
     /// The posts at `urls`, whatever their content, in the order asked; unknown URLs left out. Each is one

@@ -8,6 +8,13 @@ extension RelaySQLQueries {
     /// counted in `/stats/`, relay API §2.20).
     private static let notBridged = "profile_id NOT IN (SELECT p.id FROM profiles p JOIN bridges b ON b.feed = p.feed)"
 
+    /// The posts `post_counts` holds for the rows matching `condition` (every kind, interactions included).
+    func countedPosts(where condition: SQLCondition) throws -> Int {
+        try count(
+            "SELECT CAST(coalesce(sum(total), 0) AS BIGINT) FROM post_counts WHERE \(condition.sql)",
+            condition.arguments)
+    }
+
     /// `group_slug IN (…)` over the enabled groups, with its arguments (`FALSE` when none is enabled).
     private var enabledGroupCondition: SQLCondition {
         guard !groups.isEmpty else { return .never }
@@ -40,8 +47,7 @@ extension RelaySQLQueries {
         let accounts = try strings("SELECT feed FROM profiles").filter { !RelayListing.isBridge($0) }.count
         let global = GlobalCounters(
             registeredFeeds: feeds, totalAccounts: accounts,
-            totalPosts: try count(
-                "SELECT CAST(coalesce(sum(total), 0) AS BIGINT) FROM post_counts WHERE \(Self.notBridged)"),
+            totalPosts: try countedPosts(where: SQLCondition(Self.notBridged)),
             totalFollows: try count("SELECT count(*) FROM follows"),
             activeGroups: try count(
                 "SELECT count(DISTINCT group_slug) FROM post_counts WHERE total > 0 AND \(Self.notBridged) "

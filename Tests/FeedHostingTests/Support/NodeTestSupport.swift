@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import FeedHosting
@@ -183,4 +184,17 @@ func multipartBody(
     }
     body += Array("--\(boundary)--\r\n".utf8)
     return body
+}
+
+extension FeedNode {
+    /// One raw request over a fresh connection from `source` (a loopback address), off the Swift pool.
+    func exchange(_ request: String, from source: String? = nil) async throws -> RawResponse {
+        let port = port
+        return try await offPool {
+            let connection = try RawConnection(port: port, sourceAddress: source)
+            defer { connection.close() }
+            try connection.send(request)
+            return try connection.readResponse()
+        }
+    }
 }
